@@ -1,0 +1,42 @@
+# touchd: `make run` and `make test` are all a fresh Debian machine needs.
+SWIFT      ?= swift
+CONFIG     ?= debug
+BUILD_DIR  ?= .build
+APT_PKGS   := libevdev-dev libudev-dev pkg-config
+DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
+TOUCHCTL   := $(BUILD_DIR)/release/touchctl
+
+.PHONY: all deps build release run test clean
+
+all: build
+
+# Installs the Debian packages the build needs, once, if any is missing.
+deps:
+	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then echo "need root to install$$missing" >&2; exit 1; fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+release: deps
+	$(SWIFT) build -c release
+
+# Replays a bundled real recording through the pipeline and prints what it produces.
+run: release
+	$(TOUCHCTL) replay "$(DEMO_TRACE)" --events touch,gesture
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+
+# Every command of touchctl on every bundled fixture (and ../shared/realdata when present).
+check-cli: release
+	@scripts/check-cli.sh "$(TOUCHCTL)"
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,46 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "touchd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "touchctl", targets: ["touchctl"]),
+        .library(name: "TouchCore", targets: ["TouchCore"]),
+        .library(name: "Gestures", targets: ["Gestures"]),
+        .library(name: "Trace", targets: ["Trace"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibevdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibudev",
+            pkgConfig: "libudev",
+            providers: [.apt(["libudev-dev"])]
+        ),
+        .target(name: "TouchCore"),
+        .target(name: "Gestures", dependencies: ["TouchCore"]),
+        .target(name: "Trace", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Wire", dependencies: ["TouchCore", "Gestures"]),
+        .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
+        .executableTarget(
+            name: "touchctl",
+            dependencies: [
+                "TouchCore", "Gestures", "Trace", "Wire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "Trace", "TouchTesting"]),
+        .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+import TouchCore
+
+/// Placeholder until the engine lands (issue 3).
+enum GesturesModule {}

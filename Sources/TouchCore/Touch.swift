@@ -1,0 +1,209 @@
+/// The kind of contact, as in UIKit's `UITouch.TouchType`.
+public enum TouchType: String, Hashable, Sendable, CaseIterable, Codable {
+    /// A finger on a touchscreen: the point touched is the point on screen.
+    case direct
+    /// A finger on a touchpad: movement is relative to the screen.
+    case indirect
+    /// A pen tool (pen, eraser, brush, pencil, airbrush, mouse, lens).
+    case stylus
+}
+
+/// The tool that made a touch.
+public enum Tool: String, Hashable, Sendable, CaseIterable, Codable {
+    /// A finger.
+    case finger
+    /// A palm (the device said `MT_TOOL_PALM`): such touches are cancelled.
+    case palm
+    /// The tip of a pen (`BTN_TOOL_PEN`, `MT_TOOL_PEN`).
+    case pen
+    /// The eraser end of a pen (`BTN_TOOL_RUBBER`).
+    case eraser
+    /// `BTN_TOOL_BRUSH`
+    case brush
+    /// `BTN_TOOL_PENCIL`
+    case pencil
+    /// `BTN_TOOL_AIRBRUSH`
+    case airbrush
+    /// A tablet puck (`BTN_TOOL_MOUSE`).
+    case mouse
+    /// A tablet lens cursor (`BTN_TOOL_LENS`).
+    case lens
+}
+
+/// Where a touch is in its life.
+public enum TouchPhase: String, Hashable, Sendable, CaseIterable, Codable {
+    /// The contact started.
+    case began
+    /// The contact moved (or changed pressure, size, tilt or buttons).
+    case moved
+    /// The contact lifted.
+    case ended
+    /// The contact was taken away: palm, device removed, events dropped, daemon reload.
+    case cancelled
+    /// A stylus in proximity without contact. The last hover event of a
+    /// proximity span has ``Touch/inProximity`` false.
+    case hover
+
+    /// True for `ended` and `cancelled`.
+    @inlinable public var isTerminal: Bool { self == .ended || self == .cancelled }
+}
+
+/// A stable identifier for one touch, unique among the active touches of a pipeline.
+public struct TouchID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The number.
+    public var rawValue: UInt32
+    /// Creates a touch id.
+    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Creates a touch id.
+    @inlinable public init(_ value: Int) { self.rawValue = UInt32(truncatingIfNeeded: value) }
+    @inlinable public static func < (a: TouchID, b: TouchID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// A 2-D point or vector.
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    /// Horizontal coordinate.
+    public var x: Double
+    /// Vertical coordinate (grows downwards on screen).
+    public var y: Double
+    /// Creates a point.
+    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
+    /// The origin.
+    public static let zero = Point(x: 0, y: 0)
+    /// Euclidean distance to `other`.
+    @inlinable public func distance(to other: Point) -> Double {
+        let dx = x - other.x, dy = y - other.y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+    @inlinable public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    @inlinable public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    @inlinable public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
+    @inlinable public static func / (a: Point, s: Double) -> Point { Point(x: a.x / s, y: a.y / s) }
+    /// Length of the vector.
+    @inlinable public var length: Double { (x * x + y * y).squareRoot() }
+    public var description: String { "(\(x), \(y))" }
+}
+
+/// Barrel and side buttons held on a stylus (or touchpad buttons), as a bit set.
+public struct ToolButtons: OptionSet, Hashable, Sendable {
+    /// The bits.
+    public var rawValue: UInt8
+    /// Creates a button set from its bits.
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `BTN_STYLUS`
+    public static let stylus = ToolButtons(rawValue: 1 << 0)
+    /// `BTN_STYLUS2`
+    public static let stylus2 = ToolButtons(rawValue: 1 << 1)
+    /// `BTN_STYLUS3`
+    public static let stylus3 = ToolButtons(rawValue: 1 << 2)
+    /// `BTN_LEFT`
+    public static let left = ToolButtons(rawValue: 1 << 3)
+    /// `BTN_RIGHT`
+    public static let right = ToolButtons(rawValue: 1 << 4)
+    /// `BTN_MIDDLE`
+    public static let middle = ToolButtons(rawValue: 1 << 5)
+
+    /// Names of the buttons held, in bit order (`stylus`, `stylus2`, ...).
+    public var names: [String] {
+        var out: [String] = []
+        if contains(.stylus) { out.append("stylus") }
+        if contains(.stylus2) { out.append("stylus2") }
+        if contains(.stylus3) { out.append("stylus3") }
+        if contains(.left) { out.append("left") }
+        if contains(.right) { out.append("right") }
+        if contains(.middle) { out.append("middle") }
+        return out
+    }
+}
+
+/// One typed touch at one moment: what the gesture engine and clients see.
+public struct Touch: Hashable, Sendable {
+    /// Stable for the touch's life; unique among active touches of the pipeline.
+    public var id: TouchID
+    /// The device that reported it.
+    public var device: DeviceID
+    /// Where the touch is in its life.
+    public var phase: TouchPhase
+    /// Direct, indirect or stylus.
+    public var type: TouchType
+    /// Finger, palm or a pen tool.
+    public var tool: Tool
+    /// The kernel timestamp of the frame that produced this state.
+    public var time: Timestamp
+    /// Position on the device's screen, in pixels (after calibration and rotation).
+    public var location: Point
+    /// ``location`` in the previous event of this touch (equal to it on `began`).
+    public var previousLocation: Point
+    /// Position on the device surface in millimetres from its top-left corner (device axes).
+    public var locationMM: Point
+    /// Index of the screen the device maps to.
+    public var screen: Int
+    /// Normalised pressure 0...1, when the device reports pressure.
+    public var force: Double?
+    /// Half the contact's major axis in millimetres, when reported.
+    public var majorRadius: Double?
+    /// Half the contact's minor axis in millimetres, when reported.
+    public var minorRadius: Double?
+    /// Stylus altitude angle in radians (pi/2 = perpendicular to the surface), when tilt is reported.
+    public var altitude: Double?
+    /// Stylus azimuth angle in radians (0 = pointing along +x, clockwise on screen), when tilt is reported.
+    public var azimuth: Double?
+    /// Hover distance, normalised 0...1 of the axis range (0 = touching range), when reported.
+    public var distance: Double?
+    /// Buttons held.
+    public var buttons: ToolButtons
+    /// Tool serial (`MSC_SERIAL`), when the device reports one.
+    public var serial: UInt32?
+    /// For ``TouchPhase/hover``: false on the last event of a proximity span.
+    public var inProximity: Bool
+    /// True for a touch inferred from a finger count (`BTN_TOOL_TRIPLETAP` on a two-slot touchpad) rather than reported by a slot.
+    public var isSynthetic: Bool
+
+    /// Creates a touch.
+    public init(
+        id: TouchID, device: DeviceID, phase: TouchPhase, type: TouchType, tool: Tool, time: Timestamp,
+        location: Point, previousLocation: Point? = nil, locationMM: Point = .zero, screen: Int = 0,
+        force: Double? = nil, majorRadius: Double? = nil, minorRadius: Double? = nil,
+        altitude: Double? = nil, azimuth: Double? = nil, distance: Double? = nil,
+        buttons: ToolButtons = [], serial: UInt32? = nil, inProximity: Bool = true, isSynthetic: Bool = false
+    ) {
+        self.id = id
+        self.device = device
+        self.phase = phase
+        self.type = type
+        self.tool = tool
+        self.time = time
+        self.location = location
+        self.previousLocation = previousLocation ?? location
+        self.locationMM = locationMM
+        self.screen = screen
+        self.force = force
+        self.majorRadius = majorRadius
+        self.minorRadius = minorRadius
+        self.altitude = altitude
+        self.azimuth = azimuth
+        self.distance = distance
+        self.buttons = buttons
+        self.serial = serial
+        self.inProximity = inProximity
+        self.isSynthetic = isSynthetic
+    }
+}
+
+/// The touches that changed in one hardware frame (one `SYN_REPORT`) of one device.
+///
+/// A frame lists each touch at most once; touches that did not change are not listed.
+public struct TouchFrame: Hashable, Sendable {
+    /// The device that produced the frame.
+    public var device: DeviceID
+    /// The frame's kernel timestamp.
+    public var time: Timestamp
+    /// The touches that began, moved, ended, were cancelled, or hovered in this frame.
+    public var touches: [Touch]
+    /// Creates a frame.
+    public init(device: DeviceID, time: Timestamp, touches: [Touch]) {
+        self.device = device
+        self.time = time
+        self.touches = touches
+    }
+}

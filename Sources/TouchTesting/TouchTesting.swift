@@ -1,0 +1,4 @@
+import TouchCore
+
+/// Placeholder until test helpers land.
+enum TouchTestingModule {}

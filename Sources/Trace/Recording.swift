@@ -1,0 +1,111 @@
+import TouchCore
+
+/// The formats touchd reads and writes.
+public enum TraceFormat: String, Sendable, CaseIterable {
+    /// touchd's own JSON-lines trace (docs/trace-format.md).
+    case native
+    /// evemu 1.0-1.3 text (self-contained, or a split description + events pair).
+    case evemu
+    /// `libinput record` YAML, version 1.
+    case libinputYAML = "libinput-yaml"
+}
+
+/// A device as a trace describes it.
+public struct RecordedDevice: Hashable, Sendable {
+    /// The device's capabilities.
+    public var description: DeviceDescription
+    /// The device node it was recorded from (`/dev/input/event3`), when the trace says.
+    public var node: String?
+    /// Creates a recorded device.
+    public init(description: DeviceDescription, node: String? = nil) {
+        self.description = description
+        self.node = node
+    }
+}
+
+/// One event of one device of a trace.
+public struct RecordedEvent: Hashable, Sendable {
+    /// Index of the device in ``Recording/devices``.
+    public var device: DeviceID
+    /// The event with its original timestamp.
+    public var event: InputEvent
+    /// Creates a recorded event.
+    public init(device: DeviceID, event: InputEvent) {
+        self.device = device
+        self.event = event
+    }
+}
+
+/// A problem in a trace that did not stop it from being read (for example a
+/// code the device never declared), naming the file and line.
+public struct TraceWarning: Hashable, Sendable, CustomStringConvertible {
+    /// The file.
+    public var file: String
+    /// 1-based line number, or 0 when the warning is about the whole file.
+    public var line: Int
+    /// What is wrong.
+    public var message: String
+    /// Creates a warning.
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+    public var description: String { line > 0 ? "\(file):\(line): warning: \(message)" : "\(file): warning: \(message)" }
+}
+
+/// A trace that could not be read: names the file, the line and what is wrong.
+public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem.
+    public struct Code: RawRepresentable, Hashable, Sendable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The file could not be opened or read.
+        public static let unreadable = Code(rawValue: "unreadable")
+        /// The file is not in any format touchd knows, or its header is wrong.
+        public static let badHeader = Code(rawValue: "bad-header")
+        /// A line could not be parsed.
+        public static let badLine = Code(rawValue: "bad-line")
+        /// The file ends in the middle of a record.
+        public static let truncated = Code(rawValue: "truncated")
+        /// An events-only file has no description to pair with.
+        public static let missingDescription = Code(rawValue: "missing-description")
+        /// The trace names a device it never described, or has no device.
+        public static let badDevice = Code(rawValue: "bad-device")
+    }
+    /// What kind of problem.
+    public var code: Code
+    /// The file.
+    public var file: String
+    /// 1-based line number, or 0 when the error is about the whole file.
+    public var line: Int
+    /// What is wrong, for a person.
+    public var message: String
+    /// Creates an error.
+    public init(_ code: Code, file: String, line: Int = 0, _ message: String) {
+        self.code = code
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}
+
+/// A whole trace in memory: devices and their events in time order.
+public struct Recording: Hashable, Sendable {
+    /// The devices; a device's ``DeviceID`` is its index here.
+    public var devices: [RecordedDevice]
+    /// All events of all devices, ordered by time (stable for equal times).
+    public var events: [RecordedEvent]
+    /// Problems found while reading that did not stop it.
+    public var warnings: [TraceWarning]
+    /// The format the trace was read from.
+    public var format: TraceFormat
+    /// Creates a recording.
+    public init(devices: [RecordedDevice], events: [RecordedEvent], warnings: [TraceWarning] = [], format: TraceFormat) {
+        self.devices = devices
+        self.events = events
+        self.warnings = warnings
+        self.format = format
+    }
+}

@@ -1,0 +1,4 @@
+import TouchCore
+
+/// Placeholder until protocol messages land.
+enum WireModule {}
