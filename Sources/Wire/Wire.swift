@@ -1,4 +1,0 @@
-import TouchCore
-
-/// Placeholder until protocol messages land.
-enum WireModule {}
