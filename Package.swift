@@ -30,10 +30,11 @@ let package = Package(
         .target(name: "Trace", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "Wire", dependencies: ["TouchCore", "Gestures"]),
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
+        .target(name: "TouchDaemon", dependencies: ["TouchCore", "Gestures", "Trace", "Wire"]),
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire",
+                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

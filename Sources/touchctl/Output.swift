@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Trace
+import Wire
+
+/// Buffered standard output for JSON lines and text.
+struct Output {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    mutating func line(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func line(_ w: JSONWriter) {
+        buffer.append(contentsOf: w.bytes)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        buffer.withUnsafeBytes { raw in
+            var off = 0
+            while off < raw.count {
+                let n = fwrite(raw.baseAddress! + off, 1, raw.count - off, stdout)
+                if n <= 0 { break }
+                off += n
+            }
+        }
+        fflush(stdout)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Prints to standard error.
+func printError(_ s: String) {
+    fputs(s + "\n", stderr)
+}
+
+/// Reads every file, printing warnings to stderr; a read error is rethrown as
+/// a clean exit with the error's file:line message.
+func readRecordings(_ options: TraceInputOptions) throws -> [Recording] {
+    var out: [Recording] = []
+    for f in options.files {
+        do {
+            let r = try TraceReader.read(path: f, description: options.description)
+            for w in r.warnings { printError(w.description) }
+            out.append(r)
+        } catch let e as TraceError {
+            printError("touchctl: " + e.description)
+            throw ExitCode(65)
+        }
+    }
+    return out
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// touchctl: the command-line companion of touchd.
+@main
+struct Touchctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "touchctl",
+        abstract: "Inspect, convert and replay touch input traces.",
+        subcommands: [DescribeCommand.self, TouchesCommand.self, ReplayCommand.self, ConvertCommand.self]
+    )
+}
+
+/// Trace files and how to pair split evemu events files with a description.
+struct TraceInputOptions: ParsableArguments {
+    @Argument(help: "Trace files: evemu (.evemu/.events/.desc...), libinput record YAML, or touchd native.")
+    var files: [String]
+
+    @Option(name: .customLong("description"), help: "Description file (.desc/.prop/.device) to pair with a split .events file.")
+    var description: String?
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one trace file") }
+    }
+}
