@@ -32,6 +32,7 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory check-cli
 
 
 # Every command of touchctl on every bundled fixture (and ../shared/realdata when present).

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Runs every touchctl command on every real trace and description we have:
+# Tests/Fixtures/real always, ../shared/realdata too when it is beside the clone.
+# Checks exit codes, the hello line, and that native/evemu/libinput-yaml
+# conversions replay to exactly the same touches as the original.
+set -uo pipefail
+TOUCHCTL=${1:?usage: check-cli.sh PATH/TO/touchctl}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+fail() { echo "FAIL: $*" >&2; failed=$((failed + 1)); }
+ok() { passed=$((passed + 1)); }
+
+dirs=("$ROOT/Tests/Fixtures/real")
+if [ -d "$ROOT/../shared/realdata" ]; then dirs+=("$(cd "$ROOT/../shared/realdata" && pwd)"); fi
+
+files=()
+for d in "${dirs[@]}"; do
+    while IFS= read -r -d '' f; do files+=("$f"); done < <(find "$d" -type f \( -name '*.events' -o -name '*.event' -o -name '*.evemu' -o -name '*.desc' -o -name '*.prop' -o -name '*.device' -o -name '*.yml' -o -name '*.yaml' \) -print0 | sort -z)
+done
+
+for f in "${files[@]}"; do
+    if ! "$TOUCHCTL" describe "$f" >"$TMP/describe" 2>"$TMP/err"; then fail "describe $f: $(head -3 "$TMP/err")"; continue; fi
+    ok
+    if ! "$TOUCHCTL" touches "$f" >/dev/null 2>"$TMP/err"; then fail "touches $f: $(head -3 "$TMP/err")"; continue; fi
+    ok
+    if ! "$TOUCHCTL" replay "$f" --events touch >"$TMP/orig.jsonl" 2>"$TMP/err"; then fail "replay $f: $(head -3 "$TMP/err")"; continue; fi
+    if ! head -1 "$TMP/orig.jsonl" | grep -q '^{"type":"hello","protocol":1,'; then fail "replay $f: first line is not hello"; continue; fi
+    ok
+    ndev=$(head -1 "$TMP/orig.jsonl" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["devices"]))')
+    formats="native libinput-yaml"
+    [ "$ndev" = 1 ] && formats="$formats evemu"
+    for fmt in $formats; do
+        ext=$fmt; [ "$fmt" = libinput-yaml ] && ext=yml; [ "$fmt" = native ] && ext=touchd
+        if ! "$TOUCHCTL" convert "$f" --to "$fmt" -o "$TMP/conv.$ext" 2>"$TMP/err"; then fail "convert $f --to $fmt: $(head -3 "$TMP/err")"; continue; fi
+        if ! "$TOUCHCTL" replay "$TMP/conv.$ext" --events touch >"$TMP/conv.jsonl" 2>"$TMP/err"; then fail "replay of $fmt conversion of $f: $(head -3 "$TMP/err")"; continue; fi
+        # libinput-yaml stores times relative to the first event: compare touches without times for it.
+        if [ "$fmt" = libinput-yaml ]; then
+            if ! python3 - "$TMP/orig.jsonl" "$TMP/conv.jsonl" <<'PY'
+import json, sys
+def load(p):
+    out = []
+    for line in open(p):
+        o = json.loads(line)
+        if o["type"] == "hello":
+            for d in o["devices"]: d.pop("name", None)
+            o.pop("server", None)
+        o.pop("time", None)
+        out.append(o)
+    return out
+a, b = load(sys.argv[1]), load(sys.argv[2])
+sys.exit(0 if a == b else 1)
+PY
+            then fail "libinput-yaml round trip of $f changes the touches"; continue; fi
+        elif ! cmp -s "$TMP/orig.jsonl" "$TMP/conv.jsonl"; then
+            fail "$fmt round trip of $f changes the touches ($(diff "$TMP/orig.jsonl" "$TMP/conv.jsonl" | head -3))"; continue
+        fi
+        ok
+    done
+done
+
+# Bad input: a clear error naming the file and line, and a non-zero exit.
+good=$(find "$ROOT/Tests/Fixtures/real/evemu-devices/touchscreens" -name 'Atmel*2-fingers*.events' | head -1)
+head -30 "$good" > "$TMP/broken.evemu"
+echo "E: 0.100000 0003 zz 12" >> "$TMP/broken.evemu"
+if "$TOUCHCTL" replay "$TMP/broken.evemu" >/dev/null 2>"$TMP/err"; then fail "garbage event line accepted"
+elif ! grep -q "broken.evemu:31" "$TMP/err"; then fail "garbage line error does not name file:line: $(cat "$TMP/err")"
+else ok; fi
+printf 'not a trace\n' > "$TMP/garbage.txt"
+if "$TOUCHCTL" describe "$TMP/garbage.txt" >/dev/null 2>"$TMP/err"; then fail "garbage file accepted"
+elif ! grep -q "garbage.txt" "$TMP/err"; then fail "garbage file error does not name the file"
+else ok; fi
+
+echo "touchctl on ${#files[@]} real files:"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
