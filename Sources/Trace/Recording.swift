@@ -72,6 +72,9 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let missingDescription = Code(rawValue: "missing-description")
         /// The trace names a device it never described, or has no device.
         public static let badDevice = Code(rawValue: "bad-device")
+        /// The trace could not be written (file descriptor write failed), or
+        /// the recording cannot be expressed in the requested format.
+        public static let unwritable = Code(rawValue: "unwritable")
     }
     /// What kind of problem.
     public var code: Code

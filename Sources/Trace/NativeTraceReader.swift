@@ -1,0 +1,169 @@
+import TouchCore
+
+/// Reads touchd's own JSON-lines trace, `touchd-trace` version 1 (docs/trace-format.md).
+///
+/// A last line that is cut short (a crash while appending) is dropped with
+/// a warning; a bad line anywhere else is an error naming its line.
+enum NativeTraceReader {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws -> Recording {
+        var state = State(file: file)
+        var lines = LineScanner(bytes)
+        var sawHeader = false
+        while let line = lines.nextLine() {
+            if line.cursor.isAtEndIgnoringSpace { continue }
+            let isLast = lines.next >= bytes.count
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(line.cursor)
+            } catch {
+                // Appends can be cut by a crash: only the last line may be incomplete.
+                guard isLast, sawHeader else { throw state.error(.badLine, line.number, error.message) }
+                state.warnings.append(TraceWarning(
+                    file: file, line: line.number, message: "last line dropped, it looks cut short (\(error.message))"))
+                continue
+            }
+            if !sawHeader {
+                try state.header(value, line: line.number)
+                sawHeader = true
+            } else {
+                try state.take(value, line: line.number)
+            }
+        }
+        guard sawHeader else { throw TraceError(.badHeader, file: file, "empty trace: no touchd-trace header line") }
+        return state.recording()
+    }
+}
+
+private struct State {
+    let file: String
+    var devices: [RecordedDevice] = []
+    var events: [[InputEvent]] = []
+    var usage: [CodeUsage] = []
+    var warnings: [TraceWarning] = []
+    /// File device id -> index in `devices`, for devices not yet removed.
+    var live: [UInt32: Int] = [:]
+    var warnedLineTypes: Set<String> = []
+
+    init(file: String) { self.file = file }
+
+    func error(_ code: TraceError.Code, _ line: Int, _ message: String) -> TraceError {
+        TraceError(code, file: file, line: line, message)
+    }
+
+    func header(_ value: JSONValue, line: Int) throws {
+        guard value["type"]?.string == "header", value["format"]?.string == "touchd-trace" else {
+            throw error(.badHeader, line, "not a touchd trace: the first line must be {\"type\":\"header\",\"format\":\"touchd-trace\",\"version\":1}")
+        }
+        guard let version = value["version"]?.integer else { throw error(.badHeader, line, "header has no integer \"version\"") }
+        guard version == 1 else {
+            throw error(.badHeader, line, "touchd-trace version \(version) is not supported (this reader reads version 1)")
+        }
+    }
+
+    mutating func take(_ value: JSONValue, line: Int) throws {
+        guard value.object != nil, let type = value["type"]?.string else { throw error(.badLine, line, "a line must be an object with a \"type\"") }
+        switch type {
+        case "frame": try frame(value, line: line)
+        case "device": try device(value, line: line)
+        case "removed":
+            guard let id = value["id"]?.integer, let id32 = UInt32(exactly: id), live.removeValue(forKey: id32) != nil else {
+                throw error(.badDevice, line, "\"removed\" names no present device")
+            }
+        case "header":
+            throw error(.badLine, line, "a second header line")
+        default:
+            // Later minor additions may add line types; old readers skip them.
+            if warnedLineTypes.insert(type).inserted {
+                warnings.append(TraceWarning(file: file, line: line, message: "unknown line type \"\(type)\" skipped"))
+            }
+        }
+    }
+
+    private mutating func frame(_ value: JSONValue, line: Int) throws {
+        guard let rawDevice = value["device"]?.integer, let deviceID = UInt32(exactly: rawDevice) else {
+            throw error(.badLine, line, "frame needs an integer \"device\"")
+        }
+        guard let index = live[deviceID] else { throw error(.badDevice, line, "frame for device \(rawDevice), which no device line describes (or was removed)") }
+        guard let time = value["time"]?.integer else { throw error(.badLine, line, "frame needs an integer \"time\" in microseconds") }
+        guard let list = value["events"]?.array else { throw error(.badLine, line, "frame needs an \"events\" list") }
+        for item in list {
+            guard let f = item.array, f.count == 3 || f.count == 4,
+                  let t = f[0].integer, let c = f[1].integer, let v = f[2].integer,
+                  let type = UInt16(exactly: t), let code = UInt16(exactly: c), let value = Int32(exactly: v)
+            else { throw error(.badLine, line, "an event must be [type, code, value] or [type, code, value, time]") }
+            var eventTime = time
+            if f.count == 4 {
+                guard let own = f[3].integer else { throw error(.badLine, line, "event time must be an integer") }
+                eventTime = own
+            }
+            let eventType = EventType(rawValue: type)
+            usage[index].note(eventType, code, line: line)
+            events[index].append(InputEvent(time: Timestamp(microseconds: eventTime), type: eventType, code: code, value: value))
+        }
+    }
+
+    private mutating func device(_ value: JSONValue, line: Int) throws {
+        guard let rawID = value["id"]?.integer, let id = UInt32(exactly: rawID) else { throw error(.badLine, line, "device needs an integer \"id\"") }
+        guard live[id] == nil else { throw error(.badDevice, line, "device \(id) described twice without a \"removed\" line") }
+        guard let name = value["name"]?.string else { throw error(.badLine, line, "device needs a \"name\"") }
+        func u16(_ key: String) throws -> UInt16 {
+            guard let v = value[key] else { return 0 }
+            guard let i = v.integer, let u = UInt16(exactly: i) else { throw error(.badLine, line, "\"\(key)\" must be 0...65535") }
+            return u
+        }
+        var d = DeviceDescription(name: name)
+        d.id = InputID(bustype: try u16("bus"), vendor: try u16("vendor"), product: try u16("product"), version: try u16("version"))
+        if let props = value["properties"] {
+            guard let list = props.array?.compactMap(\.integer), list.count == props.array?.count else {
+                throw error(.badLine, line, "\"properties\" must be a list of integers")
+            }
+            d.properties = InputProperties(numbers: list.map { Int($0) })
+        }
+        if let codes = value["codes"] {
+            guard let pairs = codes.object else { throw error(.badLine, line, "\"codes\" must map event types to code lists") }
+            for (key, list) in pairs {
+                guard let type = UInt16(key), let items = list.array else { throw error(.badLine, line, "\"codes\": bad entry \"\(key)\"") }
+                var set = CodeSet()
+                for item in items {
+                    guard let c = item.integer, let code = UInt16(exactly: c) else { throw error(.badLine, line, "\"codes\": bad code in \"\(key)\"") }
+                    set.insert(code)
+                }
+                d.codes[EventType(rawValue: type)] = set
+            }
+        }
+        if let abs = value["absinfo"] {
+            guard let pairs = abs.object else { throw error(.badLine, line, "\"absinfo\" must map codes to [min, max, fuzz, flat, resolution]") }
+            for (key, list) in pairs {
+                let v = list.array?.compactMap { $0.integer.flatMap { Int32(exactly: $0) } } ?? []
+                guard let code = UInt16(key), v.count == 5, list.array?.count == 5 else {
+                    throw error(.badLine, line, "\"absinfo\": \"\(key)\" must be [min, max, fuzz, flat, resolution]")
+                }
+                d.absInfo[code] = AbsInfo(minimum: v[0], maximum: v[1], fuzz: v[2], flat: v[3], resolution: v[4])
+            }
+        }
+        if let udev = value["udev"] {
+            guard let pairs = udev.object else { throw error(.badLine, line, "\"udev\" must be an object of strings") }
+            for (k, v) in pairs {
+                guard let s = v.string else { throw error(.badLine, line, "\"udev\": \"\(k)\" must be a string") }
+                d.udevProperties[k] = s
+            }
+        }
+        var node: String?
+        if let n = value["node"] {
+            guard let s = n.string else { throw error(.badLine, line, "\"node\" must be a string") }
+            node = s
+        }
+        live[id] = devices.count
+        devices.append(RecordedDevice(description: d, node: node))
+        events.append([])
+        usage.append(CodeUsage())
+    }
+
+    func recording() -> Recording {
+        var all = warnings
+        for (i, device) in devices.enumerated() {
+            all += usage[i].warnings(against: device.description, device: DeviceID(i), file: file)
+        }
+        return Recording(devices: devices, events: mergeByTime(events), warnings: all, format: .native)
+    }
+}

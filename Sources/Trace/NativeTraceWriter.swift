@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TouchCore
+
+/// Streams a `touchd-trace` version 1 file (docs/trace-format.md): a header
+/// line, then device, removal and frame lines as they happen.
+///
+/// Events are buffered until their `SYN_REPORT`, then written as one frame
+/// line, so a crash loses at most the frame being written. For live
+/// recording, create it with `flushEveryFrame: true` (or call ``flush()``
+/// after each frame) so every complete frame reaches the file at once.
+///
+/// ```swift
+/// var writer = NativeTraceWriter()           // into ``text``
+/// writer.addDevice(DeviceID(0), device, at: nil)
+/// for e in events { try writer.append(e) }
+/// try writer.finish()
+/// ```
+public struct NativeTraceWriter {
+    /// The current format version, written in the header line.
+    public static let version = 1
+
+    private enum Sink {
+        case buffer
+        case fileDescriptor(Int32)
+    }
+
+    private let sink: Sink
+    private let flushEveryFrame: Bool
+    private var pending = ""
+    private var frame: [RecordedEvent] = []
+    private var frameDevice: DeviceID?
+    /// Everything written so far, when writing to memory (the `init()` form).
+    public private(set) var text = ""
+
+    /// A writer that collects the trace in ``text``.
+    public init() {
+        self.sink = .buffer
+        self.flushEveryFrame = false
+        writeHeader()
+    }
+
+    /// A writer that appends to an open file descriptor (which the caller
+    /// keeps open and closes). With `flushEveryFrame`, each complete frame is
+    /// written at once, as a live recorder wants.
+    public init(fileDescriptor: Int32, flushEveryFrame: Bool = true) {
+        self.sink = .fileDescriptor(fileDescriptor)
+        self.flushEveryFrame = flushEveryFrame
+        writeHeader()
+    }
+
+    private mutating func writeHeader() {
+        pending += "{\"type\":\"header\",\"format\":\"touchd-trace\",\"version\":\(Self.version)}\n"
+    }
+
+    /// Writes a device line: `id` is how frame lines will name it; `time` is
+    /// when it appeared (hot-plug), nil for devices present from the start.
+    public mutating func addDevice(_ id: DeviceID, _ device: RecordedDevice, at time: Timestamp?) {
+        let d = device.description
+        var line = "{\"type\":\"device\",\"id\":\(id.rawValue)"
+        if let time { line += ",\"time\":\(time.microseconds)" }
+        line += ",\"name\":"
+        appendJSONString(d.name, to: &line)
+        line += ",\"bus\":\(d.id.bustype),\"vendor\":\(d.id.vendor),\"product\":\(d.id.product),\"version\":\(d.id.version)"
+        line += ",\"properties\":[" + d.properties.numbers.map(String.init).joined(separator: ",") + "]"
+        line += ",\"codes\":{"
+        line += d.codes.keys.sorted().map { type in
+            "\"\(type.rawValue)\":[" + d.codes[type]!.codes.map(String.init).joined(separator: ",") + "]"
+        }.joined(separator: ",")
+        line += "},\"absinfo\":{"
+        line += d.absInfo.keys.sorted().map { code in
+            let a = d.absInfo[code]!
+            return "\"\(code)\":[\(a.minimum),\(a.maximum),\(a.fuzz),\(a.flat),\(a.resolution)]"
+        }.joined(separator: ",")
+        line += "}"
+        if let node = device.node {
+            line += ",\"node\":"
+            appendJSONString(node, to: &line)
+        }
+        if !d.udevProperties.isEmpty {
+            line += ",\"udev\":{"
+            var first = true
+            for key in d.udevProperties.keys.sorted() {
+                if !first { line += "," }
+                first = false
+                appendJSONString(key, to: &line)
+                line += ":"
+                appendJSONString(d.udevProperties[key]!, to: &line)
+            }
+            line += "}"
+        }
+        pending += line + "}\n"
+    }
+
+    /// Writes a removal line: the device is gone and `id` may be reused by a later device line.
+    public mutating func removeDevice(_ id: DeviceID, at time: Timestamp) throws {
+        if frameDevice == id { writeFrame() }
+        pending += "{\"type\":\"removed\",\"id\":\(id.rawValue),\"time\":\(time.microseconds)}\n"
+        if flushEveryFrame { try flush() }
+    }
+
+    /// Buffers an event; a `SYN_REPORT` writes the frame line. An event of
+    /// another device than the buffered ones first writes those as a frame
+    /// of their own (it was cut short, which readers accept).
+    public mutating func append(_ event: RecordedEvent) throws {
+        if let d = frameDevice, d != event.device { writeFrame() }
+        frameDevice = event.device
+        frame.append(event)
+        if event.event.isSynReport {
+            writeFrame()
+            if flushEveryFrame { try flush() }
+        }
+    }
+
+    private mutating func writeFrame() {
+        guard let device = frameDevice, let first = frame.first else { return }
+        let time = first.event.time
+        var line = "{\"type\":\"frame\",\"device\":\(device.rawValue),\"time\":\(time.microseconds),\"events\":["
+        for (i, r) in frame.enumerated() {
+            let e = r.event
+            if i > 0 { line += "," }
+            line += "[\(e.type.rawValue),\(e.code),\(e.value)"
+            if e.time != time { line += ",\(e.time.microseconds)" }
+            line += "]"
+        }
+        pending += line + "]}\n"
+        frame.removeAll(keepingCapacity: true)
+        frameDevice = nil
+    }
+
+    /// Moves the written lines to the file descriptor (or to ``text``).
+    /// An incomplete frame stays buffered.
+    public mutating func flush() throws {
+        guard !pending.isEmpty else { return }
+        switch sink {
+        case .buffer:
+            text += pending
+        case let .fileDescriptor(fd):
+            var utf8 = Array(pending.utf8)
+            var offset = 0
+            while offset < utf8.count {
+                let n = utf8.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw TraceError(.unwritable, file: "fd \(fd)", "write failed (errno \(errno))")
+                }
+                offset += n
+            }
+            utf8.removeAll()
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes an incomplete last frame, if any, and flushes.
+    public mutating func finish() throws {
+        writeFrame()
+        try flush()
+    }
+}
