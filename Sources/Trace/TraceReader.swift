@@ -13,7 +13,9 @@ public enum TraceReader {
     /// when given, otherwise with the sibling `.desc`, `.prop` or `.device`
     /// file whose name stem is the longest prefix of this file's name stem
     /// (`Atmel maXTouch Touchscreen.desc` for
-    /// `Atmel maXTouch Touchscreen.4-finger-drag-down.events`). For an evemu
+    /// `Atmel maXTouch Touchscreen.4-finger-drag-down.events`). When no such
+    /// file exists, a description is inferred from the events and a warning
+    /// says so (see `DescriptionInference`). For an evemu
     /// file with its own header, `description` replaces that header. Other
     /// formats describe their devices themselves; `description` is ignored
     /// for them with a warning.
@@ -32,7 +34,18 @@ public enum TraceReader {
                     return recording(from: file, device: device, file: path)
                 }
                 if file.description == nil, !file.events.isEmpty {
-                    let sibling = try siblingDescription(of: path)
+                    let sibling: String
+                    do {
+                        sibling = try siblingDescription(of: path)
+                    } catch let error as TraceError where error.code == .missingDescription {
+                        // No description was ever published for some devices: infer one rather than refuse the events.
+                        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                        var r = recording(from: file, device: DescriptionInference.infer(from: file.events, fileStem: stem), file: path)
+                        r.warnings.insert(TraceWarning(
+                            file: path, line: 0,
+                            message: error.message + "; inferred a description from the events (codes used, observed ranges, resolution unknown)"), at: 0)
+                        return r
+                    }
                     return recording(from: file, device: try readDescription(path: sibling), file: path)
                 }
                 return try recording(from: file, device: nil, file: path)
