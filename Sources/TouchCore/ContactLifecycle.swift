@@ -95,7 +95,9 @@ struct ContactLifecycle: Sendable {
             }
         case .hovering(let id):
             if !o.present || o.palm || o.touching || sample.tool != last.tool {
-                var t = Self.touch(id, .hover, o.present ? sample : last, previous: last.location, device, time)
+                // After a tool change the old span ends with its own tool's last state.
+                let final = o.present && sample.tool == last.tool ? sample : last
+                var t = Self.touch(id, .hover, final, previous: last.location, device, time)
                 t.inProximity = false
                 out.append(t)
                 state = .idle
@@ -108,7 +110,7 @@ struct ContactLifecycle: Sendable {
                 out.append(Self.touch(id, .cancelled, sample, previous: last.location, device, time))
                 state = .ignored
             } else if !o.present || !o.touching || sample.tool != last.tool {
-                let s = o.present ? sample : last
+                let s = o.present && sample.tool == last.tool ? sample : last
                 out.append(Self.touch(id, lift, s, previous: last.location, device, time))
                 state = .idle
                 if o.present { update(o, sample: sample, device: device, time: time, lift: lift, ids: &ids, into: &out) }
