@@ -1,0 +1,159 @@
+/// How a device reports finger contacts.
+public enum ContactProtocol: Hashable, Sendable {
+    /// Multitouch protocol B: `ABS_MT_SLOT` selects one of `slots` slots.
+    case slotted(slots: Int)
+    /// Multitouch protocol A: `ABS_MT_POSITION_*` without slots, contacts separated by `SYN_MT_REPORT`.
+    case anonymous
+    /// One contact: `ABS_X`/`ABS_Y` plus `BTN_TOUCH` (or `BTN_TOOL_FINGER`).
+    case singleTouch
+    /// No finger contacts (pen-only devices, pads, keyboards, mice).
+    case none
+}
+
+/// What a device is, decided from its description alone (see docs/touches.md
+/// for every rule and heuristic).
+public struct DeviceClassification: Hashable, Sendable {
+    /// `direct` or `indirect` when the device reports finger contacts, nil otherwise.
+    public var fingerType: TouchType?
+    /// True when the device reports pen tools.
+    public var hasStylus: Bool
+    /// The pen tools the device declares (`[.pen]` when a pen is inferred without tool codes).
+    public var stylusTools: [Tool]
+    /// The touch types the device produces, in `TouchType` order.
+    public var touchTypes: [TouchType]
+    /// How finger contacts are reported.
+    public var contactProtocol: ContactProtocol
+    /// `INPUT_PROP_SEMI_MT`: slots are bounding-box corners, not fingers.
+    public var isSemiMT: Bool
+    /// Most fingers the device can report: the larger of its slot count and its
+    /// highest `BTN_TOOL_*TAP` finger count (1 for single-touch, 0 without fingers).
+    public var maxFingerCount: Int
+    /// False for devices that produce no touches (pads, keyboards, mice).
+    public var isTouchDevice: Bool
+    /// Single-touch devices whose position arrives on `ABS_Z`/`ABS_RX` instead of
+    /// `ABS_X`/`ABS_Y` (eGalax USB TouchController, heuristic H3).
+    public var usesSecondaryPositionAxes: Bool
+    /// A sentence explaining the decision.
+    public var reason: String
+
+    /// The pen tool codes, in kernel order.
+    public static let penToolCodes: [(code: UInt16, tool: Tool)] = [
+        (EventCode.btnToolPen, .pen), (EventCode.btnToolRubber, .eraser), (EventCode.btnToolBrush, .brush),
+        (EventCode.btnToolPencil, .pencil), (EventCode.btnToolAirbrush, .airbrush),
+        (EventCode.btnToolMouse, .mouse), (EventCode.btnToolLens, .lens),
+    ]
+
+    /// Finger-count tool codes and the count each stands for.
+    public static let fingerCountCodes: [(code: UInt16, count: Int)] = [
+        (EventCode.btnToolFinger, 1), (EventCode.btnToolDoubleTap, 2), (EventCode.btnToolTripleTap, 3),
+        (EventCode.btnToolQuadTap, 4), (EventCode.btnToolQuintTap, 5),
+    ]
+
+    /// Classifies a device from its description.
+    public init(_ description: DeviceDescription) {
+        let d = description
+        let props = d.properties
+        func axis(_ code: UInt16) -> Bool {
+            guard d.supports(.abs, code) else { return false }
+            // Wacom pads declare ABS_X/ABS_Y with a 0..1 range: not a position.
+            guard let info = d.absInfo[code] else { return true }
+            return info.span > 1
+        }
+        let hasMT = axis(EventCode.absMTPositionX) && axis(EventCode.absMTPositionY)
+        let hasSlots = d.supports(.abs, EventCode.absMTSlot)
+        let hasST = axis(EventCode.absX) && axis(EventCode.absY)
+        let hasTouchKey = d.supports(.key, EventCode.btnTouch)
+        let hasFingerTool = d.supports(.key, EventCode.btnToolFinger)
+        let hasPressure = d.supports(.abs, EventCode.absPressure)
+        let hasStylusButton = d.supports(.key, EventCode.btnStylus) || d.supports(.key, EventCode.btnStylus2)
+        let declaredTools = Self.penToolCodes.filter { d.supports(.key, $0.code) }.map(\.tool)
+        let noProps = props.isEmpty
+
+        var notes: [String] = []
+        var tools = declaredTools
+        var secondaryAxes = false
+
+        // H3: eGalax "USB TouchController" declares BTN_TOOL_PEN but is a
+        // resistive touchscreen: only BTN_TOUCH + positions, no pressure, no barrel button.
+        let fakePen = noProps && !hasMT && hasTouchKey && !hasPressure && !hasStylusButton
+            && declaredTools == [.pen] && (hasST || (axis(EventCode.absZ) && axis(EventCode.absRX)))
+        if fakePen {
+            tools = []
+            secondaryAxes = axis(EventCode.absZ) && axis(EventCode.absRX)
+            notes.append("declares BTN_TOOL_PEN but has no pressure or barrel button: a touchscreen (heuristic H3)")
+        }
+        // H4: a pen that declares no tool code (UC-Logic): BTN_TOUCH + pressure + barrel button.
+        if tools.isEmpty && !fakePen && noProps && !hasMT && hasST && hasTouchKey && hasPressure && hasStylusButton {
+            tools = [.pen]
+            notes.append("no pen tool code but BTN_TOUCH, ABS_PRESSURE and BTN_STYLUS: a pen (heuristic H4)")
+        } else if !declaredTools.isEmpty && !fakePen {
+            notes.append("has pen tools " + declaredTools.map(\.rawValue).joined(separator: ", "))
+        }
+        let hasStylus = !tools.isEmpty
+
+        // Finger contacts and their protocol.
+        var proto: ContactProtocol = .none
+        if hasMT {
+            proto = hasSlots ? .slotted(slots: d.slotCount) : .anonymous
+        } else if !hasStylus && (hasST || secondaryAxes) && (hasTouchKey || hasFingerTool) {
+            proto = .singleTouch
+        }
+        if hasStylus && !hasMT && hasFingerTool {
+            notes.append("BTN_TOOL_FINGER on a pen tablet without MT axes is its pad, not a finger")
+        }
+
+        var fingerType: TouchType?
+        if proto != .none {
+            if props.contains(.direct) {
+                fingerType = .direct
+                notes.append("INPUT_PROP_DIRECT: direct")
+            } else if !props.isDisjoint(with: [.pointer, .buttonpad, .semiMT, .topButtonpad]) {
+                fingerType = .indirect
+                notes.append("touchpad property (POINTER/BUTTONPAD/SEMI_MT): indirect")
+            } else if hasFingerTool {
+                fingerType = .indirect
+                notes.append(noProps
+                    ? "no input properties; has BTN_TOOL_FINGER: assumed touchpad (heuristic H1)"
+                    : "BTN_TOOL_FINGER without INPUT_PROP_DIRECT: indirect")
+            } else if d.supports(.rel) && !(d.codes[.rel]?.isEmpty ?? true) {
+                fingerType = .indirect
+                notes.append("no input properties; has relative axes: assumed touchpad (heuristic H5)")
+            } else {
+                fingerType = .direct
+                let what = hasMT ? "ABS_MT_POSITION_X" : (secondaryAxes ? "ABS_Z/ABS_RX positions" : "ABS_X/ABS_Y + BTN_TOUCH")
+                notes.append("no touchpad property; has \(what) without BTN_TOOL_FINGER: assumed touchscreen (heuristic H2)")
+            }
+        }
+
+        var types: [TouchType] = []
+        if let fingerType { types.append(fingerType) }
+        if hasStylus { types.append(.stylus) }
+
+        var maxFingers = 0
+        switch proto {
+        case .slotted(let slots): maxFingers = slots
+        // Protocol A declares no limit: at least two (it is multitouch), raised by BTN_TOOL_*TAP below.
+        case .anonymous: maxFingers = 2
+        case .singleTouch: maxFingers = 1
+        case .none: maxFingers = 0
+        }
+        if proto != .none {
+            for (code, count) in Self.fingerCountCodes where d.supports(.key, code) { maxFingers = max(maxFingers, count) }
+        }
+
+        self.fingerType = fingerType
+        self.hasStylus = hasStylus
+        self.stylusTools = tools
+        self.touchTypes = types
+        self.contactProtocol = proto
+        self.isSemiMT = props.contains(.semiMT)
+        self.maxFingerCount = maxFingers
+        self.isTouchDevice = !types.isEmpty
+        self.usesSecondaryPositionAxes = secondaryAxes
+        if types.isEmpty {
+            let what = d.supports(.rel) ? "relative axes only" : "no position axes with touch or pen keys"
+            notes.append("\(what): not a touch device (pad, keyboard or mouse)")
+        }
+        self.reason = notes.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,243 @@
+/// Per-device state: routes each event to the tracker that owns it and, on
+/// `SYN_REPORT`, reports the touches that changed.
+struct DeviceFrameAssembler: Sendable {
+    let info: DeviceInfo
+    private let sampler: ContactSampler
+    private let hovers: Bool
+    private let fingerProtocol: ContactProtocol
+    private let slotCapacity: Int
+    private var slots: SlotTracker
+    private var anonymous = AnonymousContactTracker()
+    private var pen = PenTracker()
+    private let hasPen: Bool
+    private let secondaryAxes: Bool
+
+    // Single-touch devices.
+    private var single = ContactLifecycle()
+    private var singleX: Int32 = 0
+    private var singleY: Int32 = 0
+    private var singlePressure: Int32?
+    private var singleTouchKey = false
+    private var singleChanged = false
+    private let singleUsesFingerTool: Bool
+
+    // Legacy ABS_X/ABS_Y on multitouch devices: only a fallback position.
+    private var legacyX: Int32?
+    private var legacyY: Int32?
+
+    // Finger count from BTN_TOOL_FINGER...QUINTTAP, and synthetic touches beyond the slots.
+    private var fingerToolsDown: UInt8 = 0
+    private var fingerCountChanged = false
+    private var synthetic: [ContactLifecycle] = Array(repeating: ContactLifecycle(), count: 5)
+    private var lastRealSample: ContactSample?
+
+    private var buttons: ToolButtons = []
+    private var buttonsChanged = false
+    /// After SYN_DROPPED: events are discarded up to and including the next SYN_REPORT.
+    private(set) var dropping = false
+    private(set) var droppedFrames = 0
+
+    init(info: DeviceInfo, screenIndex: Int) {
+        self.info = info
+        let d = info.description
+        sampler = ContactSampler(info: info, screenIndex: screenIndex)
+        hovers = d.supports(.abs, EventCode.absMTDistance)
+        fingerProtocol = info.classification.contactProtocol
+        hasPen = info.classification.hasStylus
+        secondaryAxes = info.classification.usesSecondaryPositionAxes
+        singleUsesFingerTool = !d.supports(.key, EventCode.btnTouch)
+        switch fingerProtocol {
+        case .slotted(let n): slotCapacity = max(1, n); slots = SlotTracker(slotCount: n)
+        case .anonymous: slotCapacity = Int.max; slots = SlotTracker(slotCount: 0)
+        case .singleTouch: slotCapacity = 1; slots = SlotTracker(slotCount: 0)
+        case .none: slotCapacity = Int.max; slots = SlotTracker(slotCount: 0)
+        }
+    }
+
+    private var fingerCount: Int {
+        var n = 0
+        for (i, c) in DeviceClassification.fingerCountCodes.enumerated() where fingerToolsDown & (1 << UInt8(i)) != 0 {
+            n = max(n, c.count)
+        }
+        return n
+    }
+
+    /// Applies one event; returns true when it completed a frame (touches may have been appended to `out`).
+    mutating func handle(_ e: InputEvent, ids: inout TouchIDAllocator, lift: TouchPhase = .ended, into out: inout [Touch]) -> Bool {
+        if dropping {
+            if e.isSynReport { dropping = false }
+            return false
+        }
+        switch e.type {
+        case .syn:
+            switch e.code {
+            case EventCode.synReport:
+                commit(time: e.time, lift: lift, ids: &ids, into: &out)
+                return true
+            case EventCode.synMTReport:
+                if fingerProtocol == .anonymous { anonymous.endContact() }
+            case EventCode.synDropped:
+                dropping = true
+                droppedFrames += 1
+                anonymous.discardFrame()
+            default:
+                break
+            }
+        case .key:
+            handleKey(e.code, e.value)
+        case .abs:
+            handleAbs(e.code, e.value)
+        case .msc:
+            if e.code == EventCode.mscSerial && hasPen { pen.handleSerial(e.value) }
+        default:
+            break
+        }
+        return false
+    }
+
+    private mutating func handleKey(_ code: UInt16, _ value: Int32) {
+        if let i = DeviceClassification.fingerCountCodes.firstIndex(where: { $0.code == code }), fingerProtocol != .none {
+            if value != 0 { fingerToolsDown |= 1 << UInt8(i) } else { fingerToolsDown &= ~(1 << UInt8(i)) }
+            fingerCountChanged = true
+            if code == EventCode.btnToolFinger && fingerProtocol == .singleTouch && singleUsesFingerTool {
+                singleTouchKey = value != 0
+                singleChanged = true
+            }
+            return
+        }
+        let bit: ToolButtons
+        switch code {
+        case EventCode.btnStylus: bit = .stylus
+        case EventCode.btnStylus2: bit = .stylus2
+        case EventCode.btnStylus3: bit = .stylus3
+        case EventCode.btnLeft: bit = .left
+        case EventCode.btnRight: bit = .right
+        case EventCode.btnMiddle: bit = .middle
+        default:
+            if hasPen {
+                _ = pen.handleKey(code: code, value: value)
+            } else if code == EventCode.btnTouch && fingerProtocol == .singleTouch {
+                singleTouchKey = value != 0
+                singleChanged = true
+            }
+            return
+        }
+        let old = buttons
+        if value != 0 { buttons.insert(bit) } else { buttons.remove(bit) }
+        if old != buttons {
+            buttonsChanged = true
+            if hasPen { pen.touchButtons() }
+        }
+    }
+
+    private mutating func handleAbs(_ code: UInt16, _ value: Int32) {
+        if code >= EventCode.absMTSlot && code <= EventCode.absMTToolY {
+            switch fingerProtocol {
+            case .slotted: _ = slots.handle(code: code, value: value)
+            case .anonymous: _ = anonymous.handle(code: code, value: value)
+            case .singleTouch, .none: break
+            }
+            return
+        }
+        if hasPen {
+            _ = pen.handleAbs(code: code, value: value)
+            return
+        }
+        switch fingerProtocol {
+        case .singleTouch:
+            switch code {
+            case EventCode.absX where !secondaryAxes, EventCode.absZ where secondaryAxes: singleX = value
+            case EventCode.absY where !secondaryAxes, EventCode.absRX where secondaryAxes: singleY = value
+            case EventCode.absPressure: singlePressure = value
+            default: return
+            }
+            singleChanged = true
+        case .slotted, .anonymous:
+            // ABS_X/ABS_Y mirror the first contact: only used to place a slot that never got a position.
+            if code == EventCode.absX { legacyX = value } else if code == EventCode.absY { legacyY = value }
+        case .none:
+            break
+        }
+    }
+
+    private mutating func commit(time: Timestamp, lift: TouchPhase, ids: inout TouchIDAllocator, into out: inout [Touch]) {
+        let device = info.id
+        var realTouching = 0
+        var anchor: ContactSample?
+        switch fingerProtocol {
+        case .slotted:
+            let fallback: (x: Int32, y: Int32)? = legacyX.flatMap { x in legacyY.map { (x, $0) } }
+            slots.commit(
+                sampler: sampler, buttons: buttons, buttonsChanged: buttonsChanged, hovers: hovers, fallback: fallback,
+                device: device, time: time, lift: lift, ids: &ids, into: &out)
+            realTouching = slots.touchingCount
+            anchor = slots.lastTouching
+        case .anonymous:
+            anonymous.commit(
+                sampler: sampler, buttons: buttons, hovers: hovers, device: device, time: time, lift: lift,
+                ids: &ids, into: &out)
+            realTouching = anonymous.touchingCount
+        case .singleTouch:
+            if singleChanged || buttonsChanged {
+                let s = sampler.single(x: singleX, y: singleY, secondary: secondaryAxes, pressure: singlePressure, buttons: buttons)
+                single.update(.init(present: singleTouchKey, touching: singleTouchKey), sample: s, device: device, time: time,
+                              lift: lift, ids: &ids, into: &out)
+                singleChanged = false
+            }
+            realTouching = single.isTouching ? 1 : 0
+            if single.isTouching { anchor = single.lastLocation }
+        case .none:
+            break
+        }
+        if let anchor { lastRealSample = anchor }
+        commitSynthetic(realTouching: realTouching, anchor: anchor, time: time, lift: lift, ids: &ids, into: &out)
+        if hasPen { pen.commit(sampler: sampler, buttons: buttons, device: device, time: time, lift: lift, ids: &ids, into: &out) }
+        buttonsChanged = false
+        fingerCountChanged = false
+    }
+
+    /// Fingers the device counts (BTN_TOOL_*TAP) but cannot place, beyond its
+    /// slots, become synthetic touches at the last real touch's position.
+    private mutating func commitSynthetic(
+        realTouching: Int, anchor: ContactSample?, time: Timestamp, lift: TouchPhase,
+        ids: inout TouchIDAllocator, into out: inout [Touch]
+    ) {
+        let count = fingerCount
+        let wanted = count > slotCapacity ? min(synthetic.count, max(0, count - realTouching)) : 0
+        guard wanted > 0 || synthetic.contains(where: { $0.touchID != nil }) else { return }
+        var s = anchor ?? lastRealSample ?? sampler.finger(RawContact(x: legacyX, y: legacyY), buttons: buttons)
+        s.isSynthetic = true
+        s.force = nil
+        for i in synthetic.indices {
+            let present = i < wanted
+            synthetic[i].update(.init(present: present, touching: present), sample: s, device: info.id, time: time,
+                                lift: lift, ids: &ids, into: &out)
+        }
+    }
+
+    /// Cancels every active touch and ends every hover span of the device.
+    mutating func cancelAll(time: Timestamp, into out: inout [Touch]) {
+        let device = info.id
+        slots.cancelAll(device: device, time: time, into: &out)
+        anonymous.cancelAll(device: device, time: time, into: &out)
+        single.cancel(device: device, time: time, into: &out)
+        for i in synthetic.indices { synthetic[i].cancel(device: device, time: time, into: &out) }
+        pen.cancel(device: device, time: time, into: &out)
+        singleTouchKey = false
+        fingerToolsDown = 0
+    }
+
+    /// Touches in contact (hover spans excluded).
+    var activeTouchCount: Int {
+        var n = slots.touchingCount + anonymous.touchingCount + (single.isTouching ? 1 : 0)
+        n += synthetic.reduce(0) { $0 + ($1.isTouching ? 1 : 0) }
+        if pen.lifecycle.isTouching { n += 1 }
+        return n
+    }
+
+    /// Resets the dropping state (after a resync).
+    mutating func endDropping() {
+        dropping = false
+        anonymous.discardFrame()
+    }
+}

@@ -1,0 +1,114 @@
+/// A screen devices map onto, in pixels.
+public struct ScreenConfiguration: Hashable, Sendable, Codable {
+    /// A name for logs and the `hello` message.
+    public var name: String
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+
+    /// Creates a screen; the default is a 1920 x 1080 screen named "default".
+    public init(name: String = "default", width: Int = 1920, height: Int = 1080) {
+        self.name = name
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Clockwise rotation from the device's axes to the screen's.
+public enum Rotation: Int, Hashable, Sendable, CaseIterable, Codable {
+    /// Device axes are screen axes.
+    case none = 0
+    /// Device turned 90 degrees clockwise: device top-left lands at screen top-right.
+    case quarter = 90
+    /// Upside down.
+    case half = 180
+    /// Device turned 270 degrees clockwise (90 counter-clockwise).
+    case threeQuarters = 270
+
+    /// Rotates a normalised point (0...1 on both axes) clockwise.
+    @inlinable public func apply(_ p: Point) -> Point {
+        switch self {
+        case .none: return p
+        case .quarter: return Point(x: 1 - p.y, y: p.x)
+        case .half: return Point(x: 1 - p.x, y: 1 - p.y)
+        case .threeQuarters: return Point(x: p.y, y: 1 - p.x)
+        }
+    }
+
+    /// The rotation in radians, clockwise on screen.
+    public var radians: Double { Double(rawValue) * Double.pi / 180 }
+}
+
+/// A 2x3 affine matrix with the semantics of libinput's
+/// `LIBINPUT_CALIBRATION_MATRIX`: applied to normalised device coordinates
+/// (0...1 on both axes), `x' = a*x + b*y + c`, `y' = d*x + e*y + f`.
+public struct CalibrationMatrix: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Row one: a, b, c.
+    public var a: Double, b: Double, c: Double
+    /// Row two: d, e, f.
+    public var d: Double, e: Double, f: Double
+
+    /// Creates a matrix from its six values in libinput's order.
+    public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double) {
+        self.a = a; self.b = b; self.c = c
+        self.d = d; self.e = e; self.f = f
+    }
+
+    /// The matrix that changes nothing.
+    public static let identity = CalibrationMatrix(1, 0, 0, 0, 1, 0)
+
+    /// Parses six numbers separated by spaces or tabs ("1 0 0 0 1 0", the udev
+    /// property's form); nil when there are not exactly six numbers.
+    public init?(_ text: String) {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+        guard parts.count == 6 else { return nil }
+        var v: [Double] = []
+        for p in parts {
+            guard let n = Double(p), n.isFinite else { return nil }
+            v.append(n)
+        }
+        self.init(v[0], v[1], v[2], v[3], v[4], v[5])
+    }
+
+    /// Applies the matrix to a normalised point.
+    @inlinable public func apply(_ p: Point) -> Point {
+        Point(x: a * p.x + b * p.y + c, y: d * p.x + e * p.y + f)
+    }
+
+    /// The six values separated by spaces.
+    public var description: String { "\(a) \(b) \(c) \(d) \(e) \(f)" }
+}
+
+/// A physical size in millimetres.
+public struct SizeMM: Hashable, Sendable, Codable {
+    /// Width in millimetres.
+    public var width: Double
+    /// Height in millimetres.
+    public var height: Double
+    /// Creates a size.
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// How one device maps onto a screen (configuration, per device).
+public struct DeviceMapping: Hashable, Sendable {
+    /// Index of the screen in the pipeline's screen list.
+    public var screen: Int
+    /// Clockwise rotation applied after calibration.
+    public var rotation: Rotation
+    /// Calibration applied to normalised coordinates before rotation.
+    public var calibration: CalibrationMatrix
+    /// Physical size override; replaces resolution and the fallback.
+    public var sizeMM: SizeMM?
+
+    /// Creates a mapping; the default maps the whole device onto screen 0 unrotated.
+    public init(screen: Int = 0, rotation: Rotation = .none, calibration: CalibrationMatrix = .identity, sizeMM: SizeMM? = nil) {
+        self.screen = screen
+        self.rotation = rotation
+        self.calibration = calibration
+        self.sizeMM = sizeMM
+    }
+}

@@ -1,0 +1,193 @@
+/// Everything the pipeline knows about one device.
+public struct DeviceInfo: Hashable, Sendable {
+    /// The device's id in the pipeline.
+    public var id: DeviceID
+    /// Its description.
+    public var description: DeviceDescription
+    /// What it is.
+    public var classification: DeviceClassification
+    /// Its physical size and unit conversions.
+    public var geometry: DeviceGeometry
+    /// How it maps onto its screen.
+    public var mapping: DeviceMapping
+    /// The screen it maps onto (``DeviceMapping/screen`` resolved; screen 0 when that index does not exist).
+    public var screen: ScreenConfiguration
+    /// Creates a device info.
+    public init(id: DeviceID, description: DeviceDescription, classification: DeviceClassification,
+                geometry: DeviceGeometry, mapping: DeviceMapping, screen: ScreenConfiguration) {
+        self.id = id
+        self.description = description
+        self.classification = classification
+        self.geometry = geometry
+        self.mapping = mapping
+        self.screen = screen
+    }
+}
+
+/// The state of one multitouch slot as libevdev reports it after a sync
+/// (`libevdev_get_slot_value` for each `ABS_MT_*` code).
+public struct SlotSnapshot: Hashable, Sendable {
+    /// The slot index (ignored for protocol-A devices).
+    public var slot: Int
+    /// `ABS_MT_TRACKING_ID`; -1 = no contact.
+    public var trackingID: Int32
+    /// `ABS_MT_POSITION_X`.
+    public var x: Int32
+    /// `ABS_MT_POSITION_Y`.
+    public var y: Int32
+    /// `ABS_MT_PRESSURE`, when the device has it.
+    public var pressure: Int32?
+    /// `ABS_MT_TOUCH_MAJOR`, when the device has it.
+    public var touchMajor: Int32?
+    /// `ABS_MT_TOUCH_MINOR`, when the device has it.
+    public var touchMinor: Int32?
+    /// `ABS_MT_TOOL_TYPE` (`MT_TOOL_*`), when the device has it.
+    public var toolType: Int32?
+    /// `ABS_MT_DISTANCE`, when the device has it.
+    public var distance: Int32?
+    /// Creates a snapshot.
+    public init(slot: Int, trackingID: Int32, x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil,
+                touchMajor: Int32? = nil, touchMinor: Int32? = nil, toolType: Int32? = nil, distance: Int32? = nil) {
+        self.slot = slot
+        self.trackingID = trackingID
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+        self.touchMajor = touchMajor
+        self.touchMinor = touchMinor
+        self.toolType = toolType
+        self.distance = distance
+    }
+}
+
+/// From evdev events of any number of devices to typed touches, frame by frame.
+///
+/// Deterministic and clock-free: frame times are `SYN_REPORT` times. Touch ids
+/// are unique across the pipeline's devices, handed out from 1 in order of
+/// appearance. The per-event path does not allocate in steady state: the
+/// returned frame's array is reused by the next call (drop it before then).
+public struct TouchPipeline: Sendable {
+    /// The screens devices map onto.
+    public private(set) var screens: [ScreenConfiguration]
+    private var assemblers: [DeviceID: DeviceFrameAssembler] = [:]
+    private var order: [DeviceID] = []
+    private var ids = TouchIDAllocator()
+    private var buffer: [Touch] = []
+    /// Events received for devices the pipeline does not know (ignored).
+    public private(set) var unknownDeviceEvents = 0
+
+    /// Creates a pipeline; with no screens, one default screen is used.
+    public init(screens: [ScreenConfiguration] = [ScreenConfiguration()]) {
+        self.screens = screens.isEmpty ? [ScreenConfiguration()] : screens
+        buffer.reserveCapacity(32)
+    }
+
+    /// Adds (or replaces) a device and returns what the pipeline made of it.
+    @discardableResult
+    public mutating func addDevice(_ id: DeviceID, description: DeviceDescription, mapping: DeviceMapping = DeviceMapping()) -> DeviceInfo {
+        let classification = DeviceClassification(description)
+        let geometry = DeviceGeometry(description, classification: classification, override: mapping.sizeMM)
+        let screenIndex = screens.indices.contains(mapping.screen) ? mapping.screen : 0
+        let info = DeviceInfo(id: id, description: description, classification: classification,
+                              geometry: geometry, mapping: mapping, screen: screens[screenIndex])
+        if assemblers[id] == nil { order.append(id) }
+        assemblers[id] = DeviceFrameAssembler(info: info, screenIndex: screenIndex)
+        return info
+    }
+
+    /// The device with `id`, if added.
+    public func device(_ id: DeviceID) -> DeviceInfo? { assemblers[id]?.info }
+
+    /// All devices, in the order they were added.
+    public var devices: [DeviceInfo] { order.compactMap { assemblers[$0]?.info } }
+
+    /// Touches in contact on all devices (hovering styluses excluded).
+    public var activeTouchCount: Int { assemblers.values.reduce(0) { $0 + $1.activeTouchCount } }
+
+    /// Feeds one event; returns a frame when a `SYN_REPORT` completes a frame that changed a touch.
+    public mutating func process(_ event: InputEvent, from device: DeviceID) -> TouchFrame? {
+        buffer.removeAll(keepingCapacity: true)
+        guard assemblers[device] != nil else {
+            unknownDeviceEvents += 1
+            return nil
+        }
+        let completed = assemblers[device]!.handle(event, ids: &ids, into: &buffer)
+        guard completed && !buffer.isEmpty else { return nil }
+        return TouchFrame(device: device, time: event.time, touches: buffer)
+    }
+
+    /// Removes a device; its active touches are cancelled and its hover spans end.
+    public mutating func removeDevice(_ id: DeviceID, at time: Timestamp) -> TouchFrame? {
+        guard var a = assemblers.removeValue(forKey: id) else { return nil }
+        order.removeAll { $0 == id }
+        buffer.removeAll(keepingCapacity: true)
+        a.cancelAll(time: time, into: &buffer)
+        return buffer.isEmpty ? nil : TouchFrame(device: id, time: time, touches: buffer)
+    }
+
+    /// End of input: every active touch is cancelled and every hover span ends,
+    /// one frame per device that had something active, in device order.
+    public mutating func finish(at time: Timestamp) -> [TouchFrame] {
+        var frames: [TouchFrame] = []
+        for id in order {
+            buffer.removeAll(keepingCapacity: true)
+            assemblers[id]?.cancelAll(time: time, into: &buffer)
+            if !buffer.isEmpty { frames.append(TouchFrame(device: id, time: time, touches: buffer)) }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        return frames
+    }
+
+    /// Brings a device back in step after `SYN_DROPPED`, from the state libevdev
+    /// reports after its sync: the slots, the keys held (`BTN_TOOL_*`, `BTN_TOUCH`,
+    /// `BTN_STYLUS*`...) and the current absolute values of non-MT axes.
+    ///
+    /// Touches whose contact disappeared or changed identity are cancelled (not
+    /// ended); new contacts begin; contacts still there move.
+    public mutating func resync(
+        device: DeviceID, slots: [SlotSnapshot], keysDown: [UInt16] = [], absValues: [UInt16: Int32] = [:], at time: Timestamp
+    ) -> TouchFrame? {
+        guard var a = assemblers[device] else { return nil }
+        buffer.removeAll(keepingCapacity: true)
+        a.endDropping()
+        let d = a.info.description
+        func feed(_ type: EventType, _ code: UInt16, _ value: Int32) {
+            _ = a.handle(InputEvent(time: time, type: type, code: code, value: value), ids: &ids, lift: .cancelled, into: &buffer)
+        }
+        for code in d.codes[.key]?.codes ?? [] where code >= EventCode.btnLeft && code <= EventCode.btnToolQuadTap {
+            feed(.key, code, keysDown.contains(code) ? 1 : 0)
+        }
+        for code in absValues.keys.sorted() where code < EventCode.absMTSlot { feed(.abs, code, absValues[code]!) }
+        let sendsTrackingID = d.supports(.abs, EventCode.absMTTrackingID)
+        func feedSlot(_ s: SlotSnapshot) {
+            if sendsTrackingID || a.info.classification.contactProtocol != .anonymous {
+                feed(.abs, EventCode.absMTTrackingID, s.trackingID)
+            }
+            guard s.trackingID >= 0 else { return }
+            feed(.abs, EventCode.absMTPositionX, s.x)
+            feed(.abs, EventCode.absMTPositionY, s.y)
+            if let v = s.pressure { feed(.abs, EventCode.absMTPressure, v) }
+            if let v = s.touchMajor { feed(.abs, EventCode.absMTTouchMajor, v) }
+            if let v = s.touchMinor { feed(.abs, EventCode.absMTTouchMinor, v) }
+            if let v = s.toolType { feed(.abs, EventCode.absMTToolType, v) }
+            if let v = s.distance { feed(.abs, EventCode.absMTDistance, v) }
+        }
+        switch a.info.classification.contactProtocol {
+        case .slotted(let n):
+            for i in 0..<max(1, n) {
+                feed(.abs, EventCode.absMTSlot, Int32(i))
+                feedSlot(slots.first { $0.slot == i } ?? SlotSnapshot(slot: i, trackingID: -1))
+            }
+        case .anonymous:
+            for s in slots where s.trackingID >= 0 {
+                feedSlot(s)
+                feed(.syn, EventCode.synMTReport, 0)
+            }
+        case .singleTouch, .none:
+            break
+        }
+        _ = a.handle(InputEvent(time: time, type: .syn, code: EventCode.synReport, value: 0), ids: &ids, lift: .cancelled, into: &buffer)
+        assemblers[device] = a
+        return buffer.isEmpty ? nil : TouchFrame(device: device, time: time, touches: buffer)
+    }
+}

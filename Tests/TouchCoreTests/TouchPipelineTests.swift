@@ -1,0 +1,150 @@
+import Testing
+import TouchCore
+import TouchTesting
+
+@Suite struct TouchPipelineTests {
+    @Test func idsAreUniqueAcrossDevicesInOrderOfAppearance() {
+        var r = TouchReplay()
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen())
+        r.pipeline.addDevice(DeviceID(1), description: DeviceFixtures.touchscreen())
+        var a = EventScript(), b = EventScript(start: Timestamp(microseconds: 1_005_000))
+        a.frame { $0.trackingID(1); $0.position(10, 10) }
+        b.frame { $0.trackingID(1); $0.position(10, 10) }
+        r.feed(a, from: DeviceID(0))
+        r.feed(b, from: DeviceID(1))
+        #expect(r.pipeline.activeTouchCount == 2)
+        r.finish()
+        #expect(r.checker.violations == [])
+        #expect(r.touches(.began).map(\.id) == [TouchID(1), TouchID(2)])
+        #expect(r.touches(.cancelled).map(\.device) == [DeviceID(0), DeviceID(1)])
+        #expect(r.pipeline.activeTouchCount == 0)
+    }
+
+    @Test func unknownDevicesAreCounted() {
+        var p = TouchPipeline()
+        #expect(p.process(InputEvent(time: .zero, type: .syn, code: 0, value: 0), from: DeviceID(9)) == nil)
+        #expect(p.unknownDeviceEvents == 1)
+    }
+
+    @Test func framesWithoutChangesReturnNil() {
+        var p = TouchPipeline()
+        p.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen())
+        #expect(p.process(InputEvent(time: .zero, type: .syn, code: 0, value: 0), from: DeviceID(0)) == nil)
+    }
+
+    @Test func removingADeviceCancelsItsTouches() {
+        var r = TouchReplay()
+        r.pipeline.addDevice(DeviceID(3), description: DeviceFixtures.touchscreen())
+        var s = EventScript()
+        s.frame { $0.slot(0); $0.trackingID(1); $0.position(10, 10); $0.slot(1); $0.trackingID(2); $0.position(90, 90) }
+        r.feed(s, from: DeviceID(3))
+        r.record(r.pipeline.removeDevice(DeviceID(3), at: s.time))
+        #expect(r.frames.last!.touches.map(\.phase) == [.cancelled, .cancelled])
+        #expect(r.pipeline.devices.isEmpty)
+        r.finish()
+        #expect(r.checker.violations == [])
+    }
+
+    @Test func finishEndsHoverWithInProximityFalse() {
+        var r = TouchReplay()
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.penTablet())
+        var s = EventScript()
+        s.frame { $0.point(100, 100); $0.key(EventCode.btnToolPen, 1) }
+        r.feed(s, from: DeviceID(0))
+        r.finish(at: s.time)
+        #expect(r.checker.violations == [])
+        #expect(r.touches.last!.phase == .hover && r.touches.last!.inProximity == false)
+    }
+
+    @Test func resyncCancelsVanishedBeginsNewKeepsSame() {
+        var r = TouchReplay()
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen(slots: 3))
+        var s = EventScript()
+        s.frame { $0.slot(0); $0.trackingID(10); $0.position(10, 10); $0.slot(1); $0.trackingID(11); $0.position(50, 50) }
+        s.dropped()
+        s.frame { $0.slot(1); $0.trackingID(-1) }  // discarded
+        r.feed(s, from: DeviceID(0))
+        r.record(r.pipeline.resync(device: DeviceID(0), slots: [
+            SlotSnapshot(slot: 0, trackingID: 10, x: 20, y: 20),
+            SlotSnapshot(slot: 2, trackingID: 12, x: 70, y: 70),
+        ], at: s.time))
+        let f = r.frames.last!
+        #expect(f.touches.map(\.phase) == [.moved, .cancelled, .began])
+        #expect(f.touches.map(\.id) == [TouchID(1), TouchID(2), TouchID(3)])
+        r.finish()
+        #expect(r.checker.violations == [])
+    }
+
+    @Test func resyncOfAPenUsesTheKeysHeld() {
+        var r = TouchReplay()
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.penTablet())
+        var s = EventScript()
+        s.frame { $0.point(100, 100); $0.key(EventCode.btnToolPen, 1); $0.key(EventCode.btnTouch, 1) }
+        r.feed(s, from: DeviceID(0))
+        r.record(r.pipeline.resync(device: DeviceID(0), slots: [], keysDown: [EventCode.btnToolPen],
+                                   absValues: [EventCode.absX: 200, EventCode.absY: 100], at: s.time))
+        #expect(r.frames.last!.touches.map(\.phase) == [.cancelled, .hover])
+        r.finish()
+        #expect(r.checker.violations == [])
+    }
+
+    @Test func tripleTapOnTwoSlotsAddsASyntheticTouch() {
+        var r = TouchReplay()
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.twoSlotTouchpad())
+        var s = EventScript()
+        s.frame {
+            $0.slot(0); $0.trackingID(1); $0.position(400, 300); $0.slot(1); $0.trackingID(2); $0.position(800, 300)
+            $0.key(EventCode.btnTouch, 1); $0.key(EventCode.btnToolTripleTap, 1)
+        }
+        s.frame { $0.slot(1); $0.position(810, 300) }
+        s.frame { $0.slot(0); $0.trackingID(-1); $0.slot(1); $0.trackingID(-1); $0.key(EventCode.btnToolTripleTap, 0); $0.key(EventCode.btnTouch, 0) }
+        r.feed(s, from: DeviceID(0))
+        r.finish()
+        #expect(r.checker.violations == [])
+        #expect(r.maxConcurrentContacts == 3)
+        let synthetic = r.touches.filter(\.isSynthetic)
+        #expect(synthetic.map(\.phase) == [.began, .moved, .ended])
+        #expect(synthetic[0].location == r.frames[0].touches[1].location)
+        #expect(r.touches.allSatisfy { $0.type == .indirect })
+    }
+
+    @Test func singleTouchDevice() {
+        var r = TouchReplay()
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.singleTouchScreen())
+        var s = EventScript()
+        s.frame { $0.point(0, 0); $0.key(EventCode.btnTouch, 1) }
+        s.frame { $0.point(2047, 2047) }
+        s.frame { $0.key(EventCode.btnTouch, 0) }
+        r.feed(s, from: DeviceID(0))
+        r.finish()
+        #expect(r.checker.violations == [])
+        #expect(r.touches.map(\.phase) == [.began, .moved, .ended])
+        #expect(r.touches[1].location == Point(x: 1920, y: 1080))
+        #expect(r.touches[0].type == .direct)
+    }
+
+    @Test func mappingToASecondRotatedScreen() {
+        var r = TouchReplay(screens: [ScreenConfiguration(), ScreenConfiguration(name: "side", width: 800, height: 1280)])
+        let info = r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen(),
+                                        mapping: DeviceMapping(screen: 1, rotation: .quarter))
+        #expect(info.screen.name == "side")
+        var s = EventScript()
+        s.frame { $0.trackingID(1); $0.position(0, 0) }
+        r.feed(s, from: DeviceID(0))
+        let t = r.touches[0]
+        #expect(t.screen == 1)
+        #expect(t.location == Point(x: 800, y: 0))
+        #expect(t.locationMM == .zero)
+    }
+
+    @Test func steadyStateReusesTheFrameBuffer() {
+        var p = TouchPipeline()
+        p.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen())
+        var s = EventScript()
+        s.frame { $0.trackingID(1); $0.position(0, 0) }
+        for i in 1...50 { s.frame { $0.abs(EventCode.absMTPositionX, Int32(i)) } }
+        var counts: [Int] = []
+        for e in s.events { if let f = p.process(e, from: DeviceID(0)) { counts.append(f.touches.count) } }
+        #expect(counts == Array(repeating: 1, count: 51))
+    }
+}
