@@ -95,7 +95,7 @@ public struct ReplaySession {
         pipeline.devices.map { info in
             HelloDevice(
                 id: info.id, name: info.description.name, touchTypes: info.classification.touchTypes,
-                slots: info.description.slotCount, widthMM: info.geometry.widthMM, heightMM: info.geometry.heightMM,
+                slots: info.description.slotCount, widthMM: info.geometry.width, heightMM: info.geometry.height,
                 sizeSource: info.geometry.source.rawValue, screen: info.mapping.screen)
         }
     }

@@ -53,10 +53,17 @@ enum DeviceText {
         let types = c.touchTypes.map(\.rawValue).joined(separator: ", ")
         lines.append("  touch types: " + (types.isEmpty ? "none (not a touch device)" : types))
         lines.append("  classification: \(c.reason)")
-        lines.append("  contacts: \(c.contactProtocol), up to \(c.maxFingerCount) fingers" + (c.isSemiMT ? ", semi-mt" : ""))
+        let contacts: String
+        switch c.contactProtocol {
+        case .slotted(let slots): contacts = "multitouch protocol B, \(slots) slots"
+        case .anonymous: contacts = "multitouch protocol A (no slots)"
+        case .singleTouch: contacts = "single touch"
+        case .none: contacts = "no finger contacts"
+        }
+        lines.append("  contacts: \(contacts), up to \(c.maxFingerCount) fingers" + (c.isSemiMT ? ", semi-mt (bounding box)" : ""))
         if c.hasStylus { lines.append("  stylus tools: " + c.stylusTools.map(\.rawValue).joined(separator: ", ")) }
         let g = info.geometry
-        lines.append("  size: \(TouchText.fixed(g.widthMM)) x \(TouchText.fixed(g.heightMM)) mm (\(g.source.rawValue)), screen \(info.mapping.screen)")
+        lines.append("  size: \(TouchText.fixed(g.width)) x \(TouchText.fixed(g.height)) mm (\(g.source.rawValue)), screen \(info.mapping.screen)")
         for code in (d.codes[.abs] ?? CodeSet()) {
             let a = d.absInfo[code]
             let range = a.map { "\($0.minimum)..\($0.maximum) fuzz \($0.fuzz) flat \($0.flat) resolution \($0.resolution)" } ?? "no absinfo"

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 import Trace
 import Wire
 
@@ -25,22 +26,27 @@ struct Output {
     }
 
     mutating func flush() {
-        buffer.withUnsafeBytes { raw in
-            var off = 0
-            while off < raw.count {
-                let n = fwrite(raw.baseAddress! + off, 1, raw.count - off, stdout)
-                if n <= 0 { break }
-                off += n
-            }
-        }
-        fflush(stdout)
+        writeAll(buffer, to: 1)
         buffer.removeAll(keepingCapacity: true)
     }
 }
 
 /// Prints to standard error.
 func printError(_ s: String) {
-    fputs(s + "\n", stderr)
+    writeAll(Array((s + "\n").utf8), to: 2)
+}
+
+/// Writes all bytes to a file descriptor, retrying on EINTR; a closed pipe ends the output quietly.
+func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    bytes.withUnsafeBytes { raw in
+        var off = 0
+        while off < raw.count {
+            let n = write(fd, raw.baseAddress! + off, raw.count - off)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            off += n
+        }
+    }
 }
 
 /// Reads every file, printing warnings to stderr; a read error is rethrown as
