@@ -179,7 +179,7 @@ struct DeviceFrameAssembler: Sendable {
                 singleChanged = false
             }
             realTouching = single.isTouching ? 1 : 0
-            if single.isTouching { anchor = single.lastLocation }
+            if single.isTouching { anchor = single.lastSample }
         case .none:
             break
         }
