@@ -70,8 +70,8 @@ struct ContactLifecycle: Sendable {
         return false
     }
 
-    /// Position last reported (or observed), for synthetic touches.
-    var lastLocation: ContactSample { last }
+    /// The last sample reported (used to place synthetic touches).
+    var lastSample: ContactSample { last }
 
     /// Advances by one frame. `lift` is the phase of a contact that goes away
     /// (`ended`, or `cancelled` during a resync).

@@ -33,6 +33,9 @@ public struct DeviceClassification: Hashable, Sendable {
     /// Single-touch devices whose position arrives on `ABS_Z`/`ABS_RX` instead of
     /// `ABS_X`/`ABS_Y` (eGalax USB TouchController, heuristic H3).
     public var usesSecondaryPositionAxes: Bool
+    /// The key that reports contact on a single-touch device: `BTN_TOUCH`,
+    /// `BTN_TOOL_FINGER` when there is no `BTN_TOUCH`, or `BTN_LEFT` (heuristic H6).
+    public var contactKey: UInt16
     /// A sentence explaining the decision.
     public var reason: String
 
@@ -91,12 +94,23 @@ public struct DeviceClassification: Hashable, Sendable {
         }
         let hasStylus = !tools.isEmpty
 
+        // H6: an absolute touchmonitor that reports contact as the left button
+        // (Elo 2700): ABS_X/ABS_Y + BTN_LEFT only, no relative axes at all.
+        let hasRel = !(d.codes[.rel]?.isEmpty ?? true)
+        let leftButtonScreen = noProps && !hasMT && hasST && !hasTouchKey && !hasFingerTool && tools.isEmpty && !hasRel
+            && d.supports(.key, EventCode.btnLeft) && !d.supports(.key, EventCode.btnRight)
+        var contactKey = hasTouchKey ? EventCode.btnTouch : (hasFingerTool ? EventCode.btnToolFinger : EventCode.btnTouch)
+
         // Finger contacts and their protocol.
         var proto: ContactProtocol = .none
         if hasMT {
             proto = hasSlots ? .slotted(slots: d.slotCount) : .anonymous
         } else if !hasStylus && (hasST || secondaryAxes) && (hasTouchKey || hasFingerTool) {
             proto = .singleTouch
+        } else if leftButtonScreen {
+            proto = .singleTouch
+            contactKey = EventCode.btnLeft
+            notes.append("ABS_X/ABS_Y with BTN_LEFT as its only button and no relative axes: a touchmonitor (heuristic H6)")
         }
         if hasStylus && !hasMT && hasFingerTool {
             notes.append("BTN_TOOL_FINGER on a pen tablet without MT axes is its pad, not a finger")
@@ -115,12 +129,12 @@ public struct DeviceClassification: Hashable, Sendable {
                 notes.append(noProps
                     ? "no input properties; has BTN_TOOL_FINGER: assumed touchpad (heuristic H1)"
                     : "BTN_TOOL_FINGER without INPUT_PROP_DIRECT: indirect")
-            } else if d.supports(.rel) && !(d.codes[.rel]?.isEmpty ?? true) {
+            } else if hasRel {
                 fingerType = .indirect
                 notes.append("no input properties; has relative axes: assumed touchpad (heuristic H5)")
             } else {
                 fingerType = .direct
-                let what = hasMT ? "ABS_MT_POSITION_X" : (secondaryAxes ? "ABS_Z/ABS_RX positions" : "ABS_X/ABS_Y + BTN_TOUCH")
+                let what = hasMT ? "ABS_MT_POSITION_X" : (secondaryAxes ? "ABS_Z/ABS_RX positions" : "ABS_X/ABS_Y + a contact key")
                 notes.append("no touchpad property; has \(what) without BTN_TOOL_FINGER: assumed touchscreen (heuristic H2)")
             }
         }
@@ -150,6 +164,7 @@ public struct DeviceClassification: Hashable, Sendable {
         self.maxFingerCount = maxFingers
         self.isTouchDevice = !types.isEmpty
         self.usesSecondaryPositionAxes = secondaryAxes
+        self.contactKey = contactKey
         if types.isEmpty {
             let what = d.supports(.rel) ? "relative axes only" : "no position axes with touch or pen keys"
             notes.append("\(what): not a touch device (pad, keyboard or mouse)")

@@ -19,7 +19,7 @@ struct DeviceFrameAssembler: Sendable {
     private var singlePressure: Int32?
     private var singleTouchKey = false
     private var singleChanged = false
-    private let singleUsesFingerTool: Bool
+    private let contactKey: UInt16
 
     // Legacy ABS_X/ABS_Y on multitouch devices: only a fallback position.
     private var legacyX: Int32?
@@ -27,7 +27,6 @@ struct DeviceFrameAssembler: Sendable {
 
     // Finger count from BTN_TOOL_FINGER...QUINTTAP, and synthetic touches beyond the slots.
     private var fingerToolsDown: UInt8 = 0
-    private var fingerCountChanged = false
     private var synthetic: [ContactLifecycle] = Array(repeating: ContactLifecycle(), count: 5)
     private var lastRealSample: ContactSample?
 
@@ -45,7 +44,7 @@ struct DeviceFrameAssembler: Sendable {
         fingerProtocol = info.classification.contactProtocol
         hasPen = info.classification.hasStylus
         secondaryAxes = info.classification.usesSecondaryPositionAxes
-        singleUsesFingerTool = !d.supports(.key, EventCode.btnTouch)
+        contactKey = info.classification.contactKey
         switch fingerProtocol {
         case .slotted(let n): slotCapacity = max(1, n); slots = SlotTracker(slotCount: n)
         case .anonymous: slotCapacity = Int.max; slots = SlotTracker(slotCount: 0)
@@ -96,13 +95,13 @@ struct DeviceFrameAssembler: Sendable {
     }
 
     private mutating func handleKey(_ code: UInt16, _ value: Int32) {
+        if fingerProtocol == .singleTouch && code == contactKey {
+            singleTouchKey = value != 0
+            singleChanged = true
+            if code != EventCode.btnToolFinger { return }
+        }
         if let i = DeviceClassification.fingerCountCodes.firstIndex(where: { $0.code == code }), fingerProtocol != .none {
             if value != 0 { fingerToolsDown |= 1 << UInt8(i) } else { fingerToolsDown &= ~(1 << UInt8(i)) }
-            fingerCountChanged = true
-            if code == EventCode.btnToolFinger && fingerProtocol == .singleTouch && singleUsesFingerTool {
-                singleTouchKey = value != 0
-                singleChanged = true
-            }
             return
         }
         let bit: ToolButtons
@@ -114,12 +113,7 @@ struct DeviceFrameAssembler: Sendable {
         case EventCode.btnRight: bit = .right
         case EventCode.btnMiddle: bit = .middle
         default:
-            if hasPen {
-                _ = pen.handleKey(code: code, value: value)
-            } else if code == EventCode.btnTouch && fingerProtocol == .singleTouch {
-                singleTouchKey = value != 0
-                singleChanged = true
-            }
+            if hasPen { _ = pen.handleKey(code: code, value: value) }
             return
         }
         let old = buttons
@@ -185,7 +179,7 @@ struct DeviceFrameAssembler: Sendable {
                 singleChanged = false
             }
             realTouching = single.isTouching ? 1 : 0
-            if single.isTouching { anchor = single.lastLocation }
+            if single.isTouching { anchor = single.lastSample }
         case .none:
             break
         }
@@ -193,7 +187,6 @@ struct DeviceFrameAssembler: Sendable {
         commitSynthetic(realTouching: realTouching, anchor: anchor, time: time, lift: lift, ids: &ids, into: &out)
         if hasPen { pen.commit(sampler: sampler, buttons: buttons, device: device, time: time, lift: lift, ids: &ids, into: &out) }
         buttonsChanged = false
-        fingerCountChanged = false
     }
 
     /// Fingers the device counts (BTN_TOOL_*TAP) but cannot place, beyond its

@@ -83,7 +83,7 @@ struct PenTracker: Sendable {
         if tool != nil && axesChanged { axes = pendingAxes }
         pendingAxes = axes
         axesChanged = false
-        let sample = sampler.pen(axes, tool: tool ?? lifecycle.lastLocation.tool, buttons: buttons, serial: serial)
+        let sample = sampler.pen(axes, tool: tool ?? lifecycle.lastSample.tool, buttons: buttons, serial: serial)
         lifecycle.update(
             .init(present: tool != nil, touching: tool != nil && touching), sample: sample,
             device: device, time: time, lift: lift, ids: &ids, into: &out)

@@ -92,7 +92,7 @@ struct SlotTracker: Sendable {
 
     /// The sample of the highest touching slot, if any.
     var lastTouching: ContactSample? {
-        for i in slots.indices.reversed() where slots[i].lifecycle.isTouching { return slots[i].lifecycle.lastLocation }
+        for i in slots.indices.reversed() where slots[i].lifecycle.isTouching { return slots[i].lifecycle.lastSample }
         return nil
     }
 
