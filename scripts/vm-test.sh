@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs the tests that need a real kernel (uinput, evdev, udev) in one QEMU guest
+# booted by virtme-ng, after building the test bundle on the host.
+# See docs/vm-testing.md for why it is done this way.
+#
+# Usage: scripts/vm-test.sh [--install-only] [FILTER]
+#   FILTER  Swift Testing filter (default: the suites that touch the kernel).
+# Environment: SWIFT (swift binary), VM_MEMORY (default 2G), VM_CPUS (default 2),
+#              VM_DIR (tool and result directory, default .build-vm).
+# Exit status: the guest test run's status (0 = all passed), 2 when the guest
+# could not be booted or reported nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+
+VM_DIR="${VM_DIR:-$ROOT/.build-vm}"
+VM_MEMORY="${VM_MEMORY:-2G}"
+VM_CPUS="${VM_CPUS:-2}"
+FILTER_DEFAULT='EvdevTests|UdevTests'
+INSTALL_ONLY=0
+FILTER="$FILTER_DEFAULT"
+for arg in "$@"; do
+    case "$arg" in
+        --install-only) INSTALL_ONLY=1 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        *) FILTER="$arg" ;;
+    esac
+done
+
+log() { printf 'vm-test: %s\n' "$*" >&2; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+t_start=$(now)
+
+# --- (a) tools: qemu, a kernel, busybox for the initramfs, virtme-ng --------
+APT_PKGS=(qemu-system-x86 linux-image-amd64 busybox-static)
+install_tools() {
+    local missing=()
+    for p in "${APT_PKGS[@]}"; do
+        dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+    done
+    if ((${#missing[@]})); then
+        if [ "$(id -u)" != 0 ]; then
+            log "need root to install: ${missing[*]}"; exit 2
+        fi
+        log "installing ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+    if [ ! -x "$VM_DIR/venv/bin/vng" ]; then
+        log "installing virtme-ng into $VM_DIR/venv"
+        mkdir -p "$VM_DIR"
+        python3 -m venv "$VM_DIR/venv"
+        "$VM_DIR/venv/bin/pip" install -q virtme-ng
+    fi
+}
+install_tools
+log "tools ready ($(elapsed "$t_start") s)"
+[ "$INSTALL_ONLY" = 1 ] && exit 0
