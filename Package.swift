@@ -43,8 +43,8 @@ let package = Package(
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
-        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "Udev", "TouchCore"]),
-        .testTarget(name: "UdevTests", dependencies: ["Udev"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace"]),
+        .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,3 +58,46 @@ install_tools() {
 install_tools
 log "tools ready ($(elapsed "$t_start") s)"
 [ "$INSTALL_ONLY" = 1 ] && exit 0
+
+# --- (b) build the test bundle on the host ----------------------------------
+SWIFT="${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}"
+t_build=$(now)
+"$SWIFT" build --build-tests
+BUNDLE="$ROOT/.build/debug/touchdPackageTests.xctest"
+[ -x "$BUNDLE" ] || { log "test bundle missing: $BUNDLE"; exit 2; }
+log "built ($(elapsed "$t_build") s)"
+
+# --- (c) one guest boot: modprobe uinput, run the bundle ---------------------
+KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
+[ -n "$KERNEL" ] || { log "no kernel in /boot (apt-get install linux-image-amd64)"; exit 2; }
+RESULTS="$VM_DIR/results"
+rm -rf "$RESULTS"; mkdir -p "$RESULTS"
+
+# KVM only with a real kvm_intel/kvm_amd; other KVM flavours hang or abort QEMU.
+KVM_OPT=(--disable-kvm)
+if grep -qE '^kvm_(intel|amd) ' /proc/modules 2>/dev/null && [ -w /dev/kvm ]; then KVM_OPT=(); fi
+
+export PATH="$VM_DIR/venv/bin:$PATH"
+t_boot=$(now)
+log "booting $(basename "$KERNEL") (${KVM_OPT[*]:-kvm}, $VM_MEMORY, $VM_CPUS cpus), filter '$FILTER'"
+set +e
+# vng's stdout and stderr must go through a pipe, not one file (QEMU opens them separately).
+vng "${KVM_OPT[@]}" --memory "$VM_MEMORY" --cpus "$VM_CPUS" --rwdir "$RESULTS" \
+    --run "$KERNEL" \
+    --exec "/bin/bash $ROOT/scripts/vm-guest.sh $ROOT $RESULTS '$FILTER'" \
+    </dev/null 2>&1 | cat >"$RESULTS/vng.log"
+vng_status=${PIPESTATUS[0]}
+set -e
+
+# --- (d) report ---------------------------------------------------------------
+if [ ! -f "$RESULTS/status" ]; then
+    log "the guest reported nothing (vng exit $vng_status); last lines of $RESULTS/vng.log:"
+    tail -n 30 "$RESULTS/vng.log" >&2
+    exit 2
+fi
+status=$(cat "$RESULTS/status")
+grep -E '^(✘|✔ Test run|✘ Test run)|Test run with|skipped|recorded an issue|Expectation failed' \
+    "$RESULTS/guest.log" | grep -vE '^.? ?Test [^ ]+ started' || true
+log "guest tests: exit $status in $(cat "$RESULTS/seconds" 2>/dev/null || echo '?') s; boot to power-off $(elapsed "$t_boot") s; total $(elapsed "$t_start") s"
+log "full guest log: $RESULTS/guest.log"
+exit "$status"
