@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the tests that need a real kernel (uinput, evdev, udev) in one QEMU guest
-# booted by virtme-ng, after building the test bundle on the host.
-# See docs/vm-testing.md for why it is done this way.
+# booted by virtme-ng, after building the test bundle on the host. The host
+# kernel has no uinput; the guest boots Debian's stock kernel over a read-only
+# view of the host's filesystem, so the host-built bundle runs there as is.
 #
 # Usage: scripts/vm-test.sh [--install-only] [FILTER]
 #   FILTER  Swift Testing filter (default: the suites that touch the kernel).
