@@ -18,8 +18,6 @@ public final class EvdevDevice {
 
     private var fd: Int32
     private var handle: OpaquePointer?
-    // Reused across reads so a resync does not allocate more than its report.
-    private var rawEvent = input_event()
 
     /// Opens `path` read-only and non-blocking, switches its timestamps to
     /// `CLOCK_MONOTONIC`, reads its description and optionally grabs it.
@@ -83,6 +81,7 @@ public final class EvdevDevice {
     ///   `.closed` after ``close()``.
     public func readAvailable(into events: inout [InputEvent]) throws(EvdevError) -> ReadOutcome {
         let handle = try openHandle()
+        var rawEvent = input_event()
         while true {
             switch Libevdev.nextEvent(handle, mode: .normal, into: &rawEvent) {
             case .event:
@@ -159,6 +158,7 @@ public final class EvdevDevice {
     // events in sync mode hands them over and brings libevdev back to normal mode.
     private func resync(_ handle: OpaquePointer, droppedAt time: Timestamp) throws(EvdevError) -> ReadOutcome {
         var syncEvents: [InputEvent] = []
+        var rawEvent = input_event()
         drain: while true {
             switch Libevdev.nextEvent(handle, mode: .sync, into: &rawEvent) {
             case .event, .syncEvent:
