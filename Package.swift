@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         .target(name: "Trace", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "Wire", dependencies: ["TouchCore", "Gestures"]),
+        .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore"]),
+        .target(name: "Udev", dependencies: ["CLibudev"]),
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
         .target(name: "TouchDaemon", dependencies: ["TouchCore", "Gestures", "Trace", "Wire"]),
         .executableTarget(
@@ -42,6 +44,8 @@ let package = Package(
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace"]),
+        .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),
     ],
     swiftLanguageModes: [.v6]
 )

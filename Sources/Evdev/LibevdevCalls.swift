@@ -1,0 +1,276 @@
+import CLibevdev
+import TouchCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// Every call into libevdev (and the few system calls around it) lives in this
+// file: EINTR is retried here and negative errno values become EvdevError here,
+// so the rest of the target deals in Swift types only.
+
+/// The result of one `libevdev_next_event` call.
+enum NextEventResult {
+    /// An event in normal mode.
+    case event
+    /// An event in sync mode: the `SYN_DROPPED` that starts a resync, or one of the synthesized sync events.
+    case syncEvent
+    /// `-EAGAIN`: nothing more to read now (or, in sync mode, the sync is complete).
+    case noMoreData
+    /// `-ENODEV`: the device was unplugged.
+    case deviceGone
+    /// Any other negative errno.
+    case failed(errno: Int32)
+}
+
+/// Which mode `libevdev_next_event` reads in.
+enum ReadMode {
+    /// `LIBEVDEV_READ_FLAG_NORMAL`
+    case normal
+    /// `LIBEVDEV_READ_FLAG_SYNC`
+    case sync
+
+    var flags: UInt32 {
+        switch self {
+        case .normal: return LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        case .sync: return LIBEVDEV_READ_FLAG_SYNC.rawValue
+        }
+    }
+}
+
+enum Libevdev {
+    // MARK: System calls
+
+    /// `open(2)` a device node read-only, non-blocking, close-on-exec.
+    static func openNode(_ path: String) throws(EvdevError) -> Int32 {
+        while true {
+            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 { return fd }
+            let err = errno
+            if err == EINTR { continue }
+            throw EvdevError(.openFailed, device: path, message: "cannot open device node", errno: err)
+        }
+    }
+
+    /// `close(2)`; EINTR is not retried because Linux has already released the descriptor.
+    static func closeNode(_ fd: Int32) {
+        _ = close(fd)
+    }
+
+    // MARK: Reading devices
+
+    /// `libevdev_new_from_fd`: reads the device's capabilities and state.
+    static func handle(fd: Int32, path: String) throws(EvdevError) -> OpaquePointer {
+        var dev: OpaquePointer?
+        var rc: Int32
+        repeat { rc = libevdev_new_from_fd(fd, &dev) } while rc == -EINTR
+        guard rc == 0, let dev else {
+            throw EvdevError(.notEvdev, device: path, message: "libevdev cannot read the device", errno: -rc)
+        }
+        return dev
+    }
+
+    /// `libevdev_free`.
+    static func free(_ dev: OpaquePointer) {
+        libevdev_free(dev)
+    }
+
+    /// `libevdev_set_clock_id(CLOCK_MONOTONIC)` (`EVIOCSCLOCKID`).
+    static func useMonotonicClock(_ dev: OpaquePointer, path: String) throws(EvdevError) {
+        var rc: Int32
+        repeat { rc = libevdev_set_clock_id(dev, CLOCK_MONOTONIC) } while rc == -EINTR
+        guard rc == 0 else {
+            throw EvdevError(.clockFailed, device: path, message: "cannot select CLOCK_MONOTONIC", errno: -rc)
+        }
+    }
+
+    /// `libevdev_grab` (`EVIOCGRAB`), taking or releasing exclusive access.
+    static func grab(_ dev: OpaquePointer, exclusive: Bool, path: String) throws(EvdevError) {
+        let mode = exclusive ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB
+        var rc: Int32
+        repeat { rc = libevdev_grab(dev, mode) } while rc == -EINTR
+        guard rc == 0 else {
+            let what = exclusive ? "cannot grab the device" : "cannot release the grab"
+            throw EvdevError(.grabFailed, device: path, message: what, errno: -rc)
+        }
+    }
+
+    /// `libevdev_next_event`, retried on EINTR.
+    @inline(__always)
+    static func nextEvent(_ dev: OpaquePointer, mode: ReadMode, into ev: inout input_event) -> NextEventResult {
+        while true {
+            let rc = libevdev_next_event(dev, mode.flags, &ev)
+            switch rc {
+            case Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue): return .event
+            case Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue): return .syncEvent
+            case -EINTR: continue
+            case -EAGAIN: return .noMoreData
+            case -ENODEV: return .deviceGone
+            default: return .failed(errno: -rc)
+            }
+        }
+    }
+
+    /// Converts the kernel's event struct.
+    @inline(__always)
+    static func inputEvent(_ ev: input_event) -> InputEvent {
+        InputEvent(
+            time: Timestamp(seconds: Int64(ev.time.tv_sec), microseconds: Int64(ev.time.tv_usec)),
+            type: EventType(rawValue: ev.type),
+            code: ev.code,
+            value: ev.value
+        )
+    }
+
+    /// Name, ids, properties, every supported type and code, and absinfo, as libevdev knows them.
+    static func description(_ dev: OpaquePointer) -> DeviceDescription {
+        let name = libevdev_get_name(dev).map { String(cString: $0) } ?? ""
+        let id = InputID(
+            bustype: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(dev)),
+            vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(dev)),
+            product: UInt16(truncatingIfNeeded: libevdev_get_id_product(dev)),
+            version: UInt16(truncatingIfNeeded: libevdev_get_id_version(dev))
+        )
+        var properties = InputProperties()
+        for prop in 0..<UInt32(INPUT_PROP_CNT) where prop < 32 && libevdev_has_property(dev, prop) != 0 {
+            properties.insert(InputProperties(rawValue: 1 << prop))
+        }
+        var description = DeviceDescription(name: name, id: id, properties: properties)
+        for type in 0...UInt32(EV_MAX) where libevdev_has_event_type(dev, type) != 0 {
+            let eventType = EventType(rawValue: UInt16(type))
+            var codes = CodeSet()
+            let maxCode = libevdev_event_type_get_max(type)
+            if maxCode >= 0 {
+                for code in 0...UInt32(maxCode) where libevdev_has_event_code(dev, type, code) != 0 {
+                    codes.insert(UInt16(code))
+                    if type == UInt32(EV_ABS), let info = libevdev_get_abs_info(dev, code) {
+                        description.absInfo[UInt16(code)] = AbsInfo(
+                            minimum: info.pointee.minimum,
+                            maximum: info.pointee.maximum,
+                            fuzz: info.pointee.fuzz,
+                            flat: info.pointee.flat,
+                            resolution: info.pointee.resolution
+                        )
+                    }
+                }
+            }
+            description.codes[eventType] = codes
+        }
+        return description
+    }
+
+    /// `libevdev_get_num_slots`: 0 for devices without `ABS_MT_SLOT`.
+    static func slotCount(_ dev: OpaquePointer) -> Int {
+        max(0, Int(libevdev_get_num_slots(dev)))
+    }
+
+    /// `libevdev_get_current_slot`.
+    static func currentSlot(_ dev: OpaquePointer) -> Int {
+        Int(libevdev_get_current_slot(dev))
+    }
+
+    /// `libevdev_get_slot_value`: 0 when the device lacks the axis.
+    @inline(__always)
+    static func slotValue(_ dev: OpaquePointer, slot: Int, code: UInt16) -> Int32 {
+        libevdev_get_slot_value(dev, UInt32(slot), UInt32(code))
+    }
+
+    /// `libevdev_get_event_value`: the current value of a key or axis, 0 when unsupported.
+    static func eventValue(_ dev: OpaquePointer, type: EventType, code: UInt16) -> Int32 {
+        libevdev_get_event_value(dev, UInt32(type.rawValue), UInt32(code))
+    }
+
+    // MARK: uinput
+
+    /// A libevdev handle declaring everything `description` declares, for `libevdev_uinput_create_from_device`.
+    static func handle(declaring description: DeviceDescription) throws(EvdevError) -> OpaquePointer {
+        guard let dev = libevdev_new() else {
+            throw EvdevError(.uinputFailed, device: description.name, message: "libevdev_new failed", errno: ENOMEM)
+        }
+        libevdev_set_name(dev, description.name)
+        libevdev_set_id_bustype(dev, Int32(description.id.bustype))
+        libevdev_set_id_vendor(dev, Int32(description.id.vendor))
+        libevdev_set_id_product(dev, Int32(description.id.product))
+        libevdev_set_id_version(dev, Int32(description.id.version))
+        for prop in description.properties.numbers {
+            _ = libevdev_enable_property(dev, UInt32(prop))
+        }
+        // Force feedback needs effect slots uinput cannot emulate here; touch devices do not use it.
+        for (type, codes) in description.codes.sorted(by: { $0.key < $1.key }) where type != .ff {
+            var rc = libevdev_enable_event_type(dev, UInt32(type.rawValue))
+            for code in codes where rc == 0 && code <= type.maxCode {
+                rc = enable(dev, type: type, code: code, absInfo: description.absInfo[code])
+            }
+            guard rc == 0 else {
+                libevdev_free(dev)
+                throw EvdevError(
+                    .uinputFailed, device: description.name,
+                    message: "cannot declare event type \(type.rawValue) and its codes", errno: -rc)
+            }
+        }
+        return dev
+    }
+
+    private static func enable(_ dev: OpaquePointer, type: EventType, code: UInt16, absInfo: AbsInfo?) -> Int32 {
+        switch type {
+        case .abs:
+            let info = absInfo ?? AbsInfo(minimum: 0, maximum: 0)
+            var abs = input_absinfo(
+                value: info.minimum, minimum: info.minimum, maximum: info.maximum,
+                fuzz: info.fuzz, flat: info.flat, resolution: info.resolution)
+            return libevdev_enable_event_code(dev, UInt32(type.rawValue), UInt32(code), &abs)
+        case .rep:
+            // REP_DELAY and REP_PERIOD need a value; the kernel's defaults.
+            var value: Int32 = code == 0 ? 250 : 33
+            return libevdev_enable_event_code(dev, UInt32(type.rawValue), UInt32(code), &value)
+        default:
+            return libevdev_enable_event_code(dev, UInt32(type.rawValue), UInt32(code), nil)
+        }
+    }
+
+    /// `libevdev_uinput_create_from_device`, letting libevdev open and close `/dev/uinput`.
+    static func createUinput(from dev: OpaquePointer, name: String) throws(EvdevError) -> OpaquePointer {
+        var uidev: OpaquePointer?
+        var rc: Int32
+        repeat {
+            rc = libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &uidev)
+        } while rc == -EINTR
+        guard rc == 0, let uidev else {
+            throw EvdevError(.uinputFailed, device: name, message: "cannot create uinput device", errno: -rc)
+        }
+        return uidev
+    }
+
+    /// `libevdev_uinput_get_devnode`: `/dev/input/eventN`, or nil when it cannot be found.
+    static func uinputDevnode(_ uidev: OpaquePointer) -> String? {
+        libevdev_uinput_get_devnode(uidev).map { String(cString: $0) }
+    }
+
+    /// `libevdev_uinput_get_syspath`.
+    static func uinputSyspath(_ uidev: OpaquePointer) -> String? {
+        libevdev_uinput_get_syspath(uidev).map { String(cString: $0) }
+    }
+
+    /// `libevdev_uinput_write_event`, retried on EINTR.
+    @inline(__always)
+    static func uinputWrite(
+        _ uidev: OpaquePointer, type: UInt16, code: UInt16, value: Int32, device: String
+    ) throws(EvdevError) {
+        var rc: Int32
+        repeat {
+            rc = libevdev_uinput_write_event(uidev, UInt32(type), UInt32(code), value)
+        } while rc == -EINTR
+        guard rc == 0 else {
+            throw EvdevError(
+                .writeFailed, device: device,
+                message: "cannot write event type \(type) code \(code) value \(value)", errno: -rc)
+        }
+    }
+
+    /// `libevdev_uinput_destroy`: removes the device and closes `/dev/uinput`.
+    static func destroyUinput(_ uidev: OpaquePointer) {
+        libevdev_uinput_destroy(uidev)
+    }
+}

@@ -1,0 +1,74 @@
+import TouchCore
+
+/// A virtual input device created through `/dev/uinput` from a
+/// ``DeviceDescription``: to the kernel and every reader it looks like the
+/// hardware that was described (name, ids, properties, codes, absinfo).
+///
+/// Used by the kernel tests and by `touchctl replay --live`. The device
+/// exists until ``close()`` (or deinitialization) destroys it.
+/// Force-feedback capabilities are not replicated.
+public final class UinputDevice {
+    /// The description the device was created from.
+    public let deviceDescription: DeviceDescription
+    /// The device's node, `/dev/input/eventN`, when libevdev could find it.
+    public let devnode: String?
+    /// The device's sysfs path (`/sys/devices/virtual/input/inputN`), when known.
+    public let syspath: String?
+
+    private var handle: OpaquePointer?
+    private var uinput: OpaquePointer?
+
+    /// Creates the device. Needs write access to `/dev/uinput`.
+    ///
+    /// - Throws: ``EvdevError`` `.uinputFailed` naming the device when
+    ///   `/dev/uinput` is missing or the kernel rejects the description.
+    public init(description: DeviceDescription) throws(EvdevError) {
+        let handle = try Libevdev.handle(declaring: description)
+        let uinput: OpaquePointer
+        do {
+            uinput = try Libevdev.createUinput(from: handle, name: description.name)
+        } catch {
+            Libevdev.free(handle)
+            throw error
+        }
+        self.deviceDescription = description
+        self.handle = handle
+        self.uinput = uinput
+        self.devnode = Libevdev.uinputDevnode(uinput)
+        self.syspath = Libevdev.uinputSyspath(uinput)
+    }
+
+    deinit { close() }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool { uinput == nil }
+
+    /// Injects one event. The kernel stamps it with the current time; write
+    /// `SYN_REPORT` to end a frame.
+    public func write(type: EventType, code: UInt16, value: Int32) throws(EvdevError) {
+        guard let uinput else {
+            throw EvdevError(.closed, device: name, message: "the uinput device is destroyed")
+        }
+        try Libevdev.uinputWrite(uinput, type: type.rawValue, code: code, value: value, device: name)
+    }
+
+    /// Injects one event (its timestamp is ignored: the kernel stamps events itself).
+    public func write(_ event: InputEvent) throws(EvdevError) {
+        try write(type: event.type, code: event.code, value: event.value)
+    }
+
+    /// Injects events in order (timestamps ignored).
+    public func write(_ events: some Sequence<InputEvent>) throws(EvdevError) {
+        for event in events { try write(event) }
+    }
+
+    /// Destroys the device: readers see ENODEV and udev reports its removal. Idempotent.
+    public func close() {
+        if let uinput { Libevdev.destroyUinput(uinput) }
+        if let handle { Libevdev.free(handle) }
+        uinput = nil
+        handle = nil
+    }
+
+    private var name: String { devnode ?? deviceDescription.name }
+}

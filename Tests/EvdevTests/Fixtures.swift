@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TouchCore
+import Trace
+
+/// Real recordings from Tests/Fixtures/real, and the guard for tests that need the kernel.
+enum Fixtures {
+    /// Tests/Fixtures/real/evemu-devices, found from this file's path.
+    static let evemuDevices = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/real/evemu-devices").path
+
+    /// Whether this machine can create uinput devices (true in the `make test-vm` guest).
+    static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
+
+    /// Reads `evemu-devices/<relative>` (an `.events` file is paired with its `.desc`).
+    static func recording(_ relative: String) throws -> Recording {
+        try TraceReader.read(path: evemuDevices + "/" + relative)
+    }
+
+    /// The device description of `evemu-devices/<relative>`.
+    static func description(_ relative: String) throws -> DeviceDescription {
+        let recording = try recording(relative)
+        guard let device = recording.devices.first else {
+            throw FixtureError(message: "\(relative): no device")
+        }
+        return device.description
+    }
+
+    /// The events of the first device of a recording.
+    static func events(_ recording: Recording) -> [InputEvent] {
+        recording.events.filter { $0.device == DeviceID(0) }.map(\.event)
+    }
+}
+
+/// A fixture that is not what a test expects.
+struct FixtureError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// One real device with a recording of it, for kernel round-trip tests.
+struct RecordedFixture: Sendable, CustomTestStringConvertible {
+    /// What the device is, for test names.
+    var label: String
+    /// The `.events` file under evemu-devices.
+    var events: String
+
+    var testDescription: String { label }
+
+    /// A protocol B (slotted) touchscreen, a protocol A touchscreen, a pen with
+    /// hover, pressure, tilt and eraser, and a touchpad.
+    static let all: [RecordedFixture] = [
+        RecordedFixture(label: "protocol B touchscreen",
+                        events: "touchscreens/Atmel maXTouch Touchscreen.2-fingers-touch-release.events"),
+        RecordedFixture(label: "protocol A touchscreen",
+                        events: "touchscreens/N-Trig MultiTouch.2-fingers-touch-release.events"),
+        RecordedFixture(label: "pen", events: "tablets/Wacom Intuos4 6x9.stylus-drag.events"),
+        RecordedFixture(label: "touchpad", events: "touchpads/SynPS2 Synaptics TouchPad.events"),
+    ]
+}
