@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev pkg-config
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test clean
+.PHONY: all deps build release run test test-vm check-cli clean
 
 all: build
 
@@ -33,6 +33,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-cli
+	$(MAKE) --no-print-directory test-vm
+
+# The kernel tests (uinput, evdev, udev) in one QEMU guest; installs qemu, a
+# kernel, busybox-static and virtme-ng when missing (see docs/udev.md).
+test-vm: deps
+	scripts/vm-test.sh
 
 
 # Every command of touchctl on every bundled fixture (and ../shared/realdata when present).
