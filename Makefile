@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev pkg-config
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli clean
+.PHONY: all deps build release run test test-vm check-cli bench clean
 
 all: build
 
@@ -47,3 +47,8 @@ check-cli: release
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Host benchmarks (release build), printed as a table; see docs/performance.md.
+bench: deps
+	cd Benchmarks && $(SWIFT) build -c release
+	LD_PRELOAD="$$(find Benchmarks/.build/release -name 'libMallocInterposerSwift.so' | head -1)" Benchmarks/.build/release/touchd-bench "$(CURDIR)"

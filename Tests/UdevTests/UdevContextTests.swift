@@ -44,29 +44,31 @@ import Evdev
         let described = try #require(try TraceReader.read(path: Self.evemuDevices + "/" + desc).devices.first).description
         let uinput = try UinputDevice(description: described)
         let node = try #require(uinput.devnode)
+        let syspath = try #require(uinput.syspath)
 
-        let added = try #require(try Self.next(.add, of: node, from: monitor), "no udev add event for \(node)")
+        // Device nodes are reused as other tests' devices come and go: match on this device's syspath.
+        let added = try #require(try Self.next(.add, under: syspath, from: monitor), "no udev add event for \(node)")
         #expect(added.device.touchKind == kind, "\(added.device.properties)")
         #expect(added.device.isEventNode)
         #expect(added.device.syspath.hasPrefix(try #require(uinput.syspath)))
 
-        let listed = try udev.touchDevices().first { $0.devnode == node }
+        let listed = try udev.touchDevices().first { $0.syspath == added.device.syspath }
         #expect(listed?.touchKind == kind)
         #expect(listed?.isInitialized == true)
         #expect(listed?.syspath == added.device.syspath)
 
         uinput.close()
-        let removed = try #require(try Self.next(.remove, of: node, from: monitor), "no udev remove event for \(node)")
+        let removed = try #require(try Self.next(.remove, under: syspath, from: monitor), "no udev remove event for \(node)")
         #expect(removed.device.syspath == added.device.syspath)
-        #expect(try udev.touchDevices().contains { $0.devnode == node } == false)
+        #expect(try udev.touchDevices().contains { $0.syspath == added.device.syspath } == false)
     }
 
     // udevd reports after running its rules; other tests' devices come and go meanwhile.
-    private static func next(_ action: UdevAction, of node: String, from monitor: UdevMonitor) throws -> UdevEvent? {
+    private static func next(_ action: UdevAction, under syspath: String, from monitor: UdevMonitor) throws -> UdevEvent? {
         for _ in 0..<200 {
             guard try monitor.waitForEvent(timeoutMilliseconds: 20_000) else { return nil }
             while let event = try monitor.receive() {
-                if event.action == action && event.device.devnode == node { return event }
+                if event.action == action && event.device.isEventNode && event.device.syspath.hasPrefix(syspath + "/") { return event }
             }
         }
         return nil

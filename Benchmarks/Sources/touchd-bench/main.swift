@@ -1,0 +1,107 @@
+import Glibc
+import MallocInterposerSwift
+import TouchCore
+import Trace
+
+// touchd host benchmarks: `make bench` (release). Prints a table of figures;
+// docs/performance.md records them with the method and the machine.
+
+let arguments = CommandLine.arguments
+let root = arguments.count > 1 ? arguments[1] : "."
+let sharedData = root + "/../shared/realdata"
+let fixtures = root + "/Tests/Fixtures/real"
+
+func exists(_ path: String) -> Bool { access(path, R_OK) == 0 }
+func readText(_ path: String) -> String? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, f)
+        if n <= 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+var rows: [Row] = []
+func report(_ name: String, _ value: String) {
+    rows.append(Row(name: name, value: value))
+    print("\(name): \(value)")
+}
+
+// 1. Trace parsing and the offline pipeline on the largest real recordings.
+let largest = [
+    "evemu-devices/tablets/Wacom Cintiq 13HD.events",
+    "evemu-devices/tablets/Wacom Cintiq 22HDT Pen.events",
+    "tslib/Atmel maXTouch Touchscreen.ts-verify-1.events",
+]
+for name in largest {
+    let path = exists(sharedData + "/" + name) ? sharedData + "/" + name : fixtures + "/" + name
+    guard exists(path), let recording = try? TraceReader.read(path: path) else {
+        print("skipping \(name): not found")
+        continue
+    }
+    let label = name.split(separator: "/").last.map(String.init) ?? name
+    if let text = readText(path) {
+        // The split evemu files need their description, as TraceReader.read(path:) paired it.
+        let description = recording.devices[0].description
+        let parse = bestTime(runs: 5) { _ = try? TraceReader.read(text: text, name: path, format: .evemu, description: description) }
+        report("parse \(label)", "\(recording.events.count) events, \(fixed(Double(recording.events.count) / parse / 1e6, 2)) M events/s")
+    }
+    var frames = 0
+    let seconds = bestTime(runs: 5) {
+        var pipeline = TouchPipeline()
+        for (i, d) in recording.devices.enumerated() { pipeline.addDevice(DeviceID(i), description: d.description) }
+        frames = 0
+        for e in recording.events where pipeline.process(e.event, from: e.device) != nil { frames += 1 }
+        frames += pipeline.finish(at: recording.events.last?.event.time ?? .zero).count
+    }
+    report("pipeline \(label)", "\(recording.events.count) events, \(frames) frames, \(fixed(Double(recording.events.count) / seconds / 1e6, 2)) M events/s")
+}
+
+// 2. Synthetic 10-finger 480 Hz stream through TouchCore.
+let stream = syntheticTenFingerStream(strokes: 200, frames: 480)
+let panel = syntheticPanel()
+let tenFinger = bestTime(runs: 5) {
+    var pipeline = TouchPipeline()
+    pipeline.addDevice(DeviceID(0), description: panel)
+    for e in stream { _ = pipeline.process(e, from: DeviceID(0)) }
+}
+report("pipeline synthetic 10 fingers 480 Hz", "\(stream.count) events, \(fixed(Double(stream.count) / tenFinger / 1e6, 2)) M events/s")
+
+// Per-frame latency of TouchCore (events of one frame, SYN_REPORT included).
+var latency = Latency()
+do {
+    var pipeline = TouchPipeline()
+    pipeline.addDevice(DeviceID(0), description: panel)
+    var start = nowNanoseconds()
+    for e in stream {
+        let frame = pipeline.process(e, from: DeviceID(0))
+        if e.isSynReport {
+            let end = nowNanoseconds()
+            if frame != nil { latency.record(end - start) }
+            start = nowNanoseconds()
+        }
+    }
+}
+report("TouchCore per-frame latency, 10 touches", latency.summary)
+
+// 3. Allocations per frame in steady state (after one warm-up stroke).
+do {
+    var pipeline = TouchPipeline()
+    pipeline.addDevice(DeviceID(0), description: panel)
+    let warm = stream.count / 200
+    for e in stream[0..<warm] { _ = pipeline.process(e, from: DeviceID(0)) }
+    var frames = 0
+    let mallocs = countAllocations {
+        for e in stream[warm...] where pipeline.process(e, from: DeviceID(0)) != nil { frames += 1 }
+    }
+    report("TouchCore allocations per frame (steady state)", "\(fixed(Double(mallocs) / Double(frames), 3)) (\(mallocs) mallocs in \(frames) frames)")
+}
+
+print("")
+print("| benchmark | result |")
+print("|---|---|")
+for r in rows { print("| \(r.name) | \(r.value) |") }
