@@ -1,4 +1,0 @@
-import TouchCore
-
-/// Placeholder until test helpers land.
-enum TouchTestingModule {}
