@@ -133,19 +133,19 @@ extension Engine {
 
     /// `s` began or recognized and that was delivered: exclusion, dropped dependents, raw stream, drag claim.
     mutating func afterSuccess(of s: Int) {
+        // Recognizers waiting for `s` to fail never send anything.
+        for o in engagedSlots where o != s && slots[o].live && slots[o].delivery == .withheld {
+            if slots[o].requires.contains(s) || (slots[o].kind == .longPress && slots[s].kind == .drag && slots[s].shares(slots[o])) {
+                debug(.dropped(by: slots[s].qualifiedName), slot: o)
+                forceFail(o)
+            }
+        }
         // Exclusion: every other undecided recognizer sharing a touch fails, unless simultaneous or not preventable.
         for o in engagedSlots where o != s && slots[o].live && slots[o].isUndecided && slots[o].shares(slots[s]) {
             if slots.simultaneous(s, o) {
                 debug(.simultaneous(with: slots[s].qualifiedName), slot: o)
             } else if slots.prevents(s, o) {
                 debug(.excluded(by: slots[s].qualifiedName), slot: o)
-                forceFail(o)
-            }
-        }
-        // Recognizers waiting for `s` to fail never send anything.
-        for o in engagedSlots where o != s && slots[o].live && slots[o].delivery == .withheld {
-            if slots[o].requires.contains(s) || (slots[o].kind == .longPress && slots[s].kind == .drag && slots[s].shares(slots[o])) {
-                debug(.dropped(by: slots[s].qualifiedName), slot: o)
                 forceFail(o)
             }
         }
