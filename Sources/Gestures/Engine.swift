@@ -26,6 +26,8 @@ struct TouchRecord: Sendable {
     var slots: [Int]
     var down = true
     var last: Touch
+    /// The touch as it began (a delayed raw `began` reports where it began).
+    var first: Touch
     var raw = RawStage.none
     var cancelRequested = false
     var suppressRequested = false
@@ -163,7 +165,7 @@ public struct Engine: Sendable {
         var record = TouchRecord(
             key: key, id: touch.id, isHover: false, surface: blocked == nil ? surface?.id : nil,
             owner: surface?.owner ?? "", screen: touch.screen, exclusive: surface?.exclusiveTouch ?? false,
-            interaction: 0, slots: [], last: touch)
+            interaction: 0, slots: [], last: touch, first: touch)
         activeContacts[touch.id] = key
         if let reason = blocked {
             record.interaction = newInteraction()
@@ -317,7 +319,7 @@ public struct Engine: Sendable {
         nextKey += 1
         let surface = index.entries[hit].config
         var record = TouchRecord(key: key, id: touch.id, isHover: true, surface: surface.id, owner: surface.owner,
-                                 screen: touch.screen, exclusive: false, interaction: 0, slots: [], last: touch)
+                                 screen: touch.screen, exclusive: false, interaction: 0, slots: [], last: touch, first: touch)
         engage(touch, key: key, chain: index.entries[hit].hoverChain, record: &record)
         activeHovers[touch.id] = key
         insert(record)
@@ -434,6 +436,7 @@ public struct Engine: Sendable {
 
     mutating func emitRaw(_ record: TouchRecord, phase: TouchPhase) {
         guard let surface = record.surface else { return }
-        out.append(.touch(RawTouchEvent(time: now, surface: surface, owner: record.owner, phase: phase, touch: record.last)))
+        let touch = phase == .began ? record.first : record.last
+        out.append(.touch(RawTouchEvent(time: now, surface: surface, owner: record.owner, phase: phase, touch: touch)))
     }
 }
