@@ -159,6 +159,13 @@ extension Engine {
         }
 
         resolveRelations()
+
+        // Raw streams of touches whose surface went away end as cancelled.
+        for key in recordOrder {
+            guard var r = records[key], let sid = r.surface, index.byID[sid] == nil, !r.cancelRequested else { continue }
+            r.cancelRequested = true
+            records[key] = r
+        }
     }
 
     /// Resolves relation names to slots: same owner, preferring the same surface.

@@ -168,3 +168,43 @@ struct HitTestingTests {
         #expect(e.isIdle)
     }
 }
+
+extension HitTestingTests {
+    @Test("§2.2 system recognizers are in play for every touch that begins in their region, on any surface or none")
+    func systemRecognizers() {
+        var config = nested
+        config.systemRecognizers = [RecognizerConfiguration(
+            name: "home", kind: .edgePan(EdgePanParameters(edges: [.bottom])), simultaneousWith: .all,
+            region: ScreenRect(x: 0, y: 1400, width: 2000, height: 100))]
+        var e = Engine(configuration: config)
+        #expect(inPlay(touch(&e, x: 10, y: 10))?.1.contains("system:home") == false)
+        var script = GestureScript()
+        strokeScript(&script, x: 300, y: 298, dx: 0, dy: -40, duration: 150)  // no surface there
+        let out = e.run(script)
+        #expect(inPlay(out)?.0 == nil)
+        #expect(inPlay(out)?.1 == ["system:home"])
+        #expect(out.gestures.first.map { $0.recognizer == "home" && $0.owner == "system" && $0.surface == nil && $0.edge == .bottom } == true)
+    }
+
+    @Test("removing a touched surface cancels its raw touch and its recognizers")
+    func removedWhileTouched() {
+        var e = Engine(configuration: nested)
+        var script = GestureScript()
+        strokeScript(&script, x: 10, y: 10, dx: 20, dy: 0, duration: 100, lift: false)
+        let before = e.run(script, settleMS: 0)
+        #expect(before.gestureOutline == ["list-pan:began", "list-pan:changed"])
+        #expect(before.rawOutline == ["row:1:began", "row:1:moved", "row:1:cancelled"])
+        var config = nested
+        config.surfaces.removeAll { $0.id == "list" || $0.id == "row" }
+        let after = e.setConfiguration(config)
+        #expect(after.gestureSummary == ["list-pan:cancelled"])
+
+        var still = Engine(configuration: nested)
+        var hold = GestureScript()
+        hold.down(1, at: 0, x: 10, y: 10)
+        #expect(still.run(hold, settleMS: 0).rawSummary == ["row:1:began"])
+        let removed = still.removeSurface("row")
+        #expect(removed.rawSummary == ["row:1:cancelled"])
+        #expect(removed.debugRecords.contains { $0.recognizer == "row/row-tap" && $0.kind == .cancelled(reason: "removed") })
+    }
+}
