@@ -151,11 +151,11 @@ extension Engine {
         }
         let c = slots[s].config
         for k in slots[s].seen {
-            guard var r = records[k] else { continue }
-            if c.cancelsTouchesInView { r.cancelRequested = true }
-            if c.delaysTouchesBegan && r.raw == .withholdingBegan { r.suppressRequested = true }
-            if c.delaysTouchesEnded && !r.down { r.cancelRequested = true }
-            records[k] = r
+            guard let i = records.index(ofKey: k) else { continue }
+            if c.cancelsTouchesInView { records.items[i].cancelRequested = true }
+            if c.delaysTouchesBegan && records.items[i].raw == .withholdingBegan { records.items[i].suppressRequested = true }
+            if c.delaysTouchesEnded && !records.items[i].down { records.items[i].cancelRequested = true }
+            records.markPending(i)
         }
         if slots[s].kind == .drag { claimTouches(for: s) }
     }
@@ -163,14 +163,14 @@ extension Engine {
     /// Section 7: a drag that begins cancels its touches for everyone else.
     mutating func claimTouches(for s: Int) {
         for k in slots[s].seen {
-            guard var r = records[k], r.down else { continue }
-            for o in r.slots where o != s && slots[o].live && slots[o].core.holds(k) {
+            guard let i = records.index(ofKey: k), records.items[i].down else { continue }
+            for o in records.items[i].slots where o != s && slots[o].live && slots[o].core.holds(k) {
                 forceCancel(o, reason: "touch taken by \(slots[s].qualifiedName)")
                 slots[o].core.drop(k)
             }
-            r.slots.removeAll { $0 != s }
-            r.cancelRequested = true
-            records[k] = r
+            records.items[i].slots.removeAll { $0 != s }
+            records.items[i].cancelRequested = true
+            records.markPending(i)
         }
     }
 

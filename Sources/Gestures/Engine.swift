@@ -1,41 +1,5 @@
 import TouchCore
 
-/// Where a touch's raw stream is (semantics section 5).
-enum RawStage: Sendable, Equatable {
-    /// The touch has no raw stream (no surface, a hover, or a `multipleTouch = false` surface already touched).
-    case none
-    /// `began` is held back by a recognizer with `delaysTouchesBegan`.
-    case withholdingBegan
-    /// `began` was delivered.
-    case open
-    /// Nothing more will be delivered.
-    case finished
-}
-
-/// A touch as the engine follows it, from began until its raw stream is settled.
-struct TouchRecord: Sendable {
-    var key: Int
-    var id: TouchID
-    var isHover: Bool
-    var surface: SurfaceID?
-    var owner: String
-    var screen: Int
-    var exclusive: Bool
-    var interaction: Int
-    /// Recognizers that took it.
-    var slots: [Int]
-    var down = true
-    var last: Touch
-    /// The touch as it began (a delayed raw `began` reports where it began).
-    var first: Touch
-    var raw = RawStage.none
-    var cancelRequested = false
-    var suppressRequested = false
-    var movedWhileWithheld = false
-    var endHeld = false
-    var endedPhase: TouchPhase?
-}
-
 /// The gesture engine: touch frames and virtual time in, ordered gesture events,
 /// raw touch events and explanations out. Pure: no clock, no I/O; the same inputs
 /// give the same outputs (semantics sections 2 to 5, 7, 8).
@@ -52,9 +16,8 @@ public struct Engine: Sendable {
     var freeSlots: [Int] = []
     var systemSlots: [Int] = []
     var index = SurfaceIndex()
-    var records: [Int: TouchRecord] = [:]
-    /// Keys of live records, ascending (so raw delivery order is deterministic).
-    var recordOrder: [Int] = []
+    var records = TouchRecords()
+    /// Record indices of the contacts and hovers down, by touch id.
     var activeContacts: [TouchID: Int] = [:]
     var activeHovers: [TouchID: Int] = [:]
     var engagedSlots: [Int] = []
@@ -68,12 +31,12 @@ public struct Engine: Sendable {
     var out: [EngineOutput] = []
     var dirtySlots: [Int] = []
     var scratch: [Int] = []
+    var pendingScratch: [Int] = []
 
     /// Creates an engine. Surfaces with unknown parents are treated as roots; call
     /// ``GestureConfiguration/validate()`` first to reject such configurations.
     public init(configuration: GestureConfiguration) {
         self.configuration = configuration
-        records.reserveCapacity(32)
         activeContacts.reserveCapacity(16)
         dirtySlots.reserveCapacity(64)
         scratch.reserveCapacity(64)
@@ -148,8 +111,8 @@ public struct Engine: Sendable {
     // MARK: Touches
 
     mutating func contactBegan(_ touch: Touch) {
-        if let hoverKey = activeHovers.removeValue(forKey: touch.id) {
-            endTrackedTouch(hoverKey, with: touch, cancelled: false)
+        if let hover = activeHovers.removeValue(forKey: touch.id) {
+            endTrackedTouch(hover, with: touch, cancelled: false)
         }
         if activeContacts[touch.id] != nil {
             debug(.bug("touch began twice without ending"), touch: touch.id)
@@ -166,11 +129,10 @@ public struct Engine: Sendable {
             key: key, id: touch.id, isHover: false, surface: blocked == nil ? surface?.id : nil,
             owner: surface?.owner ?? "", screen: touch.screen, exclusive: surface?.exclusiveTouch ?? false,
             interaction: 0, slots: [], last: touch, first: touch)
-        activeContacts[touch.id] = key
         if let reason = blocked {
             record.interaction = newInteraction()
             debug(.unhandled(reason: reason), touch: touch.id, interaction: record.interaction)
-            insert(record)
+            activeContacts[touch.id] = records.insert(record)
             return
         }
         if let h = hit {
@@ -194,7 +156,9 @@ public struct Engine: Sendable {
                 }
             }
         }
-        insert(record)
+        let i = records.insert(record)
+        activeContacts[touch.id] = i
+        if record.raw == .withholdingBegan { records.markPending(i) }
     }
 
     /// Offers a new touch to the recognizers of a chain (semantics sections 2.2 to 2.4).
@@ -240,8 +204,9 @@ public struct Engine: Sendable {
 
     /// Semantics 2.5: while an exclusive surface is touched no other surface of the screen gets touches, and vice versa.
     func exclusiveBlock(surface: SurfaceConfiguration, screen: Int) -> String? {
-        for (_, key) in activeContacts {
-            guard let r = records[key], r.screen == screen, let other = r.surface, other != surface.id else { continue }
+        for i in records.order {  // in touch order, not dictionary order: the reason must be deterministic
+            let r = records.items[i]
+            guard r.down, !r.isHover, r.screen == screen, let other = r.surface, other != surface.id else { continue }
             if r.exclusive { return "surface \(other) is exclusiveTouch and touched" }
             if surface.exclusiveTouch { return "surface \(surface.id) is exclusiveTouch and \(other) is touched" }
         }
@@ -249,40 +214,40 @@ public struct Engine: Sendable {
     }
 
     mutating func contactMoved(_ touch: Touch) {
-        guard let key = activeContacts[touch.id], var record = records[key] else {
+        guard let i = activeContacts[touch.id] else {
             debug(.bug("moved without began"), touch: touch.id)
             return
         }
-        record.last = touch
-        for s in record.slots where slots[s].live {
+        records.items[i].last = touch
+        let key = records.items[i].key
+        for s in records.items[i].slots where slots[s].live {
             if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
         }
-        switch record.raw {
-        case .open: if !record.cancelRequested { emitRaw(record, phase: .moved) }
-        case .withholdingBegan: record.movedWhileWithheld = true
+        switch records.items[i].raw {
+        case .open: if !records.items[i].cancelRequested { emitRaw(records.items[i], phase: .moved) }
+        case .withholdingBegan: records.items[i].movedWhileWithheld = true
         case .none, .finished: break
         }
-        records[key] = record
     }
 
     mutating func touchWentAway(_ touch: Touch, cancelled: Bool) {
-        if let key = activeContacts.removeValue(forKey: touch.id) {
-            endTrackedTouch(key, with: touch, cancelled: cancelled)
-        } else if let key = activeHovers.removeValue(forKey: touch.id) {
-            endTrackedTouch(key, with: touch, cancelled: cancelled)
+        if let i = activeContacts.removeValue(forKey: touch.id) {
+            endTrackedTouch(i, with: touch, cancelled: cancelled)
+        } else if let i = activeHovers.removeValue(forKey: touch.id) {
+            endTrackedTouch(i, with: touch, cancelled: cancelled)
         } else {
             debug(.bug("\(touch.phase.rawValue) without began"), touch: touch.id)
         }
     }
 
     /// A touch lifted, left proximity, or was cancelled upstream (palm, device removed).
-    mutating func endTrackedTouch(_ key: Int, with touch: Touch, cancelled: Bool) {
-        guard var record = records[key] else { return }
-        record.last = touch
-        record.down = false
-        record.endedPhase = cancelled ? .cancelled : .ended
-        records[key] = record
-        for s in record.slots where slots[s].live && slots[s].core.holds(key) {
+    mutating func endTrackedTouch(_ i: Int, with touch: Touch, cancelled: Bool) {
+        records.items[i].last = touch
+        records.items[i].down = false
+        records.items[i].endedPhase = cancelled ? .cancelled : .ended
+        records.markPending(i)
+        let key = records.items[i].key
+        for s in records.items[i].slots where slots[s].live && slots[s].core.holds(key) {
             if cancelled {
                 forceCancel(s, reason: "touch \(touch.id) cancelled upstream")
                 slots[s].core.drop(key)
@@ -293,23 +258,22 @@ public struct Engine: Sendable {
     }
 
     mutating func hovered(_ touch: Touch) {
-        if let key = activeHovers[touch.id] {
+        if let i = activeHovers[touch.id] {
             if !touch.inProximity {
                 activeHovers[touch.id] = nil
-                endTrackedTouch(key, with: touch, cancelled: false)
+                endTrackedTouch(i, with: touch, cancelled: false)
                 return
             }
-            guard var record = records[key] else { return }
-            record.last = touch
-            records[key] = record
-            let inside = record.surface.flatMap { index.byID[$0] }.map { index.entries[$0].hitRect.contains(touch.location) } ?? false
+            records.items[i].last = touch
+            let key = records.items[i].key
+            let inside = records.items[i].surface.flatMap { index.byID[$0] }.map { index.entries[$0].hitRect.contains(touch.location) } ?? false
             if !inside {
                 // Left its surface: the hover ends there (a new one may begin elsewhere on the next event).
                 activeHovers[touch.id] = nil
-                endTrackedTouch(key, with: touch, cancelled: false)
+                endTrackedTouch(i, with: touch, cancelled: false)
                 return
             }
-            for s in record.slots where slots[s].live {
+            for s in records.items[i].slots where slots[s].live {
                 if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
             }
             return
@@ -321,13 +285,7 @@ public struct Engine: Sendable {
         var record = TouchRecord(key: key, id: touch.id, isHover: true, surface: surface.id, owner: surface.owner,
                                  screen: touch.screen, exclusive: false, interaction: 0, slots: [], last: touch, first: touch)
         engage(touch, key: key, chain: index.entries[hit].hoverChain, record: &record)
-        activeHovers[touch.id] = key
-        insert(record)
-    }
-
-    mutating func insert(_ record: TouchRecord) {
-        records[record.key] = record
-        recordOrder.append(record.key)
+        activeHovers[touch.id] = records.insert(record)
     }
 
     mutating func newInteraction() -> Int {
@@ -351,11 +309,11 @@ public struct Engine: Sendable {
         for s in scratch {
             slots[s].dirty = false
             guard slots[s].live else { continue }
-            slots[s].core.integrateMotion(at: now)
             let step: RecognizerStep
             if slots[s].core.state.isTerminal {
-                step = .none
+                step = .none  // decided: it only waits for its touches to go, no need to follow them
             } else {
+                slots[s].core.integrateMotion(at: now)
                 step = slots[s].touchesChanged(at: now)
             }
             apply(step, to: s)
@@ -390,8 +348,7 @@ public struct Engine: Sendable {
         var i = 0
         while i < engagedSlots.count {
             let s = engagedSlots[i]
-            let slot = slots[s]
-            if slot.live && slot.core.state == .possible && slot.core.downCount == 0 && slot.core.deadline == nil {
+            if slots[s].live && slots[s].core.state == .possible && slots[s].core.downCount == 0 && slots[s].core.deadline == nil {
                 // Nothing can ever decide it now; it would hang everything waiting for it.
                 debug(.bug("possible with no touches and no deadline"), slot: s)
                 forceFail(s)
@@ -425,11 +382,10 @@ public struct Engine: Sendable {
     }
 
     mutating func emitGesture(_ s: Int, _ state: GestureState) {
-        let slot = slots[s]
-        let m = slot.machine.measurement(slot.core)
+        let m = slots[s].machine.measurement(slots[s].core)
         out.append(.gesture(GestureEvent(
-            time: now, device: m.device, surface: slot.surface, owner: slot.owner, recognizer: slot.config.name,
-            kind: slot.kind, state: state, touches: m.touches, touchType: m.touchType, location: m.location,
+            time: now, device: m.device, surface: slots[s].surface, owner: slots[s].owner, recognizer: slots[s].config.name,
+            kind: slots[s].kind, state: state, touches: m.touches, touchType: m.touchType, location: m.location,
             taps: m.taps, direction: m.direction, translation: m.translation, velocity: m.velocity, scale: m.scale,
             scaleVelocity: m.scaleVelocity, rotation: m.rotation, rotationVelocity: m.rotationVelocity, edge: m.edge)))
     }

@@ -161,10 +161,10 @@ extension Engine {
         resolveRelations()
 
         // Raw streams of touches whose surface went away end as cancelled.
-        for key in recordOrder {
-            guard var r = records[key], let sid = r.surface, index.byID[sid] == nil, !r.cancelRequested else { continue }
-            r.cancelRequested = true
-            records[key] = r
+        for i in records.order {
+            guard let sid = records.items[i].surface, index.byID[sid] == nil, !records.items[i].cancelRequested else { continue }
+            records.items[i].cancelRequested = true
+            records.markPending(i)
         }
     }
 

@@ -18,20 +18,20 @@ extension Engine {
 
     /// Delivers whatever the recognizers' decisions now allow, oldest touch first; forgets settled touches.
     mutating func flushRawTouches() {
-        var write = 0
-        for read in recordOrder.indices {
-            let key = recordOrder[read]
-            guard var r = records[key] else { continue }
+        records.takePending(into: &pendingScratch)
+        for i in pendingScratch {
+            var r = records.items[i]
             settleRaw(&r)
-            if !r.down && (r.raw == .none || r.raw == .finished) {
-                records[key] = nil
+            let settled = r.raw == .none || r.raw == .finished
+            if !r.down && settled {
+                records.remove(i)
                 continue
             }
-            records[key] = r
-            recordOrder[write] = key
-            write += 1
+            records.items[i] = r
+            // Still waiting on a recognizer (delayed began, held end, or a cancel to deliver): keep looking.
+            if r.raw == .withholdingBegan || (!r.down && !settled) || (r.cancelRequested && !settled) { records.markPending(i) }
         }
-        recordOrder.removeLast(recordOrder.count - write)
+        pendingScratch.removeAll(keepingCapacity: true)
     }
 
     mutating func settleRaw(_ r: inout TouchRecord) {

@@ -49,6 +49,8 @@ struct RecognizerCore: Sendable {
     var rotation: Double = 0
     /// Time of the last step.
     var lastTime: Timestamp = .zero
+    /// Whether scale and rotation are integrated (only pinch and rotate need them; they cost an atan2 per touch).
+    var measuresShape = false
     private var samples: [MotionSample] = []
     private var sampleHead = 0
 
@@ -139,7 +141,7 @@ struct RecognizerCore: Sendable {
             translationPX = translationPX + dPX / n
             translationMM = translationMM + dMM / n
         }
-        if n >= 2 {
+        if n >= 2 && measuresShape {
             prevCPX = prevCPX / n; curCPX = curCPX / n; prevCMM = prevCMM / n; curCMM = curCMM / n
             var prevSpan = 0.0, curSpan = 0.0, prevSpanMM = 0.0, curSpanMM = 0.0
             var turn = 0.0, turning = 0.0
@@ -226,7 +228,7 @@ struct RecognizerCore: Sendable {
     func baseMeasurement() -> GestureMeasurement {
         var m = GestureMeasurement()
         m.device = touches.first?.device ?? DeviceID(0)
-        m.touches = Swift.max(downCount, touches.isEmpty ? 0 : 1)
+        m.touches = touches.count  // lifting touches still count in the frame they lift
         m.touchType = touches.first?.type ?? .direct
         m.location = centroidPX
         return m

@@ -57,6 +57,10 @@ struct RecognizerSlot: Sendable {
         self.qualifiedName = surface.map { "\($0)/\(config.name)" } ?? "\(owner):\(config.name)"
         self.context = context
         self.machine = RecognizerMachine(config.kind, context: context)
+        switch config.kind {
+        case .pinch, .rotate: core.measuresShape = true
+        case .tap, .longPress, .pan, .swipe, .edgePan, .hover, .drag: core.measuresShape = false
+        }
         seen.reserveCapacity(10)
     }
 
