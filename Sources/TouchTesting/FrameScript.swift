@@ -141,6 +141,15 @@ public struct GestureScript: Sendable {
 }
 
 extension Engine {
+    /// Feeds the frames of a script whose times are within `range` (script milliseconds), without settling:
+    /// lets a test stop in the middle of a script, look, change something, and go on.
+    public mutating func run(_ script: GestureScript, within range: ClosedRange<Double>) -> [EngineOutput] {
+        var out: [EngineOutput] = []
+        let lo = script.time(range.lowerBound), hi = script.time(range.upperBound)
+        for frame in script.frames where frame.time >= lo && frame.time <= hi { handle(frame, into: &out) }
+        return out
+    }
+
     /// Feeds every frame of a script, then lets `settleMS` pass so every deadline fires.
     public mutating func run(_ script: GestureScript, settleMS: Double = 2000) -> [EngineOutput] {
         var out: [EngineOutput] = []

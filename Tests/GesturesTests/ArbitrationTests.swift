@@ -68,6 +68,11 @@ struct ArbitrationTests {
         let tapFailed = out.debugRecords.first { $0.recognizer == "s/tap" && $0.kind == .transition(from: .possible, to: .failed) }
         #expect(began != nil && tapFailed != nil && began!.time < tapFailed!.time)
         #expect(out.gestures.first?.time == tapFailed?.time)
+        // It was already in `changed` when released, and still clients see `began` first.
+        let changedAt = out.debugRecords.firstIndex { $0.recognizer == "s/pan" && $0.kind == .transition(from: .began, to: .changed) }
+        let releasedAt = out.debugRecords.firstIndex { $0.recognizer == "s/pan" && $0.kind == .released(by: "s/tap") }
+        #expect(changedAt != nil && releasedAt != nil && changedAt! < releasedAt!)
+        #expect(out.gestures.first?.state == .began)
         #expect(out.gestures.first.map { $0.translation!.x >= 3 * 5 } == true)
     }
 
@@ -195,21 +200,40 @@ struct ArbitrationTests {
         #expect(records(out, "s/pan").contains(.refused(reason: "disabled")))
 
         var live = engine([pan])
-        var half = GestureScript()
-        strokeScript(&half, dx: 20, dy: 0, duration: 100, lift: false)
-        var outputs = live.run(half, settleMS: 0)
+        var stroke = GestureScript()
+        strokeScript(&stroke, dx: 20, dy: 0, duration: 100)
+        var outputs = live.run(stroke, within: 0...100)
         #expect(outputs.gestureOutline.last == "pan:changed")
         outputs = live.setRecognizerEnabled(false, name: "pan", surface: "s") ?? []
         #expect(outputs.gestureSummary == ["pan:cancelled"])
         #expect(live.state(of: "pan", surface: "s") == .cancelled)
-        _ = live.handle(TouchFrame(device: DeviceID(0), time: half.time(200), touches: [
-            Touch(id: TouchID(1), device: DeviceID(0), phase: .ended, type: .direct, tool: .finger, time: half.time(200),
-                  location: Point(x: 600, y: 500), locationMM: Point(x: 120, y: 100))]))
+        _ = live.run(stroke, within: 101...200)
         #expect(live.state(of: "pan", surface: "s") == .possible)
         #expect(live.setRecognizerEnabled(true, name: "pan", surface: "s") != nil)
         var again = GestureScript()
         strokeScript(&again, at: 1000, dx: 20, dy: 0, duration: 100)
         #expect(live.run(again).gestureOutline == ["pan:began", "pan:changed", "pan:ended"])
+    }
+
+    @Test("§3 reset: after a terminal state and once its touches are gone, a recognizer is possible again and holds no stale touches")
+    func reset() {
+        var e = engine([tap, pan])
+        var script = GestureScript()
+        strokeScript(&script, dx: 20, dy: 0, duration: 100, lift: false)
+        script.down(2, at: 150, x: 300, y: 200)
+        script.up(1, at: 200); script.up(2, at: 200)
+        _ = e.run(script, within: 0...100)
+        #expect(e.state(of: "tap", surface: "s") == .failed)   // its touch is still down
+        #expect(e.state(of: "pan", surface: "s") == .changed)
+        let during = e.run(script, within: 150...150)           // a failed tap does not take new touches mid-interaction
+        #expect(during.debugRecords.contains { $0.recognizer == "s/tap" && $0.kind == .refused(reason: "already failed in this interaction") })
+        _ = e.run(script, within: 200...200)
+        #expect(e.state(of: "tap", surface: "s") == .possible)
+        #expect(e.state(of: "pan", surface: "s") == .possible)
+        #expect(e.isIdle)
+        var next = GestureScript()
+        tapScript(&next, 3, at: 1000)
+        #expect(e.run(next).gestureSummary == ["tap:recognized"])
     }
 
     @Test("§3 touches cancelled upstream cancel the recognizers holding them")

@@ -121,14 +121,12 @@ struct EngineTests {
                                          recognizers: [RecognizerConfiguration(name: "scroll", kind: .pan(PanParameters()))])
         #expect(e.upsertSurface(sheet).isEmpty)
         var script = GestureScript()
-        strokeScript(&script, dx: 20, dy: 0, duration: 100, lift: false)
-        let out = e.run(script, settleMS: 0)
+        strokeScript(&script, dx: 20, dy: 0, duration: 100)
+        let out = e.run(script, within: 0...100)
         #expect(out.gestureOutline == ["scroll:began", "scroll:changed"])
         let removed = e.removeSurface("sheet")
         #expect(removed.gestureSummary == ["scroll:cancelled"])
-        _ = e.handle(TouchFrame(device: DeviceID(0), time: script.time(200), touches: [
-            Touch(id: TouchID(1), device: DeviceID(0), phase: .ended, type: .direct, tool: .finger, time: script.time(200),
-                  location: Point(x: 600, y: 500), locationMM: Point(x: 120, y: 100))]))
+        _ = e.run(script, within: 101...200)
         #expect(e.isIdle)
         #expect(e.removeSurface("sheet").isEmpty)
         #expect(e.configuration.surfaces.map(\.id) == ["screen"])
