@@ -91,6 +91,8 @@ extension Engine {
         if let blocker = blocker(of: s) {
             slots[s].delivery = .withheld
             debug(.waiting(on: slots[blocker].qualifiedName), slot: s)
+            // Withholding `s` may close a cycle of requirements; the member the cycle lets go must not wait forever.
+            releaseUnblocked(by: s)
             return
         }
         slots[s].delivery = .delivering
@@ -116,13 +118,28 @@ extension Engine {
     /// A recognizer that `s` must wait for: an engaged, undecided one it requires to fail,
     /// or (section 7) an undecided drag sharing its touches when `s` is a long press.
     func blocker(of s: Int) -> Int? {
-        for r in slots[s].requires where slots[r].live && slots[r].engaged && slots[r].isUndecided { return r }
+        for r in slots[s].requires where slots[r].live && slots[r].engaged && slots[r].isUndecided {
+            // A cycle of requirements (A waits for B waits for A) would hang both: the first in
+            // canonical order does not wait for a withheld member that waits for it.
+            if slots[r].delivery == .withheld && slots[s].rank < slots[r].rank && waits(r, for: s, depth: 0) { continue }
+            return r
+        }
         if slots[s].kind == .longPress {
             for d in engagedSlots where slots[d].live && slots[d].kind == .drag && slots[d].isUndecided && slots[d].shares(slots[s]) {
                 return d
             }
         }
         return nil
+    }
+
+    /// True when withheld member `a` waits, directly or through other withheld members, for `b`.
+    func waits(_ a: Int, for b: Int, depth: Int) -> Bool {
+        guard depth < 8 else { return false }
+        for r in slots[a].requires where slots[r].live && slots[r].engaged {
+            if r == b { return true }
+            if slots[r].delivery == .withheld && waits(r, for: b, depth: depth + 1) { return true }
+        }
+        return false
     }
 
     /// A required recognizer that already succeeded in this interaction: `s` never sends anything.
@@ -175,7 +192,10 @@ extension Engine {
     }
 
     /// `s` failed (or was cancelled before anything was delivered): release what waited for it.
-    mutating func afterFailure(of s: Int) {
+    mutating func afterFailure(of s: Int) { releaseUnblocked(by: s) }
+
+    /// Releases every withheld member that no longer has a blocker, crediting `s`.
+    mutating func releaseUnblocked(by s: Int) {
         var i = 0
         while i < engagedSlots.count {
             let o = engagedSlots[i]

@@ -231,7 +231,8 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Checks what decoding cannot: unique surface ids, known parents without cycles, recognizer
-    /// names unique per surface, and relations naming recognizers that exist for the owner.
+    /// names unique per surface, failure requirements naming recognizers that exist for the owner,
+    /// and no recognizer of a surface requiring, through others, its own failure.
     public func validate() throws(GestureConfigurationError) {
         var byID: [SurfaceID: SurfaceConfiguration] = [:]
         var namesByOwner: [String: Set<String>] = [:]
@@ -264,6 +265,18 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
                 for name in r.requiresFailureOf where !known.contains(name) {
                     throw GestureConfigurationError(surface: surface.id, field: "recognizers[\(i)].requiresFailureOf",
                                                     message: "no recognizer '\(name)' of owner '\(surface.owner)'")
+                }
+            }
+            var requires: [String: [String]] = [:]
+            for r in surface.recognizers { requires[r.name] = r.requiresFailureOf }
+            for (i, r) in surface.recognizers.enumerated() {
+                var frontier = r.requiresFailureOf, visited = Set<String>()
+                while let next = frontier.popLast() {
+                    if next == r.name {
+                        throw GestureConfigurationError(surface: surface.id, field: "recognizers[\(i)].requiresFailureOf",
+                                                        message: "'\(r.name)' ends up requiring its own failure")
+                    }
+                    if visited.insert(next).inserted { frontier += requires[next] ?? [] }
                 }
             }
         }

@@ -110,6 +110,19 @@ struct ArbitrationTests {
         #expect(one.gestures[0].time == single.time(5080 + 300))
     }
 
+    @Test("§4 a cycle of failure requirements (not validated away) does not hang: the first in canonical order goes")
+    func requirementCycle() {
+        let a = RecognizerConfiguration(name: "a", kind: .longPress(LongPressParameters()), simultaneousWith: .all, requiresFailureOf: ["b"])
+        let b = RecognizerConfiguration(name: "b", kind: .longPress(LongPressParameters(minDuration: 600)), simultaneousWith: .all, requiresFailureOf: ["a"])
+        var e = engine([b, a])
+        var script = GestureScript()
+        script.down(1, at: 0, x: 100, y: 100)
+        script.up(1, at: 900)
+        let out = e.run(script)
+        #expect(out.gestureSummary == ["a:began", "a:ended"])
+        #expect(e.isIdle)
+    }
+
     @Test("§4 canPrevent / canBePreventedBy: A excludes B only if A may prevent B and B may be prevented by A")
     func preventionOverrides() {
         var harmlessPan = pan

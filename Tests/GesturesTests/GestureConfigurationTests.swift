@@ -91,6 +91,9 @@ struct GestureConfigurationTests {
         #expect(error([SurfaceConfiguration(id: "a", frame: f, parent: "b"), SurfaceConfiguration(id: "b", frame: f, parent: "a")])?.contains("cycle") == true)
         let needy = RecognizerConfiguration(name: "t", kind: .tap(TapParameters()), requiresFailureOf: ["ghost"])
         #expect(error([SurfaceConfiguration(id: "a", frame: f, recognizers: [needy])]) == "surface a: recognizers[0].requiresFailureOf: no recognizer 'ghost' of owner 'config'")
+        let x = RecognizerConfiguration(name: "x", kind: .tap(TapParameters()), requiresFailureOf: ["y"])
+        let y = RecognizerConfiguration(name: "y", kind: .pan(PanParameters()), requiresFailureOf: ["x"])
+        #expect(error([SurfaceConfiguration(id: "a", frame: f, recognizers: [x, y])]) == "surface a: recognizers[0].requiresFailureOf: 'x' ends up requiring its own failure")
     }
 
     @Test("built-in default: one full-screen surface per screen with the seven recognizers and their relations")
