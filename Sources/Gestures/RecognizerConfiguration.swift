@@ -132,6 +132,21 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
 
         enum TagKey: String, CodingKey { case kind }
 
+        /// The parameter keys of this kind.
+        var parameterKeys: [String] {
+            switch self {
+            case .tap: return TapParameters.CodingKeys.allCases.map(\.stringValue)
+            case .longPress: return LongPressParameters.CodingKeys.allCases.map(\.stringValue)
+            case .pan: return PanParameters.CodingKeys.allCases.map(\.stringValue)
+            case .swipe: return SwipeParameters.CodingKeys.allCases.map(\.stringValue)
+            case .pinch: return PinchParameters.CodingKeys.allCases.map(\.stringValue)
+            case .rotate: return RotateParameters.CodingKeys.allCases.map(\.stringValue)
+            case .edgePan: return EdgePanParameters.CodingKeys.allCases.map(\.stringValue)
+            case .hover: return []
+            case .drag: return DragParameters.CodingKeys.allCases.map(\.stringValue)
+            }
+        }
+
         /// Decodes the `kind` key and the kind's parameters from the same mapping.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: TagKey.self)
@@ -225,7 +240,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         self.region = region
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case name, allowedTouchTypes, requiresExclusiveTouchType, enabled, shouldBegin, cancelsTouchesInView
         case delaysTouchesBegan, delaysTouchesEnded, simultaneousWith, requiresFailureOf, canPrevent, canBePreventedBy, region
     }
@@ -236,6 +251,8 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         name = try c.decode(String.self, forKey: .name)
         try require(!name.isEmpty, CodingKeys.name, c, "must not be empty")
         kind = try Kind(from: decoder)
+        try rejectUnknownKeys(decoder, known: Set(CodingKeys.allCases.map(\.stringValue) + kind.parameterKeys + ["kind"]),
+                              what: "a \(kind.gestureKind.rawValue) recognizer")
         allowedTouchTypes = try c.decodeIfPresent(Set<TouchType>.self, forKey: .allowedTouchTypes) ?? Set(TouchType.allCases)
         requiresExclusiveTouchType = try c.decodeIfPresent(Bool.self, forKey: .requiresExclusiveTouchType) ?? true
         enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? true

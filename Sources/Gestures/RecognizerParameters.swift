@@ -14,6 +14,24 @@ func require<K: CodingKey>(
     }
 }
 
+/// Any key, to find the ones a mapping should not have.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { return nil }
+}
+
+/// Rejects keys outside `known`, naming the first unknown one (typos such as `maxTouch` would otherwise be ignored).
+func rejectUnknownKeys(_ decoder: any Decoder, known: Set<String>, what: String) throws {
+    let c = try decoder.container(keyedBy: AnyCodingKey.self)
+    for key in c.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where !known.contains(key.stringValue) {
+        throw DecodingError.dataCorruptedError(
+            forKey: key, in: c,
+            debugDescription: "unknown key '\(key.stringValue)' for \(what) (known: \(known.sorted().joined(separator: ", ")))")
+    }
+}
+
 /// Decodes a min/max touch count pair with defaults and checks it.
 func decodeTouchRange<K: CodingKey>(
     _ c: KeyedDecodingContainer<K>, min minKey: K, max maxKey: K, defaults: (Int, Int)
@@ -50,7 +68,7 @@ public struct TapParameters: Hashable, Sendable, Codable {
         self.maxInterval = maxInterval; self.maxDistance = maxDistance
     }
 
-    enum CodingKeys: String, CodingKey { case taps, minTouches, maxTouches, maxMovement, maxDuration, maxInterval, maxDistance }
+    enum CodingKeys: String, CodingKey, CaseIterable { case taps, minTouches, maxTouches, maxMovement, maxDuration, maxInterval, maxDistance }
 
     /// Decodes, with a default for every missing key.
     public init(from decoder: any Decoder) throws {
@@ -87,7 +105,7 @@ public struct LongPressParameters: Hashable, Sendable, Codable {
         self.allowableMovement = allowableMovement
     }
 
-    enum CodingKeys: String, CodingKey { case minDuration, minTouches, maxTouches, allowableMovement }
+    enum CodingKeys: String, CodingKey, CaseIterable { case minDuration, minTouches, maxTouches, allowableMovement }
 
     /// Decodes, with a default for every missing key.
     public init(from decoder: any Decoder) throws {
@@ -115,7 +133,7 @@ public struct PanParameters: Hashable, Sendable, Codable {
         self.minTouches = minTouches; self.maxTouches = maxTouches; self.slop = slop
     }
 
-    enum CodingKeys: String, CodingKey { case minTouches, maxTouches, slop }
+    enum CodingKeys: String, CodingKey, CaseIterable { case minTouches, maxTouches, slop }
 
     /// Decodes, with a default for every missing key.
     public init(from decoder: any Decoder) throws {
@@ -149,7 +167,7 @@ public struct SwipeParameters: Hashable, Sendable, Codable {
         self.minDistance = minDistance; self.minVelocity = minVelocity; self.directionTolerance = directionTolerance
     }
 
-    enum CodingKeys: String, CodingKey { case directions, minTouches, maxTouches, minDistance, minVelocity, directionTolerance }
+    enum CodingKeys: String, CodingKey, CaseIterable { case directions, minTouches, maxTouches, minDistance, minVelocity, directionTolerance }
 
     /// Decodes, with a default for every missing key.
     public init(from decoder: any Decoder) throws {
@@ -192,7 +210,7 @@ public struct PinchParameters: Hashable, Sendable, Codable {
         self.minTouches = minTouches; self.maxTouches = maxTouches; self.threshold = threshold
     }
 
-    enum CodingKeys: String, CodingKey { case minTouches, maxTouches, threshold }
+    enum CodingKeys: String, CodingKey, CaseIterable { case minTouches, maxTouches, threshold }
 
     /// Decodes, with a default for every missing key.
     public init(from decoder: any Decoder) throws {
@@ -219,7 +237,7 @@ public struct RotateParameters: Hashable, Sendable, Codable {
         self.minTouches = minTouches; self.maxTouches = maxTouches; self.threshold = threshold
     }
 
-    enum CodingKeys: String, CodingKey { case minTouches, maxTouches, threshold }
+    enum CodingKeys: String, CodingKey, CaseIterable { case minTouches, maxTouches, threshold }
 
     /// Decodes, with a default for every missing key.
     public init(from decoder: any Decoder) throws {
@@ -252,7 +270,7 @@ public struct EdgePanParameters: Hashable, Sendable, Codable {
         self.minTouches = minTouches; self.maxTouches = maxTouches
     }
 
-    enum CodingKeys: String, CodingKey { case edges, edgeZone, slop, minTouches, maxTouches }
+    enum CodingKeys: String, CodingKey, CaseIterable { case edges, edgeZone, slop, minTouches, maxTouches }
 
     /// Decodes, with a default for every missing key.
     public init(from decoder: any Decoder) throws {
@@ -307,7 +325,7 @@ public struct DragParameters: Hashable, Sendable, Codable {
         self.minTouches = minTouches; self.maxTouches = maxTouches
     }
 
-    enum CodingKeys: String, CodingKey { case minDuration, allowableMovement, slop, minTouches, maxTouches }
+    enum CodingKeys: String, CodingKey, CaseIterable { case minDuration, allowableMovement, slop, minTouches, maxTouches }
 
     /// Decodes, with a default for every missing key.
     public init(from decoder: any Decoder) throws {

@@ -65,7 +65,7 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
         self.recognizers = recognizers
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, owner, frame, screen, z, parent, hidden, enabled, multipleTouch, exclusiveTouch, recognizers
     }
 
@@ -74,6 +74,7 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(SurfaceID.self, forKey: .id)
         try require(!id.rawValue.isEmpty, CodingKeys.id, c, "must not be empty")
+        try rejectUnknownKeys(decoder, known: Set(CodingKeys.allCases.map(\.stringValue)), what: "surface \(id)")
         owner = try c.decodeIfPresent(String.self, forKey: .owner) ?? "config"
         frame = try c.decode(ScreenRect.self, forKey: .frame)
         screen = try c.decodeIfPresent(Int.self, forKey: .screen) ?? 0

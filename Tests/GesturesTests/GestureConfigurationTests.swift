@@ -77,6 +77,8 @@ struct GestureConfigurationTests {
         #expect(message(#"{"surfaces": [{"id": "a", \#(frame), "recognizers": [{"name": "x", "kind": "swipe", "directions": ["sideways"]}]}]}"#).contains("directions"))
         #expect(message(#"{"surfaces": [{"id": "a", "frame": {"width": -1, "height": 10}}]}"#).contains("width must not be negative"))
         #expect(message(#"{"surfaces": [{"id": "a"}]}"#).contains("frame"))
+        #expect(message(#"{"surfaces": [{"id": "a", \#(frame), "recognizers": [{"name": "x", "kind": "tap", "maxTouch": 2}]}]}"#).contains("unknown key 'maxTouch' for a tap recognizer"))
+        #expect(message(#"{"surfaces": [{"id": "a", \#(frame), "exclusive": true}]}"#).contains("unknown key 'exclusive' for surface a"))
         #expect(message(#"{"surfaces": [{"id": "a", \#(frame), "recognizers": [{"name": "x", "kind": "tap"}, {"name": "x", "kind": "pan"}]}]}"#).contains("name 'x' twice"))
     }
 
