@@ -1,0 +1,398 @@
+import TouchCore
+
+/// The gesture engine: touch frames and virtual time in, ordered gesture events,
+/// raw touch events and explanations out. Pure: no clock, no I/O; the same inputs
+/// give the same outputs (semantics sections 2 to 5, 7, 8).
+///
+/// Feed every ``TouchFrame`` to ``handle(_:into:)`` in time order and call
+/// ``advance(to:into:)`` when ``nextDeadline`` passes with no input.
+public struct Engine: Sendable {
+    /// The configuration in force.
+    public internal(set) var configuration: GestureConfiguration
+    /// When false, no ``DebugRecord``s are produced (saves their allocations).
+    public var recordsDebug = true
+
+    var slots: [RecognizerSlot] = []
+    var freeSlots: [Int] = []
+    var systemSlots: [Int] = []
+    var index = SurfaceIndex()
+    var records = TouchRecords()
+    /// Record indices of the contacts and hovers down, by touch id.
+    var activeContacts: [TouchID: Int] = [:]
+    var activeHovers: [TouchID: Int] = [:]
+    var engagedSlots: [Int] = []
+    /// `slots[i].rank`, kept apart so sorting never copies the slots.
+    var ranks: [Int] = []
+    var rawOpen: [SurfaceID: Int] = [:]
+    var nextKey = 1
+    var nextInteraction = 1
+    var now = Timestamp.zero
+    // Scratch buffers reused every frame.
+    var out: [EngineOutput] = []
+    var dirtySlots: [Int] = []
+    var scratch: [Int] = []
+    var pendingScratch: [Int] = []
+
+    /// Creates an engine. Surfaces with unknown parents are treated as roots; call
+    /// ``GestureConfiguration/validate()`` first to reject such configurations.
+    public init(configuration: GestureConfiguration) {
+        self.configuration = configuration
+        activeContacts.reserveCapacity(16)
+        dirtySlots.reserveCapacity(64)
+        scratch.reserveCapacity(64)
+        engagedSlots.reserveCapacity(64)
+        rebuild()
+    }
+
+    // MARK: Input
+
+    /// Handles one frame; returns what it caused, in order.
+    public mutating func handle(_ frame: TouchFrame) -> [EngineOutput] {
+        var buffer: [EngineOutput] = []
+        handle(frame, into: &buffer)
+        return buffer
+    }
+
+    /// Handles one frame, appending what it caused to `output` (reuse the buffer to avoid allocation).
+    /// Deadlines up to the frame's time fire first.
+    public mutating func handle(_ frame: TouchFrame, into output: inout [EngineOutput]) {
+        swap(&out, &output)
+        defer { swap(&out, &output) }
+        fireDeadlines(upTo: frame.time)
+        now = frame.time
+        for touch in frame.touches {
+            switch touch.phase {
+            case .began: contactBegan(touch)
+            case .moved: contactMoved(touch)
+            case .ended: touchWentAway(touch, cancelled: false)
+            case .cancelled: touchWentAway(touch, cancelled: true)
+            case .hover: hovered(touch)
+            }
+        }
+        stepDirty()
+        settle()
+    }
+
+    /// Fires the deadlines up to `time` (long presses, double-tap windows...); returns what they caused.
+    public mutating func advance(to time: Timestamp) -> [EngineOutput] {
+        var buffer: [EngineOutput] = []
+        advance(to: time, into: &buffer)
+        return buffer
+    }
+
+    /// Fires the deadlines up to `time`, appending what they caused to `output`.
+    public mutating func advance(to time: Timestamp, into output: inout [EngineOutput]) {
+        swap(&out, &output)
+        defer { swap(&out, &output) }
+        fireDeadlines(upTo: time)
+    }
+
+    /// The earliest time at which ``advance(to:)`` would do something, if any.
+    public var nextDeadline: Timestamp? {
+        var best: Timestamp?
+        for s in engagedSlots {
+            if let d = slots[s].core.deadline, best == nil || d < best! { best = d }
+        }
+        return best
+    }
+
+    /// True when no touch is down, no recognizer is engaged and no raw delivery is pending.
+    public var isIdle: Bool { engagedSlots.isEmpty && records.isEmpty }
+
+    /// The state of a recognizer (for tests and inspection); nil when there is no such recognizer.
+    public func state(of name: String, surface: SurfaceID?) -> RecognizerState? {
+        slotIndex(name: name, surface: surface).map { slots[$0].core.state }
+    }
+
+    func slotIndex(name: String, surface: SurfaceID?) -> Int? {
+        slots.indices.first { slots[$0].live && slots[$0].surface == surface && slots[$0].config.name == name }
+    }
+
+    // MARK: Touches
+
+    mutating func contactBegan(_ touch: Touch) {
+        if let hover = activeHovers.removeValue(forKey: touch.id) {
+            endTrackedTouch(hover, with: touch, cancelled: false)
+        }
+        if activeContacts[touch.id] != nil {
+            debug(.bug("touch began twice without ending"), touch: touch.id)
+            contactMoved(touch)
+            return
+        }
+        let key = nextKey
+        nextKey += 1
+        let hit = index.hit(touch.location, screen: touch.screen)
+        var blocked: String?
+        if let h = hit { blocked = exclusiveBlock(surface: index.entries[h].config, screen: touch.screen) }
+        let surface = hit.map { index.entries[$0].config }
+        var record = TouchRecord(
+            key: key, id: touch.id, isHover: false, surface: blocked == nil ? surface?.id : nil,
+            owner: surface?.owner ?? "", screen: touch.screen, exclusive: surface?.exclusiveTouch ?? false,
+            interaction: 0, slots: [], last: touch, first: touch)
+        if let reason = blocked {
+            record.interaction = newInteraction()
+            debug(.unhandled(reason: reason), touch: touch.id, interaction: record.interaction)
+            activeContacts[touch.id] = records.insert(record)
+            return
+        }
+        if let h = hit {
+            engage(touch, key: key, chain: index.entries[h].chain, record: &record)
+        } else {
+            engage(touch, key: key, chain: systemSlots, record: &record)
+        }
+        if recordsDebug {
+            let names = record.slots.map { slots[$0].qualifiedName }
+            debug(.inPlay(surface: record.surface, recognizers: names), touch: touch.id, interaction: record.interaction)
+        }
+        if let s = surface, record.surface != nil {
+            let open = rawOpen[s.id] ?? 0
+            if s.multipleTouch || open == 0 {
+                rawOpen[s.id] = open + 1
+                if record.slots.contains(where: { slots[$0].config.delaysTouchesBegan }) {
+                    record.raw = .withholdingBegan
+                } else {
+                    record.raw = .open
+                    emitRaw(record, phase: .began)
+                }
+            }
+        }
+        let i = records.insert(record)
+        activeContacts[touch.id] = i
+        if record.raw == .withholdingBegan { records.markPending(i) }
+    }
+
+    /// Offers a new touch to the recognizers of a chain (semantics sections 2.2 to 2.4).
+    mutating func engage(_ touch: Touch, key: Int, chain: [Int], record: inout TouchRecord) {
+        var interaction = Int.max
+        for s in chain where slots[s].live && slots[s].engaged { interaction = min(interaction, slots[s].interaction) }
+        if interaction == Int.max { interaction = newInteraction() }
+        record.interaction = interaction
+        for s in chain where slots[s].live {
+            if let reason = refusal(of: touch, by: s) {
+                if recordsDebug && !reason.isEmpty { debug(.refused(reason: reason), slot: s, touch: touch.id, interaction: interaction) }
+                continue
+            }
+            if !slots[s].engaged {
+                slots[s].engaged = true
+                slots[s].interaction = interaction
+                engagedSlots.append(s)
+            }
+            slots[s].core.add(touch, key: key)
+            slots[s].seen.append(key)
+            markDirty(s)
+            record.slots.append(s)
+        }
+    }
+
+    /// Why recognizer `s` does not take `touch`, or nil when it does ("" for reasons not worth a record).
+    func refusal(of touch: Touch, by s: Int) -> String? {
+        let slot = slots[s]
+        let c = slot.config
+        if !c.enabled { return "disabled" }
+        if !c.allowedTouchTypes.contains(touch.type) { return "touch type \(touch.type.rawValue) not allowed" }
+        if let region = c.region {
+            let origin = slot.surface == nil ? Point.zero : Point(x: slot.context.surfaceFrame.x, y: slot.context.surfaceFrame.y)
+            if !region.contains(touch.location - origin) { return "outside its region" }
+        }
+        if c.requiresExclusiveTouchType, let t = slot.core.touchType, t != touch.type {
+            return "tracking \(t.rawValue) touches (requiresExclusiveTouchType)"
+        }
+        if slot.engaged && slot.core.state.isTerminal { return "already \(slot.core.state.rawValue) in this interaction" }
+        if !slot.machine.accepts(touch, core: slot.core) { return "" }
+        return nil
+    }
+
+    /// Semantics 2.5: while an exclusive surface is touched no other surface of the screen gets touches, and vice versa.
+    func exclusiveBlock(surface: SurfaceConfiguration, screen: Int) -> String? {
+        for i in records.order {  // in touch order, not dictionary order: the reason must be deterministic
+            let r = records.items[i]
+            guard r.down, !r.isHover, r.screen == screen, let other = r.surface, other != surface.id else { continue }
+            if r.exclusive { return "surface \(other) is exclusiveTouch and touched" }
+            if surface.exclusiveTouch { return "surface \(surface.id) is exclusiveTouch and \(other) is touched" }
+        }
+        return nil
+    }
+
+    mutating func contactMoved(_ touch: Touch) {
+        guard let i = activeContacts[touch.id] else {
+            debug(.bug("moved without began"), touch: touch.id)
+            return
+        }
+        records.items[i].last = touch
+        let key = records.items[i].key
+        for s in records.items[i].slots where slots[s].live {
+            if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
+        }
+        switch records.items[i].raw {
+        case .open: if !records.items[i].cancelRequested { emitRaw(records.items[i], phase: .moved) }
+        case .withholdingBegan: records.items[i].movedWhileWithheld = true
+        case .none, .finished: break
+        }
+    }
+
+    mutating func touchWentAway(_ touch: Touch, cancelled: Bool) {
+        if let i = activeContacts.removeValue(forKey: touch.id) {
+            endTrackedTouch(i, with: touch, cancelled: cancelled)
+        } else if let i = activeHovers.removeValue(forKey: touch.id) {
+            endTrackedTouch(i, with: touch, cancelled: cancelled)
+        } else {
+            debug(.bug("\(touch.phase.rawValue) without began"), touch: touch.id)
+        }
+    }
+
+    /// A touch lifted, left proximity, or was cancelled upstream (palm, device removed).
+    mutating func endTrackedTouch(_ i: Int, with touch: Touch, cancelled: Bool) {
+        records.items[i].last = touch
+        records.items[i].down = false
+        records.items[i].endedPhase = cancelled ? .cancelled : .ended
+        records.markPending(i)
+        let key = records.items[i].key
+        for s in records.items[i].slots where slots[s].live && slots[s].core.holds(key) {
+            if cancelled {
+                forceCancel(s, reason: "touch \(touch.id) cancelled upstream")
+                slots[s].core.drop(key)
+            } else if slots[s].core.update(touch, key: key, lifted: true) {
+                markDirty(s)
+            }
+        }
+    }
+
+    mutating func hovered(_ touch: Touch) {
+        if let i = activeHovers[touch.id] {
+            if !touch.inProximity {
+                activeHovers[touch.id] = nil
+                endTrackedTouch(i, with: touch, cancelled: false)
+                return
+            }
+            records.items[i].last = touch
+            let key = records.items[i].key
+            let inside = records.items[i].surface.flatMap { index.byID[$0] }.map { index.entries[$0].hitRect.contains(touch.location) } ?? false
+            if !inside {
+                // Left its surface: the hover ends there (a new one may begin elsewhere on the next event).
+                activeHovers[touch.id] = nil
+                endTrackedTouch(i, with: touch, cancelled: false)
+                return
+            }
+            for s in records.items[i].slots where slots[s].live {
+                if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
+            }
+            return
+        }
+        guard touch.inProximity, let hit = index.hit(touch.location, screen: touch.screen) else { return }
+        let key = nextKey
+        nextKey += 1
+        let surface = index.entries[hit].config
+        var record = TouchRecord(key: key, id: touch.id, isHover: true, surface: surface.id, owner: surface.owner,
+                                 screen: touch.screen, exclusive: false, interaction: 0, slots: [], last: touch, first: touch)
+        engage(touch, key: key, chain: index.entries[hit].hoverChain, record: &record)
+        activeHovers[touch.id] = records.insert(record)
+    }
+
+    mutating func newInteraction() -> Int {
+        defer { nextInteraction += 1 }
+        return nextInteraction
+    }
+
+    mutating func markDirty(_ s: Int) {
+        if !slots[s].dirty {
+            slots[s].dirty = true
+            dirtySlots.append(s)
+        }
+    }
+
+    /// Steps every recognizer whose touches changed, in canonical order.
+    mutating func stepDirty() {
+        guard !dirtySlots.isEmpty else { return }
+        let rank = ranks
+        dirtySlots.sort { rank[$0] < rank[$1] }
+        swap(&scratch, &dirtySlots)
+        for s in scratch {
+            slots[s].dirty = false
+            guard slots[s].live else { continue }
+            let step: RecognizerStep
+            if slots[s].core.state.isTerminal {
+                step = .none  // decided: it only waits for its touches to go, no need to follow them
+            } else {
+                slots[s].core.integrateMotion(at: now)
+                step = slots[s].touchesChanged(at: now)
+            }
+            apply(step, to: s)
+            slots[s].core.removeLifted()
+        }
+        scratch.removeAll(keepingCapacity: true)
+    }
+
+    /// Fires deadlines up to `time` in time order (ties in canonical order), each at its own time.
+    mutating func fireDeadlines(upTo time: Timestamp) {
+        while true {
+            var best: Int?
+            for s in engagedSlots {
+                guard let d = slots[s].core.deadline, d <= time else { continue }
+                if let b = best, let bd = slots[b].core.deadline,
+                   bd < d || (bd == d && slots[b].rank < slots[s].rank) { continue }
+                best = s
+            }
+            guard let s = best, let d = slots[s].core.deadline else { break }
+            now = d
+            slots[s].core.deadline = nil
+            let step = slots[s].deadlinePassed(at: d)
+            apply(step, to: s)
+            settle()
+        }
+        if now < time { now = time }
+    }
+
+    /// After each frame or deadline: raw deliveries that can be decided now, then resets.
+    mutating func settle() {
+        flushRawTouches()
+        var i = 0
+        while i < engagedSlots.count {
+            let s = engagedSlots[i]
+            if slots[s].live && slots[s].core.state == .possible && slots[s].core.downCount == 0 && slots[s].core.deadline == nil {
+                // Nothing can ever decide it now; it would hang everything waiting for it.
+                debug(.bug("possible with no touches and no deadline"), slot: s)
+                forceFail(s)
+            }
+            if !slots[s].live || (slots[s].core.state.isTerminal && slots[s].core.downCount == 0 && slots[s].delivery != .withheld) {
+                reset(s)
+                engagedSlots.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    mutating func reset(_ s: Int) {
+        if slots[s].live { setState(s, .possible) }
+        slots[s].core.reset()
+        slots[s].machine = RecognizerMachine(slots[s].config.kind, context: slots[s].context)
+        slots[s].engaged = false
+        slots[s].delivery = .none
+        slots[s].succeeded = false
+        slots[s].seen.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Output
+
+    mutating func debug(_ kind: DebugRecord.Kind, slot: Int? = nil, touch: TouchID? = nil, interaction: Int? = nil) {
+        guard recordsDebug else { return }
+        let name = slot.map { slots[$0].qualifiedName }
+        let i = interaction ?? slot.map { slots[$0].interaction }
+        out.append(.debug(DebugRecord(time: now, interaction: i, touch: touch, recognizer: name, kind: kind)))
+    }
+
+    mutating func emitGesture(_ s: Int, _ state: GestureState) {
+        let m = slots[s].machine.measurement(slots[s].core)
+        out.append(.gesture(GestureEvent(
+            time: now, device: m.device, surface: slots[s].surface, owner: slots[s].owner, recognizer: slots[s].config.name,
+            kind: slots[s].kind, state: state, touches: m.touches, touchType: m.touchType, location: m.location,
+            taps: m.taps, direction: m.direction, translation: m.translation, velocity: m.velocity, scale: m.scale,
+            scaleVelocity: m.scaleVelocity, rotation: m.rotation, rotationVelocity: m.rotationVelocity, edge: m.edge)))
+    }
+
+    mutating func emitRaw(_ record: TouchRecord, phase: TouchPhase) {
+        guard let surface = record.surface else { return }
+        let touch = phase == .began ? record.first : record.last
+        out.append(.touch(RawTouchEvent(time: now, surface: surface, owner: record.owner, phase: phase, touch: touch)))
+    }
+}

@@ -1,0 +1,212 @@
+import TouchCore
+
+/// Changing surfaces and recognizers at runtime. Recognizers whose declaration is
+/// unchanged keep their state; removed or redeclared ones are cancelled first.
+extension Engine {
+    /// Replaces the whole configuration; returns what that caused (recognizers cancelled...).
+    @discardableResult
+    public mutating func setConfiguration(_ configuration: GestureConfiguration) -> [EngineOutput] {
+        self.configuration = configuration
+        return reconfigure()
+    }
+
+    /// Replaces every surface (system recognizers and screens stay); returns what that caused.
+    @discardableResult
+    public mutating func setSurfaces(_ surfaces: [SurfaceConfiguration]) -> [EngineOutput] {
+        configuration.surfaces = surfaces
+        return reconfigure()
+    }
+
+    /// Adds a surface, or replaces the one with the same id; returns what that caused.
+    @discardableResult
+    public mutating func upsertSurface(_ surface: SurfaceConfiguration) -> [EngineOutput] {
+        if let i = configuration.surfaces.firstIndex(where: { $0.id == surface.id }) {
+            configuration.surfaces[i] = surface
+        } else {
+            configuration.surfaces.append(surface)
+        }
+        return reconfigure()
+    }
+
+    /// Removes a surface (its children become roots); returns what that caused (empty when there is no such surface).
+    @discardableResult
+    public mutating func removeSurface(_ id: SurfaceID) -> [EngineOutput] {
+        guard let i = configuration.surfaces.firstIndex(where: { $0.id == id }) else { return [] }
+        configuration.surfaces.remove(at: i)
+        return reconfigure()
+    }
+
+    /// Enables or disables a recognizer (`surface` nil for a system recognizer). Disabling an active
+    /// recognizer cancels it; re-enabling makes it ready for the next touch sequence (semantics section 3).
+    /// Returns what that caused, or nil when there is no such recognizer.
+    @discardableResult
+    public mutating func setRecognizerEnabled(_ enabled: Bool, name: String, surface: SurfaceID?) -> [EngineOutput]? {
+        if let surface {
+            guard let si = configuration.surfaces.firstIndex(where: { $0.id == surface }),
+                  let ri = configuration.surfaces[si].recognizers.firstIndex(where: { $0.name == name }) else { return nil }
+            configuration.surfaces[si].recognizers[ri].enabled = enabled
+        } else {
+            guard let ri = configuration.systemRecognizers.firstIndex(where: { $0.name == name }) else { return nil }
+            configuration.systemRecognizers[ri].enabled = enabled
+        }
+        return reconfigure()
+    }
+
+    mutating func reconfigure() -> [EngineOutput] {
+        var buffer: [EngineOutput] = []
+        swap(&out, &buffer)
+        rebuild()
+        settle()
+        swap(&out, &buffer)
+        return buffer
+    }
+
+    /// Rebuilds slots, the surface index, chains, ranks and relations from `configuration`.
+    mutating func rebuild() {
+        struct Wanted { var config: RecognizerConfiguration; var owner: String; var surface: SurfaceID?; var context: RecognizerContext }
+        func key(_ owner: String, _ surface: SurfaceID?, _ name: String) -> String {
+            owner + "\u{1}" + (surface?.rawValue ?? "") + "\u{1}" + name
+        }
+        func density(_ screen: Int) -> Double {
+            if screen >= 0 && screen < configuration.screens.count, let d = configuration.screens[screen].pixelsPerMillimetre { return d }
+            return ScreenGeometry.fallbackPixelsPerMillimetre
+        }
+        var wanted: [String: Wanted] = [:]
+        var wantedOrder: [String] = []
+        for s in configuration.surfaces {
+            let ctx = RecognizerContext(surfaceFrame: s.frame, pixelsPerMillimetre: density(s.screen))
+            for r in s.recognizers {
+                let k = key(s.owner, s.id, r.name)
+                if wanted[k] == nil { wantedOrder.append(k) }
+                wanted[k] = Wanted(config: r, owner: s.owner, surface: s.id, context: ctx)
+            }
+        }
+        for r in configuration.systemRecognizers {
+            let screen = configuration.screens.first
+            let frame = ScreenRect(x: 0, y: 0, width: Double(screen?.width ?? 0), height: Double(screen?.height ?? 0))
+            let k = key("system", nil, r.name)
+            if wanted[k] == nil { wantedOrder.append(k) }
+            wanted[k] = Wanted(config: r, owner: "system", surface: nil,
+                               context: RecognizerContext(surfaceFrame: frame, pixelsPerMillimetre: density(0)))
+        }
+
+        // Keep, update or retire existing slots.
+        var existing: [String: Int] = [:]
+        for i in slots.indices where slots[i].live {
+            let k = key(slots[i].owner, slots[i].surface, slots[i].config.name)
+            guard let w = wanted[k] else {
+                retire(i, reason: "removed")
+                continue
+            }
+            var sameDeclaration = w.config
+            sameDeclaration.enabled = slots[i].config.enabled
+            if sameDeclaration != slots[i].config {
+                retire(i, reason: "redeclared")
+                continue
+            }
+            if !w.config.enabled && slots[i].config.enabled && slots[i].engaged {
+                forceCancel(i, reason: "disabled")
+            }
+            slots[i].config = w.config
+            slots[i].context = w.context
+            existing[k] = i
+        }
+        for k in wantedOrder where existing[k] == nil {
+            let w = wanted[k]!
+            let slot = RecognizerSlot(config: w.config, owner: w.owner, surface: w.surface, context: w.context)
+            let i: Int
+            if let free = freeSlots.popLast() { slots[free] = slot; i = free } else { slots.append(slot); i = slots.count - 1 }
+            existing[k] = i
+        }
+
+        index = SurfaceIndex(surfaces: configuration.surfaces)
+        systemSlots = []
+        for i in slots.indices where slots[i].live {
+            if let sid = slots[i].surface, let e = index.byID[sid] {
+                slots[i].depth = index.entries[e].depth
+                if slots[i].isHover { index.entries[e].ownHoverSlots.append(i) } else { index.entries[e].ownSlots.append(i) }
+            } else {
+                slots[i].depth = Int.max
+                if !slots[i].isHover { systemSlots.append(i) }
+            }
+        }
+
+        // Canonical order: system first, then deeper surfaces, then owner, surface, name.
+        let live = slots.indices.filter { slots[$0].live }.sorted { a, b in
+            let x = slots[a], y = slots[b]
+            if x.depth != y.depth { return x.depth > y.depth }
+            if x.owner != y.owner { return x.owner < y.owner }
+            if x.surface != y.surface { return (x.surface?.rawValue ?? "") < (y.surface?.rawValue ?? "") }
+            return x.config.name < y.config.name
+        }
+        ranks = Array(repeating: Int.max, count: slots.count)
+        for (r, i) in live.enumerated() { slots[i].rank = r; ranks[i] = r }
+        systemSlots.sort { ranks[$0] < ranks[$1] }
+
+        for e in index.entries.indices {
+            var chain: [Int] = []
+            var hover: [Int] = []
+            for a in index.lineage(of: e) {
+                chain += index.entries[a].ownSlots
+                hover += index.entries[a].ownHoverSlots
+            }
+            chain += systemSlots
+            let rank = ranks
+            chain.sort { rank[$0] < rank[$1] }
+            hover.sort { rank[$0] < rank[$1] }
+            index.entries[e].chain = chain
+            index.entries[e].hoverChain = hover
+        }
+
+        resolveRelations()
+
+        // Raw streams of touches whose surface went away end as cancelled.
+        for i in records.order {
+            guard let sid = records.items[i].surface, index.byID[sid] == nil, !records.items[i].cancelRequested else { continue }
+            records.items[i].cancelRequested = true
+            records.markPending(i)
+        }
+    }
+
+    /// Resolves relation names to slots: same owner, preferring the same surface.
+    mutating func resolveRelations() {
+        var byName: [String: [Int]] = [:]
+        for i in slots.indices where slots[i].live { byName[slots[i].owner + "\u{1}" + slots[i].config.name, default: []].append(i) }
+        func resolve(_ names: [String], for i: Int) -> [Int] {
+            var out: [Int] = []
+            for n in names {
+                let candidates = byName[slots[i].owner + "\u{1}" + n] ?? []
+                let sameSurface = candidates.filter { slots[$0].surface == slots[i].surface }
+                out += sameSurface.isEmpty ? candidates : sameSurface
+            }
+            return out.filter { $0 != i }
+        }
+        for i in slots.indices where slots[i].live {
+            let c = slots[i].config
+            slots[i].requires = resolve(c.requiresFailureOf, for: i)
+            switch c.simultaneousWith {
+            case .all: slots[i].simultaneousAll = true; slots[i].simultaneous = []
+            case .names(let n): slots[i].simultaneousAll = false; slots[i].simultaneous = resolve(n, for: i)
+            }
+            switch c.canPrevent {
+            case .all: slots[i].preventsAll = true; slots[i].prevents = []
+            case .names(let n): slots[i].preventsAll = false; slots[i].prevents = resolve(n, for: i)
+            }
+            switch c.canBePreventedBy {
+            case .all: slots[i].preventableByAll = true; slots[i].preventableBy = []
+            case .names(let n): slots[i].preventableByAll = false; slots[i].preventableBy = resolve(n, for: i)
+            }
+        }
+    }
+
+    /// Takes a slot out of service, cancelling it first when it is engaged.
+    mutating func retire(_ i: Int, reason: String) {
+        if slots[i].engaged {
+            forceCancel(i, reason: reason)
+            engagedSlots.removeAll { $0 == i }
+        }
+        slots[i].live = false
+        slots[i].engaged = false
+        freeSlots.append(i)
+    }
+}

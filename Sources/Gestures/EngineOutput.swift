@@ -1,0 +1,152 @@
+import TouchCore
+
+/// One output of the ``Engine``, in the order things happened.
+public enum EngineOutput: Hashable, Sendable {
+    /// An action of a recognizer.
+    case gesture(GestureEvent)
+    /// A raw touch delivered to a surface's responder stream (semantics section 5).
+    case touch(RawTouchEvent)
+    /// An explanation: touches in play, state transitions, arbitration decisions (semantics section 8).
+    case debug(DebugRecord)
+}
+
+/// A touch as delivered to one surface's raw ("responder") stream.
+///
+/// The delivered phase can differ from the touch's own: a recognizer that
+/// recognizes turns the raw stream's `ended` into `cancelled`, and delayed
+/// phases are delivered when the recognizer holding them decides.
+public struct RawTouchEvent: Hashable, Sendable {
+    /// When it was delivered (the frame or deadline that released it).
+    public var time: Timestamp
+    /// The surface whose stream this is.
+    public var surface: SurfaceID
+    /// The surface's owner.
+    public var owner: String
+    /// The phase delivered: `began`, `moved`, `ended` or `cancelled`.
+    public var phase: TouchPhase
+    /// The touch, as last seen (its own `phase` and `time` are the input's).
+    public var touch: Touch
+
+    /// Creates a raw touch event.
+    public init(time: Timestamp, surface: SurfaceID, owner: String, phase: TouchPhase, touch: Touch) {
+        self.time = time
+        self.surface = surface
+        self.owner = owner
+        self.phase = phase
+        self.touch = touch
+    }
+}
+
+/// The state of a recognizer's state machine (semantics section 3).
+public enum RecognizerState: String, Hashable, Sendable, CaseIterable, Codable {
+    /// Undecided (also the resting state).
+    case possible
+    /// Discrete gesture happened (terminal).
+    case recognized
+    /// Continuous gesture started.
+    case began
+    /// Continuous gesture went on.
+    case changed
+    /// Continuous gesture finished (terminal).
+    case ended
+    /// Continuous gesture called off (terminal).
+    case cancelled
+    /// Cannot succeed in this interaction (terminal).
+    case failed
+
+    /// True for recognized, ended, cancelled and failed.
+    @inlinable public var isTerminal: Bool {
+        switch self {
+        case .recognized, .ended, .cancelled, .failed: return true
+        case .possible, .began, .changed: return false
+        }
+    }
+
+    /// True for began and changed.
+    @inlinable public var isActive: Bool {
+        switch self {
+        case .began, .changed: return true
+        case .possible, .recognized, .ended, .cancelled, .failed: return false
+        }
+    }
+}
+
+/// One line of the engine's explanation of an interaction (semantics section 8).
+public struct DebugRecord: Hashable, Sendable, CustomStringConvertible {
+    /// What the record says.
+    public enum Kind: Hashable, Sendable {
+        /// A touch began: the surface it hit and the recognizers in play for it (qualified names).
+        case inPlay(surface: SurfaceID?, recognizers: [String])
+        /// A touch reached no surface and no recognizer (outside every visible surface, or blocked).
+        case unhandled(reason: String)
+        /// A recognizer in play did not take a touch (touch type not allowed, outside its region...).
+        case refused(reason: String)
+        /// A recognizer changed state.
+        case transition(from: RecognizerState, to: RecognizerState)
+        /// The recognizer failed because `by` began or recognized.
+        case excluded(by: String)
+        /// The recognizer and `with` were allowed to go on together.
+        case simultaneous(with: String)
+        /// The recognizer's action is withheld until `on` fails.
+        case waiting(on: String)
+        /// `by` failed, so the recognizer's withheld action is delivered (as `began`, or `recognized`).
+        case released(by: String)
+        /// `by` recognized, so the recognizer's withheld actions are never delivered.
+        case dropped(by: String)
+        /// The recognizer was cancelled: its touch was cancelled upstream, taken by a drag, or it was disabled.
+        case cancelled(reason: String)
+        /// The gate `shouldBegin` is false: failed at the moment it would have begun.
+        case gated
+        /// A raw touch phase was held back for `by` and is now delivered.
+        case withheldDelivered(phase: TouchPhase)
+        /// A recognizer was in a state the machine does not expect; it failed safely. This is our bug.
+        case bug(String)
+    }
+
+    /// When.
+    public var time: Timestamp
+    /// The interaction (a group of touches and the recognizers engaged by them), when known.
+    public var interaction: Int?
+    /// The touch concerned, when one is.
+    public var touch: TouchID?
+    /// The recognizer concerned (`surface/name`, or `owner:name` for system recognizers), when one is.
+    public var recognizer: String?
+    /// What happened.
+    public var kind: Kind
+
+    /// Creates a record.
+    public init(time: Timestamp, interaction: Int?, touch: TouchID?, recognizer: String?, kind: Kind) {
+        self.time = time
+        self.interaction = interaction
+        self.touch = touch
+        self.recognizer = recognizer
+        self.kind = kind
+    }
+
+    /// One line: `time [i<interaction>] [t<touch>] [recognizer]: what`.
+    public var description: String {
+        var s = time.description
+        if let interaction { s += " i\(interaction)" }
+        if let touch { s += " t\(touch)" }
+        if let recognizer { s += " " + recognizer }
+        s += ": "
+        switch kind {
+        case .inPlay(let surface, let names):
+            s += "hit \(surface.map { $0.rawValue } ?? "no surface"); in play: "
+            s += names.isEmpty ? "none" : names.joined(separator: ", ")
+        case .unhandled(let reason): s += "unhandled (\(reason))"
+        case .refused(let reason): s += "refused touch (\(reason))"
+        case .transition(let from, let to): s += "\(from.rawValue) -> \(to.rawValue)"
+        case .excluded(let by): s += "excluded by \(by)"
+        case .simultaneous(let with): s += "simultaneous with \(with)"
+        case .waiting(let on): s += "waiting on \(on) to fail"
+        case .released(let by): s += "released by \(by) failing"
+        case .dropped(let by): s += "withheld actions dropped: \(by) recognized"
+        case .cancelled(let reason): s += "cancelled (\(reason))"
+        case .gated: s += "shouldBegin is false: failed"
+        case .withheldDelivered(let phase): s += "withheld raw \(phase.rawValue) delivered"
+        case .bug(let what): s += "BUG: \(what)"
+        }
+        return s
+    }
+}

@@ -1,0 +1,160 @@
+import TouchCore
+
+/// What a recognizer recognizes; the `kind` of a ``GestureEvent``.
+public enum GestureKind: String, Hashable, Sendable, CaseIterable, Codable {
+    /// One or more quick touches (discrete).
+    case tap
+    /// Touches held still for a while (continuous).
+    case longPress = "long-press"
+    /// Touches moving together (continuous).
+    case pan
+    /// A quick stroke in one direction (discrete).
+    case swipe
+    /// Touches moving apart or together (continuous).
+    case pinch
+    /// Touches turning around their centroid (continuous).
+    case rotate
+    /// A pan that starts at an edge of the surface (continuous).
+    case edgePan = "edge-pan"
+    /// A stylus in proximity without contact (continuous).
+    case hover
+    /// Hold, then move: picks something up (continuous, semantics section 7).
+    case drag
+
+    /// True for kinds that go straight from `possible` to `recognized` (tap, swipe).
+    @inlinable public var isDiscrete: Bool {
+        switch self {
+        case .tap, .swipe: return true
+        case .longPress, .pan, .pinch, .rotate, .edgePan, .hover, .drag: return false
+        }
+    }
+}
+
+/// The state a ``GestureEvent`` reports (semantics section 3).
+public enum GestureState: String, Hashable, Sendable, CaseIterable, Codable {
+    /// A discrete gesture happened.
+    case recognized
+    /// A continuous gesture started.
+    case began
+    /// A continuous gesture moved on.
+    case changed
+    /// A continuous gesture finished normally.
+    case ended
+    /// A continuous gesture was called off (touch cancelled, drag took the touch, recognizer disabled).
+    case cancelled
+}
+
+/// The direction of a swipe, in screen coordinates (y grows downwards).
+public enum SwipeDirection: String, Hashable, Sendable, CaseIterable, Codable {
+    /// Towards smaller x.
+    case left
+    /// Towards larger x.
+    case right
+    /// Towards smaller y.
+    case up
+    /// Towards larger y.
+    case down
+}
+
+/// An edge of a surface (for edge pans).
+public enum SurfaceEdge: String, Hashable, Sendable, CaseIterable, Codable {
+    /// x = frame.x
+    case left
+    /// x = frame.x + frame.width
+    case right
+    /// y = frame.y
+    case top
+    /// y = frame.y + frame.height
+    case bottom
+}
+
+/// One action of a recognizer: what is published to the surface's owner and to subscribers.
+///
+/// Events carry everything a client needs (semantics section 4: the state of a
+/// recognizer is only meaningful inside an action).
+public struct GestureEvent: Hashable, Sendable {
+    /// When it happened (the frame's timestamp, or the deadline that fired).
+    public var time: Timestamp
+    /// The device whose touches made the gesture.
+    public var device: DeviceID
+    /// The surface the recognizer belongs to; nil for system recognizers.
+    public var surface: SurfaceID?
+    /// The owner of the recognizer (a client id, `config` or `system`).
+    public var owner: String
+    /// The recognizer's name.
+    public var recognizer: String
+    /// What was recognized.
+    public var kind: GestureKind
+    /// `recognized` for discrete kinds; `began`/`changed`/`ended`/`cancelled` for continuous ones.
+    public var state: GestureState
+    /// Number of touches taking part.
+    public var touches: Int
+    /// The type of those touches (the first one's when types are mixed).
+    public var touchType: TouchType
+    /// Centroid of the touches, in screen pixels.
+    public var location: Point
+    /// Tap: the number of taps.
+    public var taps: Int?
+    /// Swipe: its direction.
+    public var direction: SwipeDirection?
+    /// Pan, edge-pan, drag: translation of the centroid since the gesture started, in pixels.
+    public var translation: Point?
+    /// Pan, edge-pan, drag, swipe: velocity of the centroid in pixels per second.
+    public var velocity: Point?
+    /// Pinch: span relative to the span at the start (1 = unchanged).
+    public var scale: Double?
+    /// Pinch: scale change per second.
+    public var scaleVelocity: Double?
+    /// Rotate: radians since the start, clockwise positive in screen coordinates.
+    public var rotation: Double?
+    /// Rotate: radians per second.
+    public var rotationVelocity: Double?
+    /// Edge-pan: the edge it started from.
+    public var edge: SurfaceEdge?
+
+    /// Creates an event.
+    public init(
+        time: Timestamp, device: DeviceID, surface: SurfaceID?, owner: String, recognizer: String,
+        kind: GestureKind, state: GestureState, touches: Int, touchType: TouchType, location: Point,
+        taps: Int? = nil, direction: SwipeDirection? = nil, translation: Point? = nil, velocity: Point? = nil,
+        scale: Double? = nil, scaleVelocity: Double? = nil, rotation: Double? = nil,
+        rotationVelocity: Double? = nil, edge: SurfaceEdge? = nil
+    ) {
+        self.time = time
+        self.device = device
+        self.surface = surface
+        self.owner = owner
+        self.recognizer = recognizer
+        self.kind = kind
+        self.state = state
+        self.touches = touches
+        self.touchType = touchType
+        self.location = location
+        self.taps = taps
+        self.direction = direction
+        self.translation = translation
+        self.velocity = velocity
+        self.scale = scale
+        self.scaleVelocity = scaleVelocity
+        self.rotation = rotation
+        self.rotationVelocity = rotationVelocity
+        self.edge = edge
+    }
+}
+
+/// The kind-specific values a recognizer measured; the engine wraps them into a ``GestureEvent``.
+struct GestureMeasurement: Hashable, Sendable {
+    var device: DeviceID = DeviceID(0)
+    var touches: Int = 0
+    var touchType: TouchType = .direct
+    var location: Point = .zero
+    var taps: Int? = nil
+    var direction: SwipeDirection? = nil
+    var translation: Point? = nil
+    var velocity: Point? = nil
+    var scale: Double? = nil
+    var scaleVelocity: Double? = nil
+    var rotation: Double? = nil
+    var rotationVelocity: Double? = nil
+    var edge: SurfaceEdge? = nil
+}

@@ -1,0 +1,76 @@
+import TouchCore
+
+/// The raw ("responder") touch stream of each surface, shaped by the recognizers
+/// holding each touch (semantics section 5):
+/// - `cancelsTouchesInView`: when a recognizer recognizes or begins, its touches get `cancelled`;
+/// - `delaysTouchesBegan`: `began` waits until the recognizer fails; if it succeeds, the touch never appears;
+/// - `delaysTouchesEnded`: `ended` waits until the recognizer fails or succeeds (then `cancelled`).
+/// Only undecided recognizers hold anything back, so every touch settles once they all decide.
+/// Transition table: docs/state-machines/raw-touches.md.
+extension Engine {
+    /// True when an undecided recognizer that took touch `key` has the given switch on.
+    func isHeld(_ record: TouchRecord, by flag: KeyPath<RecognizerConfiguration, Bool>) -> Bool {
+        for s in record.slots where slots[s].live && slots[s].config[keyPath: flag] && slots[s].isUndecided && slots[s].seen.contains(record.key) {
+            return true
+        }
+        return false
+    }
+
+    /// Delivers whatever the recognizers' decisions now allow, oldest touch first; forgets settled touches.
+    mutating func flushRawTouches() {
+        records.takePending(into: &pendingScratch)
+        for i in pendingScratch {
+            var r = records.items[i]
+            settleRaw(&r)
+            let settled = r.raw == .none || r.raw == .finished
+            if !r.down && settled {
+                records.remove(i)
+                continue
+            }
+            records.items[i] = r
+            // Still waiting on a recognizer (delayed began, held end, or a cancel to deliver): keep looking.
+            if r.raw == .withholdingBegan || (!r.down && !settled) || (r.cancelRequested && !settled) { records.markPending(i) }
+        }
+        pendingScratch.removeAll(keepingCapacity: true)
+    }
+
+    mutating func settleRaw(_ r: inout TouchRecord) {
+        switch r.raw {
+        case .none, .finished:
+            return
+        case .withholdingBegan:
+            if r.suppressRequested || r.cancelRequested || r.endedPhase == .cancelled {
+                // The touch never appears in the raw stream.
+                finishRaw(&r)
+                return
+            }
+            if isHeld(r, by: \.delaysTouchesBegan) { return }
+            debug(.withheldDelivered(phase: .began), touch: r.id, interaction: r.interaction)
+            r.raw = .open
+            emitRaw(r, phase: .began)
+            if r.movedWhileWithheld { emitRaw(r, phase: .moved) }
+            settleRaw(&r)
+        case .open:
+            if r.cancelRequested || r.endedPhase == .cancelled {
+                emitRaw(r, phase: .cancelled)
+                finishRaw(&r)
+                return
+            }
+            guard r.endedPhase == .ended else { return }
+            if isHeld(r, by: \.delaysTouchesEnded) {
+                r.endHeld = true
+                return
+            }
+            if r.endHeld { debug(.withheldDelivered(phase: .ended), touch: r.id, interaction: r.interaction) }
+            emitRaw(r, phase: .ended)
+            finishRaw(&r)
+        }
+    }
+
+    mutating func finishRaw(_ r: inout TouchRecord) {
+        r.raw = .finished
+        if let s = r.surface, let n = rawOpen[s] {
+            if n <= 1 { rawOpen[s] = nil } else { rawOpen[s] = n - 1 }
+        }
+    }
+}

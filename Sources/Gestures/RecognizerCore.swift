@@ -1,0 +1,288 @@
+import TouchCore
+
+/// One touch as a recognizer tracks it.
+struct TrackedTouch: Sendable {
+    /// The engine's serial for this touch (unique for the engine's life, unlike ``TouchID``).
+    var key: Int
+    var id: TouchID
+    var device: DeviceID
+    var type: TouchType
+    /// `began`/`moved` while down; `ended`/`cancelled`/hover-out in the step it goes away.
+    var isDown: Bool
+    /// Added since the last step: contributes no motion yet.
+    var isNew: Bool
+    var beganAt: Timestamp
+    var startPX: Point
+    var startMM: Point
+    var locationPX: Point
+    var locationMM: Point
+    var previousPX: Point
+    var previousMM: Point
+    /// Largest distance from the start so far, in mm.
+    var farthestMM: Double
+}
+
+/// One sample of a recognizer's cumulative motion, for velocities.
+struct MotionSample: Sendable {
+    var time: Timestamp
+    var translationPX: Point
+    var translationMM: Point
+    var scale: Double
+    var rotation: Double
+}
+
+/// The small base every recognizer shares: its state, deadline, tracked touches,
+/// and the motion of their centroid integrated without jumps when touches come and go.
+struct RecognizerCore: Sendable {
+    var state: RecognizerState = .possible
+    var deadline: Timestamp?
+    var touches: [TrackedTouch] = []
+    /// Cumulative translation of the centroid, from the mean displacement of the touches
+    /// present in consecutive steps (so adding or lifting a finger causes no jump).
+    var translationPX: Point = .zero
+    var translationMM: Point = .zero
+    /// Cumulative span ratio of the touches present in consecutive steps (pinch).
+    var scale: Double = 1
+    /// Cumulative span change in mm (pinch threshold).
+    var spanChangeMM: Double = 0
+    /// Cumulative turn in radians, clockwise positive on screen (rotate).
+    var rotation: Double = 0
+    /// Time of the last step.
+    var lastTime: Timestamp = .zero
+    /// Whether scale and rotation are integrated (only pinch and rotate need them; they cost an atan2 per touch).
+    var measuresShape = false
+    private var samples: [MotionSample] = []
+    private var sampleHead = 0
+
+    static let sampleCapacity = 32
+    /// Velocities are measured over this window (independent of the report rate).
+    static let velocityWindowMS = 100.0
+    /// Samples closer than this replace the previous one, so the ring spans the window at any rate.
+    static let sampleSpacingMS = 4.0
+
+    init() {
+        touches.reserveCapacity(10)
+        samples.reserveCapacity(Self.sampleCapacity)
+    }
+
+    var downCount: Int {
+        var n = 0
+        for t in touches where t.isDown { n += 1 }
+        return n
+    }
+
+    var isEmpty: Bool { touches.isEmpty }
+
+    func holds(_ key: Int) -> Bool { touches.contains { $0.key == key } }
+
+    /// The type of the first touch tracked, if any.
+    var touchType: TouchType? { touches.first?.type }
+
+    mutating func add(_ touch: Touch, key: Int) {
+        touches.append(TrackedTouch(
+            key: key, id: touch.id, device: touch.device, type: touch.type, isDown: true, isNew: true,
+            beganAt: touch.time, startPX: touch.location, startMM: touch.locationMM,
+            locationPX: touch.location, locationMM: touch.locationMM,
+            previousPX: touch.location, previousMM: touch.locationMM, farthestMM: 0))
+    }
+
+    /// Updates a tracked touch; returns false when it is not tracked.
+    mutating func update(_ touch: Touch, key: Int, lifted: Bool) -> Bool {
+        guard let i = touches.firstIndex(where: { $0.key == key }) else { return false }
+        touches[i].locationPX = touch.location
+        touches[i].locationMM = touch.locationMM
+        let moved = touch.locationMM.distance(to: touches[i].startMM)
+        if moved > touches[i].farthestMM { touches[i].farthestMM = moved }
+        if lifted { touches[i].isDown = false }
+        return true
+    }
+
+    /// Stops tracking a touch without a step (it was taken away).
+    mutating func drop(_ key: Int) { touches.removeAll { $0.key == key } }
+
+    /// Forgets touches that went away in the last step.
+    mutating func removeLifted() { touches.removeAll { !$0.isDown } }
+
+    /// Largest distance any touch moved from where it started, in mm.
+    var farthestMM: Double {
+        var m = 0.0
+        for t in touches where t.farthestMM > m { m = t.farthestMM }
+        return m
+    }
+
+    /// Centroid in pixels of the touches down (of all tracked ones when none is down).
+    var centroidPX: Point { centroid(\.locationPX) }
+    /// Centroid in mm of the touches down (of all tracked ones when none is down).
+    var centroidMM: Point { centroid(\.locationMM) }
+
+    private func centroid(_ path: KeyPath<TrackedTouch, Point>) -> Point {
+        var sum = Point.zero, n = 0.0
+        for t in touches where t.isDown { sum = sum + t[keyPath: path]; n += 1 }
+        if n == 0 {
+            for t in touches { sum = sum + t[keyPath: path]; n += 1 }
+        }
+        return n == 0 ? .zero : sum / n
+    }
+
+    /// Integrates the motion of the touches present in the previous step and this one,
+    /// then makes every touch's current position its previous one.
+    mutating func integrateMotion(at time: Timestamp) {
+        var n = 0.0
+        var dPX = Point.zero, dMM = Point.zero
+        var prevCPX = Point.zero, curCPX = Point.zero, prevCMM = Point.zero, curCMM = Point.zero
+        for t in touches where !t.isNew {
+            n += 1
+            dPX = dPX + (t.locationPX - t.previousPX)
+            dMM = dMM + (t.locationMM - t.previousMM)
+            prevCPX = prevCPX + t.previousPX; curCPX = curCPX + t.locationPX
+            prevCMM = prevCMM + t.previousMM; curCMM = curCMM + t.locationMM
+        }
+        if n > 0 {
+            translationPX = translationPX + dPX / n
+            translationMM = translationMM + dMM / n
+        }
+        if n >= 2 && measuresShape {
+            prevCPX = prevCPX / n; curCPX = curCPX / n; prevCMM = prevCMM / n; curCMM = curCMM / n
+            var prevSpan = 0.0, curSpan = 0.0, prevSpanMM = 0.0, curSpanMM = 0.0
+            var turn = 0.0, turning = 0.0
+            for t in touches where !t.isNew {
+                let a = t.previousPX - prevCPX, b = t.locationPX - curCPX
+                prevSpan += a.length; curSpan += b.length
+                prevSpanMM += (t.previousMM - prevCMM).length; curSpanMM += (t.locationMM - curCMM).length
+                if a.length > 0.5 && b.length > 0.5 {
+                    turn += Angles.wrapped(Angles.atan2(b.y, b.x) - Angles.atan2(a.y, a.x))
+                    turning += 1
+                }
+            }
+            if prevSpan > 0.5 && curSpan > 0 { scale *= curSpan / prevSpan }
+            spanChangeMM += (curSpanMM - prevSpanMM) / n
+            if turning > 0 { rotation += turn / turning }
+        }
+        for i in touches.indices {
+            touches[i].previousPX = touches[i].locationPX
+            touches[i].previousMM = touches[i].locationMM
+            touches[i].isNew = false
+        }
+        lastTime = time
+        pushSample(MotionSample(time: time, translationPX: translationPX, translationMM: translationMM, scale: scale, rotation: rotation))
+    }
+
+    private mutating func pushSample(_ s: MotionSample) {
+        if samples.count < Self.sampleCapacity {
+            if samples.count > 1,
+               s.time.milliseconds(since: samples[samples.count - 2].time) < Self.sampleSpacingMS {
+                samples[samples.count - 1] = s
+            } else {
+                samples.append(s)
+            }
+            return
+        }
+        let newest = (sampleHead + Self.sampleCapacity - 1) % Self.sampleCapacity
+        let beforeNewest = (sampleHead + Self.sampleCapacity - 2) % Self.sampleCapacity
+        if s.time.milliseconds(since: samples[beforeNewest].time) < Self.sampleSpacingMS {
+            samples[newest] = s
+        } else {
+            samples[sampleHead] = s
+            sampleHead = (sampleHead + 1) % Self.sampleCapacity
+        }
+    }
+
+    /// The newest sample and the oldest one within the velocity window of it.
+    private func velocityPair() -> (MotionSample, MotionSample)? {
+        let count = samples.count
+        guard count >= 2 else { return nil }
+        let start = count < Self.sampleCapacity ? 0 : sampleHead
+        let newest = samples[(start + count - 1) % Self.sampleCapacity]
+        var oldest = newest
+        for j in stride(from: count - 2, through: 0, by: -1) {
+            let s = samples[(start + j) % Self.sampleCapacity]
+            if newest.time.milliseconds(since: s.time) > Self.velocityWindowMS { break }
+            oldest = s
+        }
+        guard newest.time > oldest.time else { return nil }
+        return (newest, oldest)
+    }
+
+    /// Velocity of the centroid in px/s.
+    var velocityPX: Point {
+        guard let (n, o) = velocityPair() else { return .zero }
+        return (n.translationPX - o.translationPX) / (n.time.milliseconds(since: o.time) / 1000)
+    }
+    /// Velocity of the centroid in mm/s.
+    var velocityMM: Point {
+        guard let (n, o) = velocityPair() else { return .zero }
+        return (n.translationMM - o.translationMM) / (n.time.milliseconds(since: o.time) / 1000)
+    }
+    /// Scale change per second.
+    var scaleVelocity: Double {
+        guard let (n, o) = velocityPair() else { return 0 }
+        return (n.scale - o.scale) / (n.time.milliseconds(since: o.time) / 1000)
+    }
+    /// Radians per second.
+    var rotationVelocity: Double {
+        guard let (n, o) = velocityPair() else { return 0 }
+        return (n.rotation - o.rotation) / (n.time.milliseconds(since: o.time) / 1000)
+    }
+
+    /// The measurement fields every kind shares.
+    func baseMeasurement() -> GestureMeasurement {
+        var m = GestureMeasurement()
+        m.device = touches.first?.device ?? DeviceID(0)
+        m.touches = touches.count  // lifting touches still count in the frame they lift
+        m.touchType = touches.first?.type ?? .direct
+        m.location = centroidPX
+        return m
+    }
+
+    /// Back to the resting state: possible, no touches, no motion.
+    mutating func reset() {
+        state = .possible
+        deadline = nil
+        touches.removeAll(keepingCapacity: true)
+        samples.removeAll(keepingCapacity: true)
+        sampleHead = 0
+        translationPX = .zero; translationMM = .zero
+        scale = 1; spanChangeMM = 0; rotation = 0
+    }
+}
+
+/// What a recognizer asks for after an input; the arena decides what actually happens
+/// (exclusion, failure requirements, the `shouldBegin` gate).
+enum RecognizerStep: Sendable, Equatable {
+    /// Nothing changes.
+    case none
+    /// possible -> began.
+    case begin
+    /// began/changed -> changed.
+    case change
+    /// began/changed -> ended.
+    case end
+    /// began/changed -> cancelled.
+    case cancel
+    /// possible -> recognized (discrete).
+    case recognize
+    /// possible -> failed.
+    case fail
+}
+
+/// What a recognizer knows about where it lives.
+struct RecognizerContext: Sendable {
+    /// The frame of its surface in screen pixels (the screen for system recognizers).
+    var surfaceFrame: ScreenRect
+    /// Pixels per millimetre of its screen.
+    var pixelsPerMillimetre: Double
+}
+
+/// The narrow protocol between a recognizer and the arena: touches in, steps out.
+protocol GestureRecognizerMachine: Sendable {
+    /// Whether it takes one more touch now (beyond the declarative checks the engine makes).
+    func accepts(_ touch: Touch, core: RecognizerCore) -> Bool
+    /// The tracked touches changed (added, moved, lifted); motion is already integrated.
+    mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep
+    /// `core.deadline` passed (the engine cleared it first).
+    mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep
+    /// The values for an event.
+    func measurement(_ core: RecognizerCore) -> GestureMeasurement
+    /// Back to the resting state (the core is reset separately).
+    mutating func reset()
+}

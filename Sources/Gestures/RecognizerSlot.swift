@@ -1,0 +1,102 @@
+import TouchCore
+
+/// How a recognizer's actions reach clients in the current interaction (semantics section 4).
+enum Delivery: Sendable, Equatable {
+    /// Nothing sent yet (still possible, or failed before sending anything).
+    case none
+    /// It began or recognized, but a recognizer it requires to fail has not failed yet.
+    case withheld
+    /// Its actions are being sent.
+    case delivering
+}
+
+/// A recognizer as the engine keeps it: its declaration, where it lives, its
+/// resolved relations, its machine and base, and its part in the current interaction.
+struct RecognizerSlot: Sendable {
+    var config: RecognizerConfiguration
+    var owner: String
+    /// Nil for system recognizers.
+    var surface: SurfaceID?
+    /// `surface/name`, or `owner:name` for system recognizers.
+    var qualifiedName: String
+    var context: RecognizerContext
+    var machine: RecognizerMachine
+    var core = RecognizerCore()
+    /// False once removed (slots are never moved, so indices held elsewhere stay valid).
+    var live = true
+    /// Depth of its surface (system recognizers: above every surface); part of the canonical order.
+    var depth = 0
+    /// Position in the canonical order: deeper surfaces first, then owner, surface and name.
+    /// Independent of declaration order, so arbitration is too.
+    var rank = 0
+
+    // Relations, resolved to slot indices.
+    var requires: [Int] = []
+    var simultaneousAll = false
+    var simultaneous: [Int] = []
+    var preventsAll = true
+    var prevents: [Int] = []
+    var preventableByAll = true
+    var preventableBy: [Int] = []
+
+    // The current interaction.
+    var engaged = false
+    var interaction = 0
+    var delivery = Delivery.none
+    /// Touch keys it has taken since it last reset (also the lifted ones).
+    var seen: [Int] = []
+    /// It began or recognized, and that was delivered, in this interaction.
+    var succeeded = false
+    /// Marked for a step in the current frame.
+    var dirty = false
+
+    init(config: RecognizerConfiguration, owner: String, surface: SurfaceID?, context: RecognizerContext) {
+        self.config = config
+        self.owner = owner
+        self.surface = surface
+        self.qualifiedName = surface.map { "\($0)/\(config.name)" } ?? "\(owner):\(config.name)"
+        self.context = context
+        self.machine = RecognizerMachine(config.kind, context: context)
+        switch config.kind {
+        case .pinch, .rotate: core.measuresShape = true
+        case .tap, .longPress, .pan, .swipe, .edgePan, .hover, .drag: core.measuresShape = false
+        }
+        seen.reserveCapacity(10)
+    }
+
+    var kind: GestureKind { config.kind.gestureKind }
+
+    mutating func touchesChanged(at time: Timestamp) -> RecognizerStep { machine.touchesChanged(&core, at: time) }
+    mutating func deadlinePassed(at time: Timestamp) -> RecognizerStep { machine.deadlinePassed(&core, at: time) }
+    var isHover: Bool { kind == .hover }
+    var state: RecognizerState { core.state }
+
+    /// Still undecided as far as the others can tell: possible, or succeeded but withheld.
+    var isUndecided: Bool {
+        switch core.state {
+        case .possible: return true
+        case .began, .changed, .recognized, .ended: return delivery == .withheld
+        case .cancelled, .failed: return false
+        }
+    }
+
+    /// Began and delivering (an active continuous gesture the others must respect).
+    var isActivelyDelivering: Bool { delivery == .delivering && core.state.isActive }
+
+    func shares(_ other: RecognizerSlot) -> Bool {
+        for k in seen where other.seen.contains(k) { return true }
+        return false
+    }
+}
+
+extension Array where Element == RecognizerSlot {
+    /// Either side allowing is enough (semantics section 4).
+    func simultaneous(_ a: Int, _ b: Int) -> Bool {
+        self[a].simultaneousAll || self[a].simultaneous.contains(b) || self[b].simultaneousAll || self[b].simultaneous.contains(a)
+    }
+
+    /// A may prevent B and B may be prevented by A.
+    func prevents(_ a: Int, _ b: Int) -> Bool {
+        (self[a].preventsAll || self[a].prevents.contains(b)) && (self[b].preventableByAll || self[b].preventableBy.contains(a))
+    }
+}

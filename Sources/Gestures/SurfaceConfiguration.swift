@@ -1,0 +1,285 @@
+import TouchCore
+
+/// Identifies a surface (our word for a view); unique across owners.
+public struct SurfaceID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The identifier.
+    public var rawValue: String
+    /// Creates a surface id.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a surface id.
+    public init(_ value: String) { self.rawValue = value }
+    /// Creates a surface id from a literal.
+    public init(stringLiteral value: String) { self.rawValue = value }
+    /// Decodes a plain string.
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    /// Encodes a plain string.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+    public static func < (a: SurfaceID, b: SurfaceID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { rawValue }
+}
+
+/// A rectangle of a screen that receives touches, with its recognizers (semantics section 2).
+public struct SurfaceConfiguration: Hashable, Sendable, Codable {
+    /// Unique across owners.
+    public var id: SurfaceID
+    /// Who declared it: a client id, `config` for the configuration file, `default` for the built-in one.
+    public var owner: String
+    /// Where it is, in screen pixels.
+    public var frame: ScreenRect
+    /// Index of the screen.
+    public var screen: Int
+    /// Stacking order among siblings: larger is on top. Ties go to the smaller id.
+    public var z: Int
+    /// The surface it is nested in; its recognizers also see this surface's touches.
+    public var parent: SurfaceID?
+    /// Hidden surfaces and their children are skipped by hit testing.
+    public var hidden: Bool
+    /// Disabled surfaces and their children are skipped by hit testing.
+    public var enabled: Bool
+    /// When false, only the first touch reaches the raw stream (recognizers are not affected).
+    public var multipleTouch: Bool
+    /// While touched, touches on other surfaces of the screen are blocked (and vice versa).
+    public var exclusiveTouch: Bool
+    /// Its recognizers.
+    public var recognizers: [RecognizerConfiguration]
+
+    /// Creates a surface.
+    public init(
+        id: SurfaceID, owner: String = "config", frame: ScreenRect, screen: Int = 0, z: Int = 0,
+        parent: SurfaceID? = nil, hidden: Bool = false, enabled: Bool = true, multipleTouch: Bool = true,
+        exclusiveTouch: Bool = false, recognizers: [RecognizerConfiguration] = []
+    ) {
+        self.id = id
+        self.owner = owner
+        self.frame = frame
+        self.screen = screen
+        self.z = z
+        self.parent = parent
+        self.hidden = hidden
+        self.enabled = enabled
+        self.multipleTouch = multipleTouch
+        self.exclusiveTouch = exclusiveTouch
+        self.recognizers = recognizers
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, owner, frame, screen, z, parent, hidden, enabled, multipleTouch, exclusiveTouch, recognizers
+    }
+
+    /// Decodes; `id` and `frame` are required, everything else has a default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(SurfaceID.self, forKey: .id)
+        try require(!id.rawValue.isEmpty, CodingKeys.id, c, "must not be empty")
+        try rejectUnknownKeys(decoder, known: Set(CodingKeys.allCases.map(\.stringValue)), what: "surface \(id)")
+        owner = try c.decodeIfPresent(String.self, forKey: .owner) ?? "config"
+        frame = try c.decode(ScreenRect.self, forKey: .frame)
+        screen = try c.decodeIfPresent(Int.self, forKey: .screen) ?? 0
+        try require(screen >= 0, CodingKeys.screen, c, "must not be negative")
+        z = try c.decodeIfPresent(Int.self, forKey: .z) ?? 0
+        parent = try c.decodeIfPresent(SurfaceID.self, forKey: .parent)
+        hidden = try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false
+        enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
+        multipleTouch = try c.decodeIfPresent(Bool.self, forKey: .multipleTouch) ?? true
+        exclusiveTouch = try c.decodeIfPresent(Bool.self, forKey: .exclusiveTouch) ?? false
+        recognizers = try c.decodeIfPresent([RecognizerConfiguration].self, forKey: .recognizers) ?? []
+        var seen = Set<String>()
+        for r in recognizers {
+            try require(seen.insert(r.name).inserted, CodingKeys.recognizers, c, "name '\(r.name)' twice on surface \(id)")
+        }
+    }
+}
+
+/// The size of one screen, as the gesture engine needs it.
+public struct ScreenGeometry: Hashable, Sendable {
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+    /// Pixels per millimetre, when the screen's physical size is known.
+    public var pixelsPerMillimetre: Double?
+
+    /// Creates a screen size.
+    public init(width: Int, height: Int, pixelsPerMillimetre: Double? = nil) {
+        self.width = width; self.height = height; self.pixelsPerMillimetre = pixelsPerMillimetre
+    }
+
+    /// Used when a screen's physical size is unknown: about a 15.6-inch 1080p panel (141 dpi).
+    public static let fallbackPixelsPerMillimetre = 5.6
+}
+
+/// A semantic problem in a gesture configuration, naming the surface and field at fault.
+public struct GestureConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The surface at fault, when one is.
+    public var surface: SurfaceID?
+    /// The field at fault (`parent`, `recognizers[2].requiresFailureOf`...).
+    public var field: String
+    /// What is wrong.
+    public var message: String
+    /// Creates an error.
+    public init(surface: SurfaceID?, field: String, message: String) {
+        self.surface = surface; self.field = field; self.message = message
+    }
+    public var description: String {
+        (surface.map { "surface \($0): " } ?? "") + "\(field): \(message)"
+    }
+}
+
+/// Surfaces and recognizers: the gesture part of the configuration file, or of the clients' registrations.
+public struct GestureConfiguration: Hashable, Sendable, Codable {
+    /// The surfaces.
+    public var surfaces: [SurfaceConfiguration]
+    /// Recognizers owned by the system, in play for every touch that begins in their region
+    /// (the hook for system edge gestures, semantics section 6). Decoded from `systemRecognizers`.
+    public var systemRecognizers: [RecognizerConfiguration]
+    /// Extra recognizers for every built-in `screen` surface, when extending the built-in configuration.
+    public var recognizers: [RecognizerConfiguration]
+    /// When true, a configuration file replaces the built-in surfaces instead of extending them.
+    public var replaceDefaults: Bool
+    /// Screen sizes (not decoded: the daemon fills them from the screen configuration).
+    public var screens: [ScreenGeometry]
+
+    /// Creates a configuration.
+    public init(surfaces: [SurfaceConfiguration] = [], systemRecognizers: [RecognizerConfiguration] = [],
+                recognizers: [RecognizerConfiguration] = [], replaceDefaults: Bool = false, screens: [ScreenGeometry] = []) {
+        self.surfaces = surfaces
+        self.systemRecognizers = systemRecognizers
+        self.recognizers = recognizers
+        self.replaceDefaults = replaceDefaults
+        self.screens = screens
+    }
+
+    enum CodingKeys: String, CodingKey { case surfaces, systemRecognizers, recognizers, replaceDefaults }
+
+    /// Decodes `surfaces`, `recognizers`, `systemRecognizers` and `replaceDefaults`, all optional.
+    /// Other keys of the file (screens, devices...) are left to their own decoders.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        surfaces = try c.decodeIfPresent([SurfaceConfiguration].self, forKey: .surfaces) ?? []
+        systemRecognizers = try c.decodeIfPresent([RecognizerConfiguration].self, forKey: .systemRecognizers) ?? []
+        recognizers = try c.decodeIfPresent([RecognizerConfiguration].self, forKey: .recognizers) ?? []
+        replaceDefaults = try c.decodeIfPresent(Bool.self, forKey: .replaceDefaults) ?? false
+        screens = []
+    }
+
+    /// Encodes the decoded keys.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(surfaces, forKey: .surfaces)
+        try c.encode(systemRecognizers, forKey: .systemRecognizers)
+        try c.encode(recognizers, forKey: .recognizers)
+        try c.encode(replaceDefaults, forKey: .replaceDefaults)
+    }
+
+    /// The built-in configuration: one full-screen surface per screen (`screen`, then `screen-1`, `screen-2`...),
+    /// owned by `default`, with `tap` (requires `double-tap` to fail), `double-tap`, `long-press`, `pan`,
+    /// `swipe`, `pinch` and `rotate`; pan, swipe, pinch and rotate are simultaneous with each other.
+    public static func `default`(screens: [ScreenGeometry]) -> GestureConfiguration {
+        let continuous: [String] = ["pan", "swipe", "pinch", "rotate"]
+        func others(_ name: String) -> RecognizerSet { .names(continuous.filter { $0 != name }) }
+        let recognizers: [RecognizerConfiguration] = [
+            RecognizerConfiguration(name: "tap", kind: .tap(TapParameters(taps: 1, minTouches: 1, maxTouches: 5)),
+                                    requiresFailureOf: ["double-tap"]),
+            RecognizerConfiguration(name: "double-tap", kind: .tap(TapParameters(taps: 2, minTouches: 1, maxTouches: 5))),
+            RecognizerConfiguration(name: "long-press", kind: .longPress(LongPressParameters(minTouches: 1, maxTouches: 5))),
+            RecognizerConfiguration(name: "pan", kind: .pan(PanParameters(minTouches: 1, maxTouches: 10)),
+                                    simultaneousWith: others("pan")),
+            RecognizerConfiguration(name: "swipe", kind: .swipe(SwipeParameters(minTouches: 1, maxTouches: 5)),
+                                    simultaneousWith: others("swipe")),
+            RecognizerConfiguration(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: others("pinch")),
+            RecognizerConfiguration(name: "rotate", kind: .rotate(RotateParameters()), simultaneousWith: others("rotate")),
+        ]
+        var surfaces: [SurfaceConfiguration] = []
+        for (index, screen) in screens.enumerated() {
+            surfaces.append(SurfaceConfiguration(
+                id: SurfaceID(index == 0 ? "screen" : "screen-\(index)"), owner: "default",
+                frame: ScreenRect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height)),
+                screen: index, z: Int.min, recognizers: recognizers))
+        }
+        return GestureConfiguration(surfaces: surfaces, screens: screens)
+    }
+
+    /// This configuration (read from a file) applied to `base` (usually the built-in one): with
+    /// `replaceDefaults` only this file's surfaces remain; otherwise they are added to `base`'s
+    /// (replacing surfaces with the same id), and `recognizers` are added to every surface of `base`
+    /// owned by `default` (replacing recognizers with the same name).
+    public func applied(to base: GestureConfiguration) -> GestureConfiguration {
+        var result = base
+        result.systemRecognizers = base.systemRecognizers + systemRecognizers
+        result.recognizers = []
+        result.replaceDefaults = false
+        if replaceDefaults {
+            result.surfaces = surfaces
+            return result
+        }
+        for index in result.surfaces.indices where result.surfaces[index].owner == "default" {
+            for extra in recognizers {
+                result.surfaces[index].recognizers.removeAll { $0.name == extra.name }
+                result.surfaces[index].recognizers.append(extra)
+            }
+        }
+        for surface in surfaces {
+            if let at = result.surfaces.firstIndex(where: { $0.id == surface.id }) {
+                result.surfaces[at] = surface
+            } else {
+                result.surfaces.append(surface)
+            }
+        }
+        return result
+    }
+
+    /// Checks what decoding cannot: unique surface ids, known parents without cycles, recognizer
+    /// names unique per surface, failure requirements naming recognizers that exist for the owner,
+    /// and no recognizer of a surface requiring, through others, its own failure.
+    public func validate() throws(GestureConfigurationError) {
+        var byID: [SurfaceID: SurfaceConfiguration] = [:]
+        var namesByOwner: [String: Set<String>] = [:]
+        for surface in surfaces {
+            if byID[surface.id] != nil {
+                throw GestureConfigurationError(surface: surface.id, field: "id", message: "declared twice")
+            }
+            byID[surface.id] = surface
+            for r in surface.recognizers { namesByOwner[surface.owner, default: []].insert(r.name) }
+        }
+        for r in systemRecognizers { namesByOwner["system", default: []].insert(r.name) }
+        for surface in surfaces {
+            var seen: Set<SurfaceID> = [surface.id]
+            var cursor = surface.parent
+            while let p = cursor {
+                guard let parent = byID[p] else {
+                    throw GestureConfigurationError(surface: surface.id, field: "parent", message: "unknown surface '\(p)'")
+                }
+                if !seen.insert(p).inserted {
+                    throw GestureConfigurationError(surface: surface.id, field: "parent", message: "parents form a cycle through '\(p)'")
+                }
+                cursor = parent.parent
+            }
+            var names = Set<String>()
+            for (i, r) in surface.recognizers.enumerated() {
+                if !names.insert(r.name).inserted {
+                    throw GestureConfigurationError(surface: surface.id, field: "recognizers[\(i)].name", message: "'\(r.name)' declared twice")
+                }
+                let known = namesByOwner[surface.owner] ?? []
+                for name in r.requiresFailureOf where !known.contains(name) {
+                    throw GestureConfigurationError(surface: surface.id, field: "recognizers[\(i)].requiresFailureOf",
+                                                    message: "no recognizer '\(name)' of owner '\(surface.owner)'")
+                }
+            }
+            var requires: [String: [String]] = [:]
+            for r in surface.recognizers { requires[r.name] = r.requiresFailureOf }
+            for (i, r) in surface.recognizers.enumerated() {
+                var frontier = r.requiresFailureOf, visited = Set<String>()
+                while let next = frontier.popLast() {
+                    if next == r.name {
+                        throw GestureConfigurationError(surface: surface.id, field: "recognizers[\(i)].requiresFailureOf",
+                                                        message: "'\(r.name)' ends up requiring its own failure")
+                    }
+                    if visited.insert(next).inserted { frontier += requires[next] ?? [] }
+                }
+            }
+        }
+    }
+}
