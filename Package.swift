@@ -32,7 +32,10 @@ let package = Package(
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore"]),
         .target(name: "Udev", dependencies: ["CLibudev"]),
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
-        .target(name: "TouchDaemon", dependencies: ["TouchCore", "Gestures", "Trace", "Wire"]),
+        .target(
+            name: "TouchDaemon",
+            dependencies: ["TouchCore", "Gestures", "Trace", "Wire", .product(name: "Yams", package: "Yams")]
+        ),
         .executableTarget(
             name: "touchctl",
             dependencies: [
@@ -44,6 +47,7 @@ let package = Package(
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
+        .testTarget(name: "TouchDaemonTests", dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting"]),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace"]),
         .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),
     ],

@@ -37,6 +37,9 @@ struct RecognizerCore: Sendable {
     var state: RecognizerState = .possible
     var deadline: Timestamp?
     var touches: [TrackedTouch] = []
+    /// Device and type of the latest touch taken: discrete recognizers measure after every touch lifted.
+    var lastDevice = DeviceID(0)
+    var lastTouchType: TouchType = .direct
     /// Cumulative translation of the centroid, from the mean displacement of the touches
     /// present in consecutive steps (so adding or lifting a finger causes no jump).
     var translationPX: Point = .zero
@@ -79,6 +82,8 @@ struct RecognizerCore: Sendable {
     var touchType: TouchType? { touches.first?.type }
 
     mutating func add(_ touch: Touch, key: Int) {
+        lastDevice = touch.device
+        lastTouchType = touch.type
         touches.append(TrackedTouch(
             key: key, id: touch.id, device: touch.device, type: touch.type, isDown: true, isNew: true,
             beganAt: touch.time, startPX: touch.location, startMM: touch.locationMM,
@@ -227,9 +232,9 @@ struct RecognizerCore: Sendable {
     /// The measurement fields every kind shares.
     func baseMeasurement() -> GestureMeasurement {
         var m = GestureMeasurement()
-        m.device = touches.first?.device ?? DeviceID(0)
+        m.device = touches.first?.device ?? lastDevice
         m.touches = touches.count  // lifting touches still count in the frame they lift
-        m.touchType = touches.first?.type ?? .direct
+        m.touchType = touches.first?.type ?? lastTouchType
         m.location = centroidPX
         return m
     }

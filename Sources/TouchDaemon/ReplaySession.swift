@@ -1,3 +1,4 @@
+import Gestures
 import TouchCore
 import Trace
 import Wire
@@ -52,7 +53,16 @@ extension Substring {
 /// deadline of the previous file passes before the next one starts.
 let fileGapMicroseconds: Int64 = 1_000_000
 
-/// Runs recordings through the offline pipeline on virtual time.
+/// What a replay produces, in order.
+public enum ReplayOutput: Sendable {
+    /// A typed touch from the pipeline (the `touch` stream).
+    case touch(Touch)
+    /// Something the gesture engine produced: a gesture, a surface's raw touch, a debug record.
+    case engine(EngineOutput)
+}
+
+/// Runs recordings through the offline pipeline and the gesture engine on
+/// virtual time: same input, same output, on any machine.
 ///
 /// Several recordings replay one after another as distinct devices: the
 /// first keeps its timestamps, each later one is shifted to start one second
@@ -60,16 +70,13 @@ let fileGapMicroseconds: Int64 = 1_000_000
 public struct ReplaySession {
     /// The recordings, in replay order.
     public let recordings: [Recording]
-    /// Screens and device mapping.
-    public let screens: [ScreenConfiguration]
-    /// Per-device mapping (device index across all recordings -> mapping); missing = default.
-    public var mappings: [DeviceID: DeviceMapping]
+    /// Screens, device rules and gestures.
+    public let configuration: TouchdConfiguration
 
     /// Creates a session.
-    public init(recordings: [Recording], screens: [ScreenConfiguration] = [ScreenConfiguration()], mappings: [DeviceID: DeviceMapping] = [:]) {
+    public init(recordings: [Recording], configuration: TouchdConfiguration = TouchdConfiguration()) {
         self.recordings = recordings
-        self.screens = screens
-        self.mappings = mappings
+        self.configuration = configuration
     }
 
     /// The devices of all recordings with the ids the session gives them.
@@ -81,11 +88,20 @@ public struct ReplaySession {
         return out
     }
 
-    /// A pipeline with every device of the session added.
+    /// Devices the configuration ignores, with the reason.
+    public var ignoredDevices: [(id: DeviceID, reason: String)] {
+        deviceList.compactMap { entry in
+            configuration.decision(for: entry.device.description).ignoredBecause.map { (entry.id, $0) }
+        }
+    }
+
+    /// A pipeline with every device of the session that the configuration does not ignore.
     public func makePipeline() -> TouchPipeline {
-        var pipeline = TouchPipeline(screens: screens)
+        var pipeline = TouchPipeline(screens: configuration.screenConfigurations)
         for (id, d) in deviceList {
-            pipeline.addDevice(id, description: d.description, mapping: mappings[id] ?? DeviceMapping())
+            let decision = configuration.decision(for: d.description)
+            guard decision.ignoredBecause == nil else { continue }
+            pipeline.addDevice(id, description: d.description, mapping: decision.mapping)
         }
         return pipeline
     }
@@ -102,34 +118,55 @@ public struct ReplaySession {
 
     /// The `hello` entries for the session's screens.
     public var helloScreens: [HelloScreen] {
-        screens.enumerated().map { HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.width, height: $0.element.height) }
+        configuration.screens.enumerated().map {
+            HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.width, height: $0.element.height)
+        }
     }
 
-    /// Replays every event in time order, calling `frame` for each touch frame
-    /// and `tick` before each event with its (shifted) time, then once more per
-    /// recording end with `finished = true` frames.
-    public func run(frame: (TouchFrame) -> Void) {
-        var pipeline = makePipeline()
+    /// Replays every event through `pipeline` alone (no gesture engine), calling
+    /// `frame` for each touch frame, including the end-of-trace cancellations.
+    public func frames(_ pipeline: inout TouchPipeline, _ frame: (TouchFrame) -> Void) {
         var base: UInt32 = 0
-        var offset: Int64 = 0
         var lastTime: Int64? = nil
         for r in recordings {
+            var offset: Int64 = 0
             if let last = lastTime, let first = r.events.first {
                 offset = last + fileGapMicroseconds - first.event.time.microseconds
-            } else {
-                offset = 0
             }
             for e in r.events {
                 var ev = e.event
                 ev.time.microseconds &+= offset
                 lastTime = ev.time.microseconds
-                if let f = pipeline.process(ev, from: DeviceID(rawValue: base + e.device.rawValue)) {
-                    frame(f)
-                }
+                if let f = pipeline.process(ev, from: DeviceID(rawValue: base + e.device.rawValue)) { frame(f) }
             }
-            let end = Timestamp(microseconds: lastTime ?? 0)
-            for f in pipeline.finish(at: end) { frame(f) }
+            for f in pipeline.finish(at: Timestamp(microseconds: lastTime ?? 0)) { frame(f) }
             base += UInt32(r.devices.count)
+        }
+    }
+
+    /// Replays every event in time order; `emit` receives each touch of each
+    /// frame, then what the engine made of the frame. After the last event,
+    /// every pending deadline of the engine is run.
+    public func run(recordsDebug: Bool = true, _ emit: (ReplayOutput) -> Void) {
+        var pipeline = makePipeline()
+        var engine = Engine(configuration: configuration.gestures)
+        engine.recordsDebug = recordsDebug
+        var outputs: [EngineOutput] = []
+        outputs.reserveCapacity(64)
+        func deliver(_ frame: TouchFrame) {
+            for t in frame.touches { emit(.touch(t)) }
+            outputs.removeAll(keepingCapacity: true)
+            engine.handle(frame, into: &outputs)
+            for o in outputs { emit(.engine(o)) }
+        }
+        frames(&pipeline, deliver)
+        // Deadlines after the last event (a long press still held, a double-tap window).
+        var guardCount = 0
+        while let deadline = engine.nextDeadline, guardCount < 10_000 {
+            outputs.removeAll(keepingCapacity: true)
+            engine.advance(to: deadline, into: &outputs)
+            for o in outputs { emit(.engine(o)) }
+            guardCount += 1
         }
     }
 }

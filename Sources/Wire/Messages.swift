@@ -101,8 +101,9 @@ public enum MessageEncoder {
         w.endObject()
     }
 
-    /// Writes one `touch` event object (no trailing newline).
-    public static func touch(_ t: Touch, into w: inout JSONWriter) {
+    /// Writes one `touch` event object (no trailing newline); `surface` is
+    /// set for a surface's raw touch stream.
+    public static func touch(_ t: Touch, surface: String? = nil, into w: inout JSONWriter) {
         w.beginObject()
         w.key("type"); w.string("touch")
         w.key("time"); w.number(t.time.seconds, decimals: 6)
@@ -129,6 +130,7 @@ public enum MessageEncoder {
         if let s = t.serial { w.key("serial"); w.int(s) }
         if t.phase == .hover { w.key("inProximity"); w.bool(t.inProximity) }
         if t.isSynthetic { w.key("synthetic"); w.bool(true) }
+        if let surface { w.key("surface"); w.string(surface) }
         w.endObject()
     }
 }

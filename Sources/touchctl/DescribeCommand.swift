@@ -24,10 +24,13 @@ struct DescribeCommand: ParsableCommand {
                 span = ", no events"
             }
             out.line("\(file): \(r.format.rawValue)\(span)")
-            let session = ReplaySession(recordings: [r])
+            let session = ReplaySession(recordings: [r], configuration: try loadConfiguration(input))
             let pipeline = session.makePipeline()
             for info in pipeline.devices {
                 for line in DeviceText.describe(info, node: r.devices[Int(info.id.rawValue)].node) { out.line(line) }
+            }
+            for (id, reason) in session.ignoredDevices {
+                out.line("device \(id): \(r.devices[Int(id.rawValue)].description.name): \(reason)")
             }
             for w in r.warnings { out.line("  warning: \(w.description)") }
         }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import TouchDaemon
 import Trace
 import Wire
 
@@ -64,4 +65,15 @@ func readRecordings(_ options: TraceInputOptions) throws -> [Recording] {
         }
     }
     return out
+}
+
+/// Loads `--config` (or the built-in configuration); a bad file is a clean exit naming the file and key.
+func loadConfiguration(_ options: TraceInputOptions) throws -> TouchdConfiguration {
+    guard let path = options.config else { return TouchdConfiguration() }
+    do {
+        return try TouchdConfiguration.load(path: path)
+    } catch {
+        printError("touchctl: " + error.description)
+        throw ExitCode(78)
+    }
 }

@@ -1,23 +1,25 @@
 import ArgumentParser
+import Gestures
 import TouchCore
 import TouchDaemon
 import Trace
 import Wire
 
-/// `touchctl replay`: the offline pipeline on virtual time, as JSON lines.
+/// `touchctl replay`: the offline pipeline and gesture engine on virtual time, as JSON lines.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay traces through the pipeline on virtual time and print JSON lines: hello, then events."
+        abstract: "Replay traces through the pipeline and the gesture engine on virtual time.",
+        discussion: "Prints JSON lines: hello, then the selected events in order. With --explain, prints a readable timeline of every interaction instead."
     )
 
     @OptionGroup var input: TraceInputOptions
 
-    @Option(help: "Event streams to print, comma-separated: touch, gesture, debug.")
-    var events: String = "touch"
+    @Option(help: "Event streams to print, comma-separated: gesture, touch, debug.")
+    var events: String = "gesture"
 
-    @Flag(help: "JSON lines (the default and only output of replay; accepted for symmetry with touches).")
-    var json = false
+    @Flag(help: "Print, per interaction, which recognizers were in play, every state transition and every arbitration decision, with times.")
+    var explain = false
 
     func validate() throws {
         do { _ = try ReplayStreams(list: events) } catch { throw ValidationError(error.description) }
@@ -25,20 +27,73 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let streams = try ReplayStreams(list: events)
-        let recordings = try readRecordings(input)
-        let session = ReplaySession(recordings: recordings)
+        let session = ReplaySession(recordings: try readRecordings(input), configuration: try loadConfiguration(input))
         var out = Output()
+        if explain {
+            for line in Explanation.lines(session) { out.line(line) }
+            out.flush()
+            return
+        }
         var w = JSONWriter()
         MessageEncoder.hello(devices: session.helloDevices(session.makePipeline()), screens: session.helloScreens, into: &w)
         out.line(w)
-        session.run { frame in
-            guard streams.contains(.touch) else { return }
-            for t in frame.touches {
-                w.reset()
+        session.run(recordsDebug: streams.contains(.debug)) { output in
+            w.reset()
+            switch output {
+            case .touch(let t):
+                guard streams.contains(.touch) else { return }
                 MessageEncoder.touch(t, into: &w)
-                out.line(w)
+            case .engine(.gesture(let g)):
+                guard streams.contains(.gesture) else { return }
+                MessageEncoder.gesture(g, into: &w)
+            case .engine(.debug(let d)):
+                guard streams.contains(.debug) else { return }
+                MessageEncoder.debug(d, into: &w)
+            case .engine(.touch):
+                // Surfaces' raw touch streams go to their owners over the socket, not to replay.
+                return
             }
+            out.line(w)
         }
         out.flush()
+    }
+}
+
+/// The `--explain` timeline: debug records and gestures grouped by interaction.
+enum Explanation {
+    static func lines(_ session: ReplaySession) -> [String] {
+        var order: [Int] = []
+        var byInteraction: [Int: [String]] = [:]
+        var loose: [String] = []
+        session.run(recordsDebug: true) { output in
+            switch output {
+            case .engine(.debug(let d)):
+                let line = "  " + d.description
+                if let i = d.interaction {
+                    if byInteraction[i] == nil { order.append(i); byInteraction[i] = [] }
+                    byInteraction[i]!.append(line)
+                } else {
+                    loose.append(line)
+                }
+            case .engine(.gesture(let g)):
+                var w = JSONWriter()
+                MessageEncoder.gesture(g, into: &w)
+                let line = "  \(g.time) => \(g.recognizer) \(g.kind.rawValue) \(g.state.rawValue)"
+                // Gestures carry no interaction number: attach them to the latest interaction.
+                if let i = order.last { byInteraction[i]!.append(line) } else { loose.append(line) }
+            case .touch, .engine(.touch):
+                return
+            }
+        }
+        var out: [String] = []
+        for i in order {
+            out.append("interaction \(i):")
+            out.append(contentsOf: byInteraction[i] ?? [])
+        }
+        if !loose.isEmpty {
+            out.append("outside interactions:")
+            out.append(contentsOf: loose)
+        }
+        return out
     }
 }

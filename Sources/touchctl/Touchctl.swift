@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchDaemon
 
 /// touchctl: the command-line companion of touchd.
 @main
@@ -17,6 +18,9 @@ struct TraceInputOptions: ParsableArguments {
 
     @Option(name: .customLong("description"), help: "Description file (.desc/.prop/.device) to pair with a split .events file.")
     var description: String?
+
+    @Option(name: .customLong("config"), help: "Configuration file (YAML): screens, device rules, surfaces and recognizers.")
+    var config: String?
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one trace file") }

@@ -18,11 +18,12 @@ struct TouchesCommand: ParsableCommand {
 
     func run() throws {
         let recordings = try readRecordings(input)
-        let session = ReplaySession(recordings: recordings)
+        let session = ReplaySession(recordings: recordings, configuration: try loadConfiguration(input))
         let names = session.deviceList.map(\.device.description.name)
         var out = Output()
         var w = JSONWriter()
-        session.run { frame in
+        var pipeline = session.makePipeline()
+        session.frames(&pipeline) { frame in
             if json {
                 w.reset()
                 w.beginObject()

@@ -1,0 +1,370 @@
+import Foundation
+import Gestures
+import TouchCore
+import Yams
+
+/// A configuration file that could not be used: names the file and the key at fault.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file.
+    public var file: String
+    /// Where in the file (`devices[1].rotation`), or empty for the whole file.
+    public var path: String
+    /// What is wrong.
+    public var message: String
+    /// Creates an error.
+    public init(file: String, path: String = "", _ message: String) {
+        self.file = file
+        self.path = path
+        self.message = message
+    }
+    public var description: String { path.isEmpty ? "\(file): \(message)" : "\(file): \(path): \(message)" }
+}
+
+/// One screen of the configuration: its size in pixels and, optionally, in millimetres.
+public struct ScreenEntry: Hashable, Sendable, Codable {
+    /// The screen's name, used by device rules (`screen: main`).
+    public var name: String
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+    /// Physical size, which gives the pixel density edge zones and edge pans use.
+    public var sizeMM: SizeMM?
+
+    /// Creates a screen entry.
+    public init(name: String, width: Int, height: Int, sizeMM: SizeMM? = nil) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.sizeMM = sizeMM
+    }
+
+    enum CodingKeys: String, CodingKey { case name, width, height, sizeMM }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decodeIfPresent(String.self, forKey: .name) ?? "default"
+        width = try c.decode(Int.self, forKey: .width)
+        height = try c.decode(Int.self, forKey: .height)
+        sizeMM = try c.decodeIfPresent(SizeMM.self, forKey: .sizeMM)
+        guard width > 0, height > 0, width <= 65_536, height <= 65_536 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.width], debugDescription: "screen size must be 1 to 65536 pixels"))
+        }
+    }
+}
+
+/// Which devices a rule applies to. Every key given must match (glob patterns
+/// with `*` and `?` for names and syspaths; numbers may be written in hex).
+public struct DeviceMatch: Hashable, Sendable, Codable {
+    /// Kernel device name pattern.
+    public var name: String?
+    /// USB/I2C vendor id.
+    public var vendor: UInt16?
+    /// Product id.
+    public var product: UInt16?
+    /// Bus type (3 USB, 0x18 I2C...).
+    public var bustype: UInt16?
+    /// sysfs path pattern (live devices only).
+    public var syspath: String?
+    /// udev properties that must have these values.
+    public var udev: [String: String]?
+
+    enum CodingKeys: String, CodingKey { case name, vendor, product, bustype, syspath, udev }
+
+    /// Creates a match.
+    public init(name: String? = nil, vendor: UInt16? = nil, product: UInt16? = nil, bustype: UInt16? = nil, syspath: String? = nil, udev: [String: String]? = nil) {
+        self.name = name
+        self.vendor = vendor
+        self.product = product
+        self.bustype = bustype
+        self.syspath = syspath
+        self.udev = udev
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        vendor = try Self.decodeID(c, .vendor)
+        product = try Self.decodeID(c, .product)
+        bustype = try Self.decodeID(c, .bustype)
+        syspath = try c.decodeIfPresent(String.self, forKey: .syspath)
+        udev = try c.decodeIfPresent([String: String].self, forKey: .udev)
+    }
+
+    static func decodeID(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> UInt16? {
+        if let n = try? c.decodeIfPresent(Int.self, forKey: key) {
+            guard (0...0xffff).contains(n) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [key], debugDescription: "expected 0 to 0xffff"))
+            }
+            return UInt16(n)
+        }
+        guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+        let digits = text.hasPrefix("0x") || text.hasPrefix("0X") ? String(text.dropFirst(2)) : text
+        guard let v = UInt16(digits, radix: 16) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [key], debugDescription: "expected a number or hex string like 0x1b96, got \"\(text)\""))
+        }
+        return v
+    }
+
+    /// Whether a device matches.
+    public func matches(_ d: DeviceDescription, syspath devicePath: String? = nil, udevProperties: [String: String] = [:]) -> Bool {
+        if let name, !Glob.matches(name, d.name) { return false }
+        if let vendor, vendor != d.id.vendor { return false }
+        if let product, product != d.id.product { return false }
+        if let bustype, bustype != d.id.bustype { return false }
+        if let syspath {
+            guard let devicePath, Glob.matches(syspath, devicePath) else { return false }
+        }
+        if let udev {
+            let props = udevProperties.isEmpty ? d.udevProperties : udevProperties
+            for (k, v) in udev where props[k] != v { return false }
+        }
+        return true
+    }
+}
+
+/// A device rule: what to do with the devices it matches. Rules apply in
+/// order; a later matching rule overrides the keys it sets.
+public struct DeviceRule: Hashable, Sendable, Codable {
+    /// Which devices.
+    public var match: DeviceMatch
+    /// Screen by index or name.
+    public var screen: ScreenReference?
+    /// Rotation in degrees clockwise: 0, 90, 180, 270.
+    public var rotation: Rotation?
+    /// libinput-style calibration matrix, six numbers.
+    public var calibration: [Double]?
+    /// Physical size override.
+    public var sizeMM: SizeMM?
+    /// Ignore the device (with this rule as the reason).
+    public var ignore: Bool?
+    /// Grab the device exclusively (live devices only).
+    public var grab: Bool?
+
+    enum CodingKeys: String, CodingKey { case match, screen, rotation, calibration, sizeMM, ignore, grab }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        match = try c.decodeIfPresent(DeviceMatch.self, forKey: .match) ?? DeviceMatch()
+        screen = try c.decodeIfPresent(ScreenReference.self, forKey: .screen)
+        if let degrees = try c.decodeIfPresent(Int.self, forKey: .rotation) {
+            guard let r = Rotation(rawValue: degrees) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.rotation], debugDescription: "expected 0, 90, 180 or 270, got \(degrees)"))
+            }
+            rotation = r
+        }
+        calibration = try c.decodeIfPresent([Double].self, forKey: .calibration)
+        if let m = calibration, m.count != 6 {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.calibration], debugDescription: "expected 6 numbers (a b c d e f), got \(m.count)"))
+        }
+        sizeMM = try c.decodeIfPresent(SizeMM.self, forKey: .sizeMM)
+        if let s = sizeMM, !(s.width > 0 && s.height > 0) {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.sizeMM], debugDescription: "width and height must be positive"))
+        }
+        ignore = try c.decodeIfPresent(Bool.self, forKey: .ignore)
+        grab = try c.decodeIfPresent(Bool.self, forKey: .grab)
+    }
+}
+
+/// A screen named by index (`0`) or name (`main`).
+public enum ScreenReference: Hashable, Sendable, Codable {
+    /// By position in `screens`.
+    case index(Int)
+    /// By `name`.
+    case name(String)
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let i = try? c.decode(Int.self) { self = .index(i) } else { self = .name(try c.decode(String.self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .index(let i): try c.encode(i)
+        case .name(let n): try c.encode(n)
+        }
+    }
+}
+
+/// What the configuration decides for one device.
+public struct DeviceDecision: Hashable, Sendable {
+    /// Screen, rotation, calibration, size override.
+    public var mapping: DeviceMapping
+    /// Why the device is ignored, when it is.
+    public var ignoredBecause: String?
+    /// Whether to grab it exclusively.
+    public var grab: Bool
+}
+
+/// The whole configuration file (`/etc/touchd/touchd.yaml`, `--config FILE`);
+/// docs/configuration.md documents every key.
+public struct TouchdConfiguration: Sendable {
+    /// Screens; one 1920x1080 screen named `default` when the file has none.
+    public var screens: [ScreenEntry]
+    /// Device rules, in order.
+    public var devices: [DeviceRule]
+    /// The gesture part as the file gives it (surfaces, recognizers, replaceDefaults).
+    public var gestureFile: GestureConfiguration
+
+    /// The built-in configuration.
+    public init() {
+        screens = [ScreenEntry(name: "default", width: 1920, height: 1080)]
+        devices = []
+        gestureFile = GestureConfiguration()
+    }
+
+    /// Screens as TouchCore maps devices onto them.
+    public var screenConfigurations: [ScreenConfiguration] {
+        screens.map { ScreenConfiguration(name: $0.name, width: $0.width, height: $0.height) }
+    }
+
+    /// The engine's configuration: the built-in one, extended or replaced by the file's.
+    public var gestures: GestureConfiguration {
+        let geometry = screens.map { s in
+            ScreenGeometry(width: s.width, height: s.height, pixelsPerMillimetre: s.sizeMM.map { Double(s.width) / $0.width })
+        }
+        var g = gestureFile
+        g.screens = geometry
+        return g.applied(to: GestureConfiguration.default(screens: geometry))
+    }
+
+    /// Applies the device rules to a device.
+    public func decision(for d: DeviceDescription, syspath: String? = nil, udevProperties: [String: String] = [:]) -> DeviceDecision {
+        var decision = DeviceDecision(mapping: DeviceMapping(), ignoredBecause: nil, grab: false)
+        for (i, rule) in devices.enumerated() where rule.match.matches(d, syspath: syspath, udevProperties: udevProperties) {
+            if let s = rule.screen {
+                switch s {
+                case .index(let n): decision.mapping.screen = n
+                case .name(let n): decision.mapping.screen = screens.firstIndex { $0.name == n } ?? decision.mapping.screen
+                }
+            }
+            if let r = rule.rotation { decision.mapping.rotation = r }
+            if let m = rule.calibration { decision.mapping.calibration = CalibrationMatrix(m[0], m[1], m[2], m[3], m[4], m[5]) }
+            if let s = rule.sizeMM { decision.mapping.sizeMM = s }
+            if let ignore = rule.ignore { decision.ignoredBecause = ignore ? "ignored by devices[\(i)] of the configuration" : nil }
+            if let g = rule.grab { decision.grab = g }
+        }
+        return decision
+    }
+
+    /// Reads and checks a configuration file.
+    public static func load(path: String) throws(ConfigurationError) -> TouchdConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(file: path, "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(file: path, "not UTF-8 text")
+        }
+        return try parse(yaml: text, file: path)
+    }
+
+    /// Parses and checks configuration text; `file` names it in errors.
+    public static func parse(yaml: String, file: String) throws(ConfigurationError) -> TouchdConfiguration {
+        let decoded: FileLayout
+        do {
+            if yaml.allSatisfy({ $0.isWhitespace }) { return TouchdConfiguration() }
+            decoded = try YAMLDecoder().decode(FileLayout.self, from: yaml)
+        } catch let e as DecodingError {
+            throw Self.describe(e, file: file)
+        } catch let e as GestureConfigurationError {
+            throw ConfigurationError(file: file, path: e.surface.map { "surfaces[\($0)]" } ?? "", e.description)
+        } catch {
+            throw ConfigurationError(file: file, "not valid YAML: \(error)")
+        }
+        var c = TouchdConfiguration()
+        if let screens = decoded.screens {
+            guard !screens.isEmpty else { throw ConfigurationError(file: file, path: "screens", "needs at least one screen") }
+            c.screens = screens
+        }
+        c.devices = decoded.devices ?? []
+        for (i, rule) in c.devices.enumerated() {
+            switch rule.screen {
+            case .index(let n)?:
+                if n < 0 || n >= c.screens.count {
+                    throw ConfigurationError(file: file, path: "devices[\(i)].screen", "no screen \(n) (there are \(c.screens.count))")
+                }
+            case .name(let n)?:
+                if !c.screens.contains(where: { $0.name == n }) {
+                    throw ConfigurationError(file: file, path: "devices[\(i)].screen", "no screen named \"\(n)\"")
+                }
+            case nil: break
+            }
+        }
+        c.gestureFile = decoded.gestures
+        do {
+            try c.gestures.validate()
+        } catch {
+            throw ConfigurationError(file: file, error.description)
+        }
+        return c
+    }
+
+    private struct FileLayout: Decodable {
+        var screens: [ScreenEntry]?
+        var devices: [DeviceRule]?
+        var gestures: GestureConfiguration
+
+        enum CodingKeys: String, CodingKey { case screens, devices }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            screens = try c.decodeIfPresent([ScreenEntry].self, forKey: .screens)
+            devices = try c.decodeIfPresent([DeviceRule].self, forKey: .devices)
+            gestures = try GestureConfiguration(from: decoder)
+        }
+    }
+
+    static func describe(_ e: DecodingError, file: String) -> ConfigurationError {
+        func path(_ keys: [any CodingKey]) -> String {
+            var s = ""
+            for k in keys {
+                if let i = k.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + k.stringValue }
+            }
+            return s
+        }
+        switch e {
+        case .typeMismatch(let type, let ctx):
+            return ConfigurationError(file: file, path: path(ctx.codingPath), "expected \(Self.typeName(type)): \(ctx.debugDescription)")
+        case .valueNotFound(let type, let ctx):
+            return ConfigurationError(file: file, path: path(ctx.codingPath), "missing \(Self.typeName(type))")
+        case .keyNotFound(let key, let ctx):
+            return ConfigurationError(file: file, path: path(ctx.codingPath + [key]), "required key is missing")
+        case .dataCorrupted(let ctx):
+            return ConfigurationError(file: file, path: path(ctx.codingPath), ctx.debugDescription)
+        @unknown default:
+            return ConfigurationError(file: file, "\(e)")
+        }
+    }
+
+    static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is UInt16.Type, is Int32.Type: return "an integer"
+        case is Double.Type: return "a number"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        default: return String(describing: type)
+        }
+    }
+}
+
+/// `*` and `?` patterns.
+enum Glob {
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let p = Array(pattern.unicodeScalars), t = Array(text.unicodeScalars)
+        var pi = 0, ti = 0, star = -1, mark = 0
+        while ti < t.count {
+            if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) {
+                pi += 1; ti += 1
+            } else if pi < p.count && p[pi] == "*" {
+                star = pi; mark = ti; pi += 1
+            } else if star >= 0 {
+                pi = star + 1; mark += 1; ti = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.count && p[pi] == "*" { pi += 1 }
+        return pi == p.count
+    }
+}
