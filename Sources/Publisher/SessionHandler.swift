@@ -282,27 +282,30 @@ final class SessionHandler: ChannelDuplexHandler {
 
     // MARK: Events
 
-    /// Offers one event line; returns false when the client was found stuck and is being closed.
+    /// Offers one event line: written to the channel (flushed later, once per
+    /// batch) while the socket keeps up, queued otherwise; a client found stuck is closed.
     func deliver(_ line: ByteBuffer, time: Double, now: Double) {
-        guard state == .active else { return }
+        guard state == .active, let context else { return }
+        if queue.isEmpty, queue.lost == 0, context.channel.isWritable {
+            context.write(wrapOutboundOut(line), promise: nil)
+            return
+        }
         switch queue.offer(line, time: time, now: now) {
         case .queued, .dropped:
             break
         case .stuck:
             queue.removeAll()
-            context?.close(promise: nil)
+            context.close(promise: nil)
         }
     }
 
     /// Moves queued lines to the channel while it accepts them.
     func flushQueue() {
         guard let context, state == .active else { return }
-        var wrote = false
         while context.channel.isWritable, let line = queue.pop() {
             context.write(wrapOutboundOut(line), promise: nil)
-            wrote = true
         }
-        if wrote { context.flush() }
+        context.flush()
         resumeReadingIfPossible()
     }
 
