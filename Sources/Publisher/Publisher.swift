@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Synchronization
 import Wire
 
 #if canImport(Glibc)
@@ -19,6 +20,7 @@ public final class Publisher: Sendable {
     private let serverChannel: Channel
     private let group: MultiThreadedEventLoopGroup
     private let socketPath: String?
+    private let stopped = Mutex(false)
 
     private init(hub: SessionHub, serverChannel: Channel, group: MultiThreadedEventLoopGroup, socketPath: String?) {
         self.hub = hub
@@ -111,19 +113,21 @@ public final class Publisher: Sendable {
     /// queued on the publisher's event loop, whatever the number of clients;
     /// slow clients lose events (and get `overflow`) instead of slowing anyone.
     public func publish(_ batch: [PublishedEvent]) {
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty, !stopped.withLock({ $0 }) else { return }
         let hub = self.hub
         hub.eventLoop.execute { hub.route(batch) }
     }
 
     /// The number of connected clients.
     public func clientCount() async -> Int {
+        guard !stopped.withLock({ $0 }) else { return 0 }
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.count }.get()) ?? 0
     }
 
     /// The connected clients, oldest first.
     public func clients() async -> [ClientInfo] {
+        guard !stopped.withLock({ $0 }) else { return [] }
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.clients }.get()) ?? []
     }
@@ -132,6 +136,11 @@ public final class Publisher: Sendable {
     /// listening socket, waits for `clientDisconnected` calls to return, and
     /// stops the event loop. Removes the socket file it created.
     public func shutdown(reason: GoodbyeReason = .shutdown) async {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         let hub = self.hub
         try? await serverChannel.close()
         let idle = hub.eventLoop.flatSubmit {
