@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev pkg-config
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli bench clean
+.PHONY: all deps build release run test test-vm check-cli check-schemas bench clean
 
 all: build
 
@@ -33,7 +33,13 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-cli
+	$(MAKE) --no-print-directory check-schemas
 	$(MAKE) --no-print-directory test-vm
+
+# Every example message of docs/schemas against its JSON Schema (and the decoder's verdict).
+check-schemas:
+	@python3 -c 'import jsonschema, referencing' 2>/dev/null || python3 -m pip install -q jsonschema referencing
+	python3 docs/schemas/validate.py
 
 # The kernel tests (uinput, evdev, udev) in one QEMU guest; installs qemu, a
 # kernel, busybox-static and virtme-ng when missing (see docs/udev.md).

@@ -9,10 +9,14 @@ let package = Package(
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "Gestures", targets: ["Gestures"]),
         .library(name: "Trace", targets: ["Trace"]),
+        .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "Publisher", targets: ["Publisher"]),
+        .library(name: "TouchClient", targets: ["TouchClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,6 +33,22 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         .target(name: "Trace", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
         .target(name: "Wire", dependencies: ["TouchCore", "Gestures"]),
+        .target(
+            name: "Publisher",
+            dependencies: [
+                "Wire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "TouchClient",
+            dependencies: [
+                "Wire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore"]),
         .target(name: "Udev", dependencies: ["CLibudev"]),
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
@@ -48,6 +68,19 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
         .testTarget(name: "TouchDaemonTests", dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting"]),
+        .testTarget(
+            name: "PublisherTests",
+            dependencies: [
+                "Publisher", "Wire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "TouchClientTests",
+            dependencies: ["TouchClient", "Publisher", "Wire"]
+        ),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace"]),
         .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),
     ],

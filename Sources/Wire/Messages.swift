@@ -66,26 +66,7 @@ public enum MessageEncoder {
         w.key("server"); w.string("touchd " + serverVersion)
         w.key("devices")
         w.beginArray()
-        for d in devices {
-            w.beginObject()
-            w.key("id"); w.int(d.id.rawValue)
-            w.key("name"); w.string(d.name)
-            w.key("touchType")
-            if let first = d.touchTypes.first { w.string(first.rawValue) } else { w.null() }
-            w.key("touchTypes")
-            w.beginArray()
-            for t in d.touchTypes { w.string(t.rawValue) }
-            w.endArray()
-            w.key("slots"); w.int(d.slots)
-            w.key("size")
-            w.beginObject()
-            w.key("width"); w.number(d.widthMM, decimals: 1)
-            w.key("height"); w.number(d.heightMM, decimals: 1)
-            w.key("source"); w.string(d.sizeSource)
-            w.endObject()
-            w.key("screen"); w.int(d.screen)
-            w.endObject()
-        }
+        for d in devices { device(d, into: &w) }
         w.endArray()
         w.key("screens")
         w.beginArray()
@@ -98,6 +79,28 @@ public enum MessageEncoder {
             w.endObject()
         }
         w.endArray()
+        w.endObject()
+    }
+
+    /// Writes one device entry, as `hello` and `device` messages carry it.
+    public static func device(_ d: HelloDevice, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("id"); w.int(d.id.rawValue)
+        w.key("name"); w.string(d.name)
+        w.key("touchType")
+        if let first = d.touchTypes.first { w.string(first.rawValue) } else { w.null() }
+        w.key("touchTypes")
+        w.beginArray()
+        for t in d.touchTypes { w.string(t.rawValue) }
+        w.endArray()
+        w.key("slots"); w.int(d.slots)
+        w.key("size")
+        w.beginObject()
+        w.key("width"); w.number(d.widthMM, decimals: 1)
+        w.key("height"); w.number(d.heightMM, decimals: 1)
+        w.key("source"); w.string(d.sizeSource)
+        w.endObject()
+        w.key("screen"); w.int(d.screen)
         w.endObject()
     }
 

@@ -1,0 +1,77 @@
+import Wire
+
+/// Identifies one connection for its lifetime (never reused while the publisher runs).
+public struct ClientID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public var description: String { "client \(rawValue)" }
+}
+
+/// The peer's credentials as the kernel reports them (`SO_PEERCRED`, `struct ucred`).
+public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
+    /// Effective user id of the peer when it connected.
+    public var uid: UInt32
+    /// Effective group id of the peer when it connected.
+    public var gid: UInt32
+    /// Process id of the peer.
+    public var pid: Int32
+
+    /// Creates credentials.
+    public init(uid: UInt32, gid: UInt32, pid: Int32) {
+        self.uid = uid
+        self.gid = gid
+        self.pid = pid
+    }
+
+    public var description: String { "uid \(uid) gid \(gid) pid \(pid)" }
+}
+
+/// Who a request or a disconnection comes from.
+public struct ClientInfo: Hashable, Sendable, CustomStringConvertible {
+    /// The connection's id.
+    public var id: ClientID
+    /// Peer credentials; nil when the transport has none (in-memory test channels).
+    public var credentials: PeerCredentials?
+
+    /// Creates a client description.
+    public init(id: ClientID, credentials: PeerCredentials?) {
+        self.id = id
+        self.credentials = credentials
+    }
+
+    public var description: String {
+        if let credentials { return "\(id) (\(credentials))" }
+        return id.description
+    }
+}
+
+/// A set of users and groups that a privilege is granted to.
+public struct AccessGrant: Hashable, Sendable {
+    /// User ids granted.
+    public var uids: Set<UInt32>
+    /// Group ids granted (matched against the peer's primary group).
+    public var gids: Set<UInt32>
+
+    /// Creates a grant.
+    public init(uids: Set<UInt32> = [], gids: Set<UInt32> = []) {
+        self.uids = uids
+        self.gids = gids
+    }
+
+    /// Whether a peer with these credentials holds the grant (never without credentials).
+    public func includes(_ credentials: PeerCredentials?) -> Bool {
+        guard let credentials else { return false }
+        return uids.contains(credentials.uid) || gids.contains(credentials.gid)
+    }
+}
+
+/// What the configuration allows beyond the defaults.
+public struct AccessPolicy: Hashable, Sendable {
+    /// Who sees the raw touches of other clients' surfaces.
+    public var seeAllTouches: AccessGrant
+
+    /// Creates a policy; by default nobody sees other clients' touches.
+    public init(seeAllTouches: AccessGrant = AccessGrant()) {
+        self.seeAllTouches = seeAllTouches
+    }
+}

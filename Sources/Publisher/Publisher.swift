@@ -1,0 +1,154 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+import Wire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The Unix socket server of protocol v1.
+///
+/// Clients connect, get `hello`, send requests, and receive the events their
+/// subscriptions and surfaces entitle them to. The engine hands events over
+/// with ``publish(_:)``, which never waits for a client. All connections are
+/// served by one event loop thread owned by the publisher.
+public final class Publisher: Sendable {
+    let hub: SessionHub
+    private let serverChannel: Channel
+    private let group: MultiThreadedEventLoopGroup
+    private let socketPath: String?
+    private let stopped = Mutex(false)
+
+    private init(hub: SessionHub, serverChannel: Channel, group: MultiThreadedEventLoopGroup, socketPath: String?) {
+        self.hub = hub
+        self.serverChannel = serverChannel
+        self.group = group
+        self.socketPath = socketPath
+    }
+
+    /// Listens on a new socket file at `socketPath` (its directory must exist;
+    /// a stale socket file is replaced, a live one or another file is an error),
+    /// with the configured mode and group.
+    public static func listen(
+        socketPath: String, configuration: PublisherConfiguration = PublisherConfiguration(),
+        delegate: any PublisherDelegate, hello: @escaping @Sendable () -> HelloSnapshot
+    ) async throws -> Publisher {
+        try UnixSocketFile.prepare(path: socketPath)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let hub = SessionHub(eventLoop: group.next(), configuration: configuration, delegate: delegate, hello: hello)
+        do {
+            let channel = try await bootstrap(hub).bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: false).get()
+            do {
+                try UnixSocketFile.applyPermissions(path: socketPath, mode: configuration.socketMode, group: configuration.socketGroup)
+            } catch {
+                try? await channel.close()
+                UnixSocketFile.remove(path: socketPath)
+                throw error
+            }
+            return Publisher(hub: hub, serverChannel: channel, group: group, socketPath: socketPath)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Serves an already bound and listening stream socket, e.g. one passed
+    /// by systemd socket activation (the socket file and its permissions are
+    /// systemd's business; the file is left in place on shutdown).
+    public static func listen(
+        descriptor: CInt, configuration: PublisherConfiguration = PublisherConfiguration(),
+        delegate: any PublisherDelegate, hello: @escaping @Sendable () -> HelloSnapshot
+    ) async throws -> Publisher {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let hub = SessionHub(eventLoop: group.next(), configuration: configuration, delegate: delegate, hello: hello)
+        do {
+            let channel = try await bootstrap(hub).withBoundSocket(descriptor).get()
+            return Publisher(hub: hub, serverChannel: channel, group: group, socketPath: nil)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    private static func bootstrap(_ hub: SessionHub) -> ServerBootstrap {
+        let loop = hub.eventLoop
+        return ServerBootstrap(group: loop, childGroup: loop)
+            .serverChannelOption(.backlog, value: 128)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+            .childChannelOption(.maxMessagesPerRead, value: 4)
+            .childChannelInitializer { channel in
+                peerCredentials(of: channel).flatMapThrowing { credentials in
+                    let info = ClientInfo(id: hub.makeClientID(), credentials: credentials)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(RequestFrameDecoder(maxLineBytes: hub.configuration.limits.maxRequestLineBytes)))
+                    try channel.pipeline.syncOperations.addHandler(SessionHandler(hub: hub, info: info))
+                }
+            }
+    }
+
+    /// `SO_PEERCRED` of a connected Unix socket; nil if the channel has none.
+    private static func peerCredentials(of channel: Channel) -> EventLoopFuture<PeerCredentials?> {
+        guard let provider = channel as? SocketOptionProvider else { return channel.eventLoop.makeSucceededFuture(nil) }
+        let future: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return future
+            .map { c -> PeerCredentials? in PeerCredentials(uid: c.uid, gid: c.gid, pid: c.pid) }
+            .recover { _ -> PeerCredentials? in nil }
+    }
+
+    /// `struct ucred` of <sys/socket.h> (hidden by Glibc's module without _GNU_SOURCE).
+    private struct KernelPeerCredentials: Sendable {
+        var pid: Int32
+        var uid: UInt32
+        var gid: UInt32
+    }
+
+    /// The socket file path, when listening on one created by the publisher.
+    public var path: String? { socketPath }
+
+    /// Hands a batch of events to the clients. Non-blocking: one task is
+    /// queued on the publisher's event loop, whatever the number of clients;
+    /// slow clients lose events (and get `overflow`) instead of slowing anyone.
+    public func publish(_ batch: [PublishedEvent]) {
+        guard !batch.isEmpty, !stopped.withLock({ $0 }) else { return }
+        let hub = self.hub
+        hub.eventLoop.execute { hub.route(batch) }
+    }
+
+    /// The number of connected clients.
+    public func clientCount() async -> Int {
+        guard !stopped.withLock({ $0 }) else { return 0 }
+        let hub = self.hub
+        return (try? await hub.eventLoop.submit { hub.count }.get()) ?? 0
+    }
+
+    /// The connected clients, oldest first.
+    public func clients() async -> [ClientInfo] {
+        guard !stopped.withLock({ $0 }) else { return [] }
+        let hub = self.hub
+        return (try? await hub.eventLoop.submit { hub.clients }.get()) ?? []
+    }
+
+    /// Says `goodbye` to every client, closes all connections and the
+    /// listening socket, waits for `clientDisconnected` calls to return, and
+    /// stops the event loop. Removes the socket file it created.
+    public func shutdown(reason: GoodbyeReason = .shutdown) async {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        let hub = self.hub
+        try? await serverChannel.close()
+        let idle = hub.eventLoop.flatSubmit {
+            hub.beginShutdown(reason: reason)
+            return hub.whenIdle()
+        }
+        try? await idle.get()
+        if let socketPath { UnixSocketFile.remove(path: socketPath) }
+        try? await group.shutdownGracefully()
+    }
+}

@@ -1,0 +1,88 @@
+import NIOCore
+import Wire
+
+/// The limits the publisher enforces (docs/protocol.md lists them for clients).
+public struct PublisherLimits: Hashable, Sendable {
+    /// Longest request line in bytes, newline excluded. Longer lines get
+    /// `line-too-long` and are skipped up to their newline.
+    public var maxRequestLineBytes: Int = 65_536
+    /// Simultaneous connections; one more gets `limit-exceeded` and is closed.
+    public var maxConnections: Int = 256
+    /// Surfaces one connection may register.
+    public var maxSurfacesPerClient: Int = 64
+    /// Recognizers one surface may have.
+    public var maxRecognizersPerSurface: Int = 64
+    /// Subscriptions one connection may hold.
+    public var maxSubscriptionsPerClient: Int = 32
+    /// Events waiting for one client before new ones are dropped (and an `overflow` follows).
+    public var maxQueuedEvents: Int = 4096
+    /// Bytes waiting for one client before new events are dropped.
+    public var maxQueuedBytes: Int = 4 << 20
+    /// A client whose queue keeps dropping events for longer than this (seconds) is disconnected.
+    public var stuckTimeout: Double = 5
+    /// Requests read but not yet answered; past this the server stops reading from the client.
+    public var maxPendingRequests: Int = 16
+    /// On shutdown, how long (seconds) clients get to receive `goodbye` before being closed.
+    public var shutdownGrace: Double = 1
+
+    /// The default limits.
+    public init() {}
+}
+
+/// Everything the publisher needs besides the socket and the delegate.
+public struct PublisherConfiguration: Sendable {
+    /// Limits.
+    public var limits: PublisherLimits
+    /// Privileges by peer credentials.
+    public var access: AccessPolicy
+    /// Permission bits of the socket file (owner and group may connect by default).
+    public var socketMode: UInt32
+    /// Group id to give the socket file (nil: the daemon's group).
+    public var socketGroup: UInt32?
+    /// A monotonic clock in seconds, used only for the stuck-client timeout (tests inject one).
+    public var clock: @Sendable () -> Double
+
+    /// Creates a configuration.
+    public init(
+        limits: PublisherLimits = PublisherLimits(), access: AccessPolicy = AccessPolicy(),
+        socketMode: UInt32 = 0o660, socketGroup: UInt32? = nil,
+        clock: @escaping @Sendable () -> Double = { Double(NIODeadline.now().uptimeNanoseconds) / 1e9 }
+    ) {
+        self.limits = limits
+        self.access = access
+        self.socketMode = socketMode
+        self.socketGroup = socketGroup
+        self.clock = clock
+    }
+}
+
+/// What `hello` reports; asked for at each connection since devices come and go.
+public struct HelloSnapshot: Hashable, Sendable {
+    /// Devices in service.
+    public var devices: [HelloDevice]
+    /// Configured screens.
+    public var screens: [HelloScreen]
+
+    /// Creates a snapshot.
+    public init(devices: [HelloDevice], screens: [HelloScreen]) {
+        self.devices = devices
+        self.screens = screens
+    }
+}
+
+/// The daemon's side of surface requests. The publisher validates requests,
+/// enforces limits and ownership (a client only updates or unregisters its
+/// own surfaces), and calls these one request at a time per client, in order.
+/// Throwing sends an `error` with the thrown code and message; returning
+/// sends an `ack`.
+public protocol PublisherDelegate: Sendable {
+    /// A client registers a new surface (its id is not yet registered on that connection).
+    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError)
+    /// A client replaces the description of one of its surfaces.
+    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError)
+    /// A client removes one of its surfaces.
+    func unregister(surface: String, from client: ClientInfo) async throws(RequestError)
+    /// A connection closed; `surfaces` are the ones it still had (cancel their recognizers).
+    /// Called once per client, after its last request finished.
+    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async
+}

@@ -1,0 +1,333 @@
+import NIOCore
+import Wire
+
+/// One client connection: answers its requests in order, holds its
+/// subscriptions and surfaces, and writes its outgoing queue as fast as the
+/// socket takes it. Lives on the publisher's event loop; everything here runs there.
+final class SessionHandler: ChannelDuplexHandler {
+    typealias InboundIn = RequestFrame
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// Where the connection is in its life.
+    enum State {
+        /// Connected, not yet counted.
+        case idle
+        /// Counted by the hub, serving requests and events.
+        case active
+        /// Over the connection limit: told so, being closed.
+        case rejected
+        /// Closed.
+        case closed
+    }
+
+    private enum Work {
+        case request(RequestEnvelope)
+        case failure(RequestError)
+    }
+
+    let hub: SessionHub
+    let info: ClientInfo
+    let seesAllTouches: Bool
+    private(set) var state = State.idle
+    private(set) var subscriptions = SubscriptionSet()
+    private(set) var surfaces: Set<String> = []
+    private(set) var queue: OutgoingQueue
+    private var context: ChannelHandlerContext?
+    private var pending = CircularBuffer<Work>(initialCapacity: 4)
+    private var inFlight = false
+    private var readPending = false
+    private var disconnectReported = false
+
+    init(hub: SessionHub, info: ClientInfo) {
+        self.hub = hub
+        self.info = info
+        let limits = hub.configuration.limits
+        self.seesAllTouches = hub.configuration.access.seeAllTouches.includes(info.credentials)
+        self.queue = OutgoingQueue(maxEvents: limits.maxQueuedEvents, maxBytes: limits.maxQueuedBytes, stuckTimeout: limits.stuckTimeout)
+    }
+
+    // MARK: Channel events
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        if context.channel.isActive { start(context: context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context: context)
+        context.fireChannelActive()
+    }
+
+    private func start(context: ChannelHandlerContext) {
+        guard state == .idle else { return }
+        guard hub.add(self) else {
+            state = .rejected
+            let limit = hub.configuration.limits.maxConnections
+            var w = JSONWriter(capacity: 128)
+            MessageEncoder.error(RequestError(.limitExceeded, "too many connections (the limit is \(limit))"), into: &w)
+            w.newline()
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: w.bytes))).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        state = .active
+        let snapshot = hub.hello()
+        var w = JSONWriter(capacity: 512)
+        MessageEncoder.hello(devices: snapshot.devices, screens: snapshot.screens, into: &w)
+        w.newline()
+        queue.appendControl(ByteBuffer(bytes: w.bytes))
+        flushQueue()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        let wasActive = state == .active
+        state = .closed
+        pending.removeAll()
+        queue.removeAll()
+        // Report first so that the hub does not look idle in between.
+        if wasActive, !inFlight { reportDisconnect() }
+        if wasActive { hub.remove(self) }
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard state == .active else { return }
+        switch unwrapInboundIn(data) {
+        case .tooLong:
+            let limit = hub.configuration.limits.maxRequestLineBytes
+            pending.append(.failure(RequestError(.lineTooLong, "a request line is longer than \(limit) bytes; it is skipped up to its newline")))
+        case let .line(buffer):
+            if buffer.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            let decoded: Result<RequestEnvelope, RequestError> = buffer.withUnsafeReadableBytes { raw in
+                do throws(RequestError) { return .success(try RequestDecoder.decode(raw)) } catch { return .failure(error) }
+            }
+            switch decoded {
+            case let .success(envelope): pending.append(.request(envelope))
+            case let .failure(error): pending.append(.failure(error))
+            }
+        }
+        processPending()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { flushQueue() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // Reset peers and the like: the connection is gone either way.
+        context.close(promise: nil)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if shouldPauseReading {
+            readPending = true
+        } else {
+            context.read()
+        }
+    }
+
+    // MARK: Requests
+
+    private var shouldPauseReading: Bool {
+        pending.count >= hub.configuration.limits.maxPendingRequests || queue.isFull
+    }
+
+    private func resumeReadingIfPossible() {
+        guard readPending, !shouldPauseReading, let context else { return }
+        readPending = false
+        context.read()
+    }
+
+    private func processPending() {
+        while !inFlight, state == .active, let work = pending.popFirst() {
+            switch work {
+            case let .failure(error): respond(error)
+            case let .request(envelope): handle(envelope)
+            }
+        }
+        resumeReadingIfPossible()
+    }
+
+    private func handle(_ envelope: RequestEnvelope) {
+        let id = envelope.id
+        let limits = hub.configuration.limits
+        switch envelope.request {
+        case let .subscribe(subscription):
+            guard subscriptions.count < limits.maxSubscriptionsPerClient else {
+                respond(RequestError(.limitExceeded, "at most \(limits.maxSubscriptionsPerClient) subscriptions per connection", id: id))
+                return
+            }
+            subscriptions.add(subscription)
+            acknowledge(id)
+        case let .unsubscribe(events):
+            subscriptions.remove(events)
+            acknowledge(id)
+        case .ping:
+            acknowledge(id)
+        case let .register(surface):
+            guard !surfaces.contains(surface.id) else {
+                respond(RequestError(.surfaceExists, "surface \"\(surface.id)\" is already registered; use update", id: id))
+                return
+            }
+            guard surfaces.count < limits.maxSurfacesPerClient else {
+                respond(RequestError(.limitExceeded, "at most \(limits.maxSurfacesPerClient) surfaces per connection", id: id))
+                return
+            }
+            guard checkRecognizerLimit(surface, id: id) else { return }
+            callDelegate(id: id, registers: surface.id) { delegate, client throws(RequestError) in
+                try await delegate.register(surface: surface, from: client)
+            }
+        case let .update(surface):
+            guard surfaces.contains(surface.id) else {
+                respond(RequestError(.unknownSurface, "no surface \"\(surface.id)\" on this connection", id: id))
+                return
+            }
+            guard checkRecognizerLimit(surface, id: id) else { return }
+            callDelegate(id: id) { delegate, client throws(RequestError) in
+                try await delegate.update(surface: surface, from: client)
+            }
+        case let .unregister(surfaceID):
+            guard surfaces.contains(surfaceID) else {
+                respond(RequestError(.unknownSurface, "no surface \"\(surfaceID)\" on this connection", id: id))
+                return
+            }
+            callDelegate(id: id, unregisters: surfaceID) { delegate, client throws(RequestError) in
+                try await delegate.unregister(surface: surfaceID, from: client)
+            }
+        }
+    }
+
+    private func checkRecognizerLimit(_ surface: SurfaceDescription, id: RequestID?) -> Bool {
+        let limit = hub.configuration.limits.maxRecognizersPerSurface
+        guard surface.recognizers.count <= limit else {
+            respond(RequestError(.limitExceeded, "surface.recognizers: at most \(limit) recognizers per surface", id: id))
+            return false
+        }
+        return true
+    }
+
+    /// Runs one delegate call; requests behind it wait until it finishes.
+    private func callDelegate(
+        id: RequestID?, registers added: String? = nil, unregisters removed: String? = nil,
+        _ call: @escaping @Sendable (any PublisherDelegate, ClientInfo) async throws(RequestError) -> Void
+    ) {
+        inFlight = true
+        let delegate = hub.delegate
+        let client = info
+        let bound = NIOLoopBound(self, eventLoop: hub.eventLoop)
+        Task {
+            var failure: RequestError?
+            do throws(RequestError) { try await call(delegate, client) } catch { failure = error }
+            let outcome = failure
+            bound.eventLoop.execute {
+                bound.value.finishDelegateCall(id: id, failure: outcome, added: added, removed: removed)
+            }
+        }
+    }
+
+    private func finishDelegateCall(id: RequestID?, failure: RequestError?, added: String?, removed: String?) {
+        inFlight = false
+        if failure == nil {
+            if let added { surfaces.insert(added) }
+            if let removed { surfaces.remove(removed) }
+        }
+        guard state == .active else {
+            if state == .closed { reportDisconnect() }
+            return
+        }
+        if var failure {
+            failure.id = id
+            respond(failure)
+        } else {
+            acknowledge(id)
+        }
+        processPending()
+    }
+
+    private func reportDisconnect() {
+        guard !disconnectReported else { return }
+        disconnectReported = true
+        let delegate = hub.delegate
+        let client = info
+        let remaining = surfaces.sorted()
+        hub.disconnectStarted()
+        let hub = NIOLoopBound(hub, eventLoop: hub.eventLoop)
+        Task {
+            await delegate.clientDisconnected(client, surfaces: remaining)
+            hub.eventLoop.execute { hub.value.disconnectFinished() }
+        }
+    }
+
+    private func acknowledge(_ id: RequestID?) {
+        var w = JSONWriter(capacity: 48)
+        MessageEncoder.ack(id: id, into: &w)
+        w.newline()
+        queue.appendControl(ByteBuffer(bytes: w.bytes))
+        flushQueue()
+    }
+
+    private func respond(_ error: RequestError) {
+        var w = JSONWriter(capacity: 128)
+        MessageEncoder.error(error, into: &w)
+        w.newline()
+        queue.appendControl(ByteBuffer(bytes: w.bytes))
+        flushQueue()
+    }
+
+    // MARK: Events
+
+    /// Offers one event line: written to the channel (flushed later, once per
+    /// batch) while the socket keeps up, queued otherwise; a client found stuck is closed.
+    func deliver(_ line: ByteBuffer, time: Double, now: Double) {
+        guard state == .active, let context else { return }
+        if queue.isEmpty, queue.lost == 0, context.channel.isWritable {
+            context.write(wrapOutboundOut(line), promise: nil)
+            return
+        }
+        switch queue.offer(line, time: time, now: now) {
+        case .queued, .dropped:
+            break
+        case .stuck:
+            queue.removeAll()
+            context.close(promise: nil)
+        }
+    }
+
+    /// Moves queued lines to the channel while it accepts them.
+    func flushQueue() {
+        guard let context, state == .active else { return }
+        while context.channel.isWritable, let line = queue.pop() {
+            context.write(wrapOutboundOut(line), promise: nil)
+        }
+        context.flush()
+        resumeReadingIfPossible()
+    }
+
+    /// Queues `goodbye`, writes what the socket takes, and closes once written
+    /// (or at once if the client is not keeping up).
+    func sayGoodbye(_ reason: GoodbyeReason) {
+        guard let context, state == .active else { return }
+        var w = JSONWriter(capacity: 48)
+        MessageEncoder.goodbye(reason: reason, into: &w)
+        w.newline()
+        queue.appendControl(ByteBuffer(bytes: w.bytes))
+        flushQueue()
+        guard queue.isEmpty else {
+            context.close(promise: nil)
+            return
+        }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// Closes the connection now.
+    func close() {
+        context?.close(promise: nil)
+    }
+}

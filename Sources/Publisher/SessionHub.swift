@@ -1,0 +1,141 @@
+import NIOCore
+import Wire
+
+/// The sessions of one publisher and the routing of events to them. All
+/// sessions live on one event loop, so a published batch costs one hop.
+/// Mutable state is only touched on `eventLoop` (checked in debug builds).
+final class SessionHub: @unchecked Sendable {
+    let eventLoop: EventLoop
+    let configuration: PublisherConfiguration
+    let delegate: any PublisherDelegate
+    let hello: @Sendable () -> HelloSnapshot
+
+    private var sessions: [SessionHandler] = []
+    private var privileged: [SessionHandler] = []
+    private var byID: [ClientID: SessionHandler] = [:]
+    private var nextID: UInt64 = 1
+    private var touched: [SessionHandler] = []
+    private var disconnectsInProgress = 0
+    private var idleWaiters: [EventLoopPromise<Void>] = []
+    private(set) var isShuttingDown = false
+
+    init(eventLoop: EventLoop, configuration: PublisherConfiguration, delegate: any PublisherDelegate, hello: @escaping @Sendable () -> HelloSnapshot) {
+        self.eventLoop = eventLoop
+        self.configuration = configuration
+        self.delegate = delegate
+        self.hello = hello
+    }
+
+    /// A fresh client id.
+    func makeClientID() -> ClientID {
+        eventLoop.assertInEventLoop()
+        defer { nextID += 1 }
+        return ClientID(rawValue: nextID)
+    }
+
+    /// Counts a new session; false when the connection limit is reached or the hub shuts down.
+    func add(_ s: SessionHandler) -> Bool {
+        eventLoop.assertInEventLoop()
+        guard !isShuttingDown, sessions.count < configuration.limits.maxConnections else { return false }
+        sessions.append(s)
+        byID[s.info.id] = s
+        if s.seesAllTouches { privileged.append(s) }
+        return true
+    }
+
+    /// Forgets a closed session.
+    func remove(_ s: SessionHandler) {
+        eventLoop.assertInEventLoop()
+        sessions.removeAll(where: { $0 === s })
+        privileged.removeAll(where: { $0 === s })
+        byID[s.info.id] = nil
+        wakeIdleWaiters()
+    }
+
+    /// Sessions counted now.
+    var count: Int { sessions.count }
+
+    /// The clients connected now, oldest first.
+    var clients: [ClientInfo] { sessions.map(\.info) }
+
+    /// Routes a batch: one buffer per event shared by every recipient, then
+    /// one flush per recipient.
+    func route(_ batch: [PublishedEvent]) {
+        eventLoop.assertInEventLoop()
+        guard !sessions.isEmpty else { return }
+        let now = configuration.clock()
+        for event in batch {
+            var buffer: ByteBuffer?
+            func line() -> ByteBuffer {
+                if let buffer { return buffer }
+                var b = ByteBuffer()
+                b.reserveCapacity(event.line.count + 1)
+                b.writeBytes(event.line)
+                b.writeInteger(UInt8(ascii: "\n"))
+                buffer = b
+                return b
+            }
+            if let owner = event.owner {
+                if let s = byID[owner], event.stream == .gesture || s.subscriptions.wants(event) {
+                    send(line(), event, to: s, now: now)
+                }
+                if event.stream == .touch {
+                    for s in privileged where s.info.id != owner && s.subscriptions.wants(event) {
+                        send(line(), event, to: s, now: now)
+                    }
+                }
+            } else {
+                for s in sessions where s.subscriptions.wants(event) {
+                    send(line(), event, to: s, now: now)
+                }
+            }
+        }
+        for s in touched { s.flushQueue() }
+        touched.removeAll(keepingCapacity: true)
+    }
+
+    private func send(_ line: ByteBuffer, _ event: PublishedEvent, to s: SessionHandler, now: Double) {
+        // A handful of recipients per batch: a linear check beats hashing.
+        if !touched.contains(where: { $0 === s }) { touched.append(s) }
+        s.deliver(line, time: event.time, now: now)
+    }
+
+    func disconnectStarted() {
+        disconnectsInProgress += 1
+    }
+
+    func disconnectFinished() {
+        disconnectsInProgress -= 1
+        wakeIdleWaiters()
+    }
+
+    private func wakeIdleWaiters() {
+        guard disconnectsInProgress == 0, sessions.isEmpty, !idleWaiters.isEmpty else { return }
+        let waiters = idleWaiters
+        idleWaiters.removeAll()
+        for w in waiters { w.succeed(()) }
+    }
+
+    /// Succeeds once no session is left and every `clientDisconnected` call has returned.
+    func whenIdle() -> EventLoopFuture<Void> {
+        eventLoop.assertInEventLoop()
+        if sessions.isEmpty, disconnectsInProgress == 0 { return eventLoop.makeSucceededVoidFuture() }
+        let p = eventLoop.makePromise(of: Void.self)
+        idleWaiters.append(p)
+        return p.futureResult
+    }
+
+    /// Stops accepting sessions, says goodbye to every client, and closes
+    /// those still open after the grace period.
+    func beginShutdown(reason: GoodbyeReason) {
+        eventLoop.assertInEventLoop()
+        guard !isShuttingDown else { return }
+        isShuttingDown = true
+        for s in sessions { s.sayGoodbye(reason) }
+        let grace = TimeAmount.nanoseconds(Int64(configuration.limits.shutdownGrace * 1e9))
+        let bound = NIOLoopBound(self, eventLoop: eventLoop)
+        eventLoop.scheduleTask(in: grace) {
+            for s in bound.value.sessions { s.close() }
+        }
+    }
+}

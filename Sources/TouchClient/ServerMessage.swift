@@ -1,0 +1,97 @@
+import Wire
+
+/// One message from the server, kept as JSON with typed accessors for the
+/// common fields. Unknown fields stay reachable through ``json``.
+public struct ServerMessage: Hashable, Sendable {
+    /// The whole message.
+    public var json: JSONValue
+
+    /// Wraps a parsed message.
+    public init(json: JSONValue) { self.json = json }
+
+    /// The `type` field (`hello`, `touch`, `gesture`, ...).
+    public var type: String { json["type"]?.stringValue ?? "" }
+    /// Event time in seconds.
+    public var time: Double? { json["time"]?.doubleValue }
+    /// Device id.
+    public var device: UInt32? { json["device"]?.int64Value.flatMap { UInt32(exactly: $0) } }
+    /// The `id` field (a touch id in `touch` messages, a request id in `ack`/`error`).
+    public var id: JSONValue? { json["id"] }
+    /// Touch phase (`began`, `moved`, `ended`, `cancelled`, `hover`).
+    public var phase: String? { json["phase"]?.stringValue }
+    /// Recognizer state (`began`, `changed`, `recognized`, ...).
+    public var state: String? { json["state"]?.stringValue }
+    /// Gesture kind.
+    public var kind: String? { json["kind"]?.stringValue }
+    /// Recognizer name.
+    public var recognizer: String? { json["recognizer"]?.stringValue }
+    /// Surface id.
+    public var surface: String? { json["surface"]?.stringValue }
+    /// Touch type.
+    public var touchType: String? { json["touchType"]?.stringValue }
+    /// `location` as (x, y) in pixels.
+    public var location: (x: Double, y: Double)? {
+        guard let x = json["location"]?["x"]?.doubleValue, let y = json["location"]?["y"]?.doubleValue else { return nil }
+        return (x, y)
+    }
+    /// The `field` member (any other field).
+    public subscript(field: String) -> JSONValue? { json[field] }
+}
+
+/// What a ``TouchClient`` hands to its reader, in order.
+public enum TouchEvent: Sendable {
+    /// Connected (or reconnected): the server's `hello`.
+    case hello(ServerMessage)
+    /// A raw touch.
+    case touch(ServerMessage)
+    /// A recognizer action.
+    case gesture(ServerMessage)
+    /// A system gesture or hint.
+    case system(ServerMessage)
+    /// A device was added, removed or changed.
+    case device(ServerMessage)
+    /// The server dropped `lost` events for this client; the last was stamped `time`.
+    case overflow(lost: Int, time: Double)
+    /// The server is closing the connection.
+    case goodbye(reason: String)
+    /// An error not tied to a request this client is waiting for (e.g. `line-too-long`).
+    case error(RequestError)
+    /// A message type this library does not know (newer servers may send more).
+    case other(ServerMessage)
+    /// The connection was lost; pending requests failed. Reconnection follows if enabled.
+    case disconnected
+    /// Reconnected, and the subscriptions and surfaces of the previous connection were restored.
+    case reconnected
+}
+
+extension TouchEvent {
+    /// Classifies a parsed server line.
+    init(_ m: ServerMessage) {
+        switch m.type {
+        case "hello": self = .hello(m)
+        case "touch": self = .touch(m)
+        case "gesture": self = .gesture(m)
+        case "system": self = .system(m)
+        case "device": self = .device(m)
+        case "overflow":
+            self = .overflow(lost: Int(m["lost"]?.int64Value ?? 0), time: m.time ?? 0)
+        case "goodbye": self = .goodbye(reason: m["reason"]?.stringValue ?? "")
+        case "error": self = .error(RequestError(m))
+        default: self = .other(m)
+        }
+    }
+}
+
+extension RequestError {
+    /// The error an `error` message describes.
+    init(_ m: ServerMessage) {
+        let id: RequestID?
+        switch m.id {
+        case let .int(v)?: id = .int(v)
+        case let .double(v)?: id = .double(v)
+        case let .string(v)?: id = .string(v)
+        case .null?, .bool?, .array?, .object?, nil: id = nil
+        }
+        self.init(ErrorCode(rawValue: m["code"]?.stringValue ?? "internal"), m["message"]?.stringValue ?? "", id: id)
+    }
+}

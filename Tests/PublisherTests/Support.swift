@@ -1,0 +1,114 @@
+import NIOCore
+import NIOEmbedded
+import Synchronization
+import Wire
+
+@testable import Publisher
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let value = Mutex<Double>(0)
+    var now: Double { value.withLock { $0 } }
+    func advance(by seconds: Double) { value.withLock { $0 += seconds } }
+}
+
+/// Records delegate calls; fails registrations of surfaces named "bad".
+final class RecordingDelegate: PublisherDelegate {
+    private let log = Mutex<[String]>([])
+    var calls: [String] { log.withLock { $0 } }
+
+    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+        log.withLock { $0.append("register \(surface.id) \(surface.recognizerNames) from \(client.id.rawValue)") }
+        if surface.id == "bad" { throw RequestError(.unknownRecognizer, "surface.recognizers[0].kind: unknown kind \"fly\"") }
+    }
+
+    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+        log.withLock { $0.append("update \(surface.id) from \(client.id.rawValue)") }
+    }
+
+    func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {
+        log.withLock { $0.append("unregister \(surface) from \(client.id.rawValue)") }
+    }
+
+    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
+        log.withLock { $0.append("disconnected \(client.id.rawValue) \(surfaces)") }
+    }
+}
+
+let testHello = HelloSnapshot(devices: [], screens: [HelloScreen(index: 0, name: "default", width: 800, height: 480)])
+let helloLine = #"{"type":"hello","protocol":1,"server":"touchd 0.1.0","devices":[],"screens":[{"id":0,"name":"default","width":800,"height":480}]}"#
+
+/// Sessions on EmbeddedChannels sharing one EmbeddedEventLoop and one hub:
+/// the test drives reads, writability and the clock.
+final class EmbeddedPublisher {
+    let loop = EmbeddedEventLoop()
+    let clock = ManualClock()
+    let hub: SessionHub
+    let delegate = RecordingDelegate()
+
+    init(limits: PublisherLimits = PublisherLimits(), access: AccessPolicy = AccessPolicy()) {
+        let clock = self.clock
+        let configuration = PublisherConfiguration(limits: limits, access: access, clock: { clock.now })
+        hub = SessionHub(eventLoop: loop, configuration: configuration, delegate: delegate, hello: { testHello })
+    }
+
+    /// A connected client (its hello already read).
+    func connect(credentials: PeerCredentials? = nil, readHello: Bool = true) throws -> EmbeddedChannel {
+        let info = ClientInfo(id: hub.makeClientID(), credentials: credentials)
+        let channel = EmbeddedChannel(
+            handlers: [
+                ByteToMessageHandler(RequestFrameDecoder(maxLineBytes: hub.configuration.limits.maxRequestLineBytes)),
+                SessionHandler(hub: hub, info: info),
+            ], loop: loop)
+        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/embedded")).wait()
+        if readHello {
+            let hello = try lines(channel)
+            guard hello == [helloLine] else { throw TestFailure("expected hello, got \(hello)") }
+        }
+        return channel
+    }
+
+    func id(of channel: EmbeddedChannel) throws -> ClientID {
+        try channel.pipeline.syncOperations.handler(type: SessionHandler.self).info.id
+    }
+
+    func send(_ channel: EmbeddedChannel, _ text: String) throws {
+        try channel.writeInbound(ByteBuffer(string: text))
+    }
+
+    func send(_ channel: EmbeddedChannel, bytes: [UInt8]) throws {
+        try channel.writeInbound(ByteBuffer(bytes: bytes))
+    }
+
+    /// Everything written to the client so far, as lines.
+    func lines(_ channel: EmbeddedChannel) throws -> [String] {
+        var text = ""
+        while let b = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: b) }
+        var out = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if out.last == "" { out.removeLast() }
+        return out
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// A published event whose line is `{"type":TYPE,"n":N}`.
+func event(
+    _ n: Int, _ stream: EventStream, kind: String? = nil, recognizer: String? = nil, device: UInt32? = nil,
+    touchType: String? = nil, surface: String? = nil, owner: ClientID? = nil, time: Double = 0
+) -> PublishedEvent {
+    PublishedEvent(
+        stream: stream, kind: kind, recognizer: recognizer, device: device, touchType: touchType, surface: surface,
+        owner: owner, time: time, line: Array(#"{"type":"\#(stream.rawValue)","n":\#(n)}"#.utf8))
+}
+
+/// The `n` of each event line, skipping other lines.
+func numbers(_ lines: [String]) -> [Int] {
+    lines.compactMap { line in
+        guard let v = try? JSONParser.parse(line), let n = v["n"]?.int64Value else { return nil }
+        return Int(n)
+    }
+}

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Publisher
+import Synchronization
+import Testing
+import Wire
+
+@testable import TouchClient
+
+private final class SurfaceLog: PublisherDelegate {
+    private let log = Mutex<[String]>([])
+    var calls: [String] { log.withLock { $0 } }
+    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+        log.withLock { $0.append("register \(surface.id)") }
+    }
+    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+        log.withLock { $0.append("update \(surface.id)") }
+    }
+    func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {
+        log.withLock { $0.append("unregister \(surface)") }
+    }
+    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
+        log.withLock { $0.append("disconnected \(surfaces)") }
+    }
+}
+
+private let hello = HelloSnapshot(devices: [], screens: [HelloScreen(index: 0, name: "default", width: 800, height: 480)])
+
+private func temporaryDirectory() -> String {
+    var template = Array("/tmp/touchclient-test-XXXXXX".utf8CString)
+    let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    return String(cString: path!)
+}
+
+private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+@Suite(.serialized, .timeLimit(.minutes(1))) struct TouchClientTests {
+    @Test func requestsAreAnsweredAndEventsArriveTyped() async throws {
+        let dir = temporaryDirectory()
+        defer { unlink(dir + "/s.sock"); rmdir(dir) }
+        let delegate = SurfaceLog()
+        let publisher = try await Publisher.listen(socketPath: dir + "/s.sock", delegate: delegate, hello: { hello })
+        let client = TouchClient(socketPath: dir + "/s.sock", reconnect: nil)
+        try await client.connect()
+        var events = client.events.makeAsyncIterator()
+        guard case let .hello(h)? = await events.next() else { Issue.record("no hello"); return }
+        #expect(h["protocol"] == 1)
+        try await client.subscribe([.gesture, .touch, .device], filter: SubscriptionFilter(touchTypes: ["direct"]))
+        try await client.register(SurfaceDescription(id: "main", rect: SurfaceRect(x: 0, y: 0, width: 10, height: 10), recognizers: [["name": "tap", "kind": "tap"]]))
+        do {
+            try await client.unregister("nope")
+            Issue.record("unregistering an unknown surface succeeded")
+        } catch let error as RequestError {
+            #expect(error.code == .unknownSurface)
+        }
+        try await client.ping()
+        publisher.publish([
+            PublishedEvent(stream: .touch, touchType: "direct", time: 1, line: line(#"{"type":"touch","time":1,"device":0,"id":3,"phase":"began","touchType":"direct","location":{"x":1.5,"y":2}}"#)),
+            PublishedEvent(stream: .gesture, kind: "tap", time: 2, line: line(#"{"type":"gesture","time":2,"kind":"tap","recognizer":"tap","surface":"main","state":"recognized"}"#)),
+            PublishedEvent(stream: .device, time: 3, line: line(#"{"type":"futuristic","time":3}"#)),
+        ])
+        guard case let .touch(t)? = await events.next() else { Issue.record("no touch"); return }
+        #expect(t.phase == "began")
+        #expect(t.id == 3)
+        #expect(t.location?.x == 1.5)
+        #expect(t.touchType == "direct")
+        #expect(t.device == 0)
+        guard case let .gesture(g)? = await events.next() else { Issue.record("no gesture"); return }
+        #expect(g.kind == "tap" && g.recognizer == "tap" && g.surface == "main" && g.state == "recognized" && g.time == 2)
+        guard case let .other(o)? = await events.next() else { Issue.record("unknown type not passed through"); return }
+        #expect(o.type == "futuristic")
+        await client.close()
+        await publisher.shutdown()
+        #expect(delegate.calls == ["register main", "disconnected [\"main\"]"])
+    }
+
+    @Test func reconnectsAfterARestartAndRestoresItsState() async throws {
+        let dir = temporaryDirectory()
+        let path = dir + "/s.sock"
+        defer { unlink(path); rmdir(dir) }
+        let first = try await Publisher.listen(socketPath: path, delegate: SurfaceLog(), hello: { hello })
+        let client = TouchClient(socketPath: path, reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), maxDelay: .milliseconds(50)))
+        try await client.connect()
+        var events = client.events.makeAsyncIterator()
+        guard case .hello? = await events.next() else { Issue.record("no hello"); return }
+        try await client.subscribe([.gesture])
+        try await client.register(SurfaceDescription(id: "main", rect: SurfaceRect(x: 0, y: 0, width: 1, height: 1)))
+        await first.shutdown(reason: .restart)
+        guard case let .goodbye(reason)? = await events.next() else { Issue.record("no goodbye"); return }
+        #expect(reason == "restart")
+        guard case .disconnected? = await events.next() else { Issue.record("no disconnected"); return }
+        let secondLog = SurfaceLog()
+        let second = try await Publisher.listen(socketPath: path, delegate: secondLog, hello: { hello })
+        guard case .hello? = await events.next() else { Issue.record("no second hello"); return }
+        guard case .reconnected? = await events.next() else { Issue.record("no reconnected"); return }
+        #expect(secondLog.calls == ["register main"])
+        second.publish([PublishedEvent(stream: .gesture, kind: "pan", time: 5, line: line(#"{"type":"gesture","kind":"pan","time":5}"#))])
+        guard case let .gesture(g)? = await events.next() else { Issue.record("no gesture after reconnecting"); return }
+        #expect(g.kind == "pan")
+        await client.close()
+        if let extra = await events.next() { Issue.record("event after close: \(extra)") }
+        await second.shutdown()
+    }
+
+    @Test func failsToConnectWithoutAServer() async {
+        let client = TouchClient(socketPath: "/tmp/touchclient-no-such-dir/s.sock", reconnect: nil)
+        await #expect(throws: (any Error).self) { try await client.connect() }
+        await #expect(throws: TouchClientError.self) { try await client.ping() }
+    }
+
+    @Test func backoffGrowsToItsMaximum() {
+        let p = ReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(1), multiplier: 2)
+        #expect(p.delay(attempt: 1) == .milliseconds(100))
+        #expect(p.delay(attempt: 2) == .milliseconds(200))
+        #expect(p.delay(attempt: 4) == .milliseconds(800))
+        #expect(p.delay(attempt: 5) == .seconds(1))
+        #expect(p.delay(attempt: 50) == .seconds(1))
+    }
+
+    @Test func classifiesServerMessages() throws {
+        func event(_ text: String) throws -> TouchEvent { TouchEvent(ServerMessage(json: try JSONParser.parse(text))) }
+        guard case let .overflow(lost, time) = try event(#"{"type":"overflow","lost":4,"time":1.5}"#) else { Issue.record("not overflow"); return }
+        #expect(lost == 4 && time == 1.5)
+        guard case let .error(e) = try event(#"{"type":"error","code":"line-too-long","message":"m"}"#) else { Issue.record("not error"); return }
+        #expect(e == RequestError(.lineTooLong, "m"))
+        guard case let .device(d) = try event(#"{"type":"device","change":"added","device":{"id":1}}"#) else { Issue.record("not device"); return }
+        #expect(d["change"] == "added")
+        guard case .system = try event(#"{"type":"system","kind":"edge"}"#) else { Issue.record("not system"); return }
+    }
+}
