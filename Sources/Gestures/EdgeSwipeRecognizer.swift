@@ -60,7 +60,8 @@ struct EdgeSwipeRecognizer: GestureRecognizerMachine {
             let (inward, along) = travel(core)
             let distance = (inward * inward + along * along).squareRoot()
             if distance >= EdgeSwipeParameters.directionDistance && (inward <= 0 || inward / distance < cosMaxAngle) {
-                return fail(inward <= 0 ? "moved towards the edge" : "moved along the edge (more than \(parameters.maxAngle) degrees from inwards)")
+                let outwards = inward < 0 && -inward >= abs(along)
+                return fail(outwards ? "moved towards the edge" : "moved along the edge (more than \(parameters.maxAngle) degrees from inwards)")
             }
             if !touch.isDown { return fail("lifted before travelling \(parameters.minTravel) mm inwards") }
             guard inward >= parameters.minTravel else { return .none }
