@@ -163,41 +163,59 @@ struct DeferralTests {
         #expect(e.deferral(of: "game") == nil)
     }
 
+    /// A seeded random stream (PropertyTests) with edge swipes mixed in: two from the bottom 800 ms apart
+    /// (a deferred edge's first and second swipe), one from the left, one from the top (not deferred).
+    static func mixedScript(seed: Int) -> GestureScript {
+        var script = PropertyTests.randomScript(seed: UInt64(500 + seed))
+        let t = Double((seed * 37) % 400)
+        let x = Double(50 + (seed * 53) % 300)
+        strokeScript(&script, 90, at: t, x: x, y: 298, dx: 3, dy: -40, duration: 150)
+        strokeScript(&script, 91, at: t + 800, x: x, y: 299, dx: -2, dy: -30, duration: 120)
+        strokeScript(&script, 92, at: t + 1500, x: 1, y: Double(40 + (seed * 29) % 200), dx: 40, dy: 5, duration: 150)
+        strokeScript(&script, 93, at: t + 2200, x: x, y: 2, dx: 0, dy: 40, duration: 150)
+        return script
+    }
+
+    static func deferringConfiguration() -> GestureConfiguration {
+        var config = PropertyTests.richConfiguration()
+        config.surfaces[0].deferEdges = [.bottom, .left]
+        return config
+    }
+
     @Test("§3 properties hold with system swipes and a deferring surface in play: terminal, ordered, raw streams close, deterministic",
           arguments: 0..<30)
     func properties(seed: Int) {
-        var config = PropertyTests.richConfiguration()
-        config.surfaces[0].deferEdges = [.bottom, .left]
-        let script = PropertyTests.randomScript(seed: UInt64(500 + seed))
-        var e = Engine(configuration: config)
+        let script = Self.mixedScript(seed: seed)
+        var e = Engine(configuration: Self.deferringConfiguration())
         let out = e.run(script, settleMS: 5000)
         #expect(PropertyTests.grammarViolations(out) == [])
         #expect(PropertyTests.rawViolations(out) == [])
         #expect(e.isIdle && e.nextDeadline == nil)
         #expect(!out.debugRecords.contains { if case .bug = $0.kind { return true } else { return false } })
-        var again = Engine(configuration: config)
+        var again = Engine(configuration: Self.deferringConfiguration())
         #expect(again.run(script, settleMS: 5000) == out)
     }
 
-    @Test("the random streams reach the system swipes: in play, failing, beginning, deferred and hinted")
+    @Test("the mixed streams reach every system path: failing, beginning, deferred, hinted, second swipe, withheld and discarded")
     func propertyCoverage() {
         var seen: Set<String> = []
         for seed in 0..<30 {
-            var config = PropertyTests.richConfiguration()
-            config.surfaces[0].deferEdges = [.bottom, .left]
-            var e = Engine(configuration: config)
-            let out = e.run(PropertyTests.randomScript(seed: UInt64(500 + seed)), settleMS: 5000)
+            var e = Engine(configuration: Self.deferringConfiguration())
+            let out = e.run(Self.mixedScript(seed: seed), settleMS: 5000)
             for g in out.gestures where g.isSystem { seen.insert("\(g.recognizer):\(g.state.rawValue)") }
             for d in out.debugRecords {
                 switch d.kind {
                 case .failing: seen.insert("failing")
                 case .edgeDeferral(_, _, let outcome): seen.insert(outcome.rawValue)
                 case .edgeHint: seen.insert("hint")
-                case .withheldDelivered, .withheldDiscarded, .inPlay, .unhandled, .refused, .transition, .excluded, .simultaneous,
+                case .withheldDelivered: seen.insert("withheld delivered")
+                case .withheldDiscarded: seen.insert("withheld discarded")
+                case .inPlay, .unhandled, .refused, .transition, .excluded, .simultaneous,
                      .waiting, .released, .dropped, .cancelled, .gated, .bug: break
                 }
             }
         }
-        #expect(seen.isSuperset(of: ["failing", "deferred"]))
+        #expect(seen.isSuperset(of: ["failing", "deferred", "hint", "second-swipe", "withheld delivered", "withheld discarded",
+                                     "edge-bottom:began", "edge-top:began", "edge-top:ended"]))
     }
 }
