@@ -1,6 +1,7 @@
 import Gestures
 import Testing
 import TouchCore
+import Trace
 import TouchTesting
 
 /// Semantics §6 and issue 4, "System gestures": the system edge swipes and how they share touches with apps.
@@ -174,5 +175,53 @@ struct SystemGestureTests {
         strokeScript(&script, x: 100, y: 119, dx: 0, dy: -40, duration: 150)
         let out = e.run(script)
         #expect(out.gestureOutline == ["edge-bottom-1:began", "edge-bottom-1:changed", "edge-bottom-1:ended"])
+    }
+}
+
+/// The synthetic trace `Tests/Fixtures/synthetic/edge-swipes.touchd` (expected behaviour in the README next to it),
+/// through the touch pipeline and the built-in configuration, at the fallback density and at the panel's own.
+extension SystemGestureTests {
+    static let fixture: String = {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/GesturesTests/SystemGestureTests.swift
+        return parts.joined(separator: "/") + "/Tests/Fixtures/synthetic/edge-swipes.touchd"
+    }()
+
+    @Test("§6 edge-swipes.touchd: swipe up = edge-bottom (home) only; tap near the edge = tap; along the edge = pan and swipe",
+          arguments: [nil, 8.0])
+    func syntheticTrace(pixelsPerMillimetre: Double?) throws {
+        let recording = try TraceReader.read(path: Self.fixture)
+        #expect(recording.devices.count == 1 && recording.warnings.isEmpty)
+        var pipeline = TouchPipeline()
+        pipeline.addDevice(DeviceID(0), description: recording.devices[0].description)
+        var e = Engine(configuration: .default(screens: [ScreenGeometry(width: 1920, height: 1080, pixelsPerMillimetre: pixelsPerMillimetre)]))
+        var out: [EngineOutput] = []
+        for r in recording.events {
+            if let frame = pipeline.process(r.event, from: r.device) { e.handle(frame, into: &out) }
+        }
+        out += e.advance(to: Timestamp(seconds: 10, microseconds: 0))
+        func during(_ from: Int64, _ to: Int64) -> [EngineOutput] {
+            out.filter { o in
+                let t: Timestamp
+                switch o {
+                case .gesture(let g): t = g.time
+                case .touch(let r): t = r.time
+                case .debug(let d): t = d.time
+                case .system(let s): t = s.time
+                }
+                return t.microseconds >= from && t.microseconds < to
+            }
+        }
+        let swipe = during(1_000_000, 3_000_000), tap = during(3_000_000, 5_000_000), along = during(5_000_000, 7_000_000)
+        #expect(swipe.gestureOutline == ["edge-bottom:began", "edge-bottom:changed", "edge-bottom:ended"])
+        #expect(swipe.gestures.allSatisfy { $0.isSystem && $0.purpose == "home" && $0.edge == .bottom })
+        #expect(swipe.rawTouches.isEmpty)
+        #expect(tap.gestureSummary == ["tap:recognized"])
+        #expect(tap.rawOutline == ["screen:2:began", "screen:2:moved", "screen:2:cancelled"])
+        #expect(along.gestures.filter { $0.state == .began || $0.state == .recognized }.map(\.recognizer) == ["pan", "swipe"])
+        #expect(along.gestures.last?.recognizer == "pan" && along.gestures.last?.state == .ended)
+        #expect(along.rawOutline == ["screen:3:began", "screen:3:moved", "screen:3:cancelled"])
+        #expect(!along.gestures.contains { $0.isSystem } && !tap.gestures.contains { $0.isSystem })
+        #expect(e.isIdle)
     }
 }
