@@ -217,6 +217,8 @@ extension SystemGestureTests {
         #expect(swipe.gestures.allSatisfy { $0.isSystem && $0.purpose == "home" && $0.edge == .bottom })
         #expect(swipe.rawTouches.isEmpty)
         #expect(tap.gestureSummary == ["tap:recognized"])
+        #expect(tap.gestures.first?.time == Timestamp(microseconds: 3_380_000))
+        #expect(tap.rawTouches.first?.time == Timestamp(microseconds: 3_080_000))
         #expect(tap.rawOutline == ["screen:2:began", "screen:2:moved", "screen:2:cancelled"])
         #expect(along.gestures.filter { $0.state == .began || $0.state == .recognized }.map(\.recognizer) == ["pan", "swipe"])
         #expect(along.gestures.last?.recognizer == "pan" && along.gestures.last?.state == .ended)
