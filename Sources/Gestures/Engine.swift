@@ -198,6 +198,7 @@ public struct Engine: Sendable {
         let slot = slots[s]
         let c = slot.config
         if !c.enabled { return "disabled" }
+        if let screen = slot.screen, screen != touch.screen { return "" }  // another screen's edge swipe
         if !c.allowedTouchTypes.contains(touch.type) { return "touch type \(touch.type.rawValue) not allowed" }
         if let region = c.region {
             let origin = slot.surface == nil ? Point.zero : Point(x: slot.context.surfaceFrame.x, y: slot.context.surfaceFrame.y)

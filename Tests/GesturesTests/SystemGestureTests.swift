@@ -169,12 +169,12 @@ struct SystemGestureTests {
 
     @Test("§6 system edge swipes follow each screen: screen 1 has its own, named edge-bottom-1")
     func secondScreen() {
-        let small = ScreenGeometry(width: 800, height: 480, pixelsPerMillimetre: 4)
-        var e = Engine(configuration: .default(screens: [testScreen, small]))
-        var script = GestureScript(screen: 1, pixelsPerMillimetre: 4)
-        strokeScript(&script, x: 100, y: 119, dx: 0, dy: -40, duration: 150)
+        var e = Engine(configuration: .default(screens: [testScreen, testScreen]))
+        var script = GestureScript(screen: 1)
+        bottomSwipe(&script, at: 0)
         let out = e.run(script)
         #expect(out.gestureOutline == ["edge-bottom-1:began", "edge-bottom-1:changed", "edge-bottom-1:ended"])
+        #expect(out.debugLines.first?.hasSuffix("in play: system:edge-bottom-1, screen-1/double-tap, screen-1/long-press, screen-1/pan, screen-1/pinch, screen-1/rotate, screen-1/swipe, screen-1/tap") == true)
     }
 }
 
