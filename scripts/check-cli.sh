@@ -61,6 +61,22 @@ PY
     done
 done
 
+# Issue 4: the synthetic edge-swipe trace, replayed with each configuration,
+# gives exactly the reviewed event stream, line by line.
+syn="$ROOT/Tests/Fixtures/synthetic"
+for c in edge-swipes edge-swipes-deferred; do
+    if ! "$TOUCHCTL" replay "$syn/edge-swipes.touchd" --config "$syn/$c.yaml" --events gesture,system >"$TMP/$c.jsonl" 2>"$TMP/err"; then
+        fail "replay edge-swipes.touchd --config $c.yaml: $(head -3 "$TMP/err")"
+    elif ! diff -u "$syn/$c.expected.jsonl" "$TMP/$c.jsonl" >"$TMP/diff"; then
+        fail "edge-swipes.touchd with $c.yaml differs from $c.expected.jsonl: $(head -20 "$TMP/diff")"
+    else ok; fi
+done
+# A bad configuration is refused with the file and key named.
+printf 'devices:\n  - rotation: 45\n' > "$TMP/bad.yaml"
+if "$TOUCHCTL" replay "$syn/edge-swipes.touchd" --config "$TMP/bad.yaml" >/dev/null 2>"$TMP/err"; then fail "bad configuration accepted"
+elif ! grep -q "bad.yaml: devices\[0\].rotation" "$TMP/err"; then fail "bad configuration error does not name the key: $(cat "$TMP/err")"
+else ok; fi
+
 # Bad input: a clear error naming the file and line, and a non-zero exit.
 good=$(find "$ROOT/Tests/Fixtures/real/evemu-devices/touchscreens" -name 'Atmel*2-fingers*.events' | head -1)
 head -30 "$good" > "$TMP/broken.evemu"

@@ -229,6 +229,22 @@ public struct TouchdConfiguration: Sendable {
         return g.applied(to: GestureConfiguration.default(screens: geometry))
     }
 
+    /// This configuration with a physical size for every screen that has none
+    /// configured: the size of the first touchscreen mapped to it (a
+    /// touchscreen covers its screen), turned by the device's rotation.
+    public func withScreenSizes(from devices: [DeviceInfo]) -> TouchdConfiguration {
+        var c = self
+        for i in c.screens.indices where c.screens[i].sizeMM == nil {
+            guard let d = devices.first(where: { $0.mapping.screen == i && $0.classification.fingerType == .direct }) else { continue }
+            let size = d.geometry.size
+            switch d.mapping.rotation {
+            case .none, .half: c.screens[i].sizeMM = size
+            case .quarter, .threeQuarters: c.screens[i].sizeMM = SizeMM(width: size.height, height: size.width)
+            }
+        }
+        return c
+    }
+
     /// Applies the device rules to a device.
     public func decision(for d: DeviceDescription, syspath: String? = nil, udevProperties: [String: String] = [:]) -> DeviceDecision {
         var decision = DeviceDecision(mapping: DeviceMapping(), ignoredBecause: nil, grab: false)

@@ -15,6 +15,8 @@ public struct ReplayStreams: OptionSet, Hashable, Sendable {
     public static let gesture = ReplayStreams(rawValue: 1 << 1)
     /// `debug` records: recognizer transitions and arbitration decisions.
     public static let debug = ReplayStreams(rawValue: 1 << 2)
+    /// `system` events: deferral decisions and edge hints.
+    public static let system = ReplayStreams(rawValue: 1 << 3)
 
     /// Parses a comma-separated list such as `gesture,touch`.
     public init(list: String) throws(ReplayError) {
@@ -24,7 +26,8 @@ public struct ReplayStreams: OptionSet, Hashable, Sendable {
             case "touch", "touches": s.insert(.touch)
             case "gesture", "gestures": s.insert(.gesture)
             case "debug": s.insert(.debug)
-            case let other: throw ReplayError("unknown event stream '\(other)' (expected touch, gesture, debug)")
+            case "system": s.insert(.system)
+            case let other: throw ReplayError("unknown event stream '\(other)' (expected touch, gesture, system, debug)")
             }
         }
         self = s
@@ -149,7 +152,7 @@ public struct ReplaySession {
     /// every pending deadline of the engine is run.
     public func run(recordsDebug: Bool = true, _ emit: (ReplayOutput) -> Void) {
         var pipeline = makePipeline()
-        var engine = Engine(configuration: configuration.gestures)
+        var engine = Engine(configuration: configuration.withScreenSizes(from: pipeline.devices).gestures)
         engine.recordsDebug = recordsDebug
         var outputs: [EngineOutput] = []
         outputs.reserveCapacity(64)

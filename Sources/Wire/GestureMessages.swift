@@ -31,6 +31,38 @@ extension MessageEncoder {
         if let v = e.rotation { w.key("rotation"); w.number(v, decimals: 4) }
         if let v = e.rotationVelocity { w.key("velocity"); w.number(v, decimals: 4) }
         if let v = e.edge { w.key("edge"); w.string(v.rawValue) }
+        if let v = e.purpose { w.key("purpose"); w.string(v) }
+        if e.isSystem { w.key("system"); w.bool(true) }
+        w.endObject()
+    }
+
+    /// Writes one `system` event object (no trailing newline):
+    /// `{"type":"system","event":"deferral","surface":ID,"requested":[...],"granted":[...]}` or
+    /// `{"type":"system","event":"edge-hint","edge":E,"time":S}`.
+    public static func system(_ e: SystemEvent, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("type"); w.string("system")
+        switch e.kind {
+        case .deferral(let d):
+            w.key("event"); w.string("deferral")
+            w.key("time"); w.number(e.time.seconds, decimals: 6)
+            w.key("surface"); w.string(d.surface.rawValue)
+            w.key("owner"); w.string(d.owner)
+            w.key("requested")
+            w.beginArray()
+            for edge in d.requested { w.string(edge.rawValue) }
+            w.endArray()
+            w.key("granted")
+            w.beginArray()
+            for edge in d.granted { w.string(edge.rawValue) }
+            w.endArray()
+        case .edgeHint(let edge, let screen, let windowEnd):
+            w.key("event"); w.string("edge-hint")
+            w.key("edge"); w.string(edge.rawValue)
+            w.key("time"); w.number(e.time.seconds, decimals: 6)
+            w.key("screen"); w.int(screen)
+            w.key("windowEnd"); w.number(windowEnd.seconds, decimals: 6)
+        }
         w.endObject()
     }
 
@@ -78,6 +110,16 @@ extension MessageEncoder {
             w.string("withheld-delivered"); w.key("phase"); w.string(phase.rawValue)
         case .bug(let what):
             w.string("bug"); w.key("message"); w.string(what)
+        case .failing(let reason):
+            w.string("failing"); w.key("reason"); w.string(reason)
+        case .edgeDeferral(let edge, let surface, let outcome):
+            w.string("edge-deferral"); w.key("edge"); w.string(edge.rawValue)
+            w.key("surface"); w.string(surface.rawValue); w.key("outcome"); w.string(outcome.rawValue)
+        case .edgeHint(let edge, let windowEnd):
+            w.string("edge-hint"); w.key("edge"); w.string(edge.rawValue)
+            w.key("windowEnd"); w.number(windowEnd.seconds, decimals: 6)
+        case .withheldDiscarded:
+            w.string("withheld-discarded")
         }
         w.key("text"); w.string(r.description)
         w.endObject()

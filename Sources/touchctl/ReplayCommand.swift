@@ -15,8 +15,8 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var input: TraceInputOptions
 
-    @Option(help: "Event streams to print, comma-separated: gesture, touch, debug.")
-    var events: String = "gesture"
+    @Option(help: "Event streams to print, comma-separated: gesture, touch, system, debug.")
+    var events: String = "gesture,system"
 
     @Flag(help: "Print, per interaction, which recognizers were in play, every state transition and every arbitration decision, with times.")
     var explain = false
@@ -49,6 +49,9 @@ struct ReplayCommand: ParsableCommand {
             case .engine(.debug(let d)):
                 guard streams.contains(.debug) else { return }
                 MessageEncoder.debug(d, into: &w)
+            case .engine(.system(let e)):
+                guard streams.contains(.system) else { return }
+                MessageEncoder.system(e, into: &w)
             case .engine(.touch):
                 // Surfaces' raw touch streams go to their owners over the socket, not to replay.
                 return
@@ -80,6 +83,11 @@ enum Explanation {
                 MessageEncoder.gesture(g, into: &w)
                 let line = "  \(g.time) => \(g.recognizer) \(g.kind.rawValue) \(g.state.rawValue)"
                 // Gestures carry no interaction number: attach them to the latest interaction.
+                if let i = order.last { byInteraction[i]!.append(line) } else { loose.append(line) }
+            case .engine(.system(let e)):
+                var w = JSONWriter()
+                MessageEncoder.system(e, into: &w)
+                let line = "  \(e.time) => system " + w.string
                 if let i = order.last { byInteraction[i]!.append(line) } else { loose.append(line) }
             case .touch, .engine(.touch):
                 return
