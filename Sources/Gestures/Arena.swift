@@ -16,6 +16,7 @@ extension Engine {
         case .fail:
             switch state {
             case .possible:
+                if recordsDebug, let reason = slots[s].machine.failureReason { debug(.failing(reason: reason), slot: s) }
                 setState(s, .failed)
                 slots[s].core.deadline = nil
                 afterFailure(of: s)
@@ -24,7 +25,8 @@ extension Engine {
             }
         case .begin, .recognize:
             switch state {
-            case .possible: begin(s, discrete: step == .recognize)
+            case .possible:
+                if slots[s].deferredBy != nil { showHint(s) } else { begin(s, discrete: step == .recognize) }
             case .began, .changed, .recognized, .ended, .cancelled, .failed: misstep(s, step)
             }
         case .change:
@@ -129,6 +131,9 @@ extension Engine {
                 return d
             }
         }
+        if slots[s].waitsForSystemEdges {
+            for d in engagedSlots where slots[d].live && slots[d].isUndecided && waitsForSystem(s, on: d) { return d }
+        }
         return nil
     }
 
@@ -152,7 +157,8 @@ extension Engine {
     mutating func afterSuccess(of s: Int) {
         // Recognizers waiting for `s` to fail never send anything.
         for o in engagedSlots where o != s && slots[o].live && slots[o].delivery == .withheld {
-            if slots[o].requires.contains(s) || (slots[o].kind == .longPress && slots[s].kind == .drag && slots[s].shares(slots[o])) {
+            if slots[o].requires.contains(s) || (slots[o].kind == .longPress && slots[s].kind == .drag && slots[s].shares(slots[o]))
+                || waitsForSystem(o, on: s) {
                 debug(.dropped(by: slots[s].qualifiedName), slot: o)
                 forceFail(o)
             }
@@ -175,6 +181,12 @@ extension Engine {
             records.markPending(i)
         }
         if slots[s].kind == .drag { claimTouches(for: s) }
+        if let edge = slots[s].systemEdge, let screen = slots[s].screen {
+            // Section 6: the system gesture cancels its touch for every app recognizer and the raw stream.
+            claimTouches(for: s)
+            // The second swipe of a deferred edge used the window: the next swipe starts a new cycle.
+            if slots[s].secondSwipe { edgeWindows[edgeKey(edge, screen: screen)] = nil }
+        }
     }
 
     /// Section 7: a drag that begins cancels its touches for everyone else.

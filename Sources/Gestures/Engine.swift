@@ -32,6 +32,13 @@ public struct Engine: Sendable {
     var dirtySlots: [Int] = []
     var scratch: [Int] = []
     var pendingScratch: [Int] = []
+    // System edge gestures (semantics section 6).
+    /// The system gestures of each screen that has them.
+    var systemByScreen: [Int: SystemGestureConfiguration] = [:]
+    /// The policy's answer to each surface's deferral request.
+    var deferrals: [SurfaceID: DeferralDecision] = [:]
+    /// Per screen edge (``edgeKey(_:screen:)``): end of the window opened by its last hint.
+    var edgeWindows: [Int: Timestamp] = [:]
 
     /// Creates an engine. Surfaces with unknown parents are treated as roots; call
     /// ``GestureConfiguration/validate()`` first to reject such configurations.
@@ -148,8 +155,9 @@ public struct Engine: Sendable {
             let open = rawOpen[s.id] ?? 0
             if s.multipleTouch || open == 0 {
                 rawOpen[s.id] = open + 1
-                if record.slots.contains(where: { slots[$0].config.delaysTouchesBegan }) {
+                if record.slots.contains(where: { slots[$0].delaysBegan }) {
                     record.raw = .withholdingBegan
+                    record.heldOnlyBySystem = !record.slots.contains { slots[$0].delaysBegan && slots[$0].systemEdge == nil }
                 } else {
                     record.raw = .open
                     emitRaw(record, phase: .began)
@@ -179,6 +187,7 @@ public struct Engine: Sendable {
             }
             slots[s].core.add(touch, key: key)
             slots[s].seen.append(key)
+            if slots[s].systemEdge != nil && slots[s].seen.count == 1 { chooseSystemRole(s, for: touch, interaction: interaction) }
             markDirty(s)
             record.slots.append(s)
         }
@@ -189,6 +198,7 @@ public struct Engine: Sendable {
         let slot = slots[s]
         let c = slot.config
         if !c.enabled { return "disabled" }
+        if let screen = slot.screen, screen != touch.screen { return "" }  // another screen's edge swipe
         if !c.allowedTouchTypes.contains(touch.type) { return "touch type \(touch.type.rawValue) not allowed" }
         if let region = c.region {
             let origin = slot.surface == nil ? Point.zero : Point(x: slot.context.surfaceFrame.x, y: slot.context.surfaceFrame.y)
@@ -369,6 +379,8 @@ public struct Engine: Sendable {
         slots[s].engaged = false
         slots[s].delivery = .none
         slots[s].succeeded = false
+        slots[s].deferredBy = nil
+        slots[s].secondSwipe = false
         slots[s].seen.removeAll(keepingCapacity: true)
     }
 
@@ -387,7 +399,8 @@ public struct Engine: Sendable {
             time: now, device: m.device, surface: slots[s].surface, owner: slots[s].owner, recognizer: slots[s].config.name,
             kind: slots[s].kind, state: state, touches: m.touches, touchType: m.touchType, location: m.location,
             taps: m.taps, direction: m.direction, translation: m.translation, velocity: m.velocity, scale: m.scale,
-            scaleVelocity: m.scaleVelocity, rotation: m.rotation, rotationVelocity: m.rotationVelocity, edge: m.edge)))
+            scaleVelocity: m.scaleVelocity, rotation: m.rotation, rotationVelocity: m.rotationVelocity, edge: m.edge,
+            purpose: m.purpose, isSystem: slots[s].owner == "system")))
     }
 
     mutating func emitRaw(_ record: TouchRecord, phase: TouchPhase) {

@@ -25,7 +25,7 @@ extension Engine {
         } else {
             configuration.surfaces.append(surface)
         }
-        return reconfigure()
+        return reconfigure(answering: surface.id)
     }
 
     /// Removes a surface (its children become roots); returns what that caused (empty when there is no such surface).
@@ -52,10 +52,12 @@ extension Engine {
         return reconfigure()
     }
 
-    mutating func reconfigure() -> [EngineOutput] {
+    mutating func reconfigure(answering asker: SurfaceID? = nil) -> [EngineOutput] {
         var buffer: [EngineOutput] = []
         swap(&out, &buffer)
+        let before = deferrals
         rebuild()
+        publishDeferrals(changedFrom: before, answering: asker)
         settle()
         swap(&out, &buffer)
         return buffer
@@ -63,7 +65,10 @@ extension Engine {
 
     /// Rebuilds slots, the surface index, chains, ranks and relations from `configuration`.
     mutating func rebuild() {
-        struct Wanted { var config: RecognizerConfiguration; var owner: String; var surface: SurfaceID?; var context: RecognizerContext }
+        struct Wanted {
+            var config: RecognizerConfiguration; var owner: String; var surface: SurfaceID?; var context: RecognizerContext
+            var screen: Int? = nil
+        }
         func key(_ owner: String, _ surface: SurfaceID?, _ name: String) -> String {
             owner + "\u{1}" + (surface?.rawValue ?? "") + "\u{1}" + name
         }
@@ -89,6 +94,19 @@ extension Engine {
             wanted[k] = Wanted(config: r, owner: "system", surface: nil,
                                context: RecognizerContext(surfaceFrame: frame, pixelsPerMillimetre: density(0)))
         }
+        systemByScreen = [:]
+        for entry in configuration.systemGestures where entry.screen < configuration.screens.count {
+            systemByScreen[entry.screen] = entry
+            let screen = configuration.screens[entry.screen]
+            let frame = ScreenRect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height))
+            let context = RecognizerContext(surfaceFrame: frame, pixelsPerMillimetre: density(entry.screen))
+            for edge in SurfaceEdge.allCases where entry.edges.contains(edge) {
+                let config = Self.edgeSwipeRecognizer(edge, of: entry)
+                let k = key("system", nil, config.name)
+                if wanted[k] == nil { wantedOrder.append(k) }
+                wanted[k] = Wanted(config: config, owner: "system", surface: nil, context: context, screen: entry.screen)
+            }
+        }
 
         // Keep, update or retire existing slots.
         var existing: [String: Int] = [:]
@@ -109,11 +127,13 @@ extension Engine {
             }
             slots[i].config = w.config
             slots[i].context = w.context
+            slots[i].screen = w.screen
             existing[k] = i
         }
         for k in wantedOrder where existing[k] == nil {
             let w = wanted[k]!
-            let slot = RecognizerSlot(config: w.config, owner: w.owner, surface: w.surface, context: w.context)
+            var slot = RecognizerSlot(config: w.config, owner: w.owner, surface: w.surface, context: w.context)
+            slot.screen = w.screen
             let i: Int
             if let free = freeSlots.popLast() { slots[free] = slot; i = free } else { slots.append(slot); i = slots.count - 1 }
             existing[k] = i
@@ -159,6 +179,7 @@ extension Engine {
         }
 
         resolveRelations()
+        evaluateDeferrals()
 
         // Raw streams of touches whose surface went away end as cancelled.
         for i in records.order {
@@ -195,6 +216,12 @@ extension Engine {
             switch c.canBePreventedBy {
             case .all: slots[i].preventableByAll = true; slots[i].preventableBy = []
             case .names(let n): slots[i].preventableByAll = false; slots[i].preventableBy = resolve(n, for: i)
+            }
+            if slots[i].systemEdge != nil {
+                // Semantics section 6: app recognizers never exclude a system edge swipe (it cancels them
+                // when it begins); the edge swipes of a corner exclude each other.
+                slots[i].preventableByAll = false
+                slots[i].preventableBy = systemSlots.filter { $0 != i && slots[$0].systemEdge != nil }
             }
         }
     }

@@ -8,6 +8,8 @@ public enum EngineOutput: Hashable, Sendable {
     case touch(RawTouchEvent)
     /// An explanation: touches in play, state transitions, arbitration decisions (semantics section 8).
     case debug(DebugRecord)
+    /// A system event: a deferral decision, or the hint of a deferred edge (semantics section 6).
+    case system(SystemEvent)
 }
 
 /// A touch as delivered to one surface's raw ("responder") stream.
@@ -97,10 +99,18 @@ public struct DebugRecord: Hashable, Sendable, CustomStringConvertible {
         case cancelled(reason: String)
         /// The gate `shouldBegin` is false: failed at the moment it would have begun.
         case gated
-        /// A raw touch phase was held back for `by` and is now delivered.
+        /// A raw touch phase was held back and is now delivered.
         case withheldDelivered(phase: TouchPhase)
         /// A recognizer was in a state the machine does not expect; it failed safely. This is our bug.
         case bug(String)
+        /// Why the recognizer fails (system edge swipes say which rule: along the edge, too slow, lifted...).
+        case failing(reason: String)
+        /// A touch began in the zone of an edge that `surface` asked to defer; what the system does with it.
+        case edgeDeferral(edge: SurfaceEdge, surface: SurfaceID, outcome: EdgeDeferralOutcome)
+        /// A deferred system edge swipe would have begun: the hint is shown; a second swipe until `windowEnd` goes to the system.
+        case edgeHint(edge: SurfaceEdge, windowEnd: Timestamp)
+        /// A raw touch held back for the system edge swipe is never delivered: the system gesture took it.
+        case withheldDiscarded
     }
 
     /// When.
@@ -146,6 +156,15 @@ public struct DebugRecord: Hashable, Sendable, CustomStringConvertible {
         case .gated: s += "shouldBegin is false: failed"
         case .withheldDelivered(let phase): s += "withheld raw \(phase.rawValue) delivered"
         case .bug(let what): s += "BUG: \(what)"
+        case .failing(let reason): s += "fails: \(reason)"
+        case .edgeDeferral(let edge, let surface, let outcome):
+            switch outcome {
+            case .deferred: s += "\(edge.rawValue) edge deferred by \(surface): the app gets the touch first"
+            case .secondSwipe: s += "\(edge.rawValue) edge deferred by \(surface), second swipe within the window: system first"
+            case .refused: s += "\(edge.rawValue) edge deferral asked by \(surface) refused by policy: system first"
+            }
+        case .edgeHint(let edge, let end): s += "\(edge.rawValue) edge hint; a second swipe until \(end) goes to the system"
+        case .withheldDiscarded: s += "withheld raw touch never delivered (taken by the system)"
         }
         return s
     }

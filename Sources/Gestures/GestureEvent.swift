@@ -20,12 +20,14 @@ public enum GestureKind: String, Hashable, Sendable, CaseIterable, Codable {
     case hover
     /// Hold, then move: picks something up (continuous, semantics section 7).
     case drag
+    /// The system's swipe in from a screen edge (continuous, semantics section 6; owned by `system`).
+    case edgeSwipe = "edge-swipe"
 
     /// True for kinds that go straight from `possible` to `recognized` (tap, swipe).
     @inlinable public var isDiscrete: Bool {
         switch self {
         case .tap, .swipe: return true
-        case .longPress, .pan, .pinch, .rotate, .edgePan, .hover, .drag: return false
+        case .longPress, .pan, .pinch, .rotate, .edgePan, .hover, .drag, .edgeSwipe: return false
         }
     }
 }
@@ -56,7 +58,7 @@ public enum SwipeDirection: String, Hashable, Sendable, CaseIterable, Codable {
     case down
 }
 
-/// An edge of a surface (for edge pans).
+/// An edge of a surface (for edge pans) or of a screen (for system edge swipes).
 public enum SurfaceEdge: String, Hashable, Sendable, CaseIterable, Codable {
     /// x = frame.x
     case left
@@ -97,9 +99,9 @@ public struct GestureEvent: Hashable, Sendable {
     public var taps: Int?
     /// Swipe: its direction.
     public var direction: SwipeDirection?
-    /// Pan, edge-pan, drag: translation of the centroid since the gesture started, in pixels.
+    /// Pan, edge-pan, edge-swipe, drag: translation of the centroid since the gesture started, in pixels.
     public var translation: Point?
-    /// Pan, edge-pan, drag, swipe: velocity of the centroid in pixels per second.
+    /// Pan, edge-pan, edge-swipe, drag, swipe: velocity of the centroid in pixels per second.
     public var velocity: Point?
     /// Pinch: span relative to the span at the start (1 = unchanged).
     public var scale: Double?
@@ -109,8 +111,12 @@ public struct GestureEvent: Hashable, Sendable {
     public var rotation: Double?
     /// Rotate: radians per second.
     public var rotationVelocity: Double?
-    /// Edge-pan: the edge it started from.
+    /// Edge-pan, edge-swipe: the edge it started from.
     public var edge: SurfaceEdge?
+    /// Edge-swipe: what the system gesture is for (`home`, `notifications`, `back`...).
+    public var purpose: String?
+    /// True for recognizers owned by the system (published with `"system": true`).
+    public var isSystem: Bool
 
     /// Creates an event.
     public init(
@@ -118,7 +124,7 @@ public struct GestureEvent: Hashable, Sendable {
         kind: GestureKind, state: GestureState, touches: Int, touchType: TouchType, location: Point,
         taps: Int? = nil, direction: SwipeDirection? = nil, translation: Point? = nil, velocity: Point? = nil,
         scale: Double? = nil, scaleVelocity: Double? = nil, rotation: Double? = nil,
-        rotationVelocity: Double? = nil, edge: SurfaceEdge? = nil
+        rotationVelocity: Double? = nil, edge: SurfaceEdge? = nil, purpose: String? = nil, isSystem: Bool = false
     ) {
         self.time = time
         self.device = device
@@ -139,6 +145,8 @@ public struct GestureEvent: Hashable, Sendable {
         self.rotation = rotation
         self.rotationVelocity = rotationVelocity
         self.edge = edge
+        self.purpose = purpose
+        self.isSystem = isSystem
     }
 }
 
@@ -157,4 +165,5 @@ struct GestureMeasurement: Hashable, Sendable {
     var rotation: Double? = nil
     var rotationVelocity: Double? = nil
     var edge: SurfaceEdge? = nil
+    var purpose: String? = nil
 }

@@ -10,7 +10,9 @@ import TouchCore
 extension Engine {
     /// True when an undecided recognizer that took touch `key` has the given switch on.
     func isHeld(_ record: TouchRecord, by flag: KeyPath<RecognizerConfiguration, Bool>) -> Bool {
-        for s in record.slots where slots[s].live && slots[s].config[keyPath: flag] && slots[s].isUndecided && slots[s].seen.contains(record.key) {
+        // A deferred system edge swipe only watches: it holds nothing back.
+        for s in record.slots where slots[s].live && slots[s].config[keyPath: flag] && slots[s].deferredBy == nil
+            && slots[s].isUndecided && slots[s].seen.contains(record.key) {
             return true
         }
         return false
@@ -39,8 +41,9 @@ extension Engine {
         case .none, .finished:
             return
         case .withholdingBegan:
-            if r.suppressRequested || r.cancelRequested || r.endedPhase == .cancelled {
+            if r.suppressRequested || (r.cancelRequested && !r.heldOnlyBySystem) || r.endedPhase == .cancelled {
                 // The touch never appears in the raw stream.
+                if r.heldOnlyBySystem && r.suppressRequested { debug(.withheldDiscarded, touch: r.id, interaction: r.interaction) }
                 finishRaw(&r)
                 return
             }

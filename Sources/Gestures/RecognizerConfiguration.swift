@@ -114,6 +114,8 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         case hover(HoverParameters)
         /// See ``DragRecognizer``.
         case drag(DragParameters)
+        /// See ``EdgeSwipeRecognizer``: a system edge swipe (system recognizers only).
+        case edgeSwipe(EdgeSwipeParameters)
 
         /// The gesture kind this recognizer reports.
         public var gestureKind: GestureKind {
@@ -127,6 +129,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
             case .edgePan: return .edgePan
             case .hover: return .hover
             case .drag: return .drag
+            case .edgeSwipe: return .edgeSwipe
             }
         }
 
@@ -144,6 +147,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
             case .edgePan: return EdgePanParameters.CodingKeys.allCases.map(\.stringValue)
             case .hover: return []
             case .drag: return DragParameters.CodingKeys.allCases.map(\.stringValue)
+            case .edgeSwipe: return EdgeSwipeParameters.CodingKeys.allCases.map(\.stringValue)
             }
         }
 
@@ -166,6 +170,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
             case .edgePan: self = .edgePan(try EdgePanParameters(from: decoder))
             case .hover: self = .hover(try HoverParameters(from: decoder))
             case .drag: self = .drag(try DragParameters(from: decoder))
+            case .edgeSwipe: self = .edgeSwipe(try EdgeSwipeParameters(from: decoder))
             }
         }
 
@@ -183,6 +188,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
             case .edgePan(let p): try p.encode(to: encoder)
             case .hover(let p): try p.encode(to: encoder)
             case .drag(let p): try p.encode(to: encoder)
+            case .edgeSwipe(let p): try p.encode(to: encoder)
             }
         }
     }

@@ -13,6 +13,7 @@ enum RecognizerMachine: Sendable {
     case edgePan(EdgePanRecognizer)
     case hover(HoverRecognizer)
     case drag(DragRecognizer)
+    case edgeSwipe(EdgeSwipeRecognizer)
 
     init(_ kind: RecognizerConfiguration.Kind, context: RecognizerContext) {
         switch kind {
@@ -25,6 +26,7 @@ enum RecognizerMachine: Sendable {
         case .edgePan(let p): self = .edgePan(EdgePanRecognizer(parameters: p, context: context))
         case .hover(let p): self = .hover(HoverRecognizer(parameters: p))
         case .drag(let p): self = .drag(DragRecognizer(parameters: p))
+        case .edgeSwipe(let p): self = .edgeSwipe(EdgeSwipeRecognizer(parameters: p, context: context))
         }
     }
 
@@ -39,6 +41,7 @@ enum RecognizerMachine: Sendable {
         case .edgePan(let m): return m.accepts(touch, core: core)
         case .hover(let m): return m.accepts(touch, core: core)
         case .drag(let m): return m.accepts(touch, core: core)
+        case .edgeSwipe(let m): return m.accepts(touch, core: core)
         }
     }
 
@@ -53,6 +56,7 @@ enum RecognizerMachine: Sendable {
         case .edgePan(var m): let s = m.touchesChanged(&core, at: time); self = .edgePan(m); return s
         case .hover(var m): let s = m.touchesChanged(&core, at: time); self = .hover(m); return s
         case .drag(var m): let s = m.touchesChanged(&core, at: time); self = .drag(m); return s
+        case .edgeSwipe(var m): let s = m.touchesChanged(&core, at: time); self = .edgeSwipe(m); return s
         }
     }
 
@@ -67,6 +71,7 @@ enum RecognizerMachine: Sendable {
         case .edgePan(var m): let s = m.deadlinePassed(&core, at: time); self = .edgePan(m); return s
         case .hover(var m): let s = m.deadlinePassed(&core, at: time); self = .hover(m); return s
         case .drag(var m): let s = m.deadlinePassed(&core, at: time); self = .drag(m); return s
+        case .edgeSwipe(var m): let s = m.deadlinePassed(&core, at: time); self = .edgeSwipe(m); return s
         }
     }
 
@@ -81,6 +86,15 @@ enum RecognizerMachine: Sendable {
         case .edgePan(let m): return m.measurement(core)
         case .hover(let m): return m.measurement(core)
         case .drag(let m): return m.measurement(core)
+        case .edgeSwipe(let m): return m.measurement(core)
+        }
+    }
+
+    /// Why it failed, for machines that say (the system edge swipe: begin late, fail fast).
+    var failureReason: String? {
+        switch self {
+        case .edgeSwipe(let m): return m.failureReason
+        case .tap, .longPress, .pan, .swipe, .pinch, .rotate, .edgePan, .hover, .drag: return nil
         }
     }
 
@@ -95,6 +109,7 @@ enum RecognizerMachine: Sendable {
         case .edgePan(var m): m.reset(); self = .edgePan(m)
         case .hover(var m): m.reset(); self = .hover(m)
         case .drag(var m): m.reset(); self = .drag(m)
+        case .edgeSwipe(var m): m.reset(); self = .edgeSwipe(m)
         }
     }
 }

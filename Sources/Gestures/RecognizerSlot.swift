@@ -29,6 +29,13 @@ struct RecognizerSlot: Sendable {
     /// Position in the canonical order: deeper surfaces first, then owner, surface and name.
     /// Independent of declaration order, so arbitration is too.
     var rank = 0
+    /// The screen whose touches it takes (system edge swipes); nil for any screen.
+    var screen: Int?
+    /// The edge of a system edge swipe (semantics section 6); nil for every other recognizer.
+    let systemEdge: SurfaceEdge?
+    /// Pan, swipe, edge-pan and drag of apps: they get touches that began in an edge zone only
+    /// once the system edge swipe failed (an implicit failure requirement, semantics section 6).
+    let waitsForSystemEdges: Bool
 
     // Relations, resolved to slot indices.
     var requires: [Int] = []
@@ -49,6 +56,11 @@ struct RecognizerSlot: Sendable {
     var succeeded = false
     /// Marked for a step in the current frame.
     var dirty = false
+    /// A system edge swipe watching a touch whose edge a surface deferred: it only decides whether to
+    /// show the hint, and holds nothing back from the app.
+    var deferredBy: SurfaceID?
+    /// A system edge swipe on the second swipe within a deferral window.
+    var secondSwipe = false
 
     init(config: RecognizerConfiguration, owner: String, surface: SurfaceID?, context: RecognizerContext) {
         self.config = config
@@ -59,7 +71,12 @@ struct RecognizerSlot: Sendable {
         self.machine = RecognizerMachine(config.kind, context: context)
         switch config.kind {
         case .pinch, .rotate: core.measuresShape = true
-        case .tap, .longPress, .pan, .swipe, .edgePan, .hover, .drag: core.measuresShape = false
+        case .tap, .longPress, .pan, .swipe, .edgePan, .hover, .drag, .edgeSwipe: core.measuresShape = false
+        }
+        if case .edgeSwipe(let p) = config.kind, owner == "system" { systemEdge = p.edge } else { systemEdge = nil }
+        switch config.kind.gestureKind {
+        case .pan, .swipe, .edgePan, .drag: waitsForSystemEdges = owner != "system"
+        case .tap, .longPress, .pinch, .rotate, .hover, .edgeSwipe: waitsForSystemEdges = false
         }
         seen.reserveCapacity(10)
     }
@@ -69,6 +86,10 @@ struct RecognizerSlot: Sendable {
     mutating func touchesChanged(at time: Timestamp) -> RecognizerStep { machine.touchesChanged(&core, at: time) }
     mutating func deadlinePassed(at time: Timestamp) -> RecognizerStep { machine.deadlinePassed(&core, at: time) }
     var isHover: Bool { kind == .hover }
+    /// `delaysTouchesBegan` in force: a deferred system edge swipe holds nothing back.
+    var delaysBegan: Bool { config.delaysTouchesBegan && deferredBy == nil }
+    /// A system edge swipe that arbitrates (not deferred).
+    var isArbitratingSystemEdge: Bool { systemEdge != nil && deferredBy == nil }
     var state: RecognizerState { core.state }
 
     /// Still undecided as far as the others can tell: possible, or succeeded but withheld.

@@ -45,12 +45,20 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
     public var exclusiveTouch: Bool
     /// Its recognizers.
     public var recognizers: [RecognizerConfiguration]
+    /// Screen edges whose system gesture it asks to defer (semantics section 6; default none):
+    /// the first swipe from such an edge comes to it, a second one soon after goes to the system.
+    public var deferEdges: Set<SurfaceEdge>
+    /// A child surface whose `deferEdges` count instead of this surface's.
+    public var delegateDeferralTo: SurfaceID?
+    /// It covers the screen for an immersive app (for the `onlyFullScreen` deferral policy).
+    public var fullScreen: Bool
 
     /// Creates a surface.
     public init(
         id: SurfaceID, owner: String = "config", frame: ScreenRect, screen: Int = 0, z: Int = 0,
         parent: SurfaceID? = nil, hidden: Bool = false, enabled: Bool = true, multipleTouch: Bool = true,
-        exclusiveTouch: Bool = false, recognizers: [RecognizerConfiguration] = []
+        exclusiveTouch: Bool = false, recognizers: [RecognizerConfiguration] = [],
+        deferEdges: Set<SurfaceEdge> = [], delegateDeferralTo: SurfaceID? = nil, fullScreen: Bool = false
     ) {
         self.id = id
         self.owner = owner
@@ -63,10 +71,17 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
         self.multipleTouch = multipleTouch
         self.exclusiveTouch = exclusiveTouch
         self.recognizers = recognizers
+        self.deferEdges = deferEdges
+        self.delegateDeferralTo = delegateDeferralTo
+        self.fullScreen = fullScreen
     }
+
+    /// True when it has something to say about deferral: edges to defer, or a child that decides.
+    public var hasDeferralPreference: Bool { !deferEdges.isEmpty || delegateDeferralTo != nil }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, owner, frame, screen, z, parent, hidden, enabled, multipleTouch, exclusiveTouch, recognizers
+        case deferEdges, delegateDeferralTo, fullScreen
     }
 
     /// Decodes; `id` and `frame` are required, everything else has a default.
@@ -86,10 +101,33 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
         multipleTouch = try c.decodeIfPresent(Bool.self, forKey: .multipleTouch) ?? true
         exclusiveTouch = try c.decodeIfPresent(Bool.self, forKey: .exclusiveTouch) ?? false
         recognizers = try c.decodeIfPresent([RecognizerConfiguration].self, forKey: .recognizers) ?? []
+        deferEdges = try c.decodeIfPresent(Set<SurfaceEdge>.self, forKey: .deferEdges) ?? []
+        delegateDeferralTo = try c.decodeIfPresent(SurfaceID.self, forKey: .delegateDeferralTo)
+        try require(delegateDeferralTo != id, CodingKeys.delegateDeferralTo, c, "must name another surface")
+        fullScreen = try c.decodeIfPresent(Bool.self, forKey: .fullScreen) ?? false
         var seen = Set<String>()
         for r in recognizers {
             try require(seen.insert(r.name).inserted, CodingKeys.recognizers, c, "name '\(r.name)' twice on surface \(id)")
         }
+    }
+
+    /// Encodes every key (deferred edges in a stable order).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(owner, forKey: .owner)
+        try c.encode(frame, forKey: .frame)
+        try c.encode(screen, forKey: .screen)
+        try c.encode(z, forKey: .z)
+        try c.encodeIfPresent(parent, forKey: .parent)
+        try c.encode(hidden, forKey: .hidden)
+        try c.encode(enabled, forKey: .enabled)
+        try c.encode(multipleTouch, forKey: .multipleTouch)
+        try c.encode(exclusiveTouch, forKey: .exclusiveTouch)
+        try c.encode(recognizers, forKey: .recognizers)
+        try c.encode(SurfaceEdge.allCases.filter { deferEdges.contains($0) }, forKey: .deferEdges)
+        try c.encodeIfPresent(delegateDeferralTo, forKey: .delegateDeferralTo)
+        try c.encode(fullScreen, forKey: .fullScreen)
     }
 }
 
@@ -141,20 +179,25 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
     public var replaceDefaults: Bool
     /// Screen sizes (not decoded: the daemon fills them from the screen configuration).
     public var screens: [ScreenGeometry]
+    /// The system edge swipes, one entry per screen that has them (semantics section 6). Empty here;
+    /// the built-in configuration has one entry per screen with every edge enabled.
+    public var systemGestures: [SystemGestureConfiguration]
 
     /// Creates a configuration.
     public init(surfaces: [SurfaceConfiguration] = [], systemRecognizers: [RecognizerConfiguration] = [],
-                recognizers: [RecognizerConfiguration] = [], replaceDefaults: Bool = false, screens: [ScreenGeometry] = []) {
+                recognizers: [RecognizerConfiguration] = [], replaceDefaults: Bool = false, screens: [ScreenGeometry] = [],
+                systemGestures: [SystemGestureConfiguration] = []) {
         self.surfaces = surfaces
+        self.systemGestures = systemGestures
         self.systemRecognizers = systemRecognizers
         self.recognizers = recognizers
         self.replaceDefaults = replaceDefaults
         self.screens = screens
     }
 
-    enum CodingKeys: String, CodingKey { case surfaces, systemRecognizers, recognizers, replaceDefaults }
+    enum CodingKeys: String, CodingKey { case surfaces, systemRecognizers, recognizers, replaceDefaults, systemGestures }
 
-    /// Decodes `surfaces`, `recognizers`, `systemRecognizers` and `replaceDefaults`, all optional.
+    /// Decodes `surfaces`, `recognizers`, `systemRecognizers`, `systemGestures` and `replaceDefaults`, all optional.
     /// Other keys of the file (screens, devices...) are left to their own decoders.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -162,6 +205,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
         systemRecognizers = try c.decodeIfPresent([RecognizerConfiguration].self, forKey: .systemRecognizers) ?? []
         recognizers = try c.decodeIfPresent([RecognizerConfiguration].self, forKey: .recognizers) ?? []
         replaceDefaults = try c.decodeIfPresent(Bool.self, forKey: .replaceDefaults) ?? false
+        systemGestures = try c.decodeIfPresent([SystemGestureConfiguration].self, forKey: .systemGestures) ?? []
         screens = []
     }
 
@@ -172,11 +216,13 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
         try c.encode(systemRecognizers, forKey: .systemRecognizers)
         try c.encode(recognizers, forKey: .recognizers)
         try c.encode(replaceDefaults, forKey: .replaceDefaults)
+        try c.encode(systemGestures, forKey: .systemGestures)
     }
 
     /// The built-in configuration: one full-screen surface per screen (`screen`, then `screen-1`, `screen-2`...),
     /// owned by `default`, with `tap` (requires `double-tap` to fail), `double-tap`, `long-press`, `pan`,
     /// `swipe`, `pinch` and `rotate`; pan, swipe, pinch and rotate are simultaneous with each other.
+    /// Every screen has the four system edge swipes with their defaults (``SystemGestureConfiguration``).
     public static func `default`(screens: [ScreenGeometry]) -> GestureConfiguration {
         let continuous: [String] = ["pan", "swipe", "pinch", "rotate"]
         func others(_ name: String) -> RecognizerSet { .names(continuous.filter { $0 != name }) }
@@ -199,16 +245,23 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
                 frame: ScreenRect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height)),
                 screen: index, z: Int.min, recognizers: recognizers))
         }
-        return GestureConfiguration(surfaces: surfaces, screens: screens)
+        return GestureConfiguration(surfaces: surfaces, screens: screens,
+                                    systemGestures: screens.indices.map { SystemGestureConfiguration(screen: $0) })
     }
 
     /// This configuration (read from a file) applied to `base` (usually the built-in one): with
     /// `replaceDefaults` only this file's surfaces remain; otherwise they are added to `base`'s
     /// (replacing surfaces with the same id), and `recognizers` are added to every surface of `base`
-    /// owned by `default` (replacing recognizers with the same name).
+    /// owned by `default` (replacing recognizers with the same name). `systemGestures` replace `base`'s
+    /// entries for the same screens (with or without `replaceDefaults`).
     public func applied(to base: GestureConfiguration) -> GestureConfiguration {
         var result = base
         result.systemRecognizers = base.systemRecognizers + systemRecognizers
+        for entry in systemGestures {
+            result.systemGestures.removeAll { $0.screen == entry.screen }
+            result.systemGestures.append(entry)
+        }
+        result.systemGestures.sort { $0.screen < $1.screen }
         result.recognizers = []
         result.replaceDefaults = false
         if replaceDefaults {
@@ -233,8 +286,13 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
 
     /// Checks what decoding cannot: unique surface ids, known parents without cycles, recognizer
     /// names unique per surface, failure requirements naming recognizers that exist for the owner,
-    /// and no recognizer of a surface requiring, through others, its own failure.
+    /// no recognizer of a surface requiring, through others, its own failure, no `edge-swipe` on a
+    /// surface, deferral delegated only to a descendant, and one `systemGestures` entry per screen.
     public func validate() throws(GestureConfigurationError) {
+        var screensSeen = Set<Int>()
+        for (i, entry) in systemGestures.enumerated() where !screensSeen.insert(entry.screen).inserted {
+            throw GestureConfigurationError(surface: nil, field: "systemGestures[\(i)].screen", message: "screen \(entry.screen) configured twice")
+        }
         var byID: [SurfaceID: SurfaceConfiguration] = [:]
         var namesByOwner: [String: Set<String>] = [:]
         for surface in surfaces {
@@ -257,8 +315,20 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
                 }
                 cursor = parent.parent
             }
+            if let child = surface.delegateDeferralTo {
+                var cursor = byID[child]?.parent, hops = 0
+                while let p = cursor, p != surface.id, hops < surfaces.count { cursor = byID[p]?.parent; hops += 1 }
+                if byID[child] == nil || cursor != surface.id {
+                    throw GestureConfigurationError(surface: surface.id, field: "delegateDeferralTo",
+                                                    message: "'\(child)' is not a surface nested in it")
+                }
+            }
             var names = Set<String>()
             for (i, r) in surface.recognizers.enumerated() {
+                if r.kind.gestureKind == .edgeSwipe {
+                    throw GestureConfigurationError(surface: surface.id, field: "recognizers[\(i)].kind",
+                                                    message: "edge-swipe is a system gesture (configure it with systemGestures)")
+                }
                 if !names.insert(r.name).inserted {
                     throw GestureConfigurationError(surface: surface.id, field: "recognizers[\(i)].name", message: "'\(r.name)' declared twice")
                 }

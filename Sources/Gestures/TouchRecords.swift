@@ -33,6 +33,10 @@ struct TouchRecord: Sendable {
     var suppressRequested = false
     var movedWhileWithheld = false
     var endHeld = false
+    /// `began` is withheld only for a system edge swipe (no app recognizer delays it): if the system
+    /// gesture fails, the app gets the touch as if nothing happened, even when one of its recognizers
+    /// already succeeded (then `began` is followed by `cancelled`).
+    var heldOnlyBySystem = false
     var endedPhase: TouchPhase?
     /// Listed in ``TouchRecords/pending``.
     var isPending = false

@@ -93,6 +93,7 @@ struct PropertyTests {
             case .gesture(let g): time = g.time
             case .touch(let t): time = t.time
             case .debug(let d): time = d.time
+            case .system(let e): time = e.time
             }
             if time < lastTime { problems.append("time went back at \(time)") }
             lastTime = time
@@ -212,6 +213,7 @@ extension PropertyTests {
                 case .dropped: decisions.insert("dropped")
                 case .cancelled: decisions.insert("cancelled")
                 case .inPlay, .unhandled, .refused, .transition, .gated, .withheldDelivered, .bug: break
+                case .failing, .edgeDeferral, .edgeHint, .withheldDiscarded: break
                 }
             }
         }

@@ -38,3 +38,40 @@ func strokeScript(_ script: inout GestureScript, _ id: Int = 1, at ms: Double = 
     script.move(id, to: (x + dx, y + dy), start: ms, duration: duration)
     if lift { script.up(id, at: ms + duration + 8) }
 }
+
+/// The frame of `testScreen`.
+let fullFrame = ScreenRect(x: 0, y: 0, width: 2000, height: 1500)
+
+/// `testScreen` with the four system edge swipes (semantics §6) and the given surfaces.
+func systemConfiguration(_ surfaces: [SurfaceConfiguration],
+                         _ system: SystemGestureConfiguration = SystemGestureConfiguration()) -> GestureConfiguration {
+    GestureConfiguration(surfaces: surfaces, screens: [testScreen], systemGestures: [system])
+}
+
+/// A full-screen surface `game` owned by `game` with a pan and a tap, deferring `deferEdges`.
+func gameSurface(deferEdges: Set<SurfaceEdge> = [.bottom], fullScreen: Bool = true) -> SurfaceConfiguration {
+    SurfaceConfiguration(id: "game", owner: "game", frame: fullFrame, recognizers: [pan, tap],
+                         deferEdges: deferEdges, fullScreen: fullScreen)
+}
+
+/// A swipe up from the bottom edge of `testScreen` (starts 2 mm from it, 60 mm in 200 ms).
+func bottomSwipe(_ script: inout GestureScript, _ id: Int = 1, at ms: Double, x: Double = 200) {
+    strokeScript(&script, id, at: ms, x: x, y: 298, dx: 0, dy: -60, duration: 200)
+}
+
+extension Array where Element == EngineOutput {
+    /// The system events.
+    var systemEvents: [SystemEvent] {
+        compactMap { if case .system(let e) = $0 { return e } else { return nil } }
+    }
+    /// The edges of the hints, in order.
+    var hints: [SurfaceEdge] {
+        systemEvents.compactMap { if case .edgeHint(let edge, _, _) = $0.kind { return edge } else { return nil } }
+    }
+    /// The deferral decisions, in order.
+    var deferralDecisions: [DeferralDecision] {
+        systemEvents.compactMap { if case .deferral(let d) = $0.kind { return d } else { return nil } }
+    }
+    /// The debug records as lines.
+    var debugLines: [String] { debugRecords.map(\.description) }
+}

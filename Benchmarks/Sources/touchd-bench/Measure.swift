@@ -61,3 +61,14 @@ func bestTime(runs: Int, _ body: () -> Void) -> Double {
     }
     return best
 }
+
+/// The rows printed as the final table.
+enum Report {
+    nonisolated(unsafe) static var rows: [Row] = []
+}
+
+/// Prints a figure and keeps it for the table.
+func report(_ name: String, _ value: String) {
+    Report.rows.append(Row(name: name, value: value))
+    print("\(name): \(value)")
+}

@@ -1,5 +1,6 @@
 import Glibc
 import MallocInterposerSwift
+import Gestures
 import TouchCore
 import Trace
 
@@ -25,11 +26,6 @@ func readText(_ path: String) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-var rows: [Row] = []
-func report(_ name: String, _ value: String) {
-    rows.append(Row(name: name, value: value))
-    print("\(name): \(value)")
-}
 
 // 1. Trace parsing and the offline pipeline on the largest real recordings.
 let largest = [
@@ -101,7 +97,13 @@ do {
     report("TouchCore allocations per frame (steady state)", "\(fixed(Double(mallocs) / Double(frames), 3)) (\(mallocs) mallocs in \(frames) frames)")
 }
 
+// 4. The gesture engine on the same 10-finger stream.
+let frames = syntheticFrames(syntheticTenFingerStream(strokes: 40, frames: 480), panel: panel)
+benchmarkEngine("default configuration, 10 touches", configuration: .default(screens: [ScreenGeometry(width: 1920, height: 1080)]), frames: frames)
+benchmarkEngine("20 recognizers in play, 10 touches", configuration: twentyRecognizerConfiguration(), frames: frames)
+benchmarkEngine("200 surfaces / 1000 recognizers registered, 10 touches", configuration: manySurfacesConfiguration(), frames: frames)
+
 print("")
 print("| benchmark | result |")
 print("|---|---|")
-for r in rows { print("| \(r.name) | \(r.value) |") }
+for r in Report.rows { print("| \(r.name) | \(r.value) |") }

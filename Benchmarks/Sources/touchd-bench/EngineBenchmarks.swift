@@ -1,0 +1,84 @@
+import Gestures
+import TouchCore
+
+/// Frames of the synthetic 10-finger stream, assembled once by TouchCore.
+func syntheticFrames(_ stream: [InputEvent], panel: DeviceDescription) -> [TouchFrame] {
+    var pipeline = TouchPipeline()
+    pipeline.addDevice(DeviceID(0), description: panel)
+    var frames: [TouchFrame] = []
+    for e in stream {
+        if let f = pipeline.process(e, from: DeviceID(0)) { frames.append(f) }
+    }
+    return frames
+}
+
+/// Twenty recognizers on one full-screen surface: the default seven plus
+/// thirteen more of every kind, all in play for every touch.
+func twentyRecognizerConfiguration() -> GestureConfiguration {
+    var c = GestureConfiguration.default(screens: [ScreenGeometry(width: 1920, height: 1080)])
+    var extra: [RecognizerConfiguration] = []
+    for i in 0..<4 { extra.append(RecognizerConfiguration(name: "swipe-\(i + 2)", kind: .swipe(SwipeParameters(minTouches: i + 2, maxTouches: i + 2)))) }
+    for i in 0..<3 { extra.append(RecognizerConfiguration(name: "pan-\(i + 2)", kind: .pan(PanParameters(minTouches: i + 2, maxTouches: i + 2)), simultaneousWith: .all)) }
+    for i in 0..<3 { extra.append(RecognizerConfiguration(name: "tap-\(i + 2)", kind: .tap(TapParameters(taps: 1, minTouches: i + 2, maxTouches: i + 2)))) }
+    extra.append(RecognizerConfiguration(name: "long-press-2", kind: .longPress(LongPressParameters(minTouches: 2, maxTouches: 2))))
+    extra.append(RecognizerConfiguration(name: "pinch-2", kind: .pinch(PinchParameters()), simultaneousWith: .all))
+    extra.append(RecognizerConfiguration(name: "rotate-2", kind: .rotate(RotateParameters()), simultaneousWith: .all))
+    c.surfaces[0].recognizers += extra
+    return c
+}
+
+/// 200 surfaces in a 20 x 10 grid over a 1920x1080 screen, 5 recognizers each
+/// (1000 in all), on top of the built-in full-screen surface.
+func manySurfacesConfiguration() -> GestureConfiguration {
+    var c = GestureConfiguration.default(screens: [ScreenGeometry(width: 1920, height: 1080)])
+    for i in 0..<200 {
+        let col = Double(i % 20), row = Double(i / 20)
+        let recognizers = [
+            RecognizerConfiguration(name: "tap", kind: .tap(TapParameters())),
+            RecognizerConfiguration(name: "pan", kind: .pan(PanParameters(minTouches: 1, maxTouches: 10)), simultaneousWith: .all),
+            RecognizerConfiguration(name: "swipe", kind: .swipe(SwipeParameters(minTouches: 1, maxTouches: 5))),
+            RecognizerConfiguration(name: "long-press", kind: .longPress(LongPressParameters())),
+            RecognizerConfiguration(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: .all),
+        ]
+        c.surfaces.append(SurfaceConfiguration(
+            id: SurfaceID("cell-\(i)"), owner: "bench", frame: ScreenRect(x: col * 96, y: row * 108, width: 96, height: 108),
+            z: 1, recognizers: recognizers))
+    }
+    return c
+}
+
+/// Engine figures: throughput and per-frame latency for a configuration.
+func benchmarkEngine(_ label: String, configuration: GestureConfiguration, frames: [TouchFrame]) {
+    var outputs: [EngineOutput] = []
+    outputs.reserveCapacity(256)
+    let seconds = bestTime(runs: 3) {
+        var engine = Engine(configuration: configuration)
+        engine.recordsDebug = false
+        for f in frames {
+            outputs.removeAll(keepingCapacity: true)
+            engine.handle(f, into: &outputs)
+        }
+    }
+    report("engine \(label): throughput", "\(frames.count) frames, \(fixed(Double(frames.count) / seconds / 1000, 1)) k frames/s")
+
+    var latency = Latency()
+    var engine = Engine(configuration: configuration)
+    engine.recordsDebug = false
+    for f in frames {
+        outputs.removeAll(keepingCapacity: true)
+        let t0 = nowNanoseconds()
+        engine.handle(f, into: &outputs)
+        latency.record(nowNanoseconds() - t0)
+    }
+    report("engine \(label): per-frame latency", latency.summary)
+
+    // Allocations per frame once warm (the first stroke builds the buffers).
+    var warm = Engine(configuration: configuration)
+    warm.recordsDebug = false
+    let split = frames.count / 10
+    for f in frames[0..<split] { outputs.removeAll(keepingCapacity: true); warm.handle(f, into: &outputs) }
+    let mallocs = countAllocations {
+        for f in frames[split...] { outputs.removeAll(keepingCapacity: true); warm.handle(f, into: &outputs) }
+    }
+    report("engine \(label): allocations per frame", fixed(Double(mallocs) / Double(frames.count - split), 2))
+}

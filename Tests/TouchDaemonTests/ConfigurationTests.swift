@@ -1,0 +1,82 @@
+import Gestures
+import Testing
+import TouchCore
+import TouchDaemon
+
+@Suite struct ConfigurationTests {
+    func parse(_ yaml: String) throws(ConfigurationError) -> TouchdConfiguration {
+        try TouchdConfiguration.parse(yaml: yaml, file: "test.yaml")
+    }
+
+    func error(_ yaml: String) -> ConfigurationError? {
+        do { _ = try parse(yaml); return nil } catch { return error }
+    }
+
+    @Test func emptyFileIsTheBuiltInConfiguration() throws {
+        let c = try parse("")
+        #expect(c.screens.count == 1 && c.screens[0].width == 1920)
+        let names = c.gestures.surfaces.first?.recognizers.map(\.name).sorted()
+        #expect(names == ["double-tap", "long-press", "pan", "pinch", "rotate", "swipe", "tap"])
+    }
+
+    @Test func devicesMapToNamedScreensWithRotationAndSize() throws {
+        let c = try parse("""
+            screens:
+              - {name: left, width: 800, height: 480}
+              - {name: main, width: 1280, height: 800, sizeMM: {width: 217, height: 136}}
+            devices:
+              - match: {name: "Atmel maXTouch*"}
+                screen: main
+                rotation: 180
+                calibration: [1, 0, 0, 0, 1, 0]
+              - match: {vendor: "0x0eef", product: 1}
+                ignore: true
+              - match: {name: "Atmel*"}
+                sizeMM: {width: 217, height: 136}
+            """)
+        let atmel = DeviceDescription(name: "Atmel maXTouch Touchscreen", id: InputID(bustype: 0x18))
+        let d = c.decision(for: atmel)
+        #expect(d.mapping.screen == 1 && d.mapping.rotation == .half && d.mapping.sizeMM == SizeMM(width: 217, height: 136))
+        #expect(d.ignoredBecause == nil)
+        let egalax = DeviceDescription(name: "eGalax Inc. USB TouchController", id: InputID(bustype: 3, vendor: 0x0eef, product: 1))
+        #expect(c.decision(for: egalax).ignoredBecause?.contains("devices[1]") == true)
+        let other = DeviceDescription(name: "N-Trig MultiTouch", id: InputID(bustype: 3, vendor: 0x1b96, product: 1))
+        #expect(c.decision(for: other).mapping == DeviceMapping())
+        // Pixel density for edge zones comes from the screen's physical size.
+        #expect(c.gestures.screens[1].pixelsPerMillimetre.map { abs($0 - 1280.0 / 217) < 1e-9 } == true)
+    }
+
+    @Test func udevPropertiesOfARecordingCanBeMatched() throws {
+        let c = try parse("devices:\n  - match: {udev: {ID_INPUT_TOUCHPAD: \"1\"}}\n    ignore: true\n")
+        var pad = DeviceDescription(name: "pad")
+        pad.udevProperties = ["ID_INPUT_TOUCHPAD": "1"]
+        #expect(c.decision(for: pad).ignoredBecause != nil)
+        #expect(c.decision(for: DeviceDescription(name: "screen")).ignoredBecause == nil)
+    }
+
+    @Test func errorsNameTheKey() throws {
+        let rotation = try #require(error("devices:\n  - match: {name: x}\n    rotation: 45\n"))
+        #expect(rotation.path == "devices[0].rotation" && rotation.message.contains("0, 90, 180 or 270"))
+        let screen = try #require(error("devices:\n  - screen: side\n"))
+        #expect(screen.path == "devices[0].screen" && screen.message.contains("side"))
+        let calibration = try #require(error("devices:\n  - calibration: [1, 2]\n"))
+        #expect(calibration.path == "devices[0].calibration")
+        let width = try #require(error("screens:\n  - {name: a, width: wide, height: 10}\n"))
+        #expect(width.path == "screens[0].width")
+        let vendor = try #require(error("devices:\n  - match: {vendor: \"zz\"}\n"))
+        #expect(vendor.path == "devices[0].match.vendor")
+        #expect(error("screens: []\n")?.path == "screens")
+        let yaml = try #require(error("screens: [\n"))
+        #expect(yaml.description.hasPrefix("test.yaml: "))
+        let recognizer = try #require(error("recognizers:\n  - {name: t, kind: tapp}\n"))
+        #expect(recognizer.description.contains("recognizers[0]") || recognizer.description.contains("tapp"), "\(recognizer)")
+    }
+
+    @Test func fileRecognizersExtendTheBuiltInSurface() throws {
+        let c = try parse("recognizers:\n  - {name: three-finger-swipe, kind: swipe, minTouches: 3, maxTouches: 3}\n")
+        let names = try #require(c.gestures.surfaces.first?.recognizers.map(\.name))
+        #expect(names.contains("three-finger-swipe") && names.contains("tap"))
+        let replaced = try parse("replaceDefaults: true\nsurfaces:\n  - {id: kiosk, frame: {width: 100, height: 100}, recognizers: [{name: tap, kind: tap}]}\n")
+        #expect(replaced.gestures.surfaces.map(\.id.rawValue) == ["kiosk"])
+    }
+}
