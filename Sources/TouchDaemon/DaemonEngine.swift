@@ -179,7 +179,7 @@ public actor DaemonEngine {
                 if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
                 MessageEncoder.gesture(g, into: &writer)
                 batch.append(PublishedEvent(
-                    stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
+                    stream: g.isSystem ? .system : .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
                     touchType: g.touchType.rawValue, surface: g.surface?.rawValue, owner: client, time: g.time.seconds,
                     line: writer.bytes))
             case .touch(var r):
@@ -190,6 +190,18 @@ public actor DaemonEngine {
                 batch.append(PublishedEvent(
                     stream: .touch, device: r.touch.device.rawValue, touchType: r.touch.type.rawValue, surface: local,
                     owner: client, time: r.time.seconds, line: writer.bytes))
+            case .system(let e):
+                switch e.kind {
+                case .deferral(let d):
+                    // The decision goes to the surface's owner (configuration surfaces: to system subscribers).
+                    let client = ownerClients[d.owner]
+                    let local = client == nil ? d.surface.rawValue : (localIDs[d.surface] ?? d.surface.rawValue)
+                    MessageEncoder.system(e, surface: local, into: &writer)
+                    batch.append(PublishedEvent(stream: .system, surface: local, owner: client, time: e.time.seconds, line: writer.bytes))
+                case .edgeHint:
+                    MessageEncoder.system(e, into: &writer)
+                    batch.append(PublishedEvent(stream: .system, time: e.time.seconds, line: writer.bytes))
+                }
             case .debug(let d):
                 MessageEncoder.debug(d, into: &writer)
                 batch.append(PublishedEvent(stream: .debug, recognizer: d.recognizer, time: d.time.seconds, line: writer.bytes))

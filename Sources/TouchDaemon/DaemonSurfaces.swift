@@ -38,12 +38,21 @@ public enum SurfaceTranslation {
             }
             recognizers.append(r)
         }
+        var edges = Set<SurfaceEdge>()
+        for (i, name) in (d.deferEdges ?? []).enumerated() {
+            guard let edge = SurfaceEdge(rawValue: name) else {
+                throw .badField("surface.deferEdges[\(i)]", "expected top, bottom, left or right, got \"\(name)\"")
+            }
+            edges.insert(edge)
+        }
         return SurfaceConfiguration(
             id: ClientNamespace.surfaceID(d.id, of: client), owner: ClientNamespace.owner(client),
             frame: ScreenRect(x: d.rect.x, y: d.rect.y, width: d.rect.width, height: d.rect.height),
             screen: d.screen ?? 0, z: z, parent: d.parent.map { ClientNamespace.surfaceID($0, of: client) },
             hidden: d.hidden ?? false, enabled: d.enabled ?? true, multipleTouch: d.multipleTouch ?? true,
-            exclusiveTouch: d.exclusiveTouch ?? false, recognizers: recognizers)
+            exclusiveTouch: d.exclusiveTouch ?? false, recognizers: recognizers, deferEdges: edges,
+            delegateDeferralTo: d.delegateDeferralTo.map { ClientNamespace.surfaceID($0, of: client) },
+            fullScreen: d.fullScreen ?? false)
     }
 
     /// Decodes one recognizer object with the gesture engine's decoder.

@@ -78,8 +78,39 @@ extension MessageEncoder {
             w.string("withheld-delivered"); w.key("phase"); w.string(phase.rawValue)
         case .bug(let what):
             w.string("bug"); w.key("message"); w.string(what)
+        case .failing(let reason):
+            w.string("failing"); w.key("reason"); w.string(reason)
+        case .edgeDeferral(let edge, let surface, let outcome):
+            w.string("edge-deferral"); w.key("edge"); w.string(edge.rawValue)
+            w.key("surface"); w.string(surface.rawValue); w.key("outcome"); w.string(outcome.rawValue)
+        case .edgeHint(let edge, let windowEnd):
+            w.string("edge-hint"); w.key("edge"); w.string(edge.rawValue); w.key("windowEnd"); w.number(windowEnd.seconds, decimals: 6)
+        case .withheldDiscarded:
+            w.string("withheld-discarded")
         }
         w.key("text"); w.string(r.description)
+        w.endObject()
+    }
+
+    /// Writes one `system` event object (no trailing newline): a deferral
+    /// decision (`"event":"deferral"`) or an edge hint (`"event":"edge-hint"`);
+    /// `surface` replaces the decision's surface id (a client's own name for it).
+    public static func system(_ e: SystemEvent, surface: String? = nil, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("type"); w.string("system")
+        w.key("time"); w.number(e.time.seconds, decimals: 6)
+        switch e.kind {
+        case .deferral(let d):
+            w.key("event"); w.string("deferral")
+            w.key("surface"); w.string(surface ?? d.surface.rawValue)
+            w.key("requested"); w.beginArray(); for edge in d.requested { w.string(edge.rawValue) }; w.endArray()
+            w.key("granted"); w.beginArray(); for edge in d.granted { w.string(edge.rawValue) }; w.endArray()
+        case .edgeHint(let edge, let screen, let windowEnd):
+            w.key("event"); w.string("edge-hint")
+            w.key("edge"); w.string(edge.rawValue)
+            w.key("screen"); w.int(screen)
+            w.key("windowEnd"); w.number(windowEnd.seconds, decimals: 6)
+        }
         w.endObject()
     }
 

@@ -49,6 +49,9 @@ struct ReplayCommand: ParsableCommand {
             case .engine(.debug(let d)):
                 guard streams.contains(.debug) else { return }
                 MessageEncoder.debug(d, into: &w)
+            case .engine(.system(let e)):
+                guard streams.contains(.gesture) else { return }
+                MessageEncoder.system(e, into: &w)
             case .engine(.touch):
                 // Surfaces' raw touch streams go to their owners over the socket, not to replay.
                 return
@@ -81,7 +84,7 @@ enum Explanation {
                 let line = "  \(g.time) => \(g.recognizer) \(g.kind.rawValue) \(g.state.rawValue)"
                 // Gestures carry no interaction number: attach them to the latest interaction.
                 if let i = order.last { byInteraction[i]!.append(line) } else { loose.append(line) }
-            case .touch, .engine(.touch):
+            case .touch, .engine(.touch), .engine(.system):
                 return
             }
         }

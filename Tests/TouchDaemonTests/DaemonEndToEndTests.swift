@@ -24,7 +24,7 @@ import Wire
                 MessageEncoder.gesture(g, into: &w)
                 gestures.append(w.string)
                 events.append(g)
-            case .engine(.touch), .engine(.debug):
+            case .engine(.touch), .engine(.debug), .engine(.system):
                 break
             }
         }
