@@ -2,7 +2,7 @@
 SWIFT      ?= swift
 CONFIG     ?= debug
 BUILD_DIR  ?= .build
-APT_PKGS   := libevdev-dev libudev-dev pkg-config
+APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
@@ -25,9 +25,20 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Replays a bundled real recording through the pipeline and prints what it produces.
+# Starts touchd on a bundled real recording (a virtual device, no hardware
+# needed) on a temporary socket, and prints what a client subscribed with
+# `touchctl monitor` receives; touchd stops when the replay is over.
+TOUCHD     := $(BUILD_DIR)/release/touchd
+RUN_SOCKET ?= /tmp/touchd-run-$(shell id -u).sock
 run: release
-	$(TOUCHCTL) replay "$(DEMO_TRACE)" --events touch,gesture
+	@rm -f "$(RUN_SOCKET)"; \
+	$(TOUCHD) --replay "$(DEMO_TRACE)" --socket "$(RUN_SOCKET)" --wait-for-subscribers 1 --exit-after-replay & pid=$$!; \
+	tries=0; while [ ! -S "$(RUN_SOCKET)" ]; do \
+		tries=$$((tries + 1)); if [ $$tries -gt 300 ] || ! kill -0 $$pid 2>/dev/null; then echo "touchd did not start" >&2; exit 1; fi; \
+		sleep 0.1; \
+	done; \
+	$(TOUCHCTL) monitor --socket "$(RUN_SOCKET)" --events gesture,device; status=$$?; \
+	wait $$pid; exit $$status
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "touchctl", targets: ["touchctl"]),
+        .executable(name: "touchd", targets: ["touchd"]),
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "Gestures", targets: ["Gestures"]),
         .library(name: "Trace", targets: ["Trace"]),
@@ -17,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -28,6 +31,11 @@ let package = Package(
             name: "CLibudev",
             pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
         ),
         .target(name: "TouchCore"),
         .target(name: "Gestures", dependencies: ["TouchCore"]),
@@ -54,12 +62,26 @@ let package = Package(
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
         .target(
             name: "TouchDaemon",
-            dependencies: ["TouchCore", "Gestures", "Trace", "Wire", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "TouchCore", "Gestures", "Trace", "Wire", "Publisher", "CSystemd",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "touchd",
+            dependencies: [
+                "TouchDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon",
+                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "TouchClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,7 +89,10 @@ let package = Package(
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
-        .testTarget(name: "TouchDaemonTests", dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting"]),
+        .testTarget(
+            name: "TouchDaemonTests",
+            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting", "TouchClient", "Publisher"]
+        ),
         .testTarget(
             name: "PublisherTests",
             dependencies: [

@@ -125,6 +125,15 @@ public final class Publisher: Sendable {
         return (try? await hub.eventLoop.submit { hub.count }.get()) ?? 0
     }
 
+    /// The number of connected clients holding at least one subscription.
+    /// Counted on the event loop: events published after this returns reach
+    /// the subscriptions it counted.
+    public func subscribedClientCount() async -> Int {
+        guard !stopped.withLock({ $0 }) else { return 0 }
+        let hub = self.hub
+        return (try? await hub.eventLoop.submit { hub.subscribedCount }.get()) ?? 0
+    }
+
     /// The connected clients, oldest first.
     public func clients() async -> [ClientInfo] {
         guard !stopped.withLock({ $0 }) else { return [] }

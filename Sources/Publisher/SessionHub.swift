@@ -58,6 +58,9 @@ final class SessionHub: @unchecked Sendable {
     /// The clients connected now, oldest first.
     var clients: [ClientInfo] { sessions.map(\.info) }
 
+    /// Sessions holding at least one subscription.
+    var subscribedCount: Int { sessions.reduce(0) { $0 + ($1.subscriptions.count > 0 ? 1 : 0) } }
+
     /// Routes a batch: one buffer per event shared by every recipient, then
     /// one flush per recipient.
     func route(_ batch: [PublishedEvent]) {

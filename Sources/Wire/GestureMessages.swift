@@ -36,36 +36,6 @@ extension MessageEncoder {
         w.endObject()
     }
 
-    /// Writes one `system` event object (no trailing newline):
-    /// `{"type":"system","event":"deferral","surface":ID,"requested":[...],"granted":[...]}` or
-    /// `{"type":"system","event":"edge-hint","edge":E,"time":S}`.
-    public static func system(_ e: SystemEvent, into w: inout JSONWriter) {
-        w.beginObject()
-        w.key("type"); w.string("system")
-        switch e.kind {
-        case .deferral(let d):
-            w.key("event"); w.string("deferral")
-            w.key("time"); w.number(e.time.seconds, decimals: 6)
-            w.key("surface"); w.string(d.surface.rawValue)
-            w.key("owner"); w.string(d.owner)
-            w.key("requested")
-            w.beginArray()
-            for edge in d.requested { w.string(edge.rawValue) }
-            w.endArray()
-            w.key("granted")
-            w.beginArray()
-            for edge in d.granted { w.string(edge.rawValue) }
-            w.endArray()
-        case .edgeHint(let edge, let screen, let windowEnd):
-            w.key("event"); w.string("edge-hint")
-            w.key("edge"); w.string(edge.rawValue)
-            w.key("time"); w.number(e.time.seconds, decimals: 6)
-            w.key("screen"); w.int(screen)
-            w.key("windowEnd"); w.number(windowEnd.seconds, decimals: 6)
-        }
-        w.endObject()
-    }
-
     /// Writes one `debug` record object (no trailing newline): `record` names
     /// the kind of record, the kind's details follow, and `text` is the
     /// record as one readable line.
@@ -122,6 +92,28 @@ extension MessageEncoder {
             w.string("withheld-discarded")
         }
         w.key("text"); w.string(r.description)
+        w.endObject()
+    }
+
+    /// Writes one `system` event object (no trailing newline): a deferral
+    /// decision (`"event":"deferral"`) or an edge hint (`"event":"edge-hint"`);
+    /// `surface` replaces the decision's surface id (a client's own name for it).
+    public static func system(_ e: SystemEvent, surface: String? = nil, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("type"); w.string("system")
+        w.key("time"); w.number(e.time.seconds, decimals: 6)
+        switch e.kind {
+        case .deferral(let d):
+            w.key("event"); w.string("deferral")
+            w.key("surface"); w.string(surface ?? d.surface.rawValue)
+            w.key("requested"); w.beginArray(); for edge in d.requested { w.string(edge.rawValue) }; w.endArray()
+            w.key("granted"); w.beginArray(); for edge in d.granted { w.string(edge.rawValue) }; w.endArray()
+        case .edgeHint(let edge, let screen, let windowEnd):
+            w.key("event"); w.string("edge-hint")
+            w.key("edge"); w.string(edge.rawValue)
+            w.key("screen"); w.int(screen)
+            w.key("windowEnd"); w.number(windowEnd.seconds, decimals: 6)
+        }
         w.endObject()
     }
 

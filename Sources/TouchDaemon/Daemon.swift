@@ -1,0 +1,168 @@
+import Foundation
+import Logging
+import Publisher
+import ServiceLifecycle
+import TouchCore
+import Trace
+import UnixSignals
+
+/// What `touchd` was asked to do (its command line).
+public struct DaemonOptions: Sendable {
+    /// The configuration file (`--config`); nil: built-in defaults.
+    public var configPath: String?
+    /// The socket path (`--socket`); nil: the file's `socket.path`, else ``DaemonSettings/defaultSocketPath``.
+    public var socketPath: String?
+    /// A trace to serve as a virtual device (`--replay`); nil: the real devices.
+    public var replayPath: String?
+    /// How the trace is replayed.
+    public var pacing: ReplayPacing
+    /// Whether the engine explains itself on the `debug` stream.
+    public var debugRecords: Bool
+
+    /// Creates options.
+    public init(configPath: String? = nil, socketPath: String? = nil, replayPath: String? = nil,
+                pacing: ReplayPacing = ReplayPacing(), debugRecords: Bool = true) {
+        self.configPath = configPath
+        self.socketPath = socketPath
+        self.replayPath = replayPath
+        self.pacing = pacing
+        self.debugRecords = debugRecords
+    }
+}
+
+/// A reason the daemon could not start, with the exit status to use
+/// (sysexits.h numbers, which systemd shows by name).
+public struct DaemonStartError: Error, Sendable, CustomStringConvertible {
+    /// The exit status.
+    public var status: Int32
+    /// What went wrong.
+    public var message: String
+    /// Creates an error.
+    public init(status: Int32, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+    public var description: String { message }
+}
+
+/// touchd: the input, the engine's owner and the publisher as one group of
+/// services, with systemd integration, graceful shutdown and reload.
+public enum Daemon {
+    /// Runs until SIGTERM or SIGINT (or the end of a replay with
+    /// ``ReplayPacing/exitWhenDone``).
+    public static func run(_ options: DaemonOptions, logger: Logger) async throws(DaemonStartError) {
+        // Signals are trapped before the socket exists: a client that sees the
+        // socket may signal the daemon at once.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
+
+        var configuration = TouchdConfiguration()
+        var settings = DaemonSettings()
+        if let path = options.configPath {
+            do {
+                configuration = try TouchdConfiguration.load(path: path)
+                settings = try DaemonSettings.load(path: path)
+            } catch {
+                throw DaemonStartError(status: 78, "configuration rejected: \(error.description)")
+            }
+            logger.info("configuration loaded", metadata: ["file": "\(path)"])
+        }
+
+        guard let replayPath = options.replayPath else {
+            throw DaemonStartError(status: 69, "live devices are not supported by this build yet: give a trace with --replay TRACE")
+        }
+        let recording: Recording
+        do {
+            recording = try TraceReader.read(path: replayPath)
+        } catch {
+            throw DaemonStartError(status: 66, "cannot replay \(replayPath): \(error)")
+        }
+        for w in recording.warnings { logger.warning("\(w.description)") }
+
+        let board = HelloBoard()
+        let engine = DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
+        let startTime = recording.events.first?.event.time ?? .zero
+        for (i, d) in recording.devices.enumerated() {
+            await engine.addDevice(DeviceID(rawValue: UInt32(i)), description: d.description, at: startTime)
+        }
+
+        let publisher = try await listen(options: options, settings: settings, engine: engine, board: board, logger: logger)
+        await engine.attach { batch in publisher.publish(batch) }
+
+        let configPath = options.configPath
+        let reload: @Sendable () async -> Void = {
+            await Self.reload(path: configPath, engine: engine, logger: logger)
+        }
+        let input = ReplayInput(recording: recording, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger)
+        // Shutdown runs in reverse: signals, input, systemd, engine (touches cancelled), publisher (goodbye).
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [
+                .init(service: PublisherService(publisher: publisher, logger: logger)),
+                .init(service: EngineService(engine: engine)),
+                .init(service: SystemdService(engine: engine, publisher: publisher, logger: logger)),
+                .init(service: input, successTerminationBehavior: .gracefullyShutdownGroup),
+                .init(service: SignalService(signals: signals, reload: reload, logger: logger),
+                      successTerminationBehavior: .gracefullyShutdownGroup),
+            ],
+            logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            await publisher.shutdown()
+            throw DaemonStartError(status: 70, "stopped on an error: \(error)")
+        }
+        logger.info("stopped")
+    }
+
+    /// Listens on the socket systemd passed, else on a new socket file.
+    static func listen(options: DaemonOptions, settings: DaemonSettings, engine: DaemonEngine, board: HelloBoard,
+                       logger: Logger) async throws(DaemonStartError) -> Publisher {
+        let configuration = PublisherConfiguration(
+            access: AccessPolicy(seeAllTouches: settings.seeAllTouches),
+            socketMode: settings.socketMode, socketGroup: settings.socketGroup)
+        let delegate = DaemonDelegate(engine: engine, logger: logger)
+        let hello: @Sendable () -> HelloSnapshot = { board.read() }
+        if let fd = Systemd.passedSockets().first {
+            do {
+                let p = try await Publisher.listen(descriptor: fd, configuration: configuration, delegate: delegate, hello: hello)
+                logger.info("listening on the socket passed by systemd", metadata: ["fd": "\(fd)"])
+                return p
+            } catch {
+                throw DaemonStartError(status: 71, "cannot serve the socket passed by systemd (fd \(fd)): \(error)")
+            }
+        }
+        let path = options.socketPath ?? settings.socketPath ?? DaemonSettings.defaultSocketPath
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o755])
+        }
+        do {
+            let p = try await Publisher.listen(socketPath: path, configuration: configuration, delegate: delegate, hello: hello)
+            logger.info("listening", metadata: ["socket": "\(path)"])
+            return p
+        } catch {
+            throw DaemonStartError(status: 71, "cannot listen on \(path): \(error)")
+        }
+    }
+
+    /// SIGHUP: reads the configuration file again; a file that does not load
+    /// leaves the configuration in force.
+    static func reload(path: String?, engine: DaemonEngine, logger: Logger) async {
+        guard let path else {
+            logger.notice("SIGHUP: no configuration file to reload (started without --config)")
+            return
+        }
+        Systemd.notifyReloading()
+        defer { Systemd.notify("READY=1") }
+        do {
+            let c = try TouchdConfiguration.load(path: path)
+            _ = try DaemonSettings.load(path: path)
+            try await engine.reload(c)
+            logger.info("configuration reloaded", metadata: ["file": "\(path)"])
+        } catch {
+            let e = error.file.isEmpty ? ConfigurationError(file: path, path: error.path, error.message) : error
+            logger.error("configuration reload rejected, keeping the previous configuration: \(e.description)",
+                         metadata: ["file": "\(e.file)", "key": "\(e.path)"])
+        }
+    }
+}

@@ -1,0 +1,234 @@
+import Gestures
+import Logging
+import Publisher
+import Synchronization
+import TouchCore
+import Wire
+
+/// What `hello` says now: written by the engine owner when devices or the
+/// configuration change, read by the publisher at each connection.
+public final class HelloBoard: Sendable {
+    private let snapshot = Mutex(HelloSnapshot(devices: [], screens: []))
+
+    /// Creates an empty board.
+    public init() {}
+
+    /// The current snapshot.
+    public func read() -> HelloSnapshot { snapshot.withLock { $0 } }
+
+    func write(_ s: HelloSnapshot) { snapshot.withLock { $0 = s } }
+}
+
+/// A device the daemon was told about, kept so that a reloaded configuration
+/// can decide again about it.
+struct KnownDevice: Sendable {
+    var id: DeviceID
+    var description: DeviceDescription
+    var syspath: String?
+    var udevProperties: [String: String]
+}
+
+/// The one owner of the touch pipeline and the gesture engine. Input events,
+/// surface requests and reloads arrive as calls on this actor, one at a time;
+/// what the engine produces is encoded once and handed to the publisher in
+/// one batch per frame.
+public actor DaemonEngine {
+    /// The configuration in force.
+    public internal(set) var configuration: TouchdConfiguration
+    var pipeline: TouchPipeline
+    var engine: Engine
+    var known: [KnownDevice] = []
+    let board: HelloBoard
+    let logger: Logger
+    var sink: (@Sendable ([PublishedEvent]) -> Void)?
+
+    // Client surfaces, in registration order, and the lookups routing needs.
+    var clientSurfaces: [SurfaceConfiguration] = []
+    var ownerClients: [String: ClientID] = [:]
+    var localIDs: [SurfaceID: String] = [:]
+    /// Contacts that began on a client's surface: their touches go to that client's surface stream only.
+    var contactOwners: [TouchID: ClientID] = [:]
+    /// The time of the last frame or deadline (cancellations on reload are stamped with it).
+    var lastTime = Timestamp.zero
+
+    // Buffers reused for every frame.
+    var outputs: [EngineOutput] = []
+    var batch: [PublishedEvent] = []
+    var writer = JSONWriter(capacity: 512)
+
+    /// Creates the owner with no device; `recordsDebug` turns the engine's
+    /// explanations (the `debug` stream) on.
+    public init(configuration: TouchdConfiguration, board: HelloBoard, logger: Logger, recordsDebug: Bool = true) {
+        self.configuration = configuration
+        self.board = board
+        self.logger = logger
+        pipeline = TouchPipeline(screens: configuration.screenConfigurations)
+        engine = Engine(configuration: configuration.gestures)
+        engine.recordsDebug = recordsDebug
+        outputs.reserveCapacity(64)
+        batch.reserveCapacity(64)
+        board.write(HelloSnapshot(devices: [], screens: Self.helloScreens(configuration)))
+    }
+
+    /// Where events go from now on (the publisher).
+    public func attach(_ sink: @escaping @Sendable ([PublishedEvent]) -> Void) {
+        self.sink = sink
+    }
+
+    // MARK: Devices
+
+    /// Adds a device unless the configuration ignores it; announces it with a
+    /// `device` event. Returns the reason when it is ignored.
+    @discardableResult
+    public func addDevice(_ id: DeviceID, description: DeviceDescription, at time: Timestamp,
+                          syspath: String? = nil, udevProperties: [String: String] = [:]) -> String? {
+        known.removeAll { $0.id == id }
+        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties))
+        let decision = configuration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
+        if let reason = decision.ignoredBecause {
+            logger.info("device ignored", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)", "reason": "\(reason)"])
+            return reason
+        }
+        let info = pipeline.addDevice(id, description: description, mapping: decision.mapping)
+        let entry = Self.helloDevice(info)
+        logger.info("device added", metadata: [
+            "device": "\(id.rawValue)", "name": "\(description.name)",
+            "touchTypes": "\(entry.touchTypes.map(\.rawValue).joined(separator: ","))", "screen": "\(entry.screen)",
+        ])
+        publishHello()
+        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds,
+                                    line: MessageEncoder.line { MessageEncoder.device(.added, entry, time: time.seconds, into: &$0) }))
+        flush()
+        return nil
+    }
+
+    /// Removes a device: its touches are cancelled, a `device` event says it went away.
+    public func removeDevice(_ id: DeviceID, at time: Timestamp) {
+        known.removeAll { $0.id == id }
+        guard let info = pipeline.device(id) else { return }
+        if let frame = pipeline.removeDevice(id, at: time) { run(frame) }
+        logger.info("device removed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)"])
+        publishHello()
+        let entry = Self.helloDevice(info)
+        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds,
+                                    line: MessageEncoder.line { MessageEncoder.device(.removed, entry, time: time.seconds, into: &$0) }))
+        flush()
+    }
+
+    /// The number of devices in service.
+    public var deviceCount: Int { pipeline.devices.count }
+
+    // MARK: Input
+
+    /// Feeds events of one device, in order; every completed frame goes
+    /// through the engine and out to the clients.
+    public func handle(_ events: [InputEvent], from device: DeviceID) {
+        for e in events {
+            if let frame = pipeline.process(e, from: device) { run(frame) }
+        }
+    }
+
+    /// Fires the engine's deadlines up to `time` (long presses, tap windows).
+    public func advance(to time: Timestamp) {
+        lastTime = max(lastTime, time)
+        outputs.removeAll(keepingCapacity: true)
+        engine.advance(to: time, into: &outputs)
+        route(outputs)
+        flush()
+    }
+
+    /// The earliest time at which ``advance(to:)`` would do something.
+    public var nextDeadline: Timestamp? { engine.nextDeadline }
+
+    /// Cancels every touch still down (end of a replay pass, shutdown) and
+    /// fires the deadlines up to `time`.
+    public func finishTouches(at time: Timestamp) {
+        for frame in pipeline.finish(at: time) { run(frame) }
+        advance(to: time)
+    }
+
+    /// One frame through the engine: the global touches first, then what the engine made of them.
+    func run(_ frame: TouchFrame) {
+        lastTime = max(lastTime, frame.time)
+        outputs.removeAll(keepingCapacity: true)
+        engine.handle(frame, into: &outputs)
+        for t in frame.touches {
+            if t.phase == .began, let hit = engine.surface(ofContact: t.id), let client = ownerClients[hit.owner] {
+                contactOwners[t.id] = client
+            }
+            if contactOwners[t.id] == nil {
+                writer.reset()
+                MessageEncoder.touch(t, into: &writer)
+                batch.append(PublishedEvent(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
+                                            time: t.time.seconds, line: writer.bytes))
+            }
+            if t.phase == .ended || t.phase == .cancelled { contactOwners[t.id] = nil }
+        }
+        route(outputs)
+        flush()
+    }
+
+    /// Encodes engine outputs into the batch: client surfaces' events to their owners,
+    /// the rest to global subscribers.
+    func route(_ outputs: [EngineOutput]) {
+        for o in outputs {
+            writer.reset()
+            switch o {
+            case .gesture(var g):
+                let client = ownerClients[g.owner]
+                if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
+                MessageEncoder.gesture(g, into: &writer)
+                batch.append(PublishedEvent(
+                    stream: g.isSystem ? .system : .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
+                    touchType: g.touchType.rawValue, surface: g.surface?.rawValue, owner: client, time: g.time.seconds,
+                    line: writer.bytes))
+            case .touch(var r):
+                // Raw streams of surfaces nobody connected owns repeat the global touch stream.
+                guard let client = ownerClients[r.owner], let local = localIDs[r.surface] else { continue }
+                r.surface = SurfaceID(local)
+                MessageEncoder.rawTouch(r, into: &writer)
+                batch.append(PublishedEvent(
+                    stream: .touch, device: r.touch.device.rawValue, touchType: r.touch.type.rawValue, surface: local,
+                    owner: client, time: r.time.seconds, line: writer.bytes))
+            case .system(let e):
+                switch e.kind {
+                case .deferral(let d):
+                    // The decision goes to the surface's owner (configuration surfaces: to system subscribers).
+                    let client = ownerClients[d.owner]
+                    let local = client == nil ? d.surface.rawValue : (localIDs[d.surface] ?? d.surface.rawValue)
+                    MessageEncoder.system(e, surface: local, into: &writer)
+                    batch.append(PublishedEvent(stream: .system, surface: local, owner: client, time: e.time.seconds, line: writer.bytes))
+                case .edgeHint:
+                    MessageEncoder.system(e, into: &writer)
+                    batch.append(PublishedEvent(stream: .system, time: e.time.seconds, line: writer.bytes))
+                }
+            case .debug(let d):
+                MessageEncoder.debug(d, into: &writer)
+                batch.append(PublishedEvent(stream: .debug, recognizer: d.recognizer, time: d.time.seconds, line: writer.bytes))
+            }
+        }
+    }
+
+    func flush() {
+        guard !batch.isEmpty else { return }
+        sink?(batch)
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Hello
+
+    func publishHello() {
+        board.write(HelloSnapshot(devices: pipeline.devices.map(Self.helloDevice), screens: Self.helloScreens(configuration)))
+    }
+
+    static func helloDevice(_ info: DeviceInfo) -> HelloDevice {
+        HelloDevice(
+            id: info.id, name: info.description.name, touchTypes: info.classification.touchTypes,
+            slots: info.description.slotCount, widthMM: info.geometry.width, heightMM: info.geometry.height,
+            sizeSource: info.geometry.source.rawValue, screen: info.mapping.screen)
+    }
+
+    static func helloScreens(_ c: TouchdConfiguration) -> [HelloScreen] {
+        c.screens.enumerated().map { HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.width, height: $0.element.height) }
+    }
+}

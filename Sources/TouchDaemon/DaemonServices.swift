@@ -1,0 +1,115 @@
+import Logging
+import Publisher
+import ServiceLifecycle
+import TouchCore
+import UnixSignals
+import Wire
+
+/// The publisher's requests, carried out on the engine's owner.
+struct DaemonDelegate: PublisherDelegate {
+    let engine: DaemonEngine
+    let logger: Logger
+
+    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+        try await engine.register(surface, from: client.id)
+        logger.debug("surface registered", metadata: ["client": "\(client.id.rawValue)", "surface": "\(surface.id)"])
+    }
+
+    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+        try await engine.update(surface, from: client.id)
+    }
+
+    func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {
+        try await engine.unregister(surface, from: client.id)
+    }
+
+    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
+        await engine.disconnect(client.id)
+        logger.debug("client disconnected", metadata: ["client": "\(client.id.rawValue)", "surfaces": "\(surfaces.count)"])
+    }
+}
+
+/// Serves the socket until shutdown, then says goodbye to every client and
+/// closes (removing the socket file it created). Last to stop.
+struct PublisherService: Service {
+    let publisher: Publisher
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await publisher.shutdown(reason: .shutdown)
+        logger.info("socket closed")
+    }
+}
+
+/// Owns the engine's lifetime in the group: at shutdown, cancels the touches
+/// still down so that clients see their gestures end before `goodbye`.
+struct EngineService: Service {
+    let engine: DaemonEngine
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let now = await engine.lastTime
+        await engine.finishTouches(at: now)
+    }
+}
+
+/// Tells systemd the daemon is ready, keeps its status line current
+/// (devices, clients) and pings the watchdog at half its interval.
+struct SystemdService: Service {
+    let engine: DaemonEngine
+    let publisher: Publisher
+    let logger: Logger
+
+    func run() async throws {
+        var status = await currentStatus()
+        Systemd.notifyReady(status: status)
+        logger.info("ready", metadata: ["status": "\(status)"])
+        let watchdog = Systemd.watchdogInterval()
+        // Status is sampled once a second; the watchdog may need it more often.
+        let tick: Duration = watchdog.map { .microseconds(min(Int64($0 / 2), 1_000_000)) } ?? .seconds(1)
+        if let watchdog { logger.info("watchdog enabled", metadata: ["intervalMicroseconds": "\(watchdog)"]) }
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: tick) }
+            } catch {
+                break
+            }
+            if watchdog != nil { Systemd.pingWatchdog() }
+            let now = await currentStatus()
+            if now != status {
+                status = now
+                Systemd.notifyStatus(status)
+            }
+        }
+        Systemd.notifyStopping()
+    }
+
+    func currentStatus() async -> String {
+        let devices = await engine.deviceCount
+        let clients = await publisher.clientCount()
+        return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
+    }
+}
+
+/// SIGTERM and SIGINT stop the daemon gracefully (this service returns and
+/// the group shuts down); SIGHUP reloads the configuration file.
+struct SignalService: Service {
+    let signals: UnixSignalsSequence
+    let reload: @Sendable () async -> Void
+    let logger: Logger
+
+    func run() async throws {
+        for await signal in signals.cancelOnGracefulShutdown() {
+            switch signal {
+            case .sighup:
+                await reload()
+            case .sigterm, .sigint:
+                logger.info("stopping", metadata: ["signal": "\(signal)"])
+                return
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Publisher
+import Yams
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The daemon's own keys of the configuration file: the socket and who may
+/// see other clients' touches (docs/daemon.md).
+///
+/// ```yaml
+/// socket:
+///   path: /run/touchd/touchd.sock
+///   mode: "0660"
+///   group: input
+/// access:
+///   seeAllTouches: {users: [root], groups: [touchd-debug]}
+/// ```
+public struct DaemonSettings: Hashable, Sendable {
+    /// The socket path used when neither `--socket` nor the file gives one.
+    public static let defaultSocketPath = "/run/touchd/touchd.sock"
+
+    /// The socket path (nil: the default or `--socket`).
+    public var socketPath: String?
+    /// Permission bits of the socket file.
+    public var socketMode: UInt32 = 0o660
+    /// Group of the socket file (nil: the daemon's group).
+    public var socketGroup: UInt32?
+    /// Who sees the raw touches of other clients' surfaces.
+    public var seeAllTouches = AccessGrant()
+
+    /// The defaults.
+    public init() {}
+
+    /// Reads the `socket` and `access` keys of a configuration file; other keys are left to
+    /// ``TouchdConfiguration``. Users and groups may be names or numbers.
+    public static func load(path: String) throws(ConfigurationError) -> DaemonSettings {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(file: path, "cannot read the file")
+        }
+        return try parse(yaml: text, file: path)
+    }
+
+    /// Parses the daemon keys of configuration text; `file` names it in errors.
+    public static func parse(yaml: String, file: String) throws(ConfigurationError) -> DaemonSettings {
+        var s = DaemonSettings()
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw ConfigurationError(file: file, "not valid YAML: \(error)")
+        }
+        guard let map = root?.mapping else { return s }
+        if let socket = map["socket"] {
+            guard let m = socket.mapping else { throw ConfigurationError(file: file, path: "socket", "expected a mapping") }
+            for (k, _) in m where !["path", "mode", "group"].contains(k.string ?? "") {
+                throw ConfigurationError(file: file, path: "socket.\(k.string ?? "?")", "unknown key (known: path, mode, group)")
+            }
+            if let p = m["path"] {
+                guard let v = p.string, v.hasPrefix("/") else { throw ConfigurationError(file: file, path: "socket.path", "expected an absolute path") }
+                s.socketPath = v
+            }
+            if let mode = m["mode"] {
+                guard let text = mode.string, let v = UInt32(text, radix: 8), v <= 0o777 else {
+                    throw ConfigurationError(file: file, path: "socket.mode", "expected octal permission bits like \"0660\"")
+                }
+                s.socketMode = v
+            }
+            if let g = m["group"] {
+                s.socketGroup = try groupID(g.string ?? "", file: file, path: "socket.group")
+            }
+        }
+        if let access = map["access"] {
+            guard let m = access.mapping else { throw ConfigurationError(file: file, path: "access", "expected a mapping") }
+            for (k, v) in m {
+                guard k.string == "seeAllTouches" else {
+                    throw ConfigurationError(file: file, path: "access.\(k.string ?? "?")", "unknown key (known: seeAllTouches)")
+                }
+                guard let grant = v.mapping else { throw ConfigurationError(file: file, path: "access.seeAllTouches", "expected users and groups") }
+                for (gk, list) in grant {
+                    let key = gk.string ?? "?"
+                    let path = "access.seeAllTouches.\(key)"
+                    guard let items = list.sequence else { throw ConfigurationError(file: file, path: path, "expected a list") }
+                    for (i, item) in items.enumerated() {
+                        switch key {
+                        case "users": s.seeAllTouches.uids.insert(try userID(item.string ?? "", file: file, path: "\(path)[\(i)]"))
+                        case "groups": s.seeAllTouches.gids.insert(try groupID(item.string ?? "", file: file, path: "\(path)[\(i)]"))
+                        default: throw ConfigurationError(file: file, path: path, "unknown key (known: users, groups)")
+                        }
+                    }
+                }
+            }
+        }
+        return s
+    }
+
+    static func userID(_ name: String, file: String, path: String) throws(ConfigurationError) -> UInt32 {
+        if let n = UInt32(name) { return n }
+        guard let pw = getpwnam(name) else { throw ConfigurationError(file: file, path: path, "no user \"\(name)\"") }
+        return pw.pointee.pw_uid
+    }
+
+    static func groupID(_ name: String, file: String, path: String) throws(ConfigurationError) -> UInt32 {
+        if let n = UInt32(name) { return n }
+        guard let gr = getgrnam(name) else { throw ConfigurationError(file: file, path: path, "no group \"\(name)\"") }
+        return gr.pointee.gr_gid
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Gestures
+import Publisher
+import Wire
+
+/// How client surfaces are named inside the engine: each connection gets an
+/// owner name (`client-7`) and its surface ids are prefixed with it
+/// (`client-7/main`), so two clients may both call a surface `main`.
+public enum ClientNamespace {
+    /// The engine owner name of a connection.
+    public static func owner(_ client: ClientID) -> String { "client-\(client.rawValue)" }
+
+    /// The engine surface id of a client's surface.
+    public static func surfaceID(_ local: String, of client: ClientID) -> SurfaceID {
+        SurfaceID(owner(client) + "/" + local)
+    }
+}
+
+/// Turns a protocol `surface` object into the gesture engine's surface.
+public enum SurfaceTranslation {
+    /// The engine's surface for a client's description; errors name the field
+    /// (`surface.recognizers[1].kind: unknown kind "tapp"`).
+    public static func configuration(_ d: SurfaceDescription, client: ClientID) throws(RequestError) -> SurfaceConfiguration {
+        var z = 0
+        if let value = d.z {
+            guard value.rounded() == value, abs(value) <= Double(Int32.max) else {
+                throw .badField("surface.z", "expected an integer, got \(value)")
+            }
+            z = Int(value)
+        }
+        if let screen = d.screen, screen < 0 { throw .badField("surface.screen", "must not be negative") }
+        var recognizers: [RecognizerConfiguration] = []
+        var names = Set<String>()
+        for (i, json) in d.recognizers.enumerated() {
+            let r = try recognizer(json, path: "surface.recognizers[\(i)]")
+            guard names.insert(r.name).inserted else {
+                throw .badField("surface.recognizers[\(i)].name", "\"\(r.name)\" is declared twice")
+            }
+            recognizers.append(r)
+        }
+        var edges = Set<SurfaceEdge>()
+        for (i, name) in (d.deferEdges ?? []).enumerated() {
+            guard let edge = SurfaceEdge(rawValue: name) else {
+                throw .badField("surface.deferEdges[\(i)]", "expected top, bottom, left or right, got \"\(name)\"")
+            }
+            edges.insert(edge)
+        }
+        return SurfaceConfiguration(
+            id: ClientNamespace.surfaceID(d.id, of: client), owner: ClientNamespace.owner(client),
+            frame: ScreenRect(x: d.rect.x, y: d.rect.y, width: d.rect.width, height: d.rect.height),
+            screen: d.screen ?? 0, z: z, parent: d.parent.map { ClientNamespace.surfaceID($0, of: client) },
+            hidden: d.hidden ?? false, enabled: d.enabled ?? true, multipleTouch: d.multipleTouch ?? true,
+            exclusiveTouch: d.exclusiveTouch ?? false, recognizers: recognizers, deferEdges: edges,
+            delegateDeferralTo: d.delegateDeferralTo.map { ClientNamespace.surfaceID($0, of: client) },
+            fullScreen: d.fullScreen ?? false)
+    }
+
+    /// Decodes one recognizer object with the gesture engine's decoder.
+    static func recognizer(_ json: JSONValue, path: String) throws(RequestError) -> RecognizerConfiguration {
+        do {
+            return try JSONDecoder().decode(RecognizerConfiguration.self, from: Data(json.jsonString.utf8))
+        } catch let e as DecodingError {
+            throw describe(e, json: json, path: path)
+        } catch {
+            throw .badField(path, "\(error)")
+        }
+    }
+
+    static func describe(_ e: DecodingError, json: JSONValue, path: String) -> RequestError {
+        func fieldPath(_ keys: [any CodingKey]) -> String {
+            var s = path
+            for k in keys {
+                if let i = k.intValue { s += "[\(i)]" } else { s += "." + k.stringValue }
+            }
+            return s
+        }
+        switch e {
+        case .dataCorrupted(let ctx):
+            if ctx.codingPath.count == 1, ctx.codingPath[0].stringValue == "kind", let word = json["kind"]?.stringValue {
+                return RequestError(.unknownRecognizer, "\(path).kind: unknown kind \"\(word)\" (known: \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return .badField(fieldPath(ctx.codingPath), ctx.debugDescription)
+        case .keyNotFound(let key, let ctx):
+            return .badField(fieldPath(ctx.codingPath + [key]), "required")
+        case .typeMismatch(let type, let ctx):
+            return .badField(fieldPath(ctx.codingPath), "expected \(typeName(type))")
+        case .valueNotFound(let type, let ctx):
+            return .badField(fieldPath(ctx.codingPath), "expected \(typeName(type)), not null")
+        @unknown default:
+            return .badField(path, "\(e)")
+        }
+    }
+
+    static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type: return "an integer"
+        case is Double.Type: return "a number"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        default: return "\(type)".lowercased().contains("array") ? "a list" : "a value of type \(type)"
+        }
+    }
+
+    /// The protocol error for a configuration the engine rejects, naming the
+    /// client's field (failure requirements on unknown recognizers are
+    /// `unknown-recognizer`, the rest `bad-field`).
+    static func describe(_ e: GestureConfigurationError, client: ClientID) -> RequestError {
+        let prefix = ClientNamespace.owner(client) + "/"
+        let message = e.message.replacingOccurrences(of: prefix, with: "")
+            .replacingOccurrences(of: " of owner '\(ClientNamespace.owner(client))'", with: "")
+        let field = "surface." + e.field
+        if e.field.hasSuffix("requiresFailureOf"), e.message.hasPrefix("no recognizer") {
+            return RequestError(.unknownRecognizer, "\(field): \(message)")
+        }
+        return .badField(field, message)
+    }
+}

@@ -1,0 +1,69 @@
+import CSystemd
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// touchd's link to systemd (`Type=notify` readiness, status lines, the
+/// watchdog and socket activation), through libsystemd. Every call is a
+/// no-op outside systemd: without `NOTIFY_SOCKET`, `LISTEN_FDS` or
+/// `WATCHDOG_USEC` in the environment, libsystemd does nothing.
+public enum Systemd {
+    /// The first descriptor systemd passes (`SD_LISTEN_FDS_START`).
+    public static let firstPassedDescriptor: CInt = 3
+
+    /// Tells the service manager the daemon is ready (`READY=1`) with a status line.
+    public static func notifyReady(status: String) {
+        notify("READY=1\nSTATUS=\(status)")
+    }
+
+    /// Updates the status line `systemctl status` shows.
+    public static func notifyStatus(_ status: String) {
+        notify("STATUS=\(status)")
+    }
+
+    /// Says the daemon is stopping (`STOPPING=1`).
+    public static func notifyStopping() {
+        notify("STOPPING=1")
+    }
+
+    /// Tells the service manager that configuration reload started (`RELOADING=1`).
+    public static func notifyReloading() {
+        notify("RELOADING=1")
+    }
+
+    /// Pings the watchdog (`WATCHDOG=1`).
+    public static func pingWatchdog() {
+        notify("WATCHDOG=1")
+    }
+
+    /// Sends a notification; false when there is no service manager to tell
+    /// or sending failed.
+    @discardableResult
+    public static func notify(_ state: String) -> Bool {
+        // unset_environment 0: child processes (none) could notify too.
+        sd_notify(0, state) > 0
+    }
+
+    /// The watchdog interval in microseconds when `WatchdogSec` is set for
+    /// this process, nil otherwise.
+    public static func watchdogInterval() -> UInt64? {
+        var usec: UInt64 = 0
+        guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return nil }
+        return usec
+    }
+
+    /// The listening stream sockets passed by socket activation (`LISTEN_FDS`
+    /// for this pid), from ``firstPassedDescriptor`` on; empty when none.
+    /// The variables are removed from the environment so that they are not
+    /// taken twice.
+    public static func passedSockets() -> [CInt] {
+        let n = sd_listen_fds(1)
+        guard n > 0 else { return [] }
+        return (0..<n).map { firstPassedDescriptor + $0 }.filter { fd in
+            sd_is_socket_unix(fd, CInt(SOCK_STREAM.rawValue), 1, nil, 0) > 0
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TouchDaemon
+
+/// touchd: the touch input daemon.
+@main
+struct Touchd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "touchd",
+        abstract: "Serve touches and gestures to programs over a Unix socket (docs/daemon.md, docs/protocol.md).")
+
+    @Option(help: "Configuration file (YAML): screens, device rules, gestures, socket.")
+    var config: String?
+
+    @Option(help: "Socket path (default: the file's socket.path, else \(DaemonSettings.defaultSocketPath)).")
+    var socket: String?
+
+    @Option(help: "Serve a recorded trace as a virtual device instead of the real devices.")
+    var replay: String?
+
+    @Flag(help: "Replay the trace again and again.")
+    var loop = false
+
+    @Option(help: "Replay speed: 1 real time, 2 twice as fast, 0 as fast as possible.")
+    var speed: Double = 1
+
+    @Option(help: "Start replaying once this many clients hold a subscription.")
+    var waitForSubscribers = 0
+
+    @Flag(help: "Stop (gracefully) when the replay is over.")
+    var exitAfterReplay = false
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
+        guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
+        guard waitForSubscribers >= 0 else { throw ValidationError("--wait-for-subscribers must be 0 or more") }
+        if replay == nil && (loop || exitAfterReplay || waitForSubscribers > 0 || speed != 1) {
+            throw ValidationError("--loop, --speed, --wait-for-subscribers and --exit-after-replay need --replay")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
+        let logger = Logger(label: "touchd")
+        let options = DaemonOptions(
+            configPath: config, socketPath: socket, replayPath: replay,
+            pacing: ReplayPacing(speed: speed, loop: loop, waitForSubscribers: waitForSubscribers, exitWhenDone: exitAfterReplay))
+        do {
+            try await Daemon.run(options, logger: logger)
+        } catch {
+            logger.critical("\(error.message)")
+            throw ExitCode(error.status)
+        }
+    }
+}

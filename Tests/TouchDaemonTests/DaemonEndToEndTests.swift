@@ -1,0 +1,182 @@
+import Foundation
+import Gestures
+import Testing
+import TouchClient
+import TouchCore
+import Trace
+import Wire
+@testable import TouchDaemon
+
+/// touchd end to end: the built binary on real recordings, real sockets,
+/// several kinds of clients, compared with the offline replay.
+@Suite(.serialized) struct DaemonEndToEndTests {
+    /// Gesture and touch lines the offline replay produces for a trace.
+    static func offline(_ path: String, configuration: TouchdConfiguration = TouchdConfiguration()) throws -> (gestures: [String], touches: [String], events: [GestureEvent]) {
+        let session = ReplaySession(recordings: [try TraceReader.read(path: path)], configuration: configuration)
+        var gestures: [String] = [], touches: [String] = [], events: [GestureEvent] = []
+        session.run(recordsDebug: false) { out in
+            var w = JSONWriter()
+            switch out {
+            case .touch(let t):
+                MessageEncoder.touch(t, into: &w)
+                touches.append(w.string)
+            case .engine(.gesture(let g)):
+                MessageEncoder.gesture(g, into: &w)
+                gestures.append(w.string)
+                events.append(g)
+            case .engine(.touch), .engine(.debug), .engine(.system):
+                break
+            }
+        }
+        return (gestures, touches, events)
+    }
+
+    @Test func severalClientsGetExactlyWhatTheySubscribedTo() async throws {
+        let expected = try Self.offline(PackagePaths.drag4)
+        #expect(expected.gestures.count > 10)
+        let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--speed", "0", "--wait-for-subscribers", "3", "--exit-after-replay"])
+
+        // A raw socket on the touch stream.
+        let raw = try WireSocket(path: daemon.socketPath)
+        #expect(messageType(try raw.readLine() ?? "") == "hello")
+        try raw.request(#"{"op":"subscribe","id":1,"events":["touch"]}"#, id: 1)
+
+        // The Swift client on swipes only.
+        let client = TouchClient(socketPath: daemon.socketPath, reconnect: nil)
+        try await client.connect()
+        try await client.subscribe([.gesture], filter: SubscriptionFilter(kinds: ["swipe"]))
+
+        // The Python example on gestures and devices.
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", PackagePaths.root + "/docs/examples/python_client.py", "--socket", daemon.socketPath, "--events", "gesture,device"]
+        let pipe = Pipe()
+        python.standardOutput = pipe
+        try python.run()
+
+        let rawLines = try raw.lines { messageType($0) == "goodbye" }
+        #expect(rawLines.filter { messageType($0) == "touch" } == expected.touches)
+        #expect(rawLines.last == #"{"type":"goodbye","reason":"shutdown"}"#)
+
+        var swipes: [String] = []
+        for await event in client.events {
+            if case .gesture(let m) = event { swipes.append(m.json.jsonString) }
+            if case .goodbye = event { break }
+        }
+        await client.close()
+        let expectedSwipes = expected.gestures.filter { $0.contains("\"kind\":\"swipe\"") }
+        #expect(!expectedSwipes.isEmpty)
+        #expect(swipes.count == expectedSwipes.count)
+        #expect(swipes.map { try? JSONParser.parse($0) } == expectedSwipes.map { try? JSONParser.parse($0) })
+
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let pyLines = output.split(separator: "\n").map(String.init)
+        #expect(pyLines.first.flatMap(messageType) == "hello")
+        let pyGestures = pyLines.filter { messageType($0) == "gesture" }.map { try? JSONParser.parse($0) }
+        #expect(pyGestures == expected.gestures.map { try? JSONParser.parse($0) })
+        #expect(pyLines.last.flatMap(messageType) == "goodbye")
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    static let tapThenPan = #"{"op":"register","id":2,"surface":{"id":"main","rect":{"x":0,"y":0,"width":1920,"height":1080},"z":1,"recognizers":[{"name":"tap","kind":"tap","taps":1},{"name":"pan","kind":"pan","requiresFailureOf":["tap"]}]}}"#
+
+    @Test func surfaceRecognizersOverTheSocketMatchTheOfflineEngine() throws {
+        var configuration = TouchdConfiguration()
+        configuration.gestureFile.surfaces = [SurfaceConfiguration(
+            id: "client-1/main", owner: "client-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080), z: 1,
+            recognizers: [
+                RecognizerConfiguration(name: "tap", kind: .tap(TapParameters(taps: 1))),
+                RecognizerConfiguration(name: "pan", kind: .pan(PanParameters()), requiresFailureOf: ["tap"]),
+            ])]
+        let expected = try Self.offline(PackagePaths.drag1, configuration: configuration).events
+            .filter { $0.owner == "client-1" }.map { "\($0.recognizer) \($0.state.rawValue) \($0.time)" }
+        #expect(expected.first?.hasPrefix("pan began") == true)
+        #expect(expected.last?.hasPrefix("pan ended") == true)
+
+        let daemon = try DaemonProcess(["--replay", PackagePaths.drag1, "--speed", "0", "--wait-for-subscribers", "1", "--exit-after-replay"])
+        let s = try WireSocket(path: daemon.socketPath)
+        _ = try s.readLine()
+        let answer = try s.request(Self.tapThenPan, id: 2)
+        #expect(answer == [#"{"type":"ack","id":2}"#])
+        try s.request(#"{"op":"subscribe","id":3,"events":["debug"]}"#, id: 3)
+        let lines = try s.lines { messageType($0) == "goodbye" }
+        let gestures = lines.compactMap { try? JSONParser.parse($0) }.filter { $0["type"]?.stringValue == "gesture" }
+        #expect(gestures.allSatisfy { $0["surface"]?.stringValue == "main" && $0["owner"]?.stringValue == "client-1" })
+        let received = gestures.map {
+            "\($0["recognizer"]!.stringValue!) \($0["state"]!.stringValue!) \(Timestamp(microseconds: Int64(($0["time"]!.doubleValue! * 1e6).rounded())))"
+        }
+        #expect(received == expected)
+        // Withheld, then began: pan waits on tap, tap fails, pan's began is released and arrives after that.
+        let waiting = lines.firstIndex { $0.contains(#""record":"waiting""#) && $0.contains("pan") }
+        let released = lines.firstIndex { $0.contains(#""record":"released""#) && $0.contains("pan") }
+        let began = lines.firstIndex { messageType($0) == "gesture" && $0.contains(#""state":"began""#) }
+        #expect(waiting != nil && released != nil && began != nil)
+        if let waiting, let released, let began { #expect(waiting < released && released < began) }
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    @Test func unregisterMidGestureCancelsIt() throws {
+        let daemon = try DaemonProcess(["--replay", PackagePaths.drag1, "--speed", "0.5", "--wait-for-subscribers", "1", "--exit-after-replay"])
+        let s = try WireSocket(path: daemon.socketPath)
+        _ = try s.readLine()
+        try s.request(#"{"op":"register","id":1,"surface":{"id":"main","rect":{"x":0,"y":0,"width":1920,"height":1080},"z":1,"recognizers":[{"name":"pan","kind":"pan"}]}}"#, id: 1)
+        try s.request(#"{"op":"subscribe","id":2,"events":["device"]}"#, id: 2)
+        let before = try s.lines { $0.contains(#""state":"changed""#) }
+        #expect(before.contains { $0.contains(#""state":"began""#) })
+        let around = try s.request(#"{"op":"unregister","id":3,"surface":"main"}"#, id: 3)
+        #expect(around.last == #"{"type":"ack","id":3}"#)
+        #expect(around.contains { $0.contains(#""recognizer":"pan""#) && $0.contains(#""state":"cancelled""#) })
+        let after = try s.lines { messageType($0) == "goodbye" }
+        #expect(!after.contains { messageType($0) == "gesture" })
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    @Test func malformedInputGetsAnswersAndTheDaemonKeepsServing() throws {
+        let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--loop", "--speed", "4"])
+        let healthy = try WireSocket(path: daemon.socketPath)
+        _ = try healthy.readLine()
+        try healthy.request(#"{"op":"subscribe","id":1,"events":["gesture"]}"#, id: 1)
+        _ = try healthy.lines { messageType($0) == "gesture" }
+        let baseline = daemon.descriptorCount()
+
+        let bad = try WireSocket(path: daemon.socketPath)
+        _ = try bad.readLine()
+        try bad.send("this is not json\n")
+        #expect(try bad.message()["code"] as? String == "bad-json")
+        try bad.send(#"{"op":"dance","id":1}"# + "\n")
+        #expect(try bad.message()["code"] as? String == "unknown-op")
+        try bad.send(#"{"op":"subscribe","id":2,"events":"gesture"}"# + "\n")
+        #expect(try bad.message()["code"] as? String == "bad-field")
+        try bad.send(String(repeating: "x", count: 10 << 20) + "\n")
+        #expect(try bad.message()["code"] as? String == "line-too-long")
+        try bad.send(#"{"op":"register","id":4,"surface":{"id":"m","rect":{"x":0,"y":0,"width":10,"height":10},"recognizers":[{"name":"a","kind":"tap"},{"name":"b","kind":"tapp"}]}}"# + "\n")
+        let unknown = try bad.message()
+        #expect(unknown["code"] as? String == "unknown-recognizer")
+        #expect((unknown["message"] as? String)?.hasPrefix(#"surface.recognizers[1].kind: unknown kind "tapp""#) == true)
+        try bad.send(#"{"op":"register","id":5,"surface":{"id":"m","rect":{"x":0,"y":0,"width":10,"height":10},"recognizers":[{"name":"a","kind":"tap","taps":"two"}]}}"# + "\n")
+        let wrongType = try bad.message()
+        #expect(wrongType["code"] as? String == "bad-field")
+        #expect((wrongType["message"] as? String)?.hasPrefix("surface.recognizers[0].taps") == true)
+        try bad.send(#"{"op":"ping","id":6}"# + "\n")
+        #expect(try bad.message()["type"] as? String == "ack")
+
+        // A client that never reads, subscribed to everything.
+        let stuck = try WireSocket(path: daemon.socketPath)
+        try stuck.send(#"{"op":"subscribe","id":1,"events":["gesture","touch","debug"]}"# + "\n")
+
+        for _ in 0..<1000 {
+            _ = try WireSocket(path: daemon.socketPath)
+        }
+        // The healthy client is still served: a round trip and fresh gestures.
+        try healthy.request(#"{"op":"ping","id":99}"#, id: 99)
+        _ = try healthy.lines { messageType($0) == "gesture" }
+        withExtendedLifetime(bad) {}
+        withExtendedLifetime(stuck) {}
+        try poll("descriptors back to the baseline") { daemon.descriptorCount() <= baseline + 2 }
+        #expect(daemon.process.isRunning)
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct DaemonTestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Paths of the package: its root (from this file), built binaries, fixtures.
+enum PackagePaths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static var touchd: String { root + "/.build/debug/touchd" }
+    static var touchctl: String { root + "/.build/debug/touchctl" }
+    static func fixture(_ name: String) -> String { root + "/Tests/Fixtures/real/evemu-devices/touchscreens/" + name }
+    static let drag1 = fixture("Atmel maXTouch Touchscreen.1-finger-drag-up-down.events")
+    static let drag4 = fixture("Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+}
+
+/// Waits for a condition by polling (readiness, never a fixed delay); fails after `seconds`.
+func poll(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while try !condition() {
+        guard Date() < deadline else { throw DaemonTestFailure("timed out waiting for \(what)") }
+        usleep(5_000)
+    }
+}
+
+/// A temporary directory removed with its content.
+final class TemporaryDirectory {
+    let path: String
+    init() {
+        var template = Array("/tmp/touchd-daemon-test-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A touchd child process with its stderr in a file.
+final class DaemonProcess {
+    let process = Process()
+    let directory = TemporaryDirectory()
+    let socketPath: String
+    let logPath: String
+
+    /// Starts `touchd ARGUMENTS --socket <temp>` and waits for the socket file.
+    init(_ arguments: [String], environment: [String: String] = [:], waitForSocket: Bool = true) throws {
+        socketPath = directory.path + "/touchd.sock"
+        logPath = directory.path + "/touchd.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: PackagePaths.touchd)
+        process.arguments = arguments + ["--socket", socketPath]
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NOTIFY_SOCKET")
+        env.removeValue(forKey: "LISTEN_FDS")
+        env.removeValue(forKey: "JOURNAL_STREAM")
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        if waitForSocket {
+            let path = socketPath, p = process
+            try poll("the socket \(path)") {
+                guard p.isRunning else { throw DaemonTestFailure("touchd exited with \(p.terminationStatus)") }
+                return FileManager.default.fileExists(atPath: path)
+            }
+        }
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// What touchd logged so far.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func waitForLog(_ text: String) throws {
+        try poll("log line '\(text)'") { log.contains(text) }
+    }
+
+    func signal(_ s: Int32) { kill(pid, s) }
+
+    /// Waits for the exit and returns the status.
+    func waitForExit() throws -> Int32 {
+        let p = process
+        try poll("touchd to exit", seconds: 30) { !p.isRunning }
+        return process.terminationStatus
+    }
+
+    /// Open descriptors of the daemon.
+    func descriptorCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+}
+
+/// A blocking Unix socket client reading and writing JSON lines (a receive
+/// timeout keeps a broken test from hanging; no assertion depends on time).
+final class WireSocket {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw DaemonTestFailure("socket: errno \(errno)") }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let e = errno
+            close(fd)
+            throw DaemonTestFailure("connect \(path): errno \(e)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw DaemonTestFailure("send: errno \(errno)") }
+            sent += n
+        }
+    }
+
+    /// The next line, or nil at end of stream.
+    func readLine() throws -> String? {
+        while true {
+            if let nl = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return nil }
+            guard n > 0 else { throw DaemonTestFailure("recv: errno \(errno)") }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    /// The next line as a JSON object.
+    func message() throws -> [String: Any] {
+        guard let line = try readLine() else { throw DaemonTestFailure("connection closed") }
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw DaemonTestFailure("not a JSON object: \(line)")
+        }
+        return object
+    }
+
+    /// Lines until (and including) the first for which `stop` is true; nil at end of stream stops too.
+    func lines(until stop: (String) -> Bool) throws -> [String] {
+        var out: [String] = []
+        while let line = try readLine() {
+            out.append(line)
+            if stop(line) { break }
+        }
+        return out
+    }
+
+    /// Sends a request and reads up to its answer (events before it are returned too).
+    @discardableResult
+    func request(_ json: String, id: Int) throws -> [String] {
+        try send(json + "\n")
+        return try lines { $0.contains("\"id\":\(id)") && ($0.contains("\"type\":\"ack\"") || $0.contains("\"type\":\"error\"")) }
+    }
+}
+
+/// The `type` of a JSON line (cheap, for filtering).
+func messageType(_ line: String) -> String? {
+    guard let r = line.range(of: "\"type\":\"") else { return nil }
+    let rest = line[r.upperBound...]
+    return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+}
