@@ -51,15 +51,16 @@ let package = Package(
         ),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore"]),
         .target(name: "Udev", dependencies: ["CLibudev"]),
+        .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore"]),
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
         .target(
             name: "TouchDaemon",
-            dependencies: ["TouchCore", "Gestures", "Trace", "Wire", .product(name: "Yams", package: "Yams")]
+            dependencies: ["TouchCore", "Gestures", "Trace", "Wire", "LiveInput", "Evdev", "Udev", .product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon",
+                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "LiveInput", "Evdev", "Udev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,7 +68,7 @@ let package = Package(
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
-        .testTarget(name: "TouchDaemonTests", dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting"]),
+        .testTarget(name: "TouchDaemonTests", dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting", "LiveInput", "Evdev", "Udev"]),
         .testTarget(
             name: "PublisherTests",
             dependencies: [
@@ -83,6 +84,7 @@ let package = Package(
         ),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace"]),
         .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),
+        .testTarget(name: "LiveInputTests", dependencies: ["LiveInput", "Udev", "Evdev", "TouchCore", "Trace", "TouchTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
