@@ -14,7 +14,8 @@ import Trace
 /// the recording as real hardware. `touchctl replay --live` runs this.
 ///
 /// The kernel stamps the written events with the current time and drops
-/// values that do not change anything, as it does for real hardware.
+/// values that do not change anything, as it does for real hardware. The
+/// devices declare no fuzz (see ``withoutFuzz(_:)``), so recorded values arrive unchanged.
 public final class LiveReplay {
     /// The recording being replayed.
     public let recording: Recording
@@ -29,7 +30,7 @@ public final class LiveReplay {
         self.recording = recording
         for recorded in recording.devices {
             do {
-                devices.append(try UinputDevice(description: recorded.description))
+                devices.append(try UinputDevice(description: Self.withoutFuzz(recorded.description)))
             } catch {
                 close()
                 throw error
@@ -38,6 +39,16 @@ public final class LiveReplay {
     }
 
     deinit { close() }
+
+    /// The description with every axis' fuzz set to 0. The recorded values
+    /// already went through the kernel's fuzz filter once; filtering them
+    /// again would move them. (libinput's udev rules zero the kernel fuzz of
+    /// touch devices the same way.)
+    public static func withoutFuzz(_ description: DeviceDescription) -> DeviceDescription {
+        var d = description
+        for code in d.absInfo.keys { d.absInfo[code]!.fuzz = 0 }
+        return d
+    }
 
     /// Writes every event. Before the first event of each frame, `wait` is
     /// called with the `CLOCK_MONOTONIC` time the frame is due: the start

@@ -79,6 +79,7 @@ struct RecordCommand: ParsableCommand {
             printError("touchctl: \(error)")
             throw ExitCode(74)
         }
+        if StopSignals.requested { printError("touchctl: stopped by signal") }
         printError("touchctl: recorded \(recorder.eventCount) events of \(recorder.deviceCount) device(s) to \(output)")
     }
 }

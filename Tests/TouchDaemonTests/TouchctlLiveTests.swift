@@ -30,14 +30,20 @@ import Udev
             try process.run()
         }
 
-        /// Reads standard error until a line contains `text` (or it ends); returns that line.
+        /// Reads standard error until a line contains `text`, it ends, or 30 s pass; returns that line.
         func waitForError(containing text: String) -> String? {
-            while true {
+            let fd = stderr.fileHandleForReading.fileDescriptor
+            let giveUp = LiveClock.now().adding(milliseconds: 30_000)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while LiveClock.now() < giveUp {
                 if let line = errorText.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
-                let data = stderr.fileHandleForReading.availableData
-                if data.isEmpty { return nil }
-                errorText += String(decoding: data, as: UTF8.self)
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&pfd, 1, 200) > 0 else { continue }
+                let n = read(fd, &buffer, buffer.count)
+                if n <= 0 { return nil }
+                errorText += String(decoding: buffer[0..<n], as: UTF8.self)
             }
+            return nil
         }
 
         /// Waits for the exit; returns the status, standard output and all of standard error.
@@ -65,8 +71,9 @@ import Udev
 
     @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"))
     func devicesListsTheTouchscreenAndNotAKeyboard() throws {
-        let touchscreen = try UinputDevice(description: try #require(
-            try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.desc").devices.first).description)
+        let description = try #require(try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.desc").devices.first).description
+        let touchscreen = try UinputDevice(description: description)
+        let geometry = DeviceGeometry(description, classification: DeviceClassification(description))
         var keyboard = DeviceDescription(name: "touchd test keyboard", id: InputID(bustype: 3, vendor: 0x1234, product: 0x5678))
         keyboard.codes[.syn] = CodeSet([0])
         keyboard.codes[.key] = CodeSet(1...88)
@@ -80,7 +87,9 @@ import Udev
         let header = try #require(lines.firstIndex { $0 == "\(node): Atmel maXTouch Touchscreen" }, "\(result.output)")
         #expect(lines[header + 1].hasPrefix("  type: touchscreen (touch types: direct"))
         #expect(lines[header + 2] == "  slots: 10")
-        #expect(lines[header + 3].hasPrefix("  size: ") && lines[header + 3].hasSuffix(" mm (resolution)"))
+        // 799 x 479 units without resolution: the fallback gives 200 x 120 mm.
+        #expect(geometry.source == .fallback && geometry.width == 200 && geometry.height == 120)
+        #expect(lines[header + 3].hasPrefix("  size: 200") && lines[header + 3].hasSuffix(" x 120 mm (fallback)"), "\(lines[header + 3])")
         #expect(lines[header + 4] == "  screen: 0 \"default\" (default)")
         #expect(!result.output.contains(try #require(uinputKeyboard.devnode) + ":"))
         #expect(!result.output.contains("touchd test keyboard"))
@@ -96,13 +105,19 @@ import Udev
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("touchctl-record-\(getpid())-\(format).trace").path
         defer { try? FileManager.default.removeItem(atPath: file) }
 
-        let run = try Run(["record", node, "-o", file, "--format", format])
-        #expect(run.waitForError(containing: "recording \(node)") != nil)
+        // --duration only bounds a broken run; SIGINT stops it.
+        let run = try Run(["record", node, "-o", file, "--format", format, "--duration", "60"])
+        guard run.waitForError(containing: "recording \(node)") != nil else {
+            run.process.terminate()
+            Issue.record("touchctl record did not open \(node): \(run.finish().error)")
+            return
+        }
         try replay.play(speed: 1)
         LiveReplay.sleep(until: LiveClock.now().adding(milliseconds: 300))
         run.process.interrupt()
         let result = run.finish()
         #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("touchctl: stopped by signal"))
         #expect(result.error.contains("recorded "))
 
         let recorded = try TraceReader.read(path: file)
@@ -125,9 +140,11 @@ import Udev
         outputs.removeAll()
 
         let run = try Run(["replay", "--live", "--speed", "1", RealFixtures.root + "/real/evemu-devices/" + fixture])
-        while run.process.isRunning {
+        let giveUp = LiveClock.now().adding(milliseconds: 60_000)
+        while run.process.isRunning && LiveClock.now() < giveUp {
             try session.pumpOnce(maximumWaitMilliseconds: 100) { outputs.append($0) }
         }
+        if run.process.isRunning { run.process.terminate() }
         try LiveHarness.settle(session, into: &outputs)
         let result = run.finish()
         #expect(result.status == 0, "\(result.error)")
