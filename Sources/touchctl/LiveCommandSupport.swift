@@ -35,6 +35,13 @@ enum StopSignals {
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A parent may have started us with these signals blocked (a blocked
+        // mask survives exec; libdispatch threads block them, for one).
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Whether a stop signal arrived.
