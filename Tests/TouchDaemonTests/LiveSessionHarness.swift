@@ -40,6 +40,9 @@ enum LiveHarness {
 
     /// Pumps the session until `time` (CLOCK_MONOTONIC): the replay's wait between frames.
     static func pump(_ session: LiveTouchSession, until time: Timestamp, into outputs: inout [LiveSessionOutput]) throws {
+        // Read at least once between frames even when behind schedule: the writer
+        // is this thread, and evdev drops events when a reader falls far behind.
+        try session.pumpOnce(maximumWaitMilliseconds: 0) { outputs.append($0) }
         while true {
             let now = LiveClock.now()
             guard now < time else { return }
