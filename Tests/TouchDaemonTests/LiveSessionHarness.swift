@@ -52,11 +52,21 @@ enum LiveHarness {
 
     /// Replays `recording` into uinput devices with its original timing while a
     /// live session reads them; returns everything the session produced.
-    static func liveOutputs(_ recording: Recording, configuration: TouchdConfiguration = TouchdConfiguration()) throws -> [LiveSessionOutput] {
+    static func liveOutputs(_ recording: Recording, configuration: TouchdConfiguration = TouchdConfiguration())
+        throws -> (outputs: [LiveSessionOutput], received: Recording) {
         let replay = try LiveReplay(recording: recording)
         defer { replay.close() }
         let syspaths = replay.devices.compactMap(\.syspath)
         let session = try session(for: { syspaths }, configuration: configuration)
+        // What the kernel delivered, with its timestamps, for an offline replay of exactly that input.
+        var received = Recording(devices: [], events: [], format: .native)
+        session.inputObserver = { event in
+            switch event {
+            case .deviceAdded(_, let description, _): received.devices.append(RecordedDevice(description: description))
+            case .events(let id, let events): received.events += events.map { RecordedEvent(device: id, event: $0) }
+            case .resynced, .deviceRemoved, .deviceIgnored, .openFailed, .woken: break
+            }
+        }
         var outputs: [LiveSessionOutput] = []
         try session.start { outputs.append($0) }
         try waitForDevices(session, count: replay.devices.count, into: &outputs)
@@ -66,7 +76,7 @@ enum LiveHarness {
         })
         if let failure { throw failure }
         try settle(session, into: &outputs)
-        return outputs
+        return (outputs, received)
     }
 
     /// What offline replay of the same recording produces.
@@ -95,6 +105,11 @@ struct Comparable {
             }
         }
     }
+
+    /// The gestures without their `changed` updates: which gestures began,
+    /// were recognized and ended, in order. Robust to the guest's timing
+    /// jitter, which can shift how many updates fall between them.
+    var gestureOutline: [String] { gestures.filter { !$0.contains(" changed ") } }
 
     init(_ outputs: [LiveSessionOutput]) {
         self.init(outputs.compactMap(\.replayOutput))

@@ -31,11 +31,16 @@ struct LiveFixture: Sendable, CustomTestStringConvertible {
     func liveMatchesOfflineReplay(_ fixture: LiveFixture) throws {
         let recording = try RealFixtures.recording(fixture.file)
         let offline = Comparable(LiveHarness.offlineOutputs(recording))
-        let outputs = try LiveHarness.liveOutputs(recording)
+        let (outputs, received) = try LiveHarness.liveOutputs(recording)
         let live = Comparable(outputs)
         #expect(!offline.touches.isEmpty)
         #expect(live.touches == offline.touches)
-        #expect(live.gestures == offline.gestures)
+        // The guest's clock jitter moves the kernel's timestamps a little, so
+        // the exact gesture stream is compared with offline replay of the
+        // input as the kernel delivered it, and the outline with the file's.
+        #expect(received.events.count > 0)
+        #expect(live.gestures == Comparable(LiveHarness.offlineOutputs(received)).gestures)
+        #expect(live.gestureOutline == offline.gestureOutline)
         #expect(outputs.contains { if case .deviceAdded = $0 { true } else { false } })
         #expect(!outputs.contains { if case .resynced = $0 { true } else { false } })
     }

@@ -123,9 +123,10 @@ import Udev
         let recorded = try TraceReader.read(path: file)
         #expect(recorded.devices.count == 1)
         #expect(recorded.devices.first?.description.name == "Atmel maXTouch Touchscreen")
-        let expected = Self.gestures(LiveHarness.offlineOutputs(original))
-        #expect(!expected.isEmpty)
-        #expect(Self.gestures(LiveHarness.offlineOutputs(recorded)) == expected)
+        // Timing jitter in the guest can shift how many pan updates come between; the outline cannot change.
+        let expected = Comparable(LiveHarness.offlineOutputs(original)).gestureOutline
+        #expect(expected == ["pan pan began 3", "swipe swipe recognized 4", "pan pan ended 3"])
+        #expect(Comparable(LiveHarness.offlineOutputs(recorded)).gestureOutline == expected)
         #expect(Comparable(LiveHarness.offlineOutputs(recorded)).touches == Comparable(LiveHarness.offlineOutputs(original)).touches)
     }
 
