@@ -125,7 +125,7 @@ import Udev
         #expect(recorded.devices.first?.description.name == "Atmel maXTouch Touchscreen")
         // Timing jitter in the guest can shift how many pan updates come between; the outline cannot change.
         let expected = Comparable(LiveHarness.offlineOutputs(original)).gestureOutline
-        #expect(expected == ["pan pan began 3", "swipe swipe recognized 4", "pan pan ended 3"])
+        #expect(expected == ["pan pan began 3", "pan pan ended 3"])
         #expect(Comparable(LiveHarness.offlineOutputs(recorded)).gestureOutline == expected)
         #expect(Comparable(LiveHarness.offlineOutputs(recorded)).touches == Comparable(LiveHarness.offlineOutputs(original)).touches)
     }
