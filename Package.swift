@@ -59,11 +59,12 @@ let package = Package(
         ),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore"]),
         .target(name: "Udev", dependencies: ["CLibudev"]),
+        .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore"]),
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Publisher", "CSystemd",
+                "TouchCore", "Gestures", "Trace", "Wire", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -81,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "TouchClient",
+                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,7 +92,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
-            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting", "TouchClient", "Publisher"]
+            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev"]
         ),
         .testTarget(
             name: "PublisherTests",
@@ -108,6 +109,7 @@ let package = Package(
         ),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace"]),
         .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),
+        .testTarget(name: "LiveInputTests", dependencies: ["LiveInput", "Udev", "Evdev", "TouchCore", "Trace", "TouchTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,11 +21,19 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print, per interaction, which recognizers were in play, every state transition and every arbitration decision, with times.")
     var explain = false
 
+    @Flag(help: "Replay into new uinput devices (needs /dev/uinput) so every program sees the trace as real hardware.")
+    var live = false
+
+    @Option(help: "With --live: time scale (2 = twice as fast, 0 = as fast as possible).")
+    var speed: Double = 1
+
     func validate() throws {
+        if !(speed >= 0) || !speed.isFinite { throw ValidationError("--speed must be 0 or more") }
         do { _ = try ReplayStreams(list: events) } catch { throw ValidationError(error.description) }
     }
 
     func run() throws {
+        if live { return try LiveReplayRun.run(recordings: try readRecordings(input), speed: speed) }
         let streams = try ReplayStreams(list: events)
         let session = ReplaySession(recordings: try readRecordings(input), configuration: try loadConfiguration(input))
         var out = Output()

@@ -1,0 +1,289 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Evdev
+import TouchCore
+import Udev
+
+/// The live touch devices of this machine: found with udev, read with libevdev,
+/// followed as they come and go.
+///
+/// ```swift
+/// let source = try LiveDeviceSource(decide: { candidate in .use(LiveDeviceSettings()) })
+/// handle(source.start())                      // devices present now
+/// while running {
+///     handle(try source.pumpOnce(timeoutMilliseconds: 100))
+/// }
+/// handle(source.closeAll())
+/// ```
+///
+/// - ``start()`` enumerates the touchscreens, tablets and touchpads udev
+///   knows, and for each: skips it when `accepts` says no (silently) or
+///   `TOUCHD_IGNORE` is set (``LiveInputEvent/deviceIgnored(node:reason:)``,
+///   without opening it); opens it (``LiveInputEvent/openFailed(node:error:)``
+///   when that fails, e.g. the node vanished or permission is denied);
+///   asks `decide` what to do; then grabs it if told to and reports
+///   ``LiveInputEvent/deviceAdded(_:_:info:)``.
+/// - ``pumpOnce(timeoutMilliseconds:)`` waits with `poll(2)` on every device,
+///   the udev monitor and the ``wakeup`` pipe, and returns what happened:
+///   events batched per read, resyncs after `SYN_DROPPED`, hotplug adds and removals.
+///
+/// Device ids are handed out from 0 in order of opening and never reused by
+/// one source. Events carry `CLOCK_MONOTONIC` kernel times (`EVIOCSCLOCKID`);
+/// ``LiveClock/now()`` reads the same clock.
+///
+/// One thread owns a source; only ``wakeup`` may be used from other threads.
+public final class LiveDeviceSource {
+    /// Decides, for an opened candidate device, whether and how to use it.
+    public typealias Decide = (LiveDeviceCandidate) -> LiveDeviceDecision
+
+    /// Interrupts ``pumpOnce(timeoutMilliseconds:)`` from any thread or a signal handler.
+    public let wakeup: LiveWakeup
+
+    private struct OpenDevice {
+        var id: DeviceID
+        var device: EvdevDevice
+        var info: LiveDeviceInfo
+    }
+
+    private let udev: UdevContext
+    private let monitor: UdevMonitor?
+    private let accepts: (UdevDeviceInfo) -> Bool
+    private let decide: Decide
+    private var open: [OpenDevice] = []
+    private var ignoredSyspaths = Set<String>()
+    private var nextID: UInt32 = 0
+    private var pollSet: [pollfd] = []
+
+    /// Creates a source; nothing is opened before ``start()``.
+    ///
+    /// - Parameters:
+    ///   - watchesHotplug: open a udev monitor to follow devices coming and going.
+    ///   - accepts: devices to consider at all (others are skipped without a
+    ///     report), e.g. the nodes given on a command line.
+    ///   - decide: ignore the device or use it with these settings; the
+    ///     default uses udev properties only (``LiveDeviceSettings/merged(rule:udev:description:screenNames:)``).
+    /// - Throws: ``LiveInputError`` when udev or the wakeup pipe cannot be set up.
+    public init(
+        watchesHotplug: Bool = true,
+        accepts: @escaping (UdevDeviceInfo) -> Bool = { _ in true },
+        decide: @escaping Decide = LiveDeviceSource.udevOnlyDecision
+    ) throws(LiveInputError) {
+        wakeup = try LiveWakeup()
+        do {
+            udev = try UdevContext()
+            monitor = watchesHotplug ? try UdevMonitor(context: udev) : nil
+        } catch {
+            throw LiveInputError(subject: error.subject, message: error.message, errno: error.errno)
+        }
+        self.accepts = accepts
+        self.decide = decide
+    }
+
+    deinit {
+        for d in open { d.device.close() }
+    }
+
+    /// The decision without a configuration: use every device, mapped by its udev properties.
+    public static func udevOnlyDecision(_ candidate: LiveDeviceCandidate) -> LiveDeviceDecision {
+        .use(LiveDeviceSettings.merged(rule: DeviceRuleSettings(), udev: candidate.udev,
+                                       description: candidate.description, screenNames: []))
+    }
+
+    /// The devices being read, in order of opening.
+    public var devices: [(id: DeviceID, description: DeviceDescription, info: LiveDeviceInfo)] {
+        open.map { ($0.id, $0.device.deviceDescription, $0.info) }
+    }
+
+    /// Opens the touch devices present now. Call once, before pumping; the
+    /// udev monitor is already listening, so devices added meanwhile are not missed.
+    ///
+    /// - Throws: ``LiveInputError`` when udev cannot enumerate devices.
+    public func start() throws(LiveInputError) -> [LiveInputEvent] {
+        let present: [UdevDeviceInfo]
+        do {
+            present = try udev.touchDevices()
+        } catch {
+            throw LiveInputError(subject: error.subject, message: error.message, errno: error.errno)
+        }
+        var out: [LiveInputEvent] = []
+        for info in present { consider(info, into: &out) }
+        return out
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: forever, 0: just look) for
+    /// input, hotplug or a wakeup, and returns everything that happened, in order.
+    /// An empty result means the timeout passed (or a signal interrupted the wait).
+    ///
+    /// - Throws: ``LiveInputError`` when `poll(2)` or the udev monitor fails.
+    ///   A failing device is reported and dropped, never thrown.
+    public func pumpOnce(timeoutMilliseconds: Int32) throws(LiveInputError) -> [LiveInputEvent] {
+        pollSet.removeAll(keepingCapacity: true)
+        pollSet.append(pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0))
+        pollSet.append(pollfd(fd: monitor?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
+        for d in open { pollSet.append(pollfd(fd: d.device.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+        let rc = poll(&pollSet, nfds_t(pollSet.count), timeoutMilliseconds)
+        if rc < 0 {
+            let err = errno
+            if err == EINTR { return [] }
+            throw LiveInputError(subject: "poll", message: "cannot wait for input", errno: err)
+        }
+        var out: [LiveInputEvent] = []
+        guard rc > 0 else { return out }
+        if pollSet[0].revents != 0, wakeup.drain() { out.append(.woken) }
+        var ready: [DeviceID] = []
+        for (i, d) in open.enumerated() where pollSet[i + 2].revents != 0 { ready.append(d.id) }
+        for id in ready { read(id, into: &out) }
+        if pollSet[1].revents != 0 { try receiveHotplug(into: &out) }
+        return out
+    }
+
+    /// Reads whatever every device has queued, without waiting (before
+    /// firing a deadline, so that input stamped before it is seen first).
+    public func readAll() -> [LiveInputEvent] {
+        var out: [LiveInputEvent] = []
+        for id in open.map(\.id) { read(id, into: &out) }
+        return out
+    }
+
+    /// Closes one device as if it had been removed.
+    public func close(_ id: DeviceID) -> [LiveInputEvent] {
+        guard let i = open.firstIndex(where: { $0.id == id }) else { return [] }
+        let d = open.remove(at: i)
+        d.device.close()
+        return [.deviceRemoved(id, at: LiveClock.now())]
+    }
+
+    /// Closes every device (releasing grabs), reporting each as removed.
+    public func closeAll() -> [LiveInputEvent] {
+        let now = LiveClock.now()
+        let out = open.map { LiveInputEvent.deviceRemoved($0.id, at: now) }
+        for d in open { d.device.close() }
+        open.removeAll()
+        return out
+    }
+
+    // MARK: Devices
+
+    func consider(_ info: UdevDeviceInfo, into out: inout [LiveInputEvent]) {
+        guard info.isEventNode, info.touchKind != nil, let node = info.devnode, accepts(info) else { return }
+        guard !open.contains(where: { $0.info.syspath == info.syspath }), !ignoredSyspaths.contains(info.syspath) else { return }
+        var warnings: [String] = []
+        do {
+            if try info.isIgnored() {
+                ignoredSyspaths.insert(info.syspath)
+                out.append(.deviceIgnored(node: node, reason: "udev property TOUCHD_IGNORE=\(info.properties["TOUCHD_IGNORE"] ?? "")"))
+                return
+            }
+        } catch {
+            warnings.append(error.description + " (device not ignored)")
+        }
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(path: node)
+        } catch {
+            out.append(.openFailed(node: node, error: error))
+            return
+        }
+        let candidate = LiveDeviceCandidate(node: node, udev: info, description: device.deviceDescription)
+        switch decide(candidate) {
+        case .ignore(let reason):
+            device.close()
+            ignoredSyspaths.insert(info.syspath)
+            out.append(.deviceIgnored(node: node, reason: reason))
+        case .use(var settings):
+            if settings.grab {
+                do { try device.grab() } catch {
+                    device.close()
+                    out.append(.openFailed(node: node, error: error))
+                    return
+                }
+            }
+            settings.warnings.insert(contentsOf: warnings, at: 0)
+            let id = DeviceID(rawValue: nextID)
+            nextID += 1
+            let live = LiveDeviceInfo(node: node, syspath: info.syspath, kind: info.touchKind,
+                                      udevProperties: info.properties, settings: settings)
+            open.append(OpenDevice(id: id, device: device, info: live))
+            out.append(.deviceAdded(id, device.deviceDescription, info: live))
+        }
+    }
+
+    private func read(_ id: DeviceID, into out: inout [LiveInputEvent]) {
+        guard let index = open.firstIndex(where: { $0.id == id }) else { return }
+        let device = open[index].device
+        var batch: [InputEvent] = []
+        while true {
+            let outcome: ReadOutcome
+            do {
+                outcome = try device.readAvailable(into: &batch)
+            } catch {
+                if !batch.isEmpty { out.append(.events(id, batch)) }
+                out.append(.openFailed(node: device.path, error: error))
+                out.append(contentsOf: close(id))
+                return
+            }
+            switch outcome {
+            case .drained:
+                if !batch.isEmpty { out.append(.events(id, batch)) }
+                return
+            case .resynced(let report):
+                if !batch.isEmpty { out.append(.events(id, batch)) }
+                batch = []
+                out.append(.resynced(id, report))
+            case .removed:
+                if !batch.isEmpty { out.append(.events(id, batch)) }
+                out.append(contentsOf: close(id))
+                return
+            }
+        }
+    }
+
+    private func receiveHotplug(into out: inout [LiveInputEvent]) throws(LiveInputError) {
+        guard let monitor else { return }
+        while true {
+            let event: UdevEvent?
+            do {
+                event = try monitor.receive()
+            } catch {
+                throw LiveInputError(subject: error.subject, message: error.message, errno: error.errno)
+            }
+            guard let event else { return }
+            switch event.action {
+            case .add:
+                consider(event.device, into: &out)
+            case .remove:
+                ignoredSyspaths.remove(event.device.syspath)
+                if let d = open.first(where: { $0.info.syspath == event.device.syspath }) {
+                    // Read what is left first: the last frames before the unplug still count.
+                    read(d.id, into: &out)
+                    out.append(contentsOf: close(d.id))
+                }
+            case .change, .other:
+                break
+            }
+        }
+    }
+}
+
+/// `CLOCK_MONOTONIC`, the clock of live events' kernel timestamps.
+public enum LiveClock {
+    /// The current time on `CLOCK_MONOTONIC`.
+    public static func now() -> Timestamp {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
+    }
+
+    /// Milliseconds from now until `deadline` for `poll(2)`: rounded up, 0 when
+    /// it has passed, -1 (wait forever) for no deadline, at most `cap` when given.
+    public static func pollTimeout(until deadline: Timestamp?, now: Timestamp = LiveClock.now(), cap: Int32? = nil) -> Int32 {
+        guard let deadline else { return cap ?? -1 }
+        let micros = deadline.microseconds - now.microseconds
+        let ms = micros <= 0 ? 0 : (micros + 999) / 1000
+        let limit = Int64(cap ?? Int32.max)
+        return Int32(min(ms, limit))
+    }
+}

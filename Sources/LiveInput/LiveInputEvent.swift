@@ -1,0 +1,47 @@
+import Evdev
+import TouchCore
+import Udev
+
+/// What touchd knows about a live device it reads.
+public struct LiveDeviceInfo: Hashable, Sendable {
+    /// `/dev/input/eventN`.
+    public var node: String
+    /// `/sys/devices/.../eventN`.
+    public var syspath: String
+    /// Touchscreen, tablet or touchpad, as udev classified it.
+    public var kind: TouchDeviceKind?
+    /// Every udev property of the node.
+    public var udevProperties: [String: String]
+    /// Mapping, grab, and where each setting came from.
+    public var settings: LiveDeviceSettings
+
+    /// Creates a device record.
+    public init(node: String, syspath: String, kind: TouchDeviceKind?, udevProperties: [String: String],
+                settings: LiveDeviceSettings) {
+        self.node = node
+        self.syspath = syspath
+        self.kind = kind
+        self.udevProperties = udevProperties
+        self.settings = settings
+    }
+}
+
+/// One thing a ``LiveDeviceSource`` reports, in the order it happened.
+public enum LiveInputEvent: Sendable {
+    /// A device was opened and is read from now on. `description` is what libevdev reported.
+    case deviceAdded(DeviceID, DeviceDescription, info: LiveDeviceInfo)
+    /// The events of one read of a device, in kernel order, with `CLOCK_MONOTONIC` kernel times.
+    case events(DeviceID, [InputEvent])
+    /// The kernel dropped events (`SYN_DROPPED`); the report holds the device's
+    /// state after libevdev re-read it. Events reported before it are valid.
+    case resynced(DeviceID, DeviceResync)
+    /// The device is gone (unplugged, udev `remove`, ENODEV) or was closed; `at` is `CLOCK_MONOTONIC` now.
+    case deviceRemoved(DeviceID, at: Timestamp)
+    /// A touch device that is left alone, and why (`TOUCHD_IGNORE`, a configuration rule, not selected).
+    case deviceIgnored(node: String, reason: String)
+    /// A touch device that could not be opened (its node vanished, permission
+    /// denied, not evdev); the error names the node. Other devices are unaffected.
+    case openFailed(node: String, error: EvdevError)
+    /// ``LiveWakeup/wake()`` was called: the caller asked the poll to return early.
+    case woken
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import TouchCore
+import Trace
+import Udev
+@testable import Evdev
+@testable import LiveInput
+
+/// The live source: wakeups, devices that cannot be opened, TOUCHD_IGNORE,
+/// and (in the `make test-vm` guest) real uinput devices coming and going.
+@Suite(.serialized) struct LiveDeviceSourceTests {
+    // MARK: Host (and guest)
+
+    @Test func wakeupFromAnotherThreadEndsThePoll() throws {
+        let source = try LiveDeviceSource(watchesHotplug: false, accepts: { _ in false })
+        #expect(try source.start().isEmpty)
+        let wakeup = source.wakeup
+        let thread = Thread { wakeup.wake() }
+        thread.start()
+        let events = try source.pumpOnce(timeoutMilliseconds: 20_000)
+        #expect(events.map(\.summary) == ["woken"])
+        #expect(try source.pumpOnce(timeoutMilliseconds: 0).isEmpty)
+    }
+
+    @Test func aVanishedNodeIsReportedByNameAndOthersAreServed() throws {
+        let source = try LiveDeviceSource(watchesHotplug: false)
+        var out: [LiveInputEvent] = []
+        source.consider(Self.fakeTouchscreen(node: "/dev/input/event9999"), into: &out)
+        #expect(out.map(\.summary) == ["openFailed /dev/input/event9999 openFailed"])
+        guard case .openFailed(_, let error) = try #require(out.first) else { return }
+        #expect(error.description.hasPrefix("/dev/input/event9999: cannot open device node"))
+        #expect(error.errno == ENOENT)
+        #expect(source.devices.isEmpty)
+    }
+
+    @Test func touchdIgnoreLeavesTheDeviceUnopened() throws {
+        let source = try LiveDeviceSource(watchesHotplug: false)
+        var out: [LiveInputEvent] = []
+        // The node does not exist: opening it would report openFailed instead.
+        source.consider(Self.fakeTouchscreen(node: "/dev/input/event9998", extra: ["TOUCHD_IGNORE": "yes"]), into: &out)
+        #expect(out.map(\.summary) == ["ignored /dev/input/event9998: udev property TOUCHD_IGNORE=yes"])
+        // Reported once: udev's add event for the same device is not reported again.
+        source.consider(Self.fakeTouchscreen(node: "/dev/input/event9998", extra: ["TOUCHD_IGNORE": "yes"]), into: &out)
+        #expect(out.count == 1)
+    }
+
+    @Test func nonTouchDevicesAreNotConsidered() throws {
+        let source = try LiveDeviceSource(watchesHotplug: false)
+        var out: [LiveInputEvent] = []
+        source.consider(UdevDeviceInfo(syspath: "/sys/devices/virtual/input/input9/event9997", devnode: "/dev/input/event9997",
+                                       sysname: "event9997", properties: ["ID_INPUT_KEYBOARD": "1"]), into: &out)
+        #expect(out.isEmpty)
+    }
+
+    static func fakeTouchscreen(node: String, extra: [String: String] = [:]) -> UdevDeviceInfo {
+        let sysname = String(node.split(separator: "/").last!)
+        return UdevDeviceInfo(syspath: "/sys/devices/virtual/input/input999/" + sysname, devnode: node, sysname: sysname,
+                              properties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"].merging(extra) { _, b in b })
+    }
+
+    // MARK: Kernel (uinput, udevd)
+
+    @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    func hotplugAddReadRemoveAndReAddWithNewIDs() throws {
+        let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
+        var syspaths: [String] = []
+        let source = try LiveDeviceSource(accepts: { info in syspaths.contains { info.syspath.hasPrefix($0 + "/") } })
+        #expect(try source.start().isEmpty)
+
+        var ids: [DeviceID] = []
+        for round in 0..<2 {
+            let uinput = try UinputDevice(description: description)
+            syspaths.append(try #require(uinput.syspath))
+            let added = try LiveFixtures.pump(source) { if case .deviceAdded = $0 { true } else { false } }
+            guard case .deviceAdded(let id, let seen, let info) = try #require(added.last) else { return }
+            ids.append(id)
+            #expect(seen.name == description.name)
+            #expect(info.node == uinput.devnode)
+            #expect(info.kind == .touchscreen)
+            #expect(info.settings == LiveDeviceSettings())
+
+            try uinput.write(TouchFrames.down(slot: 0, trackingID: 10 + Int32(round), x: 300, y: 400))
+            let read = try LiveFixtures.pump(source) { if case .events = $0 { true } else { false } }
+            guard case .events(let readID, let events) = try #require(read.last) else { return }
+            #expect(readID == id)
+            #expect(events.map { "\($0.type.rawValue):\($0.code):\($0.value)" } ==
+                    ["3:57:\(10 + round)", "3:53:300", "3:54:400", "1:330:1", "3:0:300", "3:1:400", "0:0:0"])
+
+            uinput.close()
+            let removed = try LiveFixtures.pump(source) { if case .deviceRemoved = $0 { true } else { false } }
+            guard case .deviceRemoved(let removedID, let time) = try #require(removed.last) else { return }
+            #expect(removedID == id)
+            #expect(time <= LiveClock.now())
+            #expect(source.devices.isEmpty)
+        }
+        #expect(ids == [DeviceID(0), DeviceID(1)])
+    }
+
+    @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    func decisionIgnoresAnOpenedDeviceAndGrabs() throws {
+        let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
+        let ignored = try UinputDevice(description: description)
+        let grabbed = try UinputDevice(description: description)
+        let ignoredPath = try #require(ignored.syspath), grabbedPath = try #require(grabbed.syspath)
+        let source = try LiveDeviceSource(accepts: { info in
+            info.syspath.hasPrefix(ignoredPath + "/") || info.syspath.hasPrefix(grabbedPath + "/")
+        }, decide: { candidate in
+            candidate.udev.syspath.hasPrefix(ignoredPath + "/") ? .ignore(reason: "test rule") : .use(LiveDeviceSettings(grab: true))
+        })
+        var seen = try source.start()
+        for _ in 0..<50 where seen.count < 2 {
+            seen += try source.pumpOnce(timeoutMilliseconds: 200)
+        }
+        #expect(Set(seen.map(\.summary)) == ["ignored \(ignored.devnode!): test rule", "added 0 \(grabbed.devnode!)"])
+        // The grab is exclusive: a second reader cannot take it.
+        let other = try EvdevDevice(path: try #require(grabbed.devnode))
+        #expect(throws: EvdevError.self) { try other.grab() }
+        _ = source.closeAll()
+        try other.grab()
+    }
+}
+
+extension LiveInputEvent {
+    /// A compact form for assertions.
+    var summary: String {
+        switch self {
+        case .deviceAdded(let id, _, let info): return "added \(id) \(info.node)"
+        case .events(let id, let events): return "events \(id) \(events.count)"
+        case .resynced(let id, _): return "resynced \(id)"
+        case .deviceRemoved(let id, _): return "removed \(id)"
+        case .deviceIgnored(let node, let reason): return "ignored \(node): \(reason)"
+        case .openFailed(let node, let error): return "openFailed \(node) \(error.code)"
+        case .woken: return "woken"
+        }
+    }
+}
