@@ -67,22 +67,28 @@ public enum Daemon {
             logger.info("configuration loaded", metadata: ["file": "\(path)"])
         }
 
-        guard let replayPath = options.replayPath else {
-            throw DaemonStartError(status: 69, "live devices are not supported by this build yet: give a trace with --replay TRACE")
-        }
-        let recording: Recording
-        do {
-            recording = try TraceReader.read(path: replayPath)
-        } catch {
-            throw DaemonStartError(status: 66, "cannot replay \(replayPath): \(error)")
-        }
-        for w in recording.warnings { logger.warning("\(w.description)") }
-
         let board = HelloBoard()
         let engine = DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
-        let startTime = recording.events.first?.event.time ?? .zero
-        for (i, d) in recording.devices.enumerated() {
-            await engine.addDevice(DeviceID(rawValue: UInt32(i)), description: d.description, at: startTime)
+        let recording: Recording?
+        let live: LiveInputService?
+        if let replayPath = options.replayPath {
+            do {
+                recording = try TraceReader.read(path: replayPath)
+            } catch {
+                throw DaemonStartError(status: 66, "cannot replay \(replayPath): \(error)")
+            }
+            for w in recording!.warnings { logger.warning("\(w.description)") }
+            let startTime = recording!.events.first?.event.time ?? .zero
+            for (i, d) in recording!.devices.enumerated() {
+                await engine.addDevice(DeviceID(rawValue: UInt32(i)), description: d.description, at: startTime)
+            }
+            live = nil
+        } else {
+            recording = nil
+            // Devices are open before the socket listens, so READY=1 means both.
+            let service = try LiveInputService(configuration: configuration, engine: engine, logger: logger)
+            try await service.start()
+            live = service
         }
 
         let publisher = try await listen(options: options, settings: settings, engine: engine, board: board, logger: logger)
@@ -92,7 +98,7 @@ public enum Daemon {
         let reload: @Sendable () async -> Void = {
             await Self.reload(path: configPath, engine: engine, logger: logger)
         }
-        let input = ReplayInput(recording: recording, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger)
+        let input: any Service = live ?? ReplayInput(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger)
         // Shutdown runs in reverse: signals, input, systemd, engine (touches cancelled), publisher (goodbye).
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [

@@ -81,10 +81,13 @@ public actor DaemonEngine {
     /// `device` event. Returns the reason when it is ignored.
     @discardableResult
     public func addDevice(_ id: DeviceID, description: DeviceDescription, at time: Timestamp,
-                          syspath: String? = nil, udevProperties: [String: String] = [:]) -> String? {
+                          syspath: String? = nil, udevProperties: [String: String] = [:],
+                          mapping: DeviceMapping? = nil) -> String? {
         known.removeAll { $0.id == id }
         known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties))
-        let decision = configuration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
+        // A live device arrives with its mapping already merged from the rules and its udev properties.
+        var decision = configuration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
+        if let mapping { decision.mapping = mapping; decision.ignoredBecause = nil }
         if let reason = decision.ignoredBecause {
             logger.info("device ignored", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)", "reason": "\(reason)"])
             return reason

@@ -179,7 +179,7 @@ public final class LiveTouchSession {
     }
 
     // Axes the device does not declare are left out, as the pipeline expects.
-    private static func snapshot(_ s: SlotState, _ d: DeviceDescription) -> SlotSnapshot {
+    static func snapshot(_ s: SlotState, _ d: DeviceDescription) -> SlotSnapshot {
         func value(_ code: UInt16, _ v: Int32) -> Int32? { d.supports(.abs, code) ? v : nil }
         return SlotSnapshot(
             slot: s.slot, trackingID: s.trackingID, x: s.x, y: s.y,

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TouchCore
+import TouchDaemon
+import Trace
+
+/// touchd without `--replay`: the real kernel's devices (runs in the QEMU
+/// guest, `make test-vm`). A uinput touchscreen made from a real recording's
+/// description is plugged in while the daemon runs, the recording is written
+/// into it, and a client sees the device come, the gestures of the recording,
+/// and the device go.
+@Suite(.serialized) struct DaemonLiveTests {
+    static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
+
+    func gestureLines(_ lines: [String]) -> [String] {
+        lines.filter { messageType($0) == "gesture" }.compactMap { line -> String? in
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let r = o["recognizer"] as? String, let s = o["state"] as? String else { return nil }
+            return "\(r):\(s)"
+        }
+    }
+
+    @Test(.enabled(if: Self.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    func hotpluggedTouchscreenIsServedLive() throws {
+        let daemon = try DaemonProcess(["--log-level", "info"])
+        let client = try WireSocket(path: daemon.socketPath)
+        #expect(messageType(try #require(try client.readLine())) == "hello")
+        try client.request(#"{"op":"subscribe","id":1,"events":["gesture","device"]}"#, id: 1)
+
+        let recording = try TraceReader.read(path: PackagePaths.fixture("Atmel maXTouch Touchscreen.1-finger-fast-taps.events"))
+        let replay = try LiveReplay(recording: recording)
+        let added = try client.lines { messageType($0) == "device" }
+        #expect(added.last?.contains(#""change":"added""#) == true || added.last?.contains("added") == true, "\(added)")
+        #expect(added.last?.contains("Atmel maXTouch Touchscreen") == true)
+
+        try replay.play(speed: 1)
+        // Nine quick single-finger taps: every one is counted by a `tap` or a
+        // `double-tap` (timing in the emulated guest may pair them differently),
+        // the last one only after the double-tap window passes: a deadline the
+        // daemon fires on the kernel's clock with no event arriving.
+        var taps = 0
+        var seen: [String] = []
+        _ = try client.lines { line in
+            guard messageType(line) == "gesture" else { return false }
+            seen.append(line)
+            if line.contains(#""recognizer":"double-tap""#) && line.contains(#""state":"recognized""#) { taps += 2 }
+            if line.contains(#""recognizer":"tap""#) && line.contains(#""state":"recognized""#) { taps += 1 }
+            return taps >= 9
+        }
+        #expect(taps == 9, "\(seen)")
+        #expect(seen.allSatisfy { $0.contains(#""touchType":"direct""#) })
+
+        replay.close()
+        let removed = try client.lines { messageType($0) == "device" }
+        #expect(removed.last?.contains("removed") == true, "\(removed)")
+
+        daemon.signal(SIGTERM)
+        let rest = try client.lines { messageType($0) == "goodbye" }
+        #expect(rest.last.map(messageType) == "goodbye")
+        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.log.contains("opened /dev/input/event"), "\(daemon.log)")
+    }
+}
