@@ -18,8 +18,8 @@ public struct Engine: Sendable {
     var index = SurfaceIndex()
     var records = TouchRecords()
     /// Record indices of the contacts and hovers down, by touch id.
-    var activeContacts: [TouchID: Int] = [:]
-    var activeHovers: [TouchID: Int] = [:]
+    var activeContacts = ActiveTouchTable()
+    var activeHovers = ActiveTouchTable()
     var engagedSlots: [Int] = []
     /// `slots[i].rank`, kept apart so sorting never copies the slots.
     var ranks: [Int] = []
@@ -37,7 +37,6 @@ public struct Engine: Sendable {
     /// ``GestureConfiguration/validate()`` first to reject such configurations.
     public init(configuration: GestureConfiguration) {
         self.configuration = configuration
-        activeContacts.reserveCapacity(16)
         dirtySlots.reserveCapacity(64)
         scratch.reserveCapacity(64)
         engagedSlots.reserveCapacity(64)

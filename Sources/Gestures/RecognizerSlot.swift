@@ -58,8 +58,9 @@ struct RecognizerSlot: Sendable {
         self.context = context
         self.machine = RecognizerMachine(config.kind, context: context)
         switch config.kind {
-        case .pinch, .rotate: core.measuresShape = true
-        case .tap, .longPress, .pan, .swipe, .edgePan, .hover, .drag: core.measuresShape = false
+        case .pinch: core.measuresScale = true
+        case .rotate: core.measuresRotation = true
+        case .tap, .longPress, .pan, .swipe, .edgePan, .hover, .drag: break
         }
         seen.reserveCapacity(10)
     }
