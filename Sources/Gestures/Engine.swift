@@ -219,7 +219,7 @@ public struct Engine: Sendable {
         }
         records.items[i].last = touch
         let key = records.items[i].key
-        for s in records.items[i].slots where slots[s].live {
+        for s in records.items[i].slots where slots[s].live && slots[s].core.followsMoves {
             if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
         }
         switch records.items[i].raw {
@@ -272,7 +272,7 @@ public struct Engine: Sendable {
                 endTrackedTouch(i, with: touch, cancelled: false)
                 return
             }
-            for s in records.items[i].slots where slots[s].live {
+            for s in records.items[i].slots where slots[s].live && slots[s].core.followsMoves {
                 if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
             }
             return

@@ -78,6 +78,15 @@ struct RecognizerCore: Sendable {
 
     var isEmpty: Bool { touches.isEmpty }
 
+    /// Whether moves of its touches still matter. A failed or cancelled recognizer never
+    /// measures again and has no deadline: it only waits for its touches to lift, then resets.
+    var followsMoves: Bool {
+        switch state {
+        case .failed, .cancelled: return false
+        case .possible, .began, .changed, .recognized, .ended: return true
+        }
+    }
+
     func holds(_ key: Int) -> Bool { touches.contains { $0.key == key } }
 
     /// The type of the first touch tracked, if any.
