@@ -127,7 +127,7 @@ public struct Engine: Sendable {
         var record = TouchRecord(
             key: key, id: touch.id, isHover: false, surface: blocked == nil ? surface?.id : nil,
             owner: surface?.owner ?? "", screen: touch.screen, exclusive: surface?.exclusiveTouch ?? false,
-            interaction: 0, slots: [], last: touch, first: touch)
+            interaction: 0, slots: records.spareSlotList(), last: touch, first: touch)
         if let reason = blocked {
             record.interaction = newInteraction()
             debug(.unhandled(reason: reason), touch: touch.id, interaction: record.interaction)
@@ -282,7 +282,7 @@ public struct Engine: Sendable {
         nextKey += 1
         let surface = index.entries[hit].config
         var record = TouchRecord(key: key, id: touch.id, isHover: true, surface: surface.id, owner: surface.owner,
-                                 screen: touch.screen, exclusive: false, interaction: 0, slots: [], last: touch, first: touch)
+                                 screen: touch.screen, exclusive: false, interaction: 0, slots: records.spareSlotList(), last: touch, first: touch)
         engage(touch, key: key, chain: index.entries[hit].hoverChain, record: &record)
         activeHovers[touch.id] = records.insert(record)
     }
