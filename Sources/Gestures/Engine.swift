@@ -18,8 +18,8 @@ public struct Engine: Sendable {
     var index = SurfaceIndex()
     var records = TouchRecords()
     /// Record indices of the contacts and hovers down, by touch id.
-    var activeContacts: [TouchID: Int] = [:]
-    var activeHovers: [TouchID: Int] = [:]
+    var activeContacts = ActiveTouchTable()
+    var activeHovers = ActiveTouchTable()
     var engagedSlots: [Int] = []
     /// `slots[i].rank`, kept apart so sorting never copies the slots.
     var ranks: [Int] = []
@@ -44,7 +44,6 @@ public struct Engine: Sendable {
     /// ``GestureConfiguration/validate()`` first to reject such configurations.
     public init(configuration: GestureConfiguration) {
         self.configuration = configuration
-        activeContacts.reserveCapacity(16)
         dirtySlots.reserveCapacity(64)
         scratch.reserveCapacity(64)
         engagedSlots.reserveCapacity(64)
@@ -135,7 +134,7 @@ public struct Engine: Sendable {
         var record = TouchRecord(
             key: key, id: touch.id, isHover: false, surface: blocked == nil ? surface?.id : nil,
             owner: surface?.owner ?? "", screen: touch.screen, exclusive: surface?.exclusiveTouch ?? false,
-            interaction: 0, slots: [], last: touch, first: touch)
+            interaction: 0, slots: records.spareSlotList(), last: touch, first: touch)
         if let reason = blocked {
             record.interaction = newInteraction()
             debug(.unhandled(reason: reason), touch: touch.id, interaction: record.interaction)
@@ -230,7 +229,7 @@ public struct Engine: Sendable {
         }
         records.items[i].last = touch
         let key = records.items[i].key
-        for s in records.items[i].slots where slots[s].live {
+        for s in records.items[i].slots where slots[s].live && slots[s].core.followsMoves {
             if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
         }
         switch records.items[i].raw {
@@ -283,7 +282,7 @@ public struct Engine: Sendable {
                 endTrackedTouch(i, with: touch, cancelled: false)
                 return
             }
-            for s in records.items[i].slots where slots[s].live {
+            for s in records.items[i].slots where slots[s].live && slots[s].core.followsMoves {
                 if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
             }
             return
@@ -293,7 +292,7 @@ public struct Engine: Sendable {
         nextKey += 1
         let surface = index.entries[hit].config
         var record = TouchRecord(key: key, id: touch.id, isHover: true, surface: surface.id, owner: surface.owner,
-                                 screen: touch.screen, exclusive: false, interaction: 0, slots: [], last: touch, first: touch)
+                                 screen: touch.screen, exclusive: false, interaction: 0, slots: records.spareSlotList(), last: touch, first: touch)
         engage(touch, key: key, chain: index.entries[hit].hoverChain, record: &record)
         activeHovers[touch.id] = records.insert(record)
     }

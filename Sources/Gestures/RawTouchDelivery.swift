@@ -26,6 +26,7 @@ extension Engine {
             settleRaw(&r)
             let settled = r.raw == .none || r.raw == .finished
             if !r.down && settled {
+                r.slots = []  // the stored record's list is then unshared and goes back to the pool as is
                 records.remove(i)
                 continue
             }

@@ -52,8 +52,10 @@ struct RecognizerCore: Sendable {
     var rotation: Double = 0
     /// Time of the last step.
     var lastTime: Timestamp = .zero
-    /// Whether scale and rotation are integrated (only pinch and rotate need them; they cost an atan2 per touch).
-    var measuresShape = false
+    /// Whether the span (``scale``, ``spanChangeMM``) is integrated: only pinch reads it.
+    var measuresScale = false
+    /// Whether ``rotation`` is integrated: only rotate reads it, and it costs two atan2 per touch.
+    var measuresRotation = false
     private var samples: [MotionSample] = []
     private var sampleHead = 0
 
@@ -75,6 +77,15 @@ struct RecognizerCore: Sendable {
     }
 
     var isEmpty: Bool { touches.isEmpty }
+
+    /// Whether moves of its touches still matter. A failed or cancelled recognizer never
+    /// measures again and has no deadline: it only waits for its touches to lift, then resets.
+    var followsMoves: Bool {
+        switch state {
+        case .failed, .cancelled: return false
+        case .possible, .began, .changed, .recognized, .ended: return true
+        }
+    }
 
     func holds(_ key: Int) -> Bool { touches.contains { $0.key == key } }
 
@@ -116,15 +127,16 @@ struct RecognizerCore: Sendable {
     }
 
     /// Centroid in pixels of the touches down (of all tracked ones when none is down).
-    var centroidPX: Point { centroid(\.locationPX) }
+    var centroidPX: Point { centroid(millimetres: false) }
     /// Centroid in mm of the touches down (of all tracked ones when none is down).
-    var centroidMM: Point { centroid(\.locationMM) }
+    var centroidMM: Point { centroid(millimetres: true) }
 
-    private func centroid(_ path: KeyPath<TrackedTouch, Point>) -> Point {
+    // A flag rather than a key path: reading through a key path costs a runtime call per touch.
+    private func centroid(millimetres: Bool) -> Point {
         var sum = Point.zero, n = 0.0
-        for t in touches where t.isDown { sum = sum + t[keyPath: path]; n += 1 }
+        for t in touches where t.isDown { sum = sum + (millimetres ? t.locationMM : t.locationPX); n += 1 }
         if n == 0 {
-            for t in touches { sum = sum + t[keyPath: path]; n += 1 }
+            for t in touches { sum = sum + (millimetres ? t.locationMM : t.locationPX); n += 1 }
         }
         return n == 0 ? .zero : sum / n
     }
@@ -146,21 +158,25 @@ struct RecognizerCore: Sendable {
             translationPX = translationPX + dPX / n
             translationMM = translationMM + dMM / n
         }
-        if n >= 2 && measuresShape {
+        if n >= 2 && (measuresScale || measuresRotation) {
             prevCPX = prevCPX / n; curCPX = curCPX / n; prevCMM = prevCMM / n; curCMM = curCMM / n
             var prevSpan = 0.0, curSpan = 0.0, prevSpanMM = 0.0, curSpanMM = 0.0
             var turn = 0.0, turning = 0.0
             for t in touches where !t.isNew {
                 let a = t.previousPX - prevCPX, b = t.locationPX - curCPX
-                prevSpan += a.length; curSpan += b.length
-                prevSpanMM += (t.previousMM - prevCMM).length; curSpanMM += (t.locationMM - curCMM).length
-                if a.length > 0.5 && b.length > 0.5 {
+                if measuresScale {
+                    prevSpan += a.length; curSpan += b.length
+                    prevSpanMM += (t.previousMM - prevCMM).length; curSpanMM += (t.locationMM - curCMM).length
+                }
+                if measuresRotation && a.length > 0.5 && b.length > 0.5 {
                     turn += Angles.wrapped(Angles.atan2(b.y, b.x) - Angles.atan2(a.y, a.x))
                     turning += 1
                 }
             }
-            if prevSpan > 0.5 && curSpan > 0 { scale *= curSpan / prevSpan }
-            spanChangeMM += (curSpanMM - prevSpanMM) / n
+            if measuresScale {
+                if prevSpan > 0.5 && curSpan > 0 { scale *= curSpan / prevSpan }
+                spanChangeMM += (curSpanMM - prevSpanMM) / n
+            }
             if turning > 0 { rotation += turn / turning }
         }
         for i in touches.indices {

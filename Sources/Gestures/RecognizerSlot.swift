@@ -70,8 +70,9 @@ struct RecognizerSlot: Sendable {
         self.context = context
         self.machine = RecognizerMachine(config.kind, context: context)
         switch config.kind {
-        case .pinch, .rotate: core.measuresShape = true
-        case .tap, .longPress, .pan, .swipe, .edgePan, .hover, .drag, .edgeSwipe: core.measuresShape = false
+        case .pinch: core.measuresScale = true
+        case .rotate: core.measuresRotation = true
+        case .tap, .longPress, .pan, .swipe, .edgePan, .hover, .drag, .edgeSwipe: break
         }
         if case .edgeSwipe(let p) = config.kind, owner == "system" { systemEdge = p.edge } else { systemEdge = nil }
         switch config.kind.gestureKind {

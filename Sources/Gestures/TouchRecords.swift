@@ -53,6 +53,8 @@ struct TouchRecords: Sendable {
     private(set) var order: [Int] = []
     /// Indices of records whose raw stream may have something to deliver or whose record may be forgotten.
     private(set) var pending: [Int] = []
+    /// Emptied ``TouchRecord/slots`` lists of removed records, kept with their capacity for new touches.
+    private var spareSlotLists: [[Int]] = []
 
     init() {
         items.reserveCapacity(32)
@@ -92,8 +94,20 @@ struct TouchRecords: Sendable {
     mutating func remove(_ i: Int) {
         byKey[items[i].key] = nil
         if let at = order.firstIndex(of: i) { order.remove(at: at) }
-        items[i].slots.removeAll()
+        var list: [Int] = []
+        swap(&list, &items[i].slots)
+        list.removeAll(keepingCapacity: true)
+        spareSlotLists.append(list)
         free.append(i)
+    }
+
+    /// An empty list for a new record's ``TouchRecord/slots``, with the capacity of a removed
+    /// record's when there is one (a new touch then allocates nothing).
+    mutating func spareSlotList() -> [Int] {
+        if let list = spareSlotLists.popLast() { return list }
+        var list: [Int] = []
+        list.reserveCapacity(8)
+        return list
     }
 }
 

@@ -69,8 +69,9 @@ public struct SlotSnapshot: Hashable, Sendable {
 public struct TouchPipeline: Sendable {
     /// The screens devices map onto.
     public private(set) var screens: [ScreenConfiguration]
-    private var assemblers: [DeviceID: DeviceFrameAssembler] = [:]
-    private var order: [DeviceID] = []
+    /// Per-device state in the order devices were added; `directory` finds a device's position.
+    private var assemblers: [DeviceFrameAssembler] = []
+    private var directory = DeviceDirectory()
     private var ids = TouchIDAllocator()
     private var buffer: [Touch] = []
     /// Events received for devices the pipeline does not know (ignored).
@@ -90,36 +91,45 @@ public struct TouchPipeline: Sendable {
         let screenIndex = screens.indices.contains(mapping.screen) ? mapping.screen : 0
         let info = DeviceInfo(id: id, description: description, classification: classification,
                               geometry: geometry, mapping: mapping, screen: screens[screenIndex])
-        if assemblers[id] == nil { order.append(id) }
-        assemblers[id] = DeviceFrameAssembler(info: info, screenIndex: screenIndex)
+        let assembler = DeviceFrameAssembler(info: info, screenIndex: screenIndex)
+        if let p = directory.position(of: id) {
+            assemblers[p] = assembler
+        } else {
+            directory.set(id, position: assemblers.count)
+            assemblers.append(assembler)
+        }
         return info
     }
 
     /// The device with `id`, if added.
-    public func device(_ id: DeviceID) -> DeviceInfo? { assemblers[id]?.info }
+    public func device(_ id: DeviceID) -> DeviceInfo? { directory.position(of: id).map { assemblers[$0].info } }
 
     /// All devices, in the order they were added.
-    public var devices: [DeviceInfo] { order.compactMap { assemblers[$0]?.info } }
+    public var devices: [DeviceInfo] { assemblers.map(\.info) }
 
     /// Touches in contact on all devices (hovering styluses excluded).
-    public var activeTouchCount: Int { assemblers.values.reduce(0) { $0 + $1.activeTouchCount } }
+    public var activeTouchCount: Int { assemblers.reduce(0) { $0 + $1.activeTouchCount } }
 
     /// Feeds one event; returns a frame when a `SYN_REPORT` completes a frame that changed a touch.
     public mutating func process(_ event: InputEvent, from device: DeviceID) -> TouchFrame? {
-        buffer.removeAll(keepingCapacity: true)
-        guard assemblers[device] != nil else {
+        // Most events leave the buffer empty; clearing an empty array still costs a call.
+        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
+        guard let p = directory.position(of: device) else {
             unknownDeviceEvents += 1
             return nil
         }
-        let completed = assemblers[device]!.handle(event, ids: &ids, into: &buffer)
+        // In place: the assembler is large, and a copy per event would cost more than the event.
+        let completed = assemblers[p].handle(event, ids: &ids, into: &buffer)
         guard completed && !buffer.isEmpty else { return nil }
         return TouchFrame(device: device, time: event.time, touches: buffer)
     }
 
     /// Removes a device; its active touches are cancelled and its hover spans end.
     public mutating func removeDevice(_ id: DeviceID, at time: Timestamp) -> TouchFrame? {
-        guard var a = assemblers.removeValue(forKey: id) else { return nil }
-        order.removeAll { $0 == id }
+        guard let p = directory.position(of: id) else { return nil }
+        var a = assemblers.remove(at: p)
+        directory.set(id, position: nil)
+        for q in p..<assemblers.count { directory.set(assemblers[q].info.id, position: q) }
         buffer.removeAll(keepingCapacity: true)
         a.cancelAll(time: time, into: &buffer)
         return buffer.isEmpty ? nil : TouchFrame(device: id, time: time, touches: buffer)
@@ -129,10 +139,10 @@ public struct TouchPipeline: Sendable {
     /// one frame per device that had something active, in device order.
     public mutating func finish(at time: Timestamp) -> [TouchFrame] {
         var frames: [TouchFrame] = []
-        for id in order {
+        for p in assemblers.indices {
             buffer.removeAll(keepingCapacity: true)
-            assemblers[id]?.cancelAll(time: time, into: &buffer)
-            if !buffer.isEmpty { frames.append(TouchFrame(device: id, time: time, touches: buffer)) }
+            assemblers[p].cancelAll(time: time, into: &buffer)
+            if !buffer.isEmpty { frames.append(TouchFrame(device: assemblers[p].info.id, time: time, touches: buffer)) }
         }
         buffer.removeAll(keepingCapacity: true)
         return frames
@@ -147,7 +157,8 @@ public struct TouchPipeline: Sendable {
     public mutating func resync(
         device: DeviceID, slots: [SlotSnapshot], keysDown: [UInt16] = [], absValues: [UInt16: Int32] = [:], at time: Timestamp
     ) -> TouchFrame? {
-        guard var a = assemblers[device] else { return nil }
+        guard let p = directory.position(of: device) else { return nil }
+        var a = assemblers[p]
         buffer.removeAll(keepingCapacity: true)
         a.endDropping()
         let d = a.info.description
@@ -187,7 +198,7 @@ public struct TouchPipeline: Sendable {
             break
         }
         _ = a.handle(InputEvent(time: time, type: .syn, code: EventCode.synReport, value: 0), ids: &ids, lift: .cancelled, into: &buffer)
-        assemblers[device] = a
+        assemblers[p] = a
         return buffer.isEmpty ? nil : TouchFrame(device: device, time: time, touches: buffer)
     }
 }

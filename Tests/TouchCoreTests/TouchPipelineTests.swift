@@ -45,6 +45,31 @@ import TouchTesting
         #expect(r.checker.violations == [])
     }
 
+    @Test func devicesWithLargeIdsAndRemovalInTheMiddleKeepTheirRouting() {
+        var r = TouchReplay()
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen())
+        r.pipeline.addDevice(DeviceID(70_000), description: DeviceFixtures.touchscreen())
+        r.pipeline.addDevice(DeviceID(2), description: DeviceFixtures.touchscreen())
+        // Replacing a device keeps its place in the order.
+        r.pipeline.addDevice(DeviceID(70_000), description: DeviceFixtures.touchscreen(slots: 3))
+        #expect(r.pipeline.devices.map(\.id) == [DeviceID(0), DeviceID(70_000), DeviceID(2)])
+        _ = r.pipeline.removeDevice(DeviceID(0), at: .zero)
+        #expect(r.pipeline.devices.map(\.id) == [DeviceID(70_000), DeviceID(2)])
+        #expect(r.pipeline.device(DeviceID(0)) == nil)
+        #expect(r.pipeline.device(DeviceID(70_000))?.classification.contactProtocol == .slotted(slots: 3))
+        var a = EventScript(), b = EventScript(start: Timestamp(microseconds: 1_005_000))
+        a.frame { $0.trackingID(1); $0.position(10, 10) }
+        b.frame { $0.trackingID(1); $0.position(10, 10) }
+        r.feed(a, from: DeviceID(2))
+        r.feed(b, from: DeviceID(70_000))
+        r.feed(a, from: DeviceID(0))
+        #expect(r.pipeline.unknownDeviceEvents > 0)
+        r.finish()
+        #expect(r.checker.violations == [])
+        #expect(r.touches(.began).map(\.device) == [DeviceID(2), DeviceID(70_000)])
+        #expect(r.touches(.cancelled).map(\.device) == [DeviceID(70_000), DeviceID(2)])
+    }
+
     @Test func finishEndsHoverWithInProximityFalse() {
         var r = TouchReplay()
         r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.penTablet())

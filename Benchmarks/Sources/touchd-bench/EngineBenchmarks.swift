@@ -82,3 +82,16 @@ func benchmarkEngine(_ label: String, configuration: GestureConfiguration, frame
     }
     report("engine \(label): allocations per frame", fixed(Double(mallocs) / Double(frames.count - split), 2))
 }
+
+/// One pass of the engine over `frames` (for instruction counts under callgrind).
+func runEngineOnce(configuration: GestureConfiguration, frames: [TouchFrame]) {
+    var outputs: [EngineOutput] = []
+    outputs.reserveCapacity(256)
+    var engine = Engine(configuration: configuration)
+    engine.recordsDebug = false
+    for f in frames {
+        outputs.removeAll(keepingCapacity: true)
+        engine.handle(f, into: &outputs)
+    }
+    report("engine: one pass", "\(frames.count) frames, \(frames.reduce(0) { $0 + $1.touches.count }) touches")
+}

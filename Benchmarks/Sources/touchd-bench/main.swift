@@ -7,8 +7,16 @@ import Trace
 // touchd host benchmarks: `make bench` (release). Prints a table of figures;
 // docs/performance.md records them with the method and the machine.
 
+// `touchd-bench ROOT [--only NAME]`: with --only, one benchmark runs once
+// (for valgrind --tool=callgrind): real, pipeline-synthetic, touchcore-latency,
+// touchcore-allocations, engine-default, engine-20, engine-200.
 let arguments = CommandLine.arguments
-let root = arguments.count > 1 ? arguments[1] : "."
+let root = arguments.count > 1 && !arguments[1].hasPrefix("--") ? arguments[1] : "."
+let only: String? = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+/// Whether the benchmark `name` runs.
+func selected(_ name: String) -> Bool { only == nil || only == name }
+/// Timed repetitions: one under --only, so instruction counts are per pass.
+let repetitions = only == nil ? 5 : 1
 let sharedData = root + "/../shared/realdata"
 let fixtures = root + "/Tests/Fixtures/real"
 
@@ -33,7 +41,7 @@ let largest = [
     "evemu-devices/tablets/Wacom Cintiq 22HDT Pen.events",
     "tslib/Atmel maXTouch Touchscreen.ts-verify-1.events",
 ]
-for name in largest {
+for name in largest where selected("real") {
     let path = exists(sharedData + "/" + name) ? sharedData + "/" + name : fixtures + "/" + name
     guard exists(path), let recording = try? TraceReader.read(path: path) else {
         print("skipping \(name): not found")
@@ -43,11 +51,11 @@ for name in largest {
     if let text = readText(path) {
         // The split evemu files need their description, as TraceReader.read(path:) paired it.
         let description = recording.devices[0].description
-        let parse = bestTime(runs: 5) { _ = try? TraceReader.read(text: text, name: path, format: .evemu, description: description) }
+        let parse = bestTime(runs: repetitions) { _ = try? TraceReader.read(text: text, name: path, format: .evemu, description: description) }
         report("parse \(label)", "\(recording.events.count) events, \(fixed(Double(recording.events.count) / parse / 1e6, 2)) M events/s")
     }
     var frames = 0
-    let seconds = bestTime(runs: 5) {
+    let seconds = bestTime(runs: repetitions) {
         var pipeline = TouchPipeline()
         for (i, d) in recording.devices.enumerated() { pipeline.addDevice(DeviceID(i), description: d.description) }
         frames = 0
@@ -60,16 +68,18 @@ for name in largest {
 // 2. Synthetic 10-finger 480 Hz stream through TouchCore.
 let stream = syntheticTenFingerStream(strokes: 200, frames: 480)
 let panel = syntheticPanel()
-let tenFinger = bestTime(runs: 5) {
-    var pipeline = TouchPipeline()
-    pipeline.addDevice(DeviceID(0), description: panel)
-    for e in stream { _ = pipeline.process(e, from: DeviceID(0)) }
+if selected("pipeline-synthetic") {
+    let tenFinger = bestTime(runs: repetitions) {
+        var pipeline = TouchPipeline()
+        pipeline.addDevice(DeviceID(0), description: panel)
+        for e in stream { _ = pipeline.process(e, from: DeviceID(0)) }
+    }
+    report("pipeline synthetic 10 fingers 480 Hz", "\(stream.count) events, \(fixed(Double(stream.count) / tenFinger / 1e6, 2)) M events/s")
 }
-report("pipeline synthetic 10 fingers 480 Hz", "\(stream.count) events, \(fixed(Double(stream.count) / tenFinger / 1e6, 2)) M events/s")
 
 // Per-frame latency of TouchCore (events of one frame, SYN_REPORT included).
-var latency = Latency()
-do {
+if selected("touchcore-latency") {
+    var latency = Latency()
     var pipeline = TouchPipeline()
     pipeline.addDevice(DeviceID(0), description: panel)
     var start = nowNanoseconds()
@@ -81,11 +91,11 @@ do {
             start = nowNanoseconds()
         }
     }
+    report("TouchCore per-frame latency, 10 touches", latency.summary)
 }
-report("TouchCore per-frame latency, 10 touches", latency.summary)
 
 // 3. Allocations per frame in steady state (after one warm-up stroke).
-do {
+if selected("touchcore-allocations") {
     var pipeline = TouchPipeline()
     pipeline.addDevice(DeviceID(0), description: panel)
     let warm = stream.count / 200
@@ -98,10 +108,27 @@ do {
 }
 
 // 4. The gesture engine on the same 10-finger stream.
-let frames = syntheticFrames(syntheticTenFingerStream(strokes: 40, frames: 480), panel: panel)
-benchmarkEngine("default configuration, 10 touches", configuration: .default(screens: [ScreenGeometry(width: 1920, height: 1080)]), frames: frames)
-benchmarkEngine("20 recognizers in play, 10 touches", configuration: twentyRecognizerConfiguration(), frames: frames)
-benchmarkEngine("200 surfaces / 1000 recognizers registered, 10 touches", configuration: manySurfacesConfiguration(), frames: frames)
+let engineRuns = [
+    ("engine-default", "default configuration, 10 touches"),
+    ("engine-20", "20 recognizers in play, 10 touches"),
+    ("engine-200", "200 surfaces / 1000 recognizers registered, 10 touches"),
+]
+if engineRuns.contains(where: { selected($0.0) }) {
+    let frames = syntheticFrames(syntheticTenFingerStream(strokes: 40, frames: 480), panel: panel)
+    for (name, label) in engineRuns where selected(name) {
+        let configuration: GestureConfiguration
+        switch name {
+        case "engine-20": configuration = twentyRecognizerConfiguration()
+        case "engine-200": configuration = manySurfacesConfiguration()
+        default: configuration = .default(screens: [ScreenGeometry(width: 1920, height: 1080)])
+        }
+        if only != nil {
+            runEngineOnce(configuration: configuration, frames: frames)
+        } else {
+            benchmarkEngine(label, configuration: configuration, frames: frames)
+        }
+    }
+}
 
 print("")
 print("| benchmark | result |")
