@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
+        .library(name: "Render", targets: ["Render"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,10 +57,20 @@ let package = Package(
             name: "TouchDaemon",
             dependencies: ["TouchCore", "Gestures", "Trace", "Wire", .product(name: "Yams", package: "Yams")]
         ),
+        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "TouchDaemon", "Wire"]),
+        .target(
+            name: "LiveView",
+            dependencies: [
+                "Render", "TouchClient", "Wire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon",
+                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "Render", "LiveView", "TouchClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,6 +91,15 @@ let package = Package(
         .testTarget(
             name: "TouchClientTests",
             dependencies: ["TouchClient", "Publisher", "Wire"]
+        ),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "TouchDaemon", "TouchCore", "Gestures", "Trace"]),
+        .testTarget(
+            name: "LiveViewTests",
+            dependencies: [
+                "LiveView", "Render", "Publisher", "TouchClient", "Wire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace"]),
         .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),

@@ -7,7 +7,7 @@ struct Touchctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchctl",
         abstract: "Inspect, convert and replay touch input traces.",
-        subcommands: [DescribeCommand.self, TouchesCommand.self, ReplayCommand.self, ConvertCommand.self]
+        subcommands: [DescribeCommand.self, TouchesCommand.self, ReplayCommand.self, ConvertCommand.self, RenderCommand.self]
     )
 }
 
