@@ -126,11 +126,14 @@ final class LiveViewHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
         headers.add(name: "content-length", value: String(body.utf8.count))
         headers.add(name: "cache-control", value: "no-store")
         headers.add(name: "x-content-type-options", value: "nosniff")
+        headers.add(name: "connection", value: "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         if !onlyHead {
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // One response per connection keeps the handler simple; a page makes two requests in all.
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// The live stream; with `snapshot`, the hello and backlog only, then the response ends
