@@ -146,3 +146,13 @@ private func recognizersInPlay(_ outputs: [ReplayOutput]) -> Set<String> {
         #expect(outline["height"] == "400")
     }
 }
+
+@Suite struct RenderDeterminismTests {
+    @Test func theSameTraceGivesTheSameBytes() throws {
+        let file = touchscreens.appendingPathComponent("Atmel maXTouch Touchscreen.1-finger-fast-taps.events")
+        let first = try render(file).text
+        let second = try render(file).text
+        #expect(first == second)
+        #expect(first.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""))
+    }
+}
