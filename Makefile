@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli check-schemas bench clean
+.PHONY: all deps build release run test test-vm check-cli check-schemas check-view pictures bench clean
 
 all: build
 
@@ -45,6 +45,7 @@ test: deps
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-cli
 	$(MAKE) --no-print-directory check-schemas
+	$(MAKE) --no-print-directory check-view
 	$(MAKE) --no-print-directory test-vm
 
 # Every example message of docs/schemas against its JSON Schema (and the decoder's verdict).
@@ -61,6 +62,14 @@ test-vm: deps
 # Every command of touchctl on every bundled fixture (and ../shared/realdata when present).
 check-cli: release
 	@scripts/check-cli.sh "$(TOUCHCTL)"
+
+# The live view (`touchctl view`) in headless chromium, fed by a stand-in daemon socket; installs chromium when missing.
+check-view: release
+	@scripts/check-view.sh "$(TOUCHCTL)"
+
+# The example pictures of docs/visualisation.md (docs/images/*.svg), from the bundled recordings.
+pictures: build
+	scripts/make-pictures.sh "$(BUILD_DIR)/$(CONFIG)/touchctl"
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
+        .library(name: "Render", targets: ["Render"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -79,10 +80,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "TouchDaemon", "Wire"]),
+        .target(
+            name: "LiveView",
+            dependencies: [
+                "Render", "TouchClient", "Wire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev",
+                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -106,6 +117,15 @@ let package = Package(
         .testTarget(
             name: "TouchClientTests",
             dependencies: ["TouchClient", "Publisher", "Wire"]
+        ),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "TouchDaemon", "TouchCore", "Gestures", "Trace"]),
+        .testTarget(
+            name: "LiveViewTests",
+            dependencies: [
+                "LiveView", "Render", "Publisher", "TouchClient", "Wire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace"]),
         .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),

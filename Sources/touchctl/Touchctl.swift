@@ -3,11 +3,14 @@ import TouchDaemon
 
 /// touchctl: the command-line companion of touchd.
 @main
-struct Touchctl: ParsableCommand {
+struct Touchctl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchctl",
         abstract: "Inspect, convert and replay touch input traces.",
-        subcommands: [DescribeCommand.self, TouchesCommand.self, ReplayCommand.self, ConvertCommand.self, MonitorCommand.self, DevicesCommand.self, RecordCommand.self]
+        subcommands: [
+            DescribeCommand.self, TouchesCommand.self, ReplayCommand.self, ConvertCommand.self, RenderCommand.self,
+            MonitorCommand.self, ViewCommand.self, DevicesCommand.self, RecordCommand.self,
+        ]
     )
 }
 

@@ -22,7 +22,15 @@ import Trace
 
     @Test(.enabled(if: Self.hasUinput, "needs /dev/uinput (run make test-vm)"))
     func hotpluggedTouchscreenIsServedLive() throws {
-        let daemon = try DaemonProcess(["--log-level", "info"])
+        let daemon = try DaemonProcess(["--log-level", "debug"])
+        do {
+            try exercise(daemon)
+        } catch {
+            Issue.record("\(error)\ntouchd's log:\n\(daemon.log)")
+        }
+    }
+
+    func exercise(_ daemon: DaemonProcess) throws {
         let client = try WireSocket(path: daemon.socketPath)
         #expect(messageType(try #require(try client.readLine())) == "hello")
         try client.request(#"{"op":"subscribe","id":1,"events":["gesture","device"]}"#, id: 1)

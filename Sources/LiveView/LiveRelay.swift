@@ -1,0 +1,62 @@
+import TouchClient
+import Wire
+
+/// Relays the daemon's socket stream into a ``LiveFeed``: subscribes a
+/// ``TouchClient`` to touches, gestures and system events and publishes every
+/// message it receives, plus `status` lines when the connection comes and goes.
+public struct LiveRelay: Sendable {
+    /// The client (connected by ``connectAndSubscribe()``).
+    public let client: TouchClient
+    /// Where messages go.
+    public let feed: LiveFeed
+
+    /// Creates a relay.
+    public init(client: TouchClient, feed: LiveFeed) {
+        self.client = client
+        self.feed = feed
+    }
+
+    /// The streams the view shows.
+    public static let streams: [EventStream] = [.touch, .gesture, .system]
+
+    /// Connects and subscribes; throws when the daemon is not there.
+    public func connectAndSubscribe() async throws {
+        try await client.connect()
+        try await client.subscribe(Self.streams)
+        feed.publish(Self.status(connected: true, "connected to \(client.socketPath)"))
+    }
+
+    /// Publishes the client's events until its stream finishes (closed, or reconnection gave up).
+    public func pump() async {
+        for await event in client.events {
+            switch event {
+            case .hello(let m): feed.publish(m.json.jsonString, isHello: true)
+            case .touch(let m), .gesture(let m), .system(let m), .device(let m): feed.publish(m.json.jsonString)
+            case .overflow(let lost, _):
+                feed.publish(Self.status(connected: true, "the daemon dropped \(lost) events for this view"))
+            case .goodbye(let reason):
+                feed.publish(Self.status(connected: false, "the daemon said goodbye: \(reason)"))
+            case .disconnected:
+                feed.publish(Self.status(connected: false, "lost the connection to \(client.socketPath); reconnecting"))
+            case .reconnected:
+                feed.publish(Self.status(connected: true, "reconnected to \(client.socketPath)"))
+            case .error(let e):
+                feed.publish(Self.status(connected: true, "the daemon reported: \(e.message)"))
+            case .other:
+                continue
+            }
+        }
+        feed.publish(Self.status(connected: false, "the connection to \(client.socketPath) ended"))
+    }
+
+    /// A `status` line for the page: `{"type":"status","connected":B,"message":S}`.
+    public static func status(connected: Bool, _ message: String) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("type"); w.string("status")
+        w.key("connected"); w.bool(connected)
+        w.key("message"); w.string(message)
+        w.endObject()
+        return w.string
+    }
+}

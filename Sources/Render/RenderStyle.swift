@@ -1,0 +1,100 @@
+import Gestures
+import TouchCore
+
+/// The visual language shared by `touchctl render` and the live view: colours,
+/// stroke styles and symbols. The live page receives the same values as JSON
+/// (``RenderStyle/javaScriptConstants``), so both draw a touch the same way.
+public enum RenderStyle {
+    /// Touch colours, picked by touch id (Tableau 10: distinguishable, also in print).
+    public static let touchColors: [String] = [
+        "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+        "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+    ]
+
+    /// The colour of a touch.
+    public static func color(of touch: TouchID) -> String {
+        touchColors[Int(touch.rawValue % UInt32(touchColors.count))]
+    }
+
+    /// Stroke width of direct and indirect touch paths, in pixels of the picture.
+    public static let pathWidth = 2.5
+
+    /// `stroke-dasharray` per touch type for contact (dotted indirect); nil draws solid.
+    public static func dashes(for type: TouchType) -> String? {
+        switch type {
+        case .direct: return nil
+        case .indirect: return "1 5"
+        case .stylus: return nil
+        }
+    }
+
+    /// `stroke-dasharray` of hover (a stylus in proximity, not touching).
+    public static let hoverDashes = "6 4"
+
+    /// Stroke width of a stylus segment drawn with `force` (0...1); 2.5 px when the pen reports no pressure.
+    public static func stylusWidth(force: Double?) -> Double {
+        guard let f = force, f.isFinite else { return pathWidth }
+        let clamped = min(max(f, 0), 1)
+        // Quarter-pixel steps let neighbouring segments of equal width merge into one path.
+        return ((0.75 + clamped * 7.25) * 4).rounded() / 4
+    }
+
+    /// Fill of a recognizer state in the timeline.
+    public static func color(of state: RecognizerState) -> String {
+        switch state {
+        case .possible: return "#d0d7de"
+        case .recognized: return "#2da44e"
+        case .began: return "#54aeff"
+        case .changed: return "#0969da"
+        case .ended: return "#1a7f37"
+        case .cancelled: return "#bc4c00"
+        case .failed: return "#cf222e"
+        }
+    }
+
+    /// Symbol of a gesture state in labels (`tap ✓`, `pan ▶`, `pan ■`).
+    public static func symbol(of state: GestureState) -> String {
+        switch state {
+        case .recognized: return "✓"
+        case .began: return "▶"
+        case .changed: return "…"
+        case .ended: return "■"
+        case .cancelled: return "✕"
+        }
+    }
+
+    /// Arrow of a swipe direction.
+    public static func arrow(of direction: SwipeDirection) -> String {
+        switch direction {
+        case .left: return "←"
+        case .right: return "→"
+        case .up: return "↑"
+        case .down: return "↓"
+        }
+    }
+
+    /// Fill of edge zones, surfaces' outline colour, screen background.
+    public static let edgeZoneFill = "#fff1c2"
+    /// Outline of configured surfaces.
+    public static let surfaceStroke = "#8c959f"
+    /// Screen background.
+    public static let screenFill = "#fbfbfc"
+    /// Gesture labels.
+    public static let gestureText = "#24292f"
+
+    /// The constants above as a JavaScript object literal, for the live page.
+    public static var javaScriptConstants: String {
+        var s = "{touchColors:["
+        s += touchColors.map { "\"" + $0 + "\"" }.joined(separator: ",")
+        s += "],pathWidth:" + svgNumber(pathWidth)
+        s += ",indirectDashes:\"" + (dashes(for: .indirect) ?? "") + "\""
+        s += ",hoverDashes:\"" + hoverDashes + "\""
+        s += ",symbols:{"
+        s += GestureState.allCases.map { "\"" + $0.rawValue + "\":\"" + symbol(of: $0) + "\"" }.joined(separator: ",")
+        s += "},arrows:{"
+        s += SwipeDirection.allCases.map { "\"" + $0.rawValue + "\":\"" + arrow(of: $0) + "\"" }.joined(separator: ",")
+        s += "},edgeZoneFill:\"" + edgeZoneFill + "\",surfaceStroke:\"" + surfaceStroke
+        s += "\",screenFill:\"" + screenFill + "\",gestureText:\"" + gestureText + "\"}"
+        return s
+    }
+}

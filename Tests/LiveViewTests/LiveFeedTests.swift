@@ -1,0 +1,51 @@
+import Synchronization
+import Testing
+
+@testable import LiveView
+
+private final class Received: Sendable {
+    let lines = Mutex<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+@Suite struct LiveFeedTests {
+    @Test func lateListenersGetTheHelloAndTheRecentEventsInOrder() {
+        let feed = LiveFeed(backlog: 3)
+        feed.publish("old")
+        feed.publish("hello", isHello: true)
+        for k in 1...5 { feed.publish("e\(k)") }
+        let r = Received()
+        feed.addListener { r.add($0) }
+        #expect(r.all == ["hello", "e3", "e4", "e5"])
+        feed.publish("e6")
+        #expect(r.all == ["hello", "e3", "e4", "e5", "e6"])
+    }
+
+    @Test func removedListenersHearNothingMore() {
+        let feed = LiveFeed()
+        let r = Received()
+        let id = feed.addListener { r.add($0) }
+        feed.publish("a")
+        #expect(feed.listenerCount == 1)
+        feed.removeListener(id)
+        feed.publish("b")
+        #expect(r.all == ["a"])
+        #expect(feed.listenerCount == 0)
+    }
+
+    @Test func aNewHelloStartsAFreshBacklog() {
+        let feed = LiveFeed(backlog: 10)
+        feed.publish("h1", isHello: true)
+        feed.publish("a")
+        feed.publish("h2", isHello: true)
+        feed.publish("b")
+        let r = Received()
+        feed.addListener { r.add($0) }
+        #expect(r.all == ["h2", "b"])
+    }
+
+    @Test func statusLinesAreJSON() {
+        #expect(LiveRelay.status(connected: false, "lost \"x\"") == #"{"type":"status","connected":false,"message":"lost \"x\""}"#)
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Publisher
+import Synchronization
+import Testing
+import TouchClient
+import Wire
+
+@testable import LiveView
+
+private final class NoSurfaces: PublisherDelegate {
+    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {}
+    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {}
+    func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {}
+    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {}
+}
+
+private func temporaryDirectory() -> String {
+    var template = Array("/tmp/liveview-test-XXXXXX".utf8CString)
+    let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    return String(cString: path!)
+}
+
+@Suite(.serialized, .timeLimit(.minutes(1))) struct LiveRelayTests {
+    @Test func relaysTheDaemonsStreamIntoTheFeed() async throws {
+        let dir = temporaryDirectory()
+        defer { unlink(dir + "/s.sock"); rmdir(dir) }
+        let hello = HelloSnapshot(devices: [], screens: [HelloScreen(index: 0, name: "panel", width: 800, height: 480)])
+        let publisher = try await Publisher.listen(socketPath: dir + "/s.sock", delegate: NoSurfaces(), hello: { hello })
+        let feed = LiveFeed()
+        let (lines, sink) = AsyncStream.makeStream(of: String.self)
+        feed.addListener { sink.yield($0) }
+        let relay = LiveRelay(client: TouchClient(socketPath: dir + "/s.sock", reconnect: nil), feed: feed)
+        try await relay.connectAndSubscribe()
+        let pump = Task { await relay.pump() }
+        publisher.publish([
+            PublishedEvent(stream: .touch, touchType: "direct", time: 1, line: Array(#"{"type":"touch","time":1,"id":3,"phase":"began"}"#.utf8)),
+            PublishedEvent(stream: .gesture, kind: "tap", time: 2, line: Array(#"{"type":"gesture","time":2,"recognizer":"tap","state":"recognized"}"#.utf8)),
+            // Not subscribed: the relay asks for touch, gesture and system only.
+            PublishedEvent(stream: .debug, time: 3, line: Array(#"{"type":"debug","time":3}"#.utf8)),
+            PublishedEvent(stream: .system, time: 4, line: Array(#"{"type":"system","event":"edge-hint","time":4}"#.utf8)),
+        ])
+        var seen: [String] = []
+        for await line in lines {
+            seen.append(line)
+            if line.contains("edge-hint") { break }
+        }
+        await relay.client.close()
+        await pump.value
+        await publisher.shutdown()
+        let types = seen.compactMap { try? JSONParser.parse(Array($0.utf8))["type"]?.stringValue }
+        #expect(types == ["status", "hello", "touch", "gesture", "system"])
+        #expect(seen.contains { $0.contains(#""name":"panel""#) })
+        #expect(!seen.contains { $0.contains("debug") })
+    }
+}
