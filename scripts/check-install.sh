@@ -184,6 +184,17 @@ out=$("$D/usr/local/bin/touchd" --config "$D/usr/local/share/doc/touchd/touchd.y
 status=$?
 if [ $status = 0 ]; then pass "installed touchd runs with the default configuration"; else fail "touchd with the default configuration: exit $status" "$out"; fi
 
+# Every configuration of docs/deploy.md, as written there.
+awk -v dir="$TMP" '/^```yaml$/ { n++; f = dir "/deploy-" n ".yaml"; on = 1; next } /^```$/ { on = 0 } on { print > f }' docs/deploy.md
+for f in "$TMP"/deploy-*.yaml; do
+    [ -e "$f" ] || { fail "docs/deploy.md has no yaml block"; break; }
+    out=$("$D/usr/local/bin/touchd" --config "$f" --replay "$TRACE" --speed 0 --exit-after-replay \
+        --socket "$TMP/touchd.sock" --log-level warning 2>&1)
+    status=$?
+    if [ $status = 0 ]; then pass "docs/deploy.md configuration $(basename "$f" .yaml) loads"
+    else fail "docs/deploy.md configuration $(basename "$f" .yaml): exit $status" "$(cat "$f"; echo "$out")"; fi
+done
+
 printf '%d passed, %d failed' "$passed" "$failed"
 [ "$skipped" -gt 0 ] && printf ', %d skipped' "$skipped"
 printf '\n'
