@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli check-schemas check-view pictures bench clean
+.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench clean
 
 all: build
 
@@ -46,6 +46,7 @@ test: deps
 	$(MAKE) --no-print-directory check-cli
 	$(MAKE) --no-print-directory check-schemas
 	$(MAKE) --no-print-directory check-view
+	$(MAKE) --no-print-directory check-install
 	$(MAKE) --no-print-directory test-vm
 
 # Every example message of docs/schemas against its JSON Schema (and the decoder's verdict).
@@ -78,3 +79,88 @@ clean:
 bench: deps
 	cd Benchmarks && $(SWIFT) build -c release
 	LD_PRELOAD="$$(find Benchmarks/.build/release -name 'libMallocInterposerSwift.so' | head -1)" Benchmarks/.build/release/touchd-bench "$(CURDIR)"
+
+# --- Installation (docs/deploy.md) -------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=]: release binaries, systemd units
+# (binary path substituted), udev rules, sysusers.d, man pages, the default
+# configuration (/etc/touchd/touchd.yaml, never overwritten: a different
+# existing file stays and the new default goes next to it as
+# touchd.yaml.default). Without DESTDIR, also creates the user and groups and
+# reloads systemd and udev. make uninstall removes the same files, and the
+# configuration only when it is still the shipped default.
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+DOCDIR      ?= $(PREFIX)/share/doc/touchd
+SYSCONFDIR  ?= /etc
+ifeq ($(PREFIX),/usr)
+UNITDIR     ?= /lib/systemd/system
+UDEVRULESDIR ?= /lib/udev/rules.d
+SYSUSERSDIR ?= /usr/lib/sysusers.d
+else
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+endif
+CONFDIR     := $(SYSCONFDIR)/touchd
+MANPAGES    := touchd.8 touchctl.1 touchd.yaml.5
+RULE_EXAMPLES := $(notdir $(wildcard udev-rules/examples/*.rules))
+
+install: release
+	@$(MAKE) --no-print-directory install-files
+
+# install without building (the binaries of .build/release must exist).
+install-files:
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(UDEVRULESDIR)" \
+		"$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
+		"$(DESTDIR)$(MANDIR)/man8" "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(CONFDIR)"
+	install -m 0755 $(BUILD_DIR)/release/touchd $(BUILD_DIR)/release/touchctl "$(DESTDIR)$(BINDIR)/"
+	for u in touchd.service touchd.socket; do \
+		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u > "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
+		chmod 0644 "$(DESTDIR)$(UNITDIR)/$$u.tmp" && mv "$(DESTDIR)$(UNITDIR)/$$u.tmp" "$(DESTDIR)$(UNITDIR)/$$u" || exit 1; \
+	done
+	install -m 0644 systemd/touchd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/touchd.conf"
+	install -m 0644 udev-rules/70-touchd.rules "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules"
+	install -m 0644 $(addprefix udev-rules/examples/,$(RULE_EXAMPLES)) "$(DESTDIR)$(DOCDIR)/udev-rules/"
+	install -m 0644 config/touchd.yaml "$(DESTDIR)$(DOCDIR)/touchd.yaml"
+	install -m 0644 docs/man/touchctl.1 "$(DESTDIR)$(MANDIR)/man1/touchctl.1"
+	install -m 0644 docs/man/touchd.yaml.5 "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5"
+	install -m 0644 docs/man/touchd.8 "$(DESTDIR)$(MANDIR)/man8/touchd.8"
+	@conf="$(DESTDIR)$(CONFDIR)/touchd.yaml"; \
+	if [ ! -e "$$conf" ]; then \
+		install -m 0644 config/touchd.yaml "$$conf" && echo "installed $$conf"; \
+	elif cmp -s config/touchd.yaml "$$conf"; then \
+		rm -f "$$conf.default"; echo "kept $$conf (the shipped default)"; \
+	else \
+		install -m 0644 config/touchd.yaml "$$conf.default"; \
+		echo "kept your $$conf; the new default is $$conf.default"; \
+	fi
+	@if [ -z "$(DESTDIR)" ]; then \
+		command -v systemd-sysusers >/dev/null && systemd-sysusers "$(SYSUSERSDIR)/touchd.conf"; \
+		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+		if command -v udevadm >/dev/null && [ -S /run/udev/control ]; then \
+			udevadm control --reload && udevadm trigger --subsystem-match=input --action=change; fi; \
+		echo "next: systemctl enable --now touchd.socket; add client users to the group touchd-clients (docs/deploy.md)"; \
+	fi
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/touchd" "$(DESTDIR)$(BINDIR)/touchctl" \
+		"$(DESTDIR)$(UNITDIR)/touchd.service" "$(DESTDIR)$(UNITDIR)/touchd.socket" \
+		"$(DESTDIR)$(SYSUSERSDIR)/touchd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules" \
+		"$(DESTDIR)$(MANDIR)/man1/touchctl.1" "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5" \
+		"$(DESTDIR)$(MANDIR)/man8/touchd.8" "$(DESTDIR)$(DOCDIR)/touchd.yaml" \
+		$(foreach r,$(RULE_EXAMPLES),"$(DESTDIR)$(DOCDIR)/udev-rules/$(r)") \
+		"$(DESTDIR)$(CONFDIR)/touchd.yaml.default"
+	-rmdir "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(DOCDIR)" 2>/dev/null
+	@conf="$(DESTDIR)$(CONFDIR)/touchd.yaml"; \
+	if [ -e "$$conf" ]; then \
+		if cmp -s config/touchd.yaml "$$conf"; then rm -f "$$conf"; echo "removed $$conf (unmodified)"; \
+		else echo "kept $$conf (modified)"; fi; \
+	fi; \
+	rmdir "$(DESTDIR)$(CONFDIR)" 2>/dev/null || true
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+
+# Installs into a temporary DESTDIR and checks the tree, the units
+# (systemd-analyze verify and security), the udev rules and the man pages.
+check-install: release
+	@scripts/check-install.sh

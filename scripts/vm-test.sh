@@ -86,7 +86,8 @@ log "booting $(basename "$KERNEL") (${KVM_OPT[*]:-kvm}, $VM_MEMORY, $VM_CPUS cpu
 set +e
 # vng's stdout and stderr must go through a pipe, not one file (QEMU opens them separately).
 GUEST_CMD=$(printf '/bin/bash %q %q %q %q' "$ROOT/scripts/vm-guest.sh" "$ROOT" "$RESULTS" "$FILTER")
-timeout "$VM_TIMEOUT" vng "${KVM_OPT[@]}" --memory "$VM_MEMORY" --cpus "$VM_CPUS" --rwdir "$RESULTS" \
+# /etc is a throwaway overlay: the udev rules test creates touchd's groups there.
+timeout "$VM_TIMEOUT" vng "${KVM_OPT[@]}" --memory "$VM_MEMORY" --cpus "$VM_CPUS" --rwdir "$RESULTS" --overlay-rwdir /etc \
     --run "$KERNEL" --exec "$GUEST_CMD" \
     </dev/null 2>&1 | cat >"$RESULTS/vng.log"
 vng_status=${PIPESTATUS[0]}
