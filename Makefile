@@ -32,13 +32,20 @@ TOUCHD     := $(BUILD_DIR)/release/touchd
 RUN_SOCKET ?= /tmp/touchd-run-$(shell id -u).sock
 run: release
 	@rm -f "$(RUN_SOCKET)"; \
-	$(TOUCHD) --replay "$(DEMO_TRACE)" --socket "$(RUN_SOCKET)" --wait-for-subscribers 1 --exit-after-replay & pid=$$!; \
+	if $(TOUCHCTL) devices 2>/dev/null | grep -v ': ignored: \|: cannot be used: ' | grep -q '^/dev/input/'; then \
+		echo "touch devices present: serving them (Ctrl-C stops)"; \
+		$(TOUCHCTL) devices; \
+		$(TOUCHD) --socket "$(RUN_SOCKET)" & pid=$$!; \
+	else \
+		echo "no touch device: replaying $(DEMO_TRACE)"; \
+		$(TOUCHD) --replay "$(DEMO_TRACE)" --socket "$(RUN_SOCKET)" --wait-for-subscribers 1 --exit-after-replay & pid=$$!; \
+	fi; \
 	tries=0; while [ ! -S "$(RUN_SOCKET)" ]; do \
 		tries=$$((tries + 1)); if [ $$tries -gt 300 ] || ! kill -0 $$pid 2>/dev/null; then echo "touchd did not start" >&2; exit 1; fi; \
 		sleep 0.1; \
 	done; \
-	$(TOUCHCTL) monitor --socket "$(RUN_SOCKET)" --events gesture,device; status=$$?; \
-	wait $$pid; exit $$status
+	$(TOUCHCTL) monitor --socket "$(RUN_SOCKET)" --events gesture,system,device; status=$$?; \
+	kill -TERM $$pid 2>/dev/null; wait $$pid; exit $$status
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -59,6 +59,8 @@ public actor TouchClient {
     private var surfaces: [SurfaceDescription] = []
     private var runner: Task<Void, Never>?
     private var closed = false
+    // Callers of connect() waiting until the connection is being served (its writer is set).
+    private var connectWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Creates a client; call ``connect()`` to start.
     public init(socketPath: String, reconnect: ReconnectPolicy? = ReconnectPolicy()) {
@@ -73,6 +75,17 @@ public actor TouchClient {
         guard runner == nil, !closed else { return }
         let channel = try await open()
         runner = Task { await self.run(first: channel) }
+        // The writer is set once the runner serves the channel: requests sent
+        // before that would find no connection.
+        if outbound == nil && !closed {
+            await withCheckedContinuation { connectWaiters.append($0) }
+        }
+    }
+
+    private func wakeConnectWaiters() {
+        let waiters = connectWaiters
+        connectWaiters.removeAll()
+        for w in waiters { w.resume() }
     }
 
     /// Closes the connection and finishes ``events``.
@@ -169,6 +182,7 @@ public actor TouchClient {
             if let current = channel {
                 attempt = 0
                 await serve(current, restore: restoring)
+                wakeConnectWaiters()
                 channel = nil
                 outbound = nil
                 failWaiting(TouchClientError("connection to \(socketPath) lost"))
@@ -186,12 +200,14 @@ public actor TouchClient {
             }
             channel = try? await open()
         }
+        wakeConnectWaiters()
         eventSink.finish()
     }
 
     private func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, restore: Bool) async {
         try? await channel.executeThenClose { inbound, outbound in
             self.outbound = outbound
+            self.wakeConnectWaiters()
             if restore { Task { await self.restoreState() } }
             for try await line in inbound {
                 self.receive(line)
