@@ -69,9 +69,7 @@ struct EdgePanRecognizer: GestureRecognizerMachine {
     mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
 
     func measurement(_ core: RecognizerCore) -> GestureMeasurement {
-        var m = core.baseMeasurement()
-        m.translation = core.translationPX
-        m.velocity = core.velocityPX
+        var m = core.translationMeasurement()
         m.edge = edge
         return m
     }

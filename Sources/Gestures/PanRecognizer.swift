@@ -13,33 +13,17 @@ struct PanRecognizer: GestureRecognizerMachine {
     init(parameters: PanParameters) { self.parameters = parameters }
 
     func accepts(_ touch: Touch, core: RecognizerCore) -> Bool {
-        // Past the limit, extra touches are ignored once panning (before, they fail it).
-        touch.phase != .hover && (!core.state.isActive || core.downCount < parameters.maxTouches)
+        core.acceptsContact(touch, maxTouches: parameters.maxTouches)
     }
 
     mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
-        let down = core.downCount
-        switch core.state {
-        case .possible:
-            if down > parameters.maxTouches { return .fail }
-            if down == 0 { return .fail }
-            if down >= parameters.minTouches && core.translationMM.length >= parameters.slop { return .begin }
-            return .none
-        case .began, .changed:
-            return down == 0 ? .end : .change
-        case .recognized, .ended, .cancelled, .failed:
-            return .none
-        }
+        core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
+                           pastThreshold: core.translationMM.length >= parameters.slop, endBelow: 1)
     }
 
     mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
 
-    func measurement(_ core: RecognizerCore) -> GestureMeasurement {
-        var m = core.baseMeasurement()
-        m.translation = core.translationPX
-        m.velocity = core.velocityPX
-        return m
-    }
+    func measurement(_ core: RecognizerCore) -> GestureMeasurement { core.translationMeasurement() }
 
     mutating func reset() {}
 }

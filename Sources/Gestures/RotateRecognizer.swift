@@ -12,21 +12,12 @@ struct RotateRecognizer: GestureRecognizerMachine {
     init(parameters: RotateParameters) { self.parameters = parameters }
 
     func accepts(_ touch: Touch, core: RecognizerCore) -> Bool {
-        touch.phase != .hover && (!core.state.isActive || core.downCount < parameters.maxTouches)
+        core.acceptsContact(touch, maxTouches: parameters.maxTouches)
     }
 
     mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
-        let down = core.downCount
-        switch core.state {
-        case .possible:
-            if down > parameters.maxTouches || down == 0 { return .fail }
-            if down >= parameters.minTouches && abs(core.rotation) >= parameters.threshold { return .begin }
-            return .none
-        case .began, .changed:
-            return down < parameters.minTouches ? .end : .change
-        case .recognized, .ended, .cancelled, .failed:
-            return .none
-        }
+        core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
+                           pastThreshold: abs(core.rotation) >= parameters.threshold, endBelow: parameters.minTouches)
     }
 
     mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
