@@ -39,13 +39,21 @@ public final class Publisher: Sendable {
         try UnixSocketFile.prepare(path: socketPath)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = SessionHub(eventLoop: group.next(), configuration: configuration, delegate: delegate, hello: hello)
+        // Bound and listening under a temporary name, with its mode and group
+        // set, then renamed into place: a client that finds the socket file
+        // can always connect, and never sees it with looser permissions.
+        let staging = socketPath + ".\(getpid()).new"
+        UnixSocketFile.remove(path: staging)
         do {
-            let channel = try await bootstrap(hub).bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: false).get()
+            let channel = try await bootstrap(hub).bind(unixDomainSocketPath: staging, cleanupExistingSocketFile: false).get()
             do {
-                try UnixSocketFile.applyPermissions(path: socketPath, mode: configuration.socketMode, group: configuration.socketGroup)
+                try UnixSocketFile.applyPermissions(path: staging, mode: configuration.socketMode, group: configuration.socketGroup)
+                guard rename(staging, socketPath) == 0 else {
+                    throw PublisherError("cannot move the socket into place at \(socketPath)", errno: errno)
+                }
             } catch {
                 try? await channel.close()
-                UnixSocketFile.remove(path: socketPath)
+                UnixSocketFile.remove(path: staging)
                 throw error
             }
             return Publisher(hub: hub, serverChannel: channel, group: group, socketPath: socketPath)
