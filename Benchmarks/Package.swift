@@ -17,6 +17,8 @@ let package = Package(
                 .product(name: "TouchCore", package: "touchd"),
                 .product(name: "Trace", package: "touchd"),
                 .product(name: "Gestures", package: "touchd"),
+                .product(name: "Wire", package: "touchd"),
+                .product(name: "Publisher", package: "touchd"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]

@@ -130,6 +130,12 @@ if engineRuns.contains(where: { selected($0.0) }) {
     }
 }
 
+// 5. Fan-out: the engine's gesture events through the socket to 1, 10, 100 subscribers.
+if selected("fan-out") {
+    let fanOutFrames = syntheticFrames(syntheticTenFingerStream(strokes: 4, frames: 480), panel: panel)
+    for n in [1, 10, 100] { try await benchmarkFanOut(subscribers: n, frames: fanOutFrames) }
+}
+
 print("")
 print("| benchmark | result |")
 print("|---|---|")

@@ -1,0 +1,102 @@
+import Foundation
+import Gestures
+import Glibc
+import Publisher
+import Synchronization
+import TouchCore
+import Wire
+
+/// A delegate for a publisher with no client surfaces.
+struct NoSurfaces: PublisherDelegate {
+    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+        throw RequestError(.notPermitted, "benchmark")
+    }
+    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+        throw RequestError(.notPermitted, "benchmark")
+    }
+    func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {
+        throw RequestError(.notPermitted, "benchmark")
+    }
+    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {}
+}
+
+/// Counts the lines all subscribers have received (after their hello and ack).
+final class Receipts: Sendable {
+    let lines = Atomic<Int>(0)
+}
+
+/// A subscriber on its own thread: connects, subscribes to gestures, then counts lines.
+func startSubscriber(path: String, receipts: Receipts) -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        raw.copyBytes(from: bytes)
+        raw[bytes.count] = 0
+    }
+    let r = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    precondition(r == 0, "connect failed: errno \(errno)")
+    let request = Array(#"{"op":"subscribe","id":1,"events":["gesture"]}"#.utf8) + [0x0A]
+    _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    let thread = Thread {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var skipped = 0
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { return }
+            var newlines = 0
+            for i in 0..<n where chunk[i] == 0x0A { newlines += 1 }
+            // The first two lines are the hello and the ack of the subscription.
+            let skip = Swift.min(newlines, 2 - skipped)
+            skipped += skip
+            if newlines - skip > 0 { receipts.lines.add(newlines - skip, ordering: .releasing) }
+        }
+    }
+    thread.start()
+    return fd
+}
+
+/// Time from a frame entering the engine to the last of `subscribers` having
+/// the frame's gesture events: engine, encoding, publishing, socket, reader.
+func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
+    let path = "/tmp/touchd-bench-\(getpid())-\(subscribers).sock"
+    let publisher = try await Publisher.listen(
+        socketPath: path, delegate: NoSurfaces(), hello: { HelloSnapshot(devices: [], screens: []) })
+    let receipts = Receipts()
+    var fds: [Int32] = []
+    for _ in 0..<subscribers { fds.append(startSubscriber(path: path, receipts: receipts)) }
+    while await publisher.subscribedClientCount() < subscribers { usleep(1000) }
+    usleep(100_000)  // the acks reach the readers
+
+    var engine = Engine(configuration: .default(screens: [ScreenGeometry(width: 1920, height: 1080)]))
+    engine.recordsDebug = false
+    var outputs: [EngineOutput] = []
+    var batch: [PublishedEvent] = []
+    var latency = Latency()
+    var expected = 0
+    for frame in frames {
+        let t0 = nowNanoseconds()
+        outputs.removeAll(keepingCapacity: true)
+        engine.handle(frame, into: &outputs)
+        batch.removeAll(keepingCapacity: true)
+        for o in outputs {
+            guard case .gesture(let g) = o else { continue }
+            batch.append(PublishedEvent(
+                stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
+                touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds,
+                line: MessageEncoder.line { MessageEncoder.gesture(g, into: &$0) }))
+        }
+        guard !batch.isEmpty else { continue }
+        publisher.publish(batch)
+        expected += batch.count * subscribers
+        while receipts.lines.load(ordering: .acquiring) < expected { }
+        latency.record(nowNanoseconds() - t0)
+    }
+    report("fan-out to \(subscribers) subscriber\(subscribers == 1 ? "" : "s"): frame in to last subscriber", latency.summary)
+    await publisher.shutdown()
+    for fd in fds { close(fd) }
+    unlink(path)
+}
