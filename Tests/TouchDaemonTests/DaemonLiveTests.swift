@@ -22,7 +22,7 @@ import Trace
 
     @Test(.enabled(if: Self.hasUinput, "needs /dev/uinput (run make test-vm)"))
     func hotpluggedTouchscreenIsServedLive() throws {
-        let daemon = try DaemonProcess(["--log-level", "debug"])
+        let daemon = try DaemonProcess(["--log-level", "info"])
         do {
             try exercise(daemon)
         } catch {
