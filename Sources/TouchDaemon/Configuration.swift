@@ -245,23 +245,16 @@ public struct TouchdConfiguration: Sendable {
         return c
     }
 
-    /// Applies the device rules to a device.
+    /// Applies the device rules to a device (``ruleSettings(for:syspath:udevProperties:)``
+    /// with the defaults for keys no rule sets).
     public func decision(for d: DeviceDescription, syspath: String? = nil, udevProperties: [String: String] = [:]) -> DeviceDecision {
-        var decision = DeviceDecision(mapping: DeviceMapping(), ignoredBecause: nil, grab: false)
-        for (i, rule) in devices.enumerated() where rule.match.matches(d, syspath: syspath, udevProperties: udevProperties) {
-            if let s = rule.screen {
-                switch s {
-                case .index(let n): decision.mapping.screen = n
-                case .name(let n): decision.mapping.screen = screens.firstIndex { $0.name == n } ?? decision.mapping.screen
-                }
-            }
-            if let r = rule.rotation { decision.mapping.rotation = r }
-            if let m = rule.calibration { decision.mapping.calibration = CalibrationMatrix(m[0], m[1], m[2], m[3], m[4], m[5]) }
-            if let s = rule.sizeMM { decision.mapping.sizeMM = s }
-            if let ignore = rule.ignore { decision.ignoredBecause = ignore ? "ignored by devices[\(i)] of the configuration" : nil }
-            if let g = rule.grab { decision.grab = g }
-        }
-        return decision
+        let rule = ruleSettings(for: d, syspath: syspath, udevProperties: udevProperties)
+        var mapping = DeviceMapping()
+        if let s = rule.screen { mapping.screen = s }
+        if let r = rule.rotation { mapping.rotation = r }
+        if let m = rule.calibration { mapping.calibration = m }
+        mapping.sizeMM = rule.sizeMM
+        return DeviceDecision(mapping: mapping, ignoredBecause: rule.ignoredBecause, grab: rule.grab ?? false)
     }
 
     /// Reads and checks a configuration file.

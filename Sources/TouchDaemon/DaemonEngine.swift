@@ -85,9 +85,9 @@ public actor DaemonEngine {
                           mapping: DeviceMapping? = nil) -> String? {
         known.removeAll { $0.id == id }
         known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties))
-        // A live device arrives with its mapping already merged from the rules and its udev properties.
-        var decision = configuration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
-        if let mapping { decision.mapping = mapping; decision.ignoredBecause = nil }
+        // A live device arrives already decided: mapping merged from the rules and its udev properties.
+        let decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
+            ?? configuration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
         if let reason = decision.ignoredBecause {
             logger.info("device ignored", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)", "reason": "\(reason)"])
             return reason

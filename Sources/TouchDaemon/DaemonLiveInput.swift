@@ -7,6 +7,13 @@ import Synchronization
 import TouchCore
 
 extension DaemonEngine {
+    /// Fires the deadlines due by `now` (the kernel's clock) and returns the
+    /// next one: one call per read of the live devices.
+    public func advanceIfDue(now: Timestamp) -> Timestamp? {
+        if let d = nextDeadline, d <= now { advance(to: now) }
+        return nextDeadline
+    }
+
     /// Brings a device back in step after `SYN_DROPPED` from libevdev's view of
     /// its state: touches that vanished are cancelled, new ones begin.
     public func resync(_ id: DeviceID, report: DeviceResync) {
@@ -82,10 +89,7 @@ final class LiveInputService: Service, @unchecked Sendable {
         await withGracefulShutdownHandler {
             for await batch in stream {
                 await apply(batch)
-                // Fire the deadlines that are due by the kernel's clock.
-                let now = LiveClock.now()
-                if let d = await engine.nextDeadline, d <= now { await engine.advance(to: now) }
-                let next = await engine.nextDeadline
+                let next = await engine.advanceIfDue(now: LiveClock.now())
                 nextDeadline.withLock { $0 = next }
             }
         } onGracefulShutdown: { [self] in
