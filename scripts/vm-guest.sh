@@ -21,15 +21,19 @@ BUNDLE="$ROOT/.build/debug/touchdPackageTests.xctest"
 RULES_SUITE=UdevRulesInstallTests
 # DaemonLiveTests runs touchd on every touch device of the guest: alone too,
 # so that other suites' devices neither reach it nor compete with it for time.
-DAEMON_SUITE=DaemonLiveTests
+# TouchctlLiveTests finds its uinput devices by name, which other suites'
+# devices can share: alone as well.
+ALONE_SUITES="DaemonLiveTests TouchctlLiveTests"
 start=$(/usr/bin/date +%s.%N)
-"$BUNDLE" --testing-library swift-testing --filter "$FILTER" --skip "$RULES_SUITE|$DAEMON_SUITE" >"$RESULTS/guest.log" 2>&1
+"$BUNDLE" --testing-library swift-testing --filter "$FILTER" --skip "$RULES_SUITE|DaemonLiveTests|TouchctlLiveTests" >"$RESULTS/guest.log" 2>&1
 status=$?
-if echo "TouchDaemonTests.$DAEMON_SUITE" | /usr/bin/grep -Eq -- "$FILTER"; then
-    "$BUNDLE" --testing-library swift-testing --filter "$DAEMON_SUITE" >>"$RESULTS/guest.log" 2>&1
-    daemon_status=$?
-    if [ "$status" = 0 ] || [ "$status" = 69 ]; then status=$daemon_status; fi
-fi
+for suite in $ALONE_SUITES; do
+    if echo "TouchDaemonTests.$suite" | /usr/bin/grep -Eq -- "$FILTER"; then
+        "$BUNDLE" --testing-library swift-testing --filter "$suite" >>"$RESULTS/guest.log" 2>&1
+        alone_status=$?
+        if [ "$status" = 0 ] || [ "$status" = 69 ]; then status=$alone_status; fi
+    fi
+done
 if echo "UdevTests.$RULES_SUITE" | /usr/bin/grep -Eq -- "$FILTER"; then
     "$BUNDLE" --testing-library swift-testing --filter "$RULES_SUITE" >>"$RESULTS/guest.log" 2>&1
     rules_status=$?
