@@ -10,6 +10,18 @@ extension Engine {
         return reconfigure()
     }
 
+    /// Replaces the screens (their pixel sizes and densities), keeping every
+    /// recognizer's state: recognizers measuring in millimetres on the screen
+    /// (edge zones) take the new density when idle, or when their current
+    /// touch sequence ends. Returns what that caused (nothing when the
+    /// screens are unchanged).
+    @discardableResult
+    public mutating func setScreens(_ screens: [ScreenGeometry]) -> [EngineOutput] {
+        guard screens != configuration.screens else { return [] }
+        configuration.screens = screens
+        return reconfigure()
+    }
+
     /// Replaces every surface (system recognizers and screens stay); returns what that caused.
     @discardableResult
     public mutating func setSurfaces(_ surfaces: [SurfaceConfiguration]) -> [EngineOutput] {
@@ -126,6 +138,11 @@ extension Engine {
                 forceCancel(i, reason: "disabled")
             }
             slots[i].config = w.config
+            // Machines keep their context (edge zones); an idle one starts over with
+            // the new one, an engaged one takes it when it is reset.
+            if slots[i].context != w.context && !slots[i].engaged {
+                slots[i].machine = RecognizerMachine(w.config.kind, context: w.context)
+            }
             slots[i].context = w.context
             slots[i].screen = w.screen
             existing[k] = i

@@ -287,7 +287,7 @@ enum RecognizerStep: Sendable, Equatable {
 }
 
 /// What a recognizer knows about where it lives.
-struct RecognizerContext: Sendable {
+struct RecognizerContext: Hashable, Sendable {
     /// The frame of its surface in screen pixels (the screen for system recognizers).
     var surfaceFrame: ScreenRect
     /// Pixels per millimetre of its screen.

@@ -29,6 +29,11 @@ import Udev
 /// - ``pumpOnce(timeoutMilliseconds:)`` waits with `poll(2)` on every device,
 ///   the udev monitor and the ``wakeup`` pipe, and returns what happened:
 ///   events batched per read, resyncs after `SYN_DROPPED`, hotplug adds and removals.
+/// - A udev `change` event decides again with the new properties: a device
+///   being read is reported changed (``LiveInputEvent/deviceChanged(_:info:)``)
+///   when its properties or settings differ, or closed and reported ignored
+///   when it now is (`TOUCHD_IGNORE`, a rule); an ignored or unopened device
+///   is considered again (e.g. `TOUCHD_IGNORE` removed, permissions fixed).
 ///
 /// Device ids are handed out from 0 in order of opening and never reused by
 /// one source. Events carry `CLOCK_MONOTONIC` kernel times (`EVIOCSCLOCKID`);
@@ -171,14 +176,10 @@ public final class LiveDeviceSource {
         guard info.isEventNode, info.touchKind != nil, let node = info.devnode, accepts(info) else { return }
         guard !open.contains(where: { $0.info.syspath == info.syspath }), !ignoredSyspaths.contains(info.syspath) else { return }
         var warnings: [String] = []
-        do {
-            if try info.isIgnored() {
-                ignoredSyspaths.insert(info.syspath)
-                out.append(.deviceIgnored(node: node, reason: "udev property TOUCHD_IGNORE=\(info.properties["TOUCHD_IGNORE"] ?? "")"))
-                return
-            }
-        } catch {
-            warnings.append(error.description + " (device not ignored)")
+        if let reason = Self.udevIgnoreReason(info, warnings: &warnings) {
+            ignoredSyspaths.insert(info.syspath)
+            out.append(.deviceIgnored(node: node, reason: reason))
+            return
         }
         let device: EvdevDevice
         do {
@@ -209,6 +210,64 @@ public final class LiveDeviceSource {
             open.append(OpenDevice(id: id, device: device, info: live))
             out.append(.deviceAdded(id, device.deviceDescription, info: live))
         }
+    }
+
+    // `TOUCHD_IGNORE` set to a true word; a malformed value warns and does not ignore.
+    private static func udevIgnoreReason(_ info: UdevDeviceInfo, warnings: inout [String]) -> String? {
+        do {
+            if try info.isIgnored() { return "udev property TOUCHD_IGNORE=\(info.properties["TOUCHD_IGNORE"] ?? "")" }
+        } catch {
+            warnings.append(error.description + " (device not ignored)")
+        }
+        return nil
+    }
+
+    /// A udev `change` event: decide again with the new properties.
+    func changed(_ info: UdevDeviceInfo, into out: inout [LiveInputEvent]) {
+        guard let index = open.firstIndex(where: { $0.info.syspath == info.syspath }) else {
+            // Ignored or never opened: the new properties may allow it now.
+            ignoredSyspaths.remove(info.syspath)
+            consider(info, into: &out)
+            return
+        }
+        let current = open[index]
+        var warnings: [String] = []
+        var ignoreReason = Self.udevIgnoreReason(info, warnings: &warnings)
+        var newSettings: LiveDeviceSettings?
+        if ignoreReason == nil {
+            if info.touchKind == nil {
+                ignoreReason = "udev no longer classifies it as a touchscreen, tablet or touchpad"
+            } else {
+                let candidate = LiveDeviceCandidate(node: current.info.node, udev: info, description: current.device.deviceDescription)
+                switch decide(candidate) {
+                case .ignore(let reason): ignoreReason = reason
+                case .use(let settings): newSettings = settings
+                }
+            }
+        }
+        // What was queued before the change was produced under the old settings.
+        read(current.id, into: &out)
+        guard let i = open.firstIndex(where: { $0.id == current.id }) else { return }
+        guard var settings = newSettings else {
+            out.append(contentsOf: close(current.id))
+            ignoredSyspaths.insert(info.syspath)
+            out.append(.deviceIgnored(node: current.info.node, reason: ignoreReason ?? "ignored"))
+            return
+        }
+        settings.warnings.insert(contentsOf: warnings, at: 0)
+        if settings.grab != current.info.settings.grab {
+            do {
+                if settings.grab { try current.device.grab() } else { try current.device.ungrab() }
+            } catch {
+                settings.warnings.append(error.description)
+                settings.grab = current.info.settings.grab
+            }
+        }
+        let live = LiveDeviceInfo(node: current.info.node, syspath: info.syspath, kind: info.touchKind,
+                                  udevProperties: info.properties, settings: settings)
+        guard live != current.info else { return }
+        open[i].info = live
+        out.append(.deviceChanged(current.id, info: live))
     }
 
     private func read(_ id: DeviceID, into out: inout [LiveInputEvent]) {
@@ -261,7 +320,9 @@ public final class LiveDeviceSource {
                     read(d.id, into: &out)
                     out.append(contentsOf: close(d.id))
                 }
-            case .change, .other:
+            case .change:
+                changed(event.device, into: &out)
+            case .other:
                 break
             }
         }

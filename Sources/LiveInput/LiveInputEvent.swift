@@ -30,6 +30,11 @@ public struct LiveDeviceInfo: Hashable, Sendable {
 public enum LiveInputEvent: Sendable {
     /// A device was opened and is read from now on. `description` is what libevdev reported.
     case deviceAdded(DeviceID, DeviceDescription, info: LiveDeviceInfo)
+    /// udev reported new properties for a device being read (a `change` event,
+    /// e.g. after `udevadm trigger` with a new rule) and the device is still
+    /// used: `info` holds its new properties and settings. Events read before
+    /// it belong to the old settings.
+    case deviceChanged(DeviceID, info: LiveDeviceInfo)
     /// The events of one read of a device, in kernel order, with `CLOCK_MONOTONIC` kernel times.
     case events(DeviceID, [InputEvent])
     /// The kernel dropped events (`SYN_DROPPED`); the report holds the device's

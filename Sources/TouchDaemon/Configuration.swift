@@ -229,6 +229,14 @@ public struct TouchdConfiguration: Sendable {
         return g.applied(to: GestureConfiguration.default(screens: geometry))
     }
 
+    /// The gesture configuration for the devices in service: screens without a
+    /// configured size take the size of their touchscreen
+    /// (``withScreenSizes(from:)``), so that millimetre thresholds are the same
+    /// live, in the daemon and in offline replay.
+    public func gestures(for devices: [DeviceInfo]) -> GestureConfiguration {
+        withScreenSizes(from: devices).gestures
+    }
+
     /// This configuration with a physical size for every screen that has none
     /// configured: the size of the first touchscreen mapped to it (a
     /// touchscreen covers its screen), turned by the device's rotation.

@@ -93,6 +93,7 @@ public actor DaemonEngine {
             return reason
         }
         let info = pipeline.addDevice(id, description: description, mapping: decision.mapping)
+        updateScreens()
         let entry = Self.helloDevice(info)
         logger.info("device added", metadata: [
             "device": "\(id.rawValue)", "name": "\(description.name)",
@@ -110,12 +111,38 @@ public actor DaemonEngine {
         known.removeAll { $0.id == id }
         guard let info = pipeline.device(id) else { return }
         if let frame = pipeline.removeDevice(id, at: time) { run(frame) }
+        updateScreens()
         logger.info("device removed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)"])
         publishHello()
         let entry = Self.helloDevice(info)
         batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds,
                                     line: MessageEncoder.line { MessageEncoder.device(.removed, entry, time: time.seconds, into: &$0) }))
         flush()
+    }
+
+    /// A device's udev properties or mapping changed: when the mapping did, its
+    /// touches are cancelled and it is mapped anew; a `device` event (`changed`)
+    /// announces it either way.
+    public func changeDevice(_ id: DeviceID, at time: Timestamp, udevProperties: [String: String], mapping: DeviceMapping) {
+        guard let old = pipeline.device(id) else { return }
+        if let k = known.firstIndex(where: { $0.id == id }) { known[k].udevProperties = udevProperties }
+        var info = old
+        if old.mapping != mapping {
+            if let frame = pipeline.removeDevice(id, at: max(time, lastTime)) { run(frame) }
+            info = pipeline.addDevice(id, description: old.description, mapping: mapping)
+            updateScreens()
+        }
+        logger.info("device changed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)", "screen": "\(info.mapping.screen)"])
+        publishHello()
+        let entry = Self.helloDevice(info)
+        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds,
+                                    line: MessageEncoder.line { MessageEncoder.device(.changed, entry, time: time.seconds, into: &$0) }))
+        flush()
+    }
+
+    /// Screen sizes follow the touchscreens in service, as in offline replay.
+    func updateScreens() {
+        route(engine.setScreens(configuration.gestures(for: pipeline.devices).screens))
     }
 
     /// The number of devices in service.

@@ -91,7 +91,7 @@ extension DaemonEngine {
     /// surfaces are kept. When screens or device rules changed, touches down
     /// are cancelled and every device is mapped again.
     public func reload(_ new: TouchdConfiguration) throws(ConfigurationError) {
-        var gestures = new.gestures
+        var gestures = new.gestures(for: pipeline.devices)
         gestures.surfaces = surfacesForEngine(gestures)
         do {
             try gestures.validate()
@@ -112,6 +112,8 @@ extension DaemonEngine {
                 guard decision.ignoredBecause == nil else { continue }
                 pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping)
             }
+            updateScreens()
+            flush()
         }
         publishHello()
     }

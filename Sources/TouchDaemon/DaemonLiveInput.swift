@@ -105,6 +105,10 @@ final class LiveInputService: Service, @unchecked Sendable {
                 await engine.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
                                        udevProperties: info.udevProperties, mapping: info.settings.mapping)
                 logger.info("opened \(info.node)", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)"])
+            case .deviceChanged(let id, let info):
+                await engine.changeDevice(id, at: LiveClock.now(), udevProperties: info.udevProperties,
+                                          mapping: info.settings.mapping)
+                logger.info("udev changed \(info.node)", metadata: ["device": "\(id.rawValue)"])
             case .events(let id, let batch):
                 await engine.handle(batch, from: id)
             case .resynced(let id, let report):

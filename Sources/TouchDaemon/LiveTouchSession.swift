@@ -8,6 +8,10 @@ import Udev
 public enum LiveSessionOutput: Sendable {
     /// A device is read from now on: what the pipeline made of it, and what udev and the configuration said.
     case deviceAdded(DeviceInfo, LiveDeviceInfo)
+    /// udev changed a device's properties or settings (`info`); when its
+    /// mapping changed, its touches were cancelled just before (as `.touch`
+    /// outputs) and it is mapped anew.
+    case deviceChanged(DeviceInfo, LiveDeviceInfo)
     /// A device went away; its touches were cancelled just before (as `.touch` outputs).
     case deviceRemoved(DeviceID, at: Timestamp)
     /// A touch device left alone, and why.
@@ -28,7 +32,7 @@ public enum LiveSessionOutput: Sendable {
         switch self {
         case .touch(let t): return .touch(t)
         case .engine(let o): return .engine(o)
-        case .deviceAdded, .deviceRemoved, .deviceIgnored, .openFailed, .resynced, .woken: return nil
+        case .deviceAdded, .deviceChanged, .deviceRemoved, .deviceIgnored, .openFailed, .resynced, .woken: return nil
         }
     }
 }
@@ -83,7 +87,7 @@ public final class LiveTouchSession {
         source = try LiveDeviceSource(watchesHotplug: watchesHotplug, accepts: accepts,
                                       decide: { configuration.liveDecision($0) })
         pipeline = TouchPipeline(screens: configuration.screenConfigurations)
-        engine = Engine(configuration: configuration.gestures)
+        engine = Engine(configuration: configuration.gestures(for: []))
         engine.recordsDebug = recordsDebug
         outputs.reserveCapacity(64)
     }
@@ -144,7 +148,17 @@ public final class LiveTouchSession {
         switch event {
         case .deviceAdded(let id, let description, let info):
             let added = pipeline.addDevice(id, description: description, mapping: info.settings.mapping)
+            updateScreens(emit)
             emit(.deviceAdded(added, info))
+        case .deviceChanged(let id, let info):
+            guard let old = pipeline.device(id) else { return }
+            var current = old
+            if old.mapping != info.settings.mapping {
+                if let frame = pipeline.removeDevice(id, at: lastTime) { deliver(frame, emit) }
+                current = pipeline.addDevice(id, description: old.description, mapping: info.settings.mapping)
+                updateScreens(emit)
+            }
+            emit(.deviceChanged(current, info))
         case .events(let id, let events):
             for e in events {
                 if let frame = pipeline.process(e, from: id) { deliver(frame, emit) }
@@ -160,6 +174,7 @@ public final class LiveTouchSession {
             }
         case .deviceRemoved(let id, let time):
             if let frame = pipeline.removeDevice(id, at: max(time, lastTime)) { deliver(frame, emit) }
+            updateScreens(emit)
             emit(.deviceRemoved(id, at: time))
         case .deviceIgnored(let node, let reason):
             emit(.deviceIgnored(node: node, reason: reason))
@@ -168,6 +183,11 @@ public final class LiveTouchSession {
         case .woken:
             emit(.woken)
         }
+    }
+
+    // Screen sizes come from the touchscreens in service (as in offline replay).
+    private func updateScreens(_ emit: (LiveSessionOutput) -> Void) {
+        for o in engine.setScreens(configuration.gestures(for: pipeline.devices).screens) { emit(.engine(o)) }
     }
 
     private func deliver(_ frame: TouchFrame, _ emit: (LiveSessionOutput) -> Void) {

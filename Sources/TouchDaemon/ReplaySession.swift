@@ -152,7 +152,7 @@ public struct ReplaySession {
     /// every pending deadline of the engine is run.
     public func run(recordsDebug: Bool = true, _ emit: (ReplayOutput) -> Void) {
         var pipeline = makePipeline()
-        var engine = Engine(configuration: configuration.withScreenSizes(from: pipeline.devices).gestures)
+        var engine = Engine(configuration: configuration.gestures(for: pipeline.devices))
         engine.recordsDebug = recordsDebug
         var outputs: [EngineOutput] = []
         outputs.reserveCapacity(64)

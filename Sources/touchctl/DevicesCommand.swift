@@ -36,7 +36,7 @@ struct DevicesCommand: ParsableCommand {
                 case .openFailed(let node, let error):
                     found += 1
                     lines.append("\(node): cannot be used: \(error.description)")
-                case .deviceRemoved, .resynced, .touch, .engine, .woken:
+                case .deviceChanged, .deviceRemoved, .resynced, .touch, .engine, .woken:
                     break
                 }
             }

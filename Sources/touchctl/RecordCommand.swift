@@ -127,6 +127,9 @@ struct TraceRecorder {
             }
         case .deviceRemoved(let id, let time):
             try native?.removeDevice(id, at: time)
+        case .deviceChanged(let id, let info):
+            // The trace keeps the description of the add; later udev changes do not alter the events.
+            printError("touchctl: device \(id) (\(info.node)): udev properties changed")
         case .deviceIgnored(let node, let reason):
             if reason != "not selected" { printError("touchctl: \(node): ignored: \(reason)") }
         case .openFailed(let node, let error):

@@ -144,4 +144,21 @@ struct EngineTests {
         #expect(lines.contains("1.016667 i1 screen/swipe: simultaneous with screen/pan"))
         #expect(lines.allSatisfy { !$0.contains("\n") })
     }
+
+    @Test("setScreens: a new density moves the edge zones (5 mm) of idle system recognizers; unchanged screens cause nothing")
+    func newScreenDensityMovesEdgeZones() {
+        var e = defaultEngine()
+        #expect(e.setScreens([testScreen]).isEmpty)
+        var script = GestureScript()
+        bottomSwipe(&script, at: 0)   // starts 10 px from the bottom edge: inside 5 mm at 5 px/mm
+        #expect(e.run(script).gestureOutline.first == "edge-bottom:began")
+        // At 1 px/mm the zone is 5 px: the same stroke is the app's pan.
+        e.setScreens([ScreenGeometry(width: 2000, height: 1500, pixelsPerMillimetre: 1)])
+        var later = GestureScript()
+        bottomSwipe(&later, at: 1000)
+        let out = e.run(later)
+        #expect(!out.gestures.contains { $0.isSystem })
+        #expect(out.gestureOutline.first == "pan:began")
+        #expect(e.isIdle)
+    }
 }

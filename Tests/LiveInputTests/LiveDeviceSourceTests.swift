@@ -96,6 +96,59 @@ import Udev
         #expect(ids == [DeviceID(0), DeviceID(1)])
     }
 
+    // Writes a udev rule into the guest's udevd: only in the throwaway guest.
+    @Test(.enabled(if: LiveFixtures.isThrowawayGuest, "changes udev rules: runs in the QEMU guest (make test-vm)"))
+    func udevChangeDecidesAgain() throws {
+        let rule = "/run/udev/rules.d/64-touchd-change-test.rules"
+        var description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
+        description.name = "touchd change test touchscreen"
+        func setRule(_ assignment: String?) throws {
+            if let assignment {
+                try FileManager.default.createDirectory(atPath: "/run/udev/rules.d", withIntermediateDirectories: true)
+                try "SUBSYSTEM==\"input\", KERNEL==\"event*\", ATTRS{name}==\"\(description.name)\", \(assignment)\n"
+                    .write(toFile: rule, atomically: true, encoding: .utf8)
+            } else if FileManager.default.fileExists(atPath: rule) {
+                try FileManager.default.removeItem(atPath: rule)
+            }
+            #expect(try LiveFixtures.run("/usr/bin/udevadm", "control", "--reload") == 0)
+        }
+        try setRule(nil)
+        defer { try? setRule(nil) }
+
+        var syspaths: [String] = []
+        let source = try LiveDeviceSource(accepts: { info in syspaths.contains { info.syspath.hasPrefix($0 + "/") } })
+        #expect(try source.start().isEmpty)
+        let uinput = try UinputDevice(description: description)
+        syspaths.append(try #require(uinput.syspath))
+        let added = try LiveFixtures.pump(source) { if case .deviceAdded = $0 { true } else { false } }
+        guard case .deviceAdded(let id, _, let info) = try #require(added.last) else { return }
+        #expect(info.settings.mapping.sizeMM == nil)
+
+        // A new property: the same device, changed, with the new size.
+        try setRule(#"ENV{TOUCHD_SIZE_MM}="150x100""#)
+        #expect(try LiveFixtures.run("/usr/bin/udevadm", "trigger", "--action=change", info.syspath) == 0)
+        let changed = try LiveFixtures.pump(source) { if case .deviceChanged = $0 { true } else { false } }
+        guard case .deviceChanged(let changedID, let newInfo) = try #require(changed.last) else { return }
+        #expect(changedID == id)
+        #expect(newInfo.udevProperties["TOUCHD_SIZE_MM"] == "150x100")
+        #expect(newInfo.settings.mapping.sizeMM?.width == 150 && newInfo.settings.mapping.sizeMM?.height == 100)
+        #expect(source.devices.map(\.info) == [newInfo])
+
+        // TOUCHD_IGNORE: closed and reported ignored.
+        try setRule(#"ENV{TOUCHD_IGNORE}="1""#)
+        #expect(try LiveFixtures.run("/usr/bin/udevadm", "trigger", "--action=change", info.syspath) == 0)
+        let ignored = try LiveFixtures.pump(source) { if case .deviceIgnored = $0 { true } else { false } }
+        #expect(ignored.map(\.summary).suffix(2) == ["removed \(id)", "ignored \(info.node): udev property TOUCHD_IGNORE=1"])
+        #expect(source.devices.isEmpty)
+
+        // The rule gone: the device is taken again, under a new id.
+        try setRule(nil)
+        #expect(try LiveFixtures.run("/usr/bin/udevadm", "trigger", "--action=change", info.syspath) == 0)
+        let readded = try LiveFixtures.pump(source) { if case .deviceAdded = $0 { true } else { false } }
+        #expect(readded.map(\.summary).last == "added \(DeviceID(rawValue: id.rawValue + 1)) \(info.node)")
+        uinput.close()
+    }
+
     @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
     func decisionIgnoresAnOpenedDeviceAndGrabs() throws {
         let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
@@ -125,6 +178,7 @@ extension LiveInputEvent {
     var summary: String {
         switch self {
         case .deviceAdded(let id, _, let info): return "added \(id) \(info.node)"
+        case .deviceChanged(let id, let info): return "changed \(id) \(info.node)"
         case .events(let id, let events): return "events \(id) \(events.count)"
         case .resynced(let id, _): return "resynced \(id)"
         case .deviceRemoved(let id, _): return "removed \(id)"

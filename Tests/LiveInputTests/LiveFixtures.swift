@@ -13,6 +13,19 @@ enum LiveFixtures {
     /// Whether this machine can create uinput devices (true in the `make test-vm` guest).
     static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
 
+    /// The `make test-vm` guest, whose udev rules and /etc may be changed (scripts/vm-guest.sh sets TOUCHD_VM_GUEST=1).
+    static let isThrowawayGuest = ProcessInfo.processInfo.environment["TOUCHD_VM_GUEST"] == "1" && hasUinput
+
+    /// Runs a program and returns its exit status.
+    static func run(_ path: String, _ arguments: String...) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     static func description(_ relative: String) throws -> DeviceDescription {
         try #require(try TraceReader.read(path: evemuDevices + "/" + relative).devices.first).description
     }

@@ -80,6 +80,59 @@ import Wire
         #expect(try daemon.waitForExit() == 0)
     }
 
+    /// The shell commands of docs/examples/socat.md, pointed at `socket`.
+    static func socatExamples(socket: String) throws -> [String] {
+        let text = try String(contentsOfFile: PackagePaths.root + "/docs/examples/socat.md", encoding: .utf8)
+        let blocks = text.components(separatedBy: "```sh\n").dropFirst().map { String($0.prefix { $0 != "`" }) }
+        return blocks.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "/run/touchd/touchd.sock", with: socket) }
+    }
+
+    /// Runs a shell command; `stdin` stays open until `until` accepts the output so far.
+    static func shell(_ command: String, until: @escaping (String) -> Bool) throws -> (output: [String], status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var text = ""
+        while !until(text) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        try input.fileHandleForWriting.close()
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (text.split(separator: "\n").map(String.init), process.terminationStatus)
+    }
+
+    // docs/examples/socat.md, run as written (socket path aside).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/socat"), "needs socat (make test installs it)"))
+    func socatExamplesWork() throws {
+        let expected = try Self.offline(PackagePaths.drag4)
+        let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--speed", "0", "--wait-for-subscribers", "1", "--exit-after-replay"])
+        let examples = try Self.socatExamples(socket: daemon.socketPath)
+        #expect(examples.count == 2)
+        guard examples.count == 2 else { return }
+
+        // The round trip first (it does not subscribe, so the replay waits).
+        let ping = try Self.shell(examples[1]) { _ in false }
+        #expect(ping.status == 0)
+        #expect(ping.output.map(messageType) == ["hello", "ack"])
+        #expect(ping.output.last == #"{"type":"ack","id":1}"#)
+
+        // The subscription: every gesture of the replay, then goodbye.
+        let subscribed = try Self.shell(examples[0]) { $0.contains(#""type":"goodbye""#) }
+        #expect(subscribed.output.first.flatMap(messageType) == "hello")
+        #expect(subscribed.output.dropFirst().first == #"{"type":"ack","id":1}"#)
+        let gestures = subscribed.output.filter { messageType($0) == "gesture" }.map { try? JSONParser.parse($0) }
+        #expect(gestures == expected.gestures.map { try? JSONParser.parse($0) })
+        #expect(subscribed.output.last.flatMap(messageType) == "goodbye")
+        #expect(try daemon.waitForExit() == 0)
+    }
+
     static let tapThenPan = #"{"op":"register","id":2,"surface":{"id":"main","rect":{"x":0,"y":0,"width":1920,"height":1080},"z":1,"recognizers":[{"name":"tap","kind":"tap","taps":1},{"name":"pan","kind":"pan","requiresFailureOf":["tap"]}]}}"#
 
     @Test func surfaceRecognizersOverTheSocketMatchTheOfflineEngine() throws {

@@ -64,7 +64,7 @@ enum LiveHarness {
             switch event {
             case .deviceAdded(_, let description, _): received.devices.append(RecordedDevice(description: description))
             case .events(let id, let events): received.events += events.map { RecordedEvent(device: id, event: $0) }
-            case .resynced, .deviceRemoved, .deviceIgnored, .openFailed, .woken: break
+            case .deviceChanged, .resynced, .deviceRemoved, .deviceIgnored, .openFailed, .woken: break
             }
         }
         var outputs: [LiveSessionOutput] = []
@@ -91,6 +91,17 @@ enum LiveHarness {
 struct Comparable {
     var touches: [String] = []
     var gestures: [String] = []
+    /// The time of each touch, in microseconds.
+    var touchTimes: [Int64] = []
+
+    /// How far (ms) the touches of `other` strayed from this run's schedule,
+    /// both measured from their first touch; nil when the touches differ.
+    func scheduleDeviation(of other: Comparable) -> Double? {
+        guard touches == other.touches, let a0 = touchTimes.first, let b0 = other.touchTimes.first else { return nil }
+        var worst: Int64 = 0
+        for (a, b) in zip(touchTimes, other.touchTimes) { worst = max(worst, abs((a - a0) - (b - b0))) }
+        return Double(worst) / 1000
+    }
 
     init(_ outputs: [ReplayOutput]) {
         for o in outputs {
@@ -98,6 +109,7 @@ struct Comparable {
             case .touch(let t):
                 let x = (t.location.x * 10).rounded() / 10, y = (t.location.y * 10).rounded() / 10
                 touches.append("\(t.device)#\(t.id) \(t.phase) \(t.type) \(t.tool) (\(x), \(y))")
+                touchTimes.append(t.time.microseconds)
             case .engine(.gesture(let g)):
                 gestures.append("\(g.recognizer) \(g.kind.rawValue) \(g.state.rawValue) \(g.touches)")
             case .engine(.touch), .engine(.debug), .engine(.system):

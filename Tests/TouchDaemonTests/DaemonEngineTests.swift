@@ -1,0 +1,108 @@
+import Foundation
+import Gestures
+import Logging
+import Publisher
+import Synchronization
+import Testing
+import TouchCore
+import Trace
+import Wire
+@testable import TouchDaemon
+
+/// The daemon's engine owner, fed a real recording in process, compared with
+/// offline replay (`touchctl replay`) of the same file.
+@Suite struct DaemonEngineTests {
+    /// Gesture lines from the offline replay.
+    static func offlineGestures(_ recording: Recording) -> [String] {
+        var lines: [String] = []
+        ReplaySession(recordings: [recording]).run(recordsDebug: false) { out in
+            guard case .engine(.gesture(let g)) = out else { return }
+            var w = JSONWriter()
+            MessageEncoder.gesture(g, into: &w)
+            lines.append(w.string)
+        }
+        return lines
+    }
+
+    /// Gesture lines the daemon publishes when the recording's devices are
+    /// added one by one and their events fed in time order.
+    static func daemonGestures(_ recording: Recording) async -> [String] {
+        let collected = Mutex<[String]>([])
+        let engine = DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(),
+                                  logger: Logger(label: "test"), recordsDebug: false)
+        await engine.attach { batch in
+            collected.withLock { lines in
+                for e in batch where e.stream == .gesture { lines.append(String(decoding: e.line, as: UTF8.self)) }
+            }
+        }
+        let start = recording.events.first?.event.time ?? .zero
+        for (i, d) in recording.devices.enumerated() {
+            await engine.addDevice(DeviceID(rawValue: UInt32(i)), description: d.description, at: start)
+        }
+        for e in recording.events {
+            await engine.handle([e.event], from: e.device)
+        }
+        let end = recording.events.last?.event.time ?? .zero
+        await engine.finishTouches(at: end)
+        while let deadline = await engine.nextDeadline { await engine.advance(to: deadline) }
+        return collected.withLock { $0 }
+    }
+
+    // A protocol A touchscreen with a resolution: the screen's physical size
+    // comes from the device, so millimetre thresholds (pan hysteresis) must
+    // be the same in the daemon as offline.
+    @Test(arguments: [
+        "touchscreens/N-Trig MultiTouch.1-finger-drag-NW-SE.events",
+        "touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events",
+    ])
+    func publishesWhatOfflineReplayGives(_ file: String) async throws {
+        let recording = try RealFixtures.recording(file)
+        let offline = Self.offlineGestures(recording)
+        #expect(offline.count > 10)
+        let daemon = await Self.daemonGestures(recording)
+        #expect(daemon == offline)
+    }
+
+    @Test func screenSizeFollowsTheTouchscreenInService() async throws {
+        let recording = try RealFixtures.recording("touchscreens/N-Trig MultiTouch.1-finger-drag-NW-SE.events")
+        let engine = DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        #expect(await engine.engine.configuration.screens.first?.pixelsPerMillimetre == nil)
+        await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
+        let density = try #require(await engine.engine.configuration.screens.first?.pixelsPerMillimetre)
+        let screen = try #require(TouchdConfiguration().screens.first)
+        let info = try #require(await engine.pipeline.devices.first)
+        #expect(abs(density - Double(screen.width) / info.geometry.width) < 1e-9)
+        await engine.removeDevice(DeviceID(rawValue: 0), at: .zero)
+        #expect(await engine.engine.configuration.screens.first?.pixelsPerMillimetre == nil)
+    }
+
+    @Test func udevChangeOfTheMappingCancelsTouchesAndAnnouncesTheDevice() async throws {
+        let recording = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+        let published = Mutex<[PublishedEvent]>([])
+        let engine = DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        await engine.attach { batch in published.withLock { $0 += batch } }
+        let id = DeviceID(rawValue: 0)
+        await engine.addDevice(id, description: try #require(recording.devices.first).description, at: .zero)
+        for e in recording.events.prefix(200) { await engine.handle([e.event], from: e.device) }
+        let down = await engine.pipeline.activeTouchCount
+        #expect(down > 0)
+        published.withLock { $0.removeAll() }
+
+        let time = try #require(recording.events.prefix(200).last).event.time
+        await engine.changeDevice(id, at: time, udevProperties: ["TOUCHD_SIZE_MM": "150x100"],
+                                  mapping: DeviceMapping(sizeMM: SizeMM(width: 150, height: 100)))
+        let lines = published.withLock { $0 }.map { ($0.stream, String(decoding: $0.line, as: UTF8.self)) }
+        let cancelled = lines.filter { $0.0 == .touch && $0.1.contains(#""phase":"cancelled""#) }
+        #expect(cancelled.count == down)
+        let device = try #require(lines.last)
+        #expect(device.0 == .device)
+        #expect(device.1.contains(#""change":"changed""#) && device.1.contains(#""size":{"width":150,"height":100,"source":"override"}"#))
+        #expect(await engine.pipeline.activeTouchCount == 0)
+        #expect(await engine.pipeline.device(id)?.geometry.width == 150)
+
+        // Properties alone (same mapping): announced, nothing cancelled.
+        published.withLock { $0.removeAll() }
+        await engine.changeDevice(id, at: time, udevProperties: [:], mapping: DeviceMapping(sizeMM: SizeMM(width: 150, height: 100)))
+        #expect(published.withLock { $0 }.map(\.stream) == [.device])
+    }
+}
