@@ -18,10 +18,13 @@ public struct DaemonOptions: Sendable {
     public var pacing: ReplayPacing
     /// Whether the engine explains itself on the `debug` stream.
     public var debugRecords: Bool
+    /// Where to record the input as a native trace (`--record`); nil: no recording.
+    public var recordPath: String?
 
     /// Creates options.
     public init(configPath: String? = nil, socketPath: String? = nil, replayPath: String? = nil,
-                pacing: ReplayPacing = ReplayPacing(), debugRecords: Bool = true) {
+                pacing: ReplayPacing = ReplayPacing(), debugRecords: Bool = true, recordPath: String? = nil) {
+        self.recordPath = recordPath
         self.configPath = configPath
         self.socketPath = socketPath
         self.replayPath = replayPath
@@ -69,6 +72,7 @@ public enum Daemon {
 
         let board = HelloBoard()
         let engine = DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
+        if let path = options.recordPath { await engine.startRecording(to: path) }
         let recording: Recording?
         let live: LiveInputService?
         if let replayPath = options.replayPath {

@@ -3,6 +3,7 @@ import Logging
 import Publisher
 import Synchronization
 import TouchCore
+import Trace
 import Wire
 
 /// What `hello` says now: written by the engine owner when devices or the
@@ -51,6 +52,9 @@ public actor DaemonEngine {
     /// The time of the last frame or deadline (cancellations on reload are stamped with it).
     var lastTime = Timestamp.zero
 
+    /// `--record`: the input, as a native trace (nil when not recording or after a write error).
+    var recorder: DaemonRecorder?
+
     // Buffers reused for every frame.
     var outputs: [EngineOutput] = []
     var batch: [PublishedEvent] = []
@@ -93,6 +97,7 @@ public actor DaemonEngine {
             return reason
         }
         let info = pipeline.addDevice(id, description: description, mapping: decision.mapping)
+        record { r throws(TraceError) in try r.addDevice(id, description, udevProperties: udevProperties, at: time) }
         updateScreens()
         let entry = Self.helloDevice(info)
         logger.info("device added", metadata: [
@@ -111,6 +116,7 @@ public actor DaemonEngine {
         known.removeAll { $0.id == id }
         guard let info = pipeline.device(id) else { return }
         if let frame = pipeline.removeDevice(id, at: time) { run(frame) }
+        record { r throws(TraceError) in try r.removeDevice(id, at: time) }
         updateScreens()
         logger.info("device removed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)"])
         publishHello()
@@ -153,6 +159,7 @@ public actor DaemonEngine {
     /// Feeds events of one device, in order; every completed frame goes
     /// through the engine and out to the clients.
     public func handle(_ events: [InputEvent], from device: DeviceID) {
+        if recorder != nil { record { r throws(TraceError) in try r.append(events, from: device) } }
         for e in events {
             if let frame = pipeline.process(e, from: device) { run(frame) }
         }
@@ -243,6 +250,47 @@ public actor DaemonEngine {
         guard !batch.isEmpty else { return }
         sink?(batch)
         batch.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Recording
+
+    /// Records the input from now on into `path` (`touchd --record`); a file
+    /// that cannot be created is logged and the daemon serves without recording.
+    public func startRecording(to path: String) {
+        do {
+            recorder = try DaemonRecorder(path: path)
+            logger.info("recording the input", metadata: ["file": "\(path)"])
+        } catch {
+            logger.error("cannot record: \(error.description); serving without recording")
+        }
+    }
+
+    /// Ends the recording: the last frame is written and the file closed.
+    public func finishRecording() {
+        guard var r = recorder else { return }
+        recorder = nil
+        do {
+            try r.finish()
+            logger.info("recording finished", metadata: ["file": "\(r.path)", "events": "\(r.eventCount)"])
+        } catch {
+            logger.error("recording ended badly: \(error.description)")
+        }
+    }
+
+    /// Whether the input is being recorded.
+    public var isRecording: Bool { recorder != nil }
+
+    /// Runs a step of the recorder; an error ends the recording (logged once), never the daemon.
+    func record(_ step: (inout DaemonRecorder) throws(TraceError) -> Void) {
+        guard var r = recorder else { return }
+        recorder = nil
+        do {
+            try step(&r)
+            recorder = r
+        } catch {
+            r.abandon()
+            logger.error("recording stopped: \(error.description); \(r.eventCount) events recorded before; serving goes on")
+        }
     }
 
     // MARK: Hello

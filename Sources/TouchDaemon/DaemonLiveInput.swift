@@ -5,6 +5,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import TouchCore
+import Trace
 
 extension DaemonEngine {
     /// Fires the deadlines due by `now` (the kernel's clock) and returns the
@@ -17,6 +18,8 @@ extension DaemonEngine {
     /// Brings a device back in step after `SYN_DROPPED` from libevdev's view of
     /// its state: touches that vanished are cancelled, new ones begin.
     public func resync(_ id: DeviceID, report: DeviceResync) {
+        // The trace gets libevdev's sync events: replaying them rebuilds the same state.
+        if recorder != nil { record { r throws(TraceError) in try r.append(report.syncEvents, from: id) } }
         guard let device = pipeline.device(id)?.description else { return }
         let slots = report.slots.map { LiveTouchSession.snapshot($0, device) }
         if let frame = pipeline.resync(device: id, slots: slots, keysDown: report.keysDown,

@@ -51,6 +51,7 @@ struct EngineService: Service {
         try? await gracefulShutdown()
         let now = await engine.lastTime
         await engine.finishTouches(at: now)
+        await engine.finishRecording()
     }
 }
 

@@ -29,6 +29,7 @@ public struct NativeTraceWriter {
     }
 
     private let sink: Sink
+    private let name: String
     private let flushEveryFrame: Bool
     private var pending = ""
     private var frame: [RecordedEvent] = []
@@ -39,6 +40,7 @@ public struct NativeTraceWriter {
     /// A writer that collects the trace in ``text``.
     public init() {
         self.sink = .buffer
+        self.name = "memory"
         self.flushEveryFrame = false
         writeHeader()
     }
@@ -46,8 +48,11 @@ public struct NativeTraceWriter {
     /// A writer that appends to an open file descriptor (which the caller
     /// keeps open and closes). With `flushEveryFrame`, each complete frame is
     /// written at once, as a live recorder wants.
-    public init(fileDescriptor: Int32, flushEveryFrame: Bool = true) {
+    ///
+    /// `name` (the file's path) is what write errors name; without it, the descriptor.
+    public init(fileDescriptor: Int32, name: String? = nil, flushEveryFrame: Bool = true) {
         self.sink = .fileDescriptor(fileDescriptor)
+        self.name = name ?? "fd \(fileDescriptor)"
         self.flushEveryFrame = flushEveryFrame
         writeHeader()
     }
@@ -96,7 +101,7 @@ public struct NativeTraceWriter {
     }
 
     /// Writes a removal line: the device is gone and `id` may be reused by a later device line.
-    public mutating func removeDevice(_ id: DeviceID, at time: Timestamp) throws {
+    public mutating func removeDevice(_ id: DeviceID, at time: Timestamp) throws(TraceError) {
         if frameDevice == id { writeFrame() }
         pending += "{\"type\":\"removed\",\"id\":\(id.rawValue),\"time\":\(time.microseconds)}\n"
         if flushEveryFrame { try flush() }
@@ -105,7 +110,7 @@ public struct NativeTraceWriter {
     /// Buffers an event; a `SYN_REPORT` writes the frame line. An event of
     /// another device than the buffered ones first writes those as a frame
     /// of their own (it was cut short, which readers accept).
-    public mutating func append(_ event: RecordedEvent) throws {
+    public mutating func append(_ event: RecordedEvent) throws(TraceError) {
         if let d = frameDevice, d != event.device { writeFrame() }
         frameDevice = event.device
         frame.append(event)
@@ -133,7 +138,7 @@ public struct NativeTraceWriter {
 
     /// Moves the written lines to the file descriptor (or to ``text``).
     /// An incomplete frame stays buffered.
-    public mutating func flush() throws {
+    public mutating func flush() throws(TraceError) {
         guard !pending.isEmpty else { return }
         switch sink {
         case .buffer:
@@ -144,8 +149,9 @@ public struct NativeTraceWriter {
             while offset < utf8.count {
                 let n = utf8.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
                 if n < 0 {
-                    if errno == EINTR { continue }
-                    throw TraceError(.unwritable, file: "fd \(fd)", "write failed (errno \(errno))")
+                    let err = errno
+                    if err == EINTR { continue }
+                    throw TraceError(.unwritable, file: name, "cannot write: \(String(cString: strerror(err))) (errno \(err))")
                 }
                 offset += n
             }
@@ -155,7 +161,7 @@ public struct NativeTraceWriter {
     }
 
     /// Writes an incomplete last frame, if any, and flushes.
-    public mutating func finish() throws {
+    public mutating func finish() throws(TraceError) {
         writeFrame()
         try flush()
     }

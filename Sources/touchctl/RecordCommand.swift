@@ -100,7 +100,7 @@ struct TraceRecorder {
         self.fileDescriptor = fileDescriptor
         self.file = file
         recording = Recording(devices: [], events: [], format: format)
-        if format == .native { native = NativeTraceWriter(fileDescriptor: fileDescriptor, flushEveryFrame: true) }
+        if format == .native { native = NativeTraceWriter(fileDescriptor: fileDescriptor, name: file, flushEveryFrame: true) }
     }
 
     mutating func record(_ event: LiveInputEvent, hotplug: Bool) throws {

@@ -31,6 +31,9 @@ struct Touchd: AsyncParsableCommand {
     @Flag(help: "Stop (gracefully) when the replay is over.")
     var exitAfterReplay = false
 
+    @Option(help: "Record the input (devices and events) into this file as a native trace, frame by frame.")
+    var record: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -49,7 +52,8 @@ struct Touchd: AsyncParsableCommand {
         let logger = Logger(label: "touchd")
         let options = DaemonOptions(
             configPath: config, socketPath: socket, replayPath: replay,
-            pacing: ReplayPacing(speed: speed, loop: loop, waitForSubscribers: waitForSubscribers, exitWhenDone: exitAfterReplay))
+            pacing: ReplayPacing(speed: speed, loop: loop, waitForSubscribers: waitForSubscribers, exitWhenDone: exitAfterReplay),
+            recordPath: record)
         do {
             try await Daemon.run(options, logger: logger)
         } catch {
