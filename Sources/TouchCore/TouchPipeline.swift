@@ -83,6 +83,17 @@ public struct TouchPipeline: Sendable {
         buffer.reserveCapacity(32)
     }
 
+    /// Forgets every device (their touches end without a frame: call
+    /// ``finish(at:)`` first) and takes new screens. Touch ids keep counting, so
+    /// an id is never handed out twice by one pipeline (a daemon reloading its
+    /// configuration keeps its clients' ids unique).
+    public mutating func reset(screens: [ScreenConfiguration]) {
+        self.screens = screens.isEmpty ? [ScreenConfiguration()] : screens
+        assemblers.removeAll()
+        directory = DeviceDirectory()
+        buffer.removeAll(keepingCapacity: true)
+    }
+
     /// Adds (or replaces) a device and returns what the pipeline made of it.
     @discardableResult
     public mutating func addDevice(_ id: DeviceID, description: DeviceDescription, mapping: DeviceMapping = DeviceMapping()) -> DeviceInfo {

@@ -106,7 +106,7 @@ extension DaemonEngine {
         route(engine.setConfiguration(gestures))
         flush()
         if remap {
-            pipeline = TouchPipeline(screens: new.screenConfigurations)
+            pipeline.reset(screens: new.screenConfigurations)
             for d in known {
                 let decision = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
                 guard decision.ignoredBecause == nil else { continue }

@@ -20,6 +20,25 @@ import TouchTesting
         #expect(r.pipeline.activeTouchCount == 0)
     }
 
+    @Test func resetForgetsDevicesAndScreensButKeepsCountingIDs() {
+        var r = TouchReplay()
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen())
+        var a = EventScript()
+        a.frame { $0.trackingID(1); $0.position(10, 10) }
+        r.feed(a, from: DeviceID(0))
+        r.finish()
+        r.pipeline.reset(screens: [ScreenConfiguration(width: 800, height: 480)])
+        #expect(r.pipeline.devices.isEmpty && r.pipeline.activeTouchCount == 0)
+        #expect(r.pipeline.screens.map(\.width) == [800])
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen())
+        var b = EventScript(start: Timestamp(microseconds: 2_000_000))
+        b.frame { $0.trackingID(5); $0.position(10, 10) }
+        r.feed(b, from: DeviceID(0))
+        r.finish()
+        #expect(r.touches(.began).map(\.id) == [TouchID(1), TouchID(2)])
+        #expect(r.checker.violations == [])
+    }
+
     @Test func unknownDevicesAreCounted() {
         var p = TouchPipeline()
         #expect(p.process(InputEvent(time: .zero, type: .syn, code: 0, value: 0), from: DeviceID(9)) == nil)

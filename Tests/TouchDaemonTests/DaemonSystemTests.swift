@@ -37,6 +37,82 @@ import Glibc
         #expect(try daemon.waitForExit() == 0)
     }
 
+    // Issue 9, faults: SIGHUP in a loop while touches are down, alternating two
+    // valid files (different screens: touches are cancelled and devices
+    // remapped) and an invalid one.
+    @Test func reloadStormWhileTouchesAreActiveKeepsStreamsConsistent() throws {
+        let dir = TemporaryDirectory()
+        let config = dir.path + "/touchd.yaml"
+        let files = [
+            "screens:\n  - {name: main, width: 1920, height: 1080}\n",
+            "screens:\n  - {name: main, width: 800, height: 480}\n",
+            "screens:\n  - {name: main, width: 800, height: 480}\ndevices:\n  - {match: {name: x}, rotation: 45}\n",
+        ]
+        try files[0].write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", config, "--replay", PackagePaths.drag4, "--loop", "--speed", "4"])
+        let client = try WireSocket(path: daemon.socketPath)
+        #expect(messageType(try client.readLine() ?? "") == "hello")
+        var lines = try client.request(#"{"op":"subscribe","id":1,"events":["touch","gesture"]}"#, id: 1)
+        lines += try client.lines { $0.contains(#""phase":"began""#) }
+        let descriptorsBefore = daemon.descriptorCount()
+
+        for i in 0..<150 {
+            try files[i % 3].write(toFile: config, atomically: true, encoding: .utf8)
+            daemon.signal(SIGHUP)
+        }
+        try files[0].write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try poll("the last reload") { Self.screenWidth(in: try WireSocket(path: daemon.socketPath).message()) == 1920 }
+        #expect(daemon.process.isRunning)
+        let log = daemon.log
+        #expect(log.contains("configuration reloaded") && log.contains("configuration reload rejected"))
+        #expect(daemon.descriptorCount() <= descriptorsBefore + 2, "descriptors: \(descriptorsBefore) before the storm, \(daemon.descriptorCount()) after")
+
+        // Gestures still come after the storm; then a clean shutdown.
+        lines += try client.lines { $0.contains(#""state":"ended""#) }
+        daemon.signal(SIGTERM)
+        lines += try client.lines { messageType($0) == "goodbye" }
+        #expect(try daemon.waitForExit() == 0)
+        #expect(lines.last == #"{"type":"goodbye","reason":"shutdown"}"#)
+
+        // Every touch: began, moved..., then ended or cancelled, exactly once.
+        var touchPhases: [Int: [String]] = [:]
+        var gestureStates: [String: [String]] = [:]
+        for line in lines {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            switch messageType(line) {
+            case "touch":
+                if let id = object["id"] as? Int, let phase = object["phase"] as? String { touchPhases[id, default: []].append(phase) }
+            case "gesture":
+                if let name = object["recognizer"] as? String, let state = object["state"] as? String {
+                    gestureStates[name, default: []].append(state)
+                }
+            default:
+                break
+            }
+        }
+        #expect(touchPhases.count > 4)
+        // The first touches may have begun before the subscription.
+        for (id, phases) in touchPhases where phases.first == "began" {
+            let ends = phases.filter { $0 == "ended" || $0 == "cancelled" }
+            #expect(ends.count == 1 && (phases.last == "ended" || phases.last == "cancelled"), "touch \(id): \(phases)")
+            #expect(phases.dropFirst().dropLast().allSatisfy { $0 == "moved" }, "touch \(id): \(phases)")
+        }
+        // Every continuous gesture: began, changed..., ended or cancelled; nothing left open.
+        for (name, states) in gestureStates {
+            var open = false
+            for state in states {
+                switch state {
+                case "began": #expect(!open, "\(name): \(states)"); open = true
+                case "changed": #expect(open, "\(name): \(states)")
+                case "ended", "cancelled": #expect(open, "\(name): \(states)"); open = false
+                default: #expect(!open, "\(name): \(states)")
+                }
+            }
+            #expect(!open, "\(name) left open: \(states.suffix(5))")
+        }
+    }
+
     @Test func sigtermSaysGoodbyeRemovesTheSocketAndExitsZero() throws {
         let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--loop"])
         let a = try WireSocket(path: daemon.socketPath)
