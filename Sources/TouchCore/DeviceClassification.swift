@@ -38,6 +38,10 @@ public struct DeviceClassification: Hashable, Sendable {
     public var contactKey: UInt16
     /// A sentence explaining the decision.
     public var reason: String
+    /// Why no touch can come from the device (nil for touch devices): no
+    /// position axes, or axes whose absinfo has no range. Daemon and
+    /// `touchctl devices` ignore such a device with this reason.
+    public var unusableReason: String?
 
     /// The pen tool codes, in kernel order.
     public static let penToolCodes: [(code: UInt16, tool: Tool)] = [
@@ -165,10 +169,21 @@ public struct DeviceClassification: Hashable, Sendable {
         self.isTouchDevice = !types.isEmpty
         self.usesSecondaryPositionAxes = secondaryAxes
         self.contactKey = contactKey
+        var unusable: String?
         if types.isEmpty {
-            let what = d.supports(.rel) ? "relative axes only" : "no position axes with touch or pen keys"
+            // Position axes declared without a range (max <= min + 1) are a broken
+            // description rather than a pad: say which.
+            let degenerate = [EventCode.absMTPositionX, EventCode.absMTPositionY, EventCode.absX, EventCode.absY]
+                .compactMap { code -> String? in
+                    guard d.supports(.abs, code), let info = d.absInfo[code], info.span <= 1 else { return nil }
+                    return "\(EventNames.code(.abs, code)) has no usable range (minimum \(info.minimum), maximum \(info.maximum))"
+                }
+            let what = !degenerate.isEmpty ? degenerate.joined(separator: ", ")
+                : d.supports(.rel) ? "relative axes only" : "no position axes with touch or pen keys"
             notes.append("\(what): not a touch device (pad, keyboard or mouse)")
+            unusable = "\(what): no touches can come from it"
         }
+        self.unusableReason = unusable
         self.reason = notes.joined(separator: "; ")
     }
 }

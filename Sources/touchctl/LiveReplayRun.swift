@@ -13,10 +13,11 @@ import Udev
 
 /// `touchctl replay --live`: recordings into uinput devices, one file after another.
 enum LiveReplayRun {
-    /// How long to give udev and readers (touchd, libinput) to open a new device before writing to it.
-    static let settleMilliseconds = 500.0
+    /// How long to give readers (touchd, libinput) to open a new device before
+    /// writing to it, and to drain it before it disappears (`--settle`).
+    static let defaultSettleMilliseconds = 500.0
 
-    static func run(recordings: [Recording], speed: Double) throws {
+    static func run(recordings: [Recording], speed: Double, settleMilliseconds: Double) throws {
         guard let wakeup = try? LiveWakeup() else { throw ExitCode(71) }
         StopSignals.install(waking: wakeup)
         for recording in recordings {
@@ -32,7 +33,7 @@ enum LiveReplayRun {
             for d in replay.devices {
                 printError("touchctl: created \(d.devnode ?? "a device") (\(d.deviceDescription.name))")
             }
-            waitUntilReadersCanOpen(replay.devices)
+            waitUntilReadersCanOpen(replay.devices, settleMilliseconds: settleMilliseconds)
             do {
                 let count = try replay.play(speed: speed, shouldStop: { StopSignals.requested })
                 printError("touchctl: wrote \(count) events")
@@ -41,13 +42,13 @@ enum LiveReplayRun {
                 throw ExitCode(74)
             }
             // Let readers drain the last frames before the devices disappear.
-            LiveReplay.sleep(until: LiveClock.now().adding(milliseconds: 200))
+            LiveReplay.sleep(until: LiveClock.now().adding(milliseconds: settleMilliseconds))
         }
     }
 
     /// Waits until udev has processed every device (its rules ran, so readers
     /// were told), then a little longer for them to open it.
-    static func waitUntilReadersCanOpen(_ devices: [UinputDevice]) {
+    static func waitUntilReadersCanOpen(_ devices: [UinputDevice], settleMilliseconds: Double) {
         let udev = try? UdevContext()
         let giveUp = LiveClock.now().adding(milliseconds: 3000)
         for d in devices {

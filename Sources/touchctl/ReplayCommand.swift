@@ -27,13 +27,17 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "With --live: time scale (2 = twice as fast, 0 = as fast as possible).")
     var speed: Double = 1
 
+    @Option(help: "With --live: milliseconds given to readers (touchd, libinput) to open a new device before the first event, and to drain it after the last.")
+    var settle: Double = LiveReplayRun.defaultSettleMilliseconds
+
     func validate() throws {
         if !(speed >= 0) || !speed.isFinite { throw ValidationError("--speed must be 0 or more") }
+        if !(settle >= 0) || !settle.isFinite { throw ValidationError("--settle must be 0 or more") }
         do { _ = try ReplayStreams(list: events) } catch { throw ValidationError(error.description) }
     }
 
     func run() throws {
-        if live { return try LiveReplayRun.run(recordings: try readRecordings(input), speed: speed) }
+        if live { return try LiveReplayRun.run(recordings: try readRecordings(input), speed: speed, settleMilliseconds: settle) }
         let streams = try ReplayStreams(list: events)
         let session = ReplaySession(recordings: try readRecordings(input), configuration: try loadConfiguration(input))
         var out = Output()

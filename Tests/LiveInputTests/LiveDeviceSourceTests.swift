@@ -96,6 +96,29 @@ import Udev
         #expect(ids == [DeviceID(0), DeviceID(1)])
     }
 
+    // Issue 9, faults: the node disappears between enumeration and open.
+    @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    func aNodeGoneBetweenEnumerationAndOpenIsReportedByName() throws {
+        let uinput = try UinputDevice(description: try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc"))
+        let syspath = try #require(uinput.syspath)
+        let udev = try UdevContext()
+        var enumerated: UdevDeviceInfo?
+        for _ in 0..<100 where enumerated == nil {
+            enumerated = try udev.touchDevices().first { $0.syspath.hasPrefix(syspath + "/") }
+            if enumerated == nil { usleep(20_000) }
+        }
+        let info = try #require(enumerated)
+        uinput.close()
+        let source = try LiveDeviceSource(watchesHotplug: false)
+        var out: [LiveInputEvent] = []
+        source.consider(info, into: &out)
+        let node = try #require(info.devnode)
+        #expect(out.map(\.summary) == ["openFailed \(node) openFailed"])
+        guard case .openFailed(_, let error) = try #require(out.first) else { return }
+        #expect(error.description.hasPrefix("\(node): cannot open device node"))
+        #expect(source.devices.isEmpty)
+    }
+
     // Writes a udev rule into the guest's udevd: only in the throwaway guest.
     @Test(.enabled(if: LiveFixtures.isThrowawayGuest, "changes udev rules: runs in the QEMU guest (make test-vm)"))
     func udevChangeDecidesAgain() throws {

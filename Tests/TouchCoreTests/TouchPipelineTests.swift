@@ -39,6 +39,52 @@ import TouchTesting
         #expect(r.checker.violations == [])
     }
 
+    /// Issue 9, faults: a device reporting absurd absinfo. Each case breaks one
+    /// assumption; the pipeline must give finite positions and sizes, legal
+    /// touch sequences, and no crash.
+    @Test(arguments: ["max < min", "resolution 0", "zero range", "0 slots", "negative resolution", "huge range"])
+    func absurdAbsinfoGivesFiniteTouches(_ fault: String) throws {
+        var d = DeviceFixtures.touchscreen()
+        for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
+            switch fault {
+            case "max < min": d.absInfo[code] = AbsInfo(minimum: 4095, maximum: 0, resolution: 20)
+            case "resolution 0": d.absInfo[code] = AbsInfo(minimum: 0, maximum: 4095, resolution: 0)
+            case "zero range": d.absInfo[code] = AbsInfo(minimum: 100, maximum: 100, resolution: 20)
+            case "negative resolution": d.absInfo[code] = AbsInfo(minimum: 0, maximum: 4095, resolution: -5)
+            case "huge range": d.absInfo[code] = AbsInfo(minimum: Int32.min, maximum: Int32.max, resolution: 1)
+            default: break
+            }
+        }
+        if fault == "0 slots" { d.absInfo[EventCode.absMTSlot] = AbsInfo(minimum: 0, maximum: -1) }
+        var r = TouchReplay()
+        let info = r.pipeline.addDevice(DeviceID(0), description: d)
+        #expect(info.geometry.width.isFinite && info.geometry.width >= 0, "\(info.geometry)")
+        #expect(info.geometry.height.isFinite && info.geometry.height >= 0, "\(info.geometry)")
+        // Axes without a range: not usable, and said so (the daemon ignores it with this reason).
+        let unusable = fault == "max < min" || fault == "zero range"
+        #expect(info.classification.isTouchDevice == !unusable)
+        if unusable {
+            #expect(info.classification.unusableReason ==
+                    (fault == "max < min"
+                     ? "ABS_MT_POSITION_X has no usable range (minimum 4095, maximum 0), ABS_MT_POSITION_Y has no usable range (minimum 4095, maximum 0), ABS_X has no usable range (minimum 4095, maximum 0), ABS_Y has no usable range (minimum 4095, maximum 0): no touches can come from it"
+                     : "ABS_MT_POSITION_X has no usable range (minimum 100, maximum 100), ABS_MT_POSITION_Y has no usable range (minimum 100, maximum 100), ABS_X has no usable range (minimum 100, maximum 100), ABS_Y has no usable range (minimum 100, maximum 100): no touches can come from it"))
+        } else {
+            #expect(info.geometry.width > 0 && info.geometry.height > 0, "\(info.geometry)")
+        }
+        var s = EventScript()
+        s.frame { $0.slot(0); $0.trackingID(1); $0.position(10, 10); $0.slot(1); $0.trackingID(2); $0.position(5000, -20) }
+        s.frame { $0.slot(0); $0.position(Int32.max, Int32.min); $0.slot(1); $0.position(100, 100) }
+        s.frame { $0.slot(0); $0.trackingID(-1); $0.slot(1); $0.trackingID(-1) }
+        r.feed(s, from: DeviceID(0))
+        r.finish()
+        #expect(r.checker.violations == [])
+        #expect(r.touches(.began).isEmpty == unusable)
+        for t in r.frames.flatMap(\.touches) {
+            #expect(t.location.x.isFinite && t.location.y.isFinite, "\(fault): \(t.location)")
+            #expect(t.locationMM.x.isFinite && t.locationMM.y.isFinite, "\(fault): \(t.locationMM)")
+        }
+    }
+
     @Test func unknownDevicesAreCounted() {
         var p = TouchPipeline()
         #expect(p.process(InputEvent(time: .zero, type: .syn, code: 0, value: 0), from: DeviceID(9)) == nil)

@@ -95,6 +95,48 @@ import Udev
         #expect(!result.output.contains("touchd test keyboard"))
     }
 
+    // Issue 9, faults: absurd absinfo and a node the user may not open; each
+    // device is explained by name, the others are still listed.
+    @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    func devicesExplainsDevicesThatCannotBeUsed() throws {
+        let atmel = try #require(try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.desc").devices.first).description
+        // The kernel refuses maximum < minimum from uinput (a driver could still report it: TouchPipelineTests covers that).
+        var inverted = atmel
+        inverted.name = "touchd inverted touchscreen"
+        for code in [EventCode.absX, EventCode.absMTPositionX] { inverted.absInfo[code] = AbsInfo(minimum: 800, maximum: 0) }
+        #expect(throws: EvdevError.self) { _ = try UinputDevice(description: inverted) }
+
+        var flat = atmel
+        flat.name = "touchd zero-range touchscreen"
+        for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
+            flat.absInfo[code] = AbsInfo(minimum: 100, maximum: 100, resolution: 0)
+        }
+        let flatDevice = try UinputDevice(description: flat)
+        let good = try UinputDevice(description: atmel)
+        try Self.waitUntilInitialized([flatDevice, good])
+        let flatNode = try #require(flatDevice.devnode), goodNode = try #require(good.devnode)
+
+        let asRoot = try Run(["devices"]).finish()
+        #expect(asRoot.status == 0, "\(asRoot.error)")
+        let lines = asRoot.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("\(flatNode): ignored: ABS_MT_POSITION_X has no usable range (minimum 100, maximum 100), ABS_MT_POSITION_Y has no usable range (minimum 100, maximum 100), ABS_X has no usable range (minimum 100, maximum 100), ABS_Y has no usable range (minimum 100, maximum 100): no touches can come from it"),
+                "\(asRoot.output)")
+        #expect(lines.contains("\(goodNode): Atmel maXTouch Touchscreen"), "\(asRoot.output)")
+
+        // As nobody: the node cannot be opened, and touchctl says so for each device.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Self.touchctl, "devices"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.split(separator: "\n").contains { $0 == "\(goodNode): cannot be used: \(goodNode): cannot open device node: Permission denied (errno 13)" },
+                "\(text)")
+    }
+
     @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"), arguments: ["native", "evemu"])
     func recordThenReplayGivesTheOriginalGestures(_ format: String) throws {
         let original = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
@@ -140,7 +182,8 @@ import Udev
         try session.start { outputs.append($0) }
         outputs.removeAll()
 
-        let run = try Run(["replay", "--live", "--speed", "1", RealFixtures.root + "/real/evemu-devices/" + fixture])
+        // A generous settle: the guest's emulated CPU can be slow to open the new device.
+        let run = try Run(["replay", "--live", "--speed", "1", "--settle", "3000", RealFixtures.root + "/real/evemu-devices/" + fixture])
         let giveUp = LiveClock.now().adding(milliseconds: 60_000)
         while run.process.isRunning && LiveClock.now() < giveUp {
             try session.pumpOnce(maximumWaitMilliseconds: 100) { outputs.append($0) }
