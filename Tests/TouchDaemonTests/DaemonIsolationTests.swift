@@ -74,10 +74,11 @@ import Glibc
     }
 
     @Test func aClientGetsNothingOfAnotherClientsSurfaceAndCannotNameIt() throws {
-        let (owner, bystander, allTouches) = try Self.ownerAndBystander(config: nil)
+        let (owner, bystander, _) = try Self.ownerAndBystander(config: nil)
+        // The surface's raw touches until its pan takes them (cancelsTouchesInView).
         let ownerTouches = owner.filter { messageType($0) == "touch" }
-        #expect(ownerTouches.count > 10)
-        #expect(ownerTouches.count == allTouches.count)
+        #expect(!ownerTouches.isEmpty)
+        #expect(ownerTouches.allSatisfy { $0.contains(#""surface":"main""#) })
         #expect(!bystander.contains { messageType($0) == "touch" })
         #expect(!bystander.contains { messageType($0) == "gesture" })
         #expect(!bystander.contains { $0.contains("client-1") || $0.contains(#""surface":"main""#) })
@@ -86,7 +87,7 @@ import Glibc
     @Test func theSeeAllTouchesGrantShowsTouchesButNeverActions() throws {
         let (owner, bystander, _) = try Self.ownerAndBystander(config: "access:\n  seeAllTouches: {users: [root]}\n")
         let ownerTouches = owner.filter { messageType($0) == "touch" }
-        #expect(ownerTouches.count > 10)
+        #expect(!ownerTouches.isEmpty)
         #expect(bystander.filter { messageType($0) == "touch" } == ownerTouches)
         #expect(!bystander.contains { messageType($0) == "gesture" })
     }
