@@ -43,7 +43,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RECORDING = os.path.join(ROOT, "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
@@ -237,6 +236,32 @@ def guard(fn, name, counts):
     return run
 
 
+class SharedCounts:
+    """Counters shared with the misbehaving process (errors of any kind in one)."""
+    NAMES = ["never_reads", "storm", "garbage", "reconnects", "half_closes", "half_closes-missing-answer", "errors"]
+
+    def __init__(self):
+        self.values = mp.Array("q", len(self.NAMES))
+
+    def _index(self, name):
+        return self.NAMES.index("errors" if name.endswith("-errors") else name)
+
+    def __getitem__(self, name):
+        return self.values[self._index(name)]
+
+    def __setitem__(self, name, value):
+        self.values[self._index(name)] = value
+
+    def get(self, name, default=0):
+        return self[name]
+
+    def items(self):
+        return [(n, self.values[i]) for i, n in enumerate(self.NAMES)]
+
+    def snapshot(self):
+        return dict(self.items())
+
+
 def select_poll(s):
     import select
     p = select.poll()
@@ -273,7 +298,7 @@ class PassBook:
         if p == self.first_pass[cid]:
             return  # joined mid-pass
         if p in self.finalized:
-            self.problems.append(f"client {cid} pass {p}: reported after the pass was closed (more than two passes late)")
+            self.problems.append(f"client {cid} pass {p}: reported after the pass was closed (too late)")
             return
         self.records.setdefault(p, {})[cid] = (n, digest, ds)
 
@@ -305,12 +330,14 @@ def main():
     ap.add_argument("--warmup", type=float, default=None, help="seconds after the clients start before the first sample (default: one interval)")
     ap.add_argument("--speed", type=float, default=4)
     ap.add_argument("--healthy", type=int, default=40)
+    ap.add_argument("--late", type=float, default=5, help="seconds after which a client still reporting a pass counts as losing it")
     ap.add_argument("--json", help="write the samples and verdict here")
     args = ap.parse_args()
     warmup = args.interval if args.warmup is None else args.warmup
 
     first, last = recording_span(args.recording)
     period = (last - first) + PASS_GAP
+    lag_passes = max(2, int(args.late * args.speed / period) + 1)
     tmp = tempfile.mkdtemp(prefix="touchd-soak-")
     sock = os.path.join(tmp, "touchd.sock")
     log = open(os.path.join(tmp, "touchd.log"), "w")
@@ -327,7 +354,6 @@ def main():
 
     stop = mp.Event()
     bad_stop = mp.Event()
-    manager = mp.Manager()
 
     book = PassBook()
     conns = []
@@ -361,8 +387,9 @@ def main():
 
     def latencies():
         with lock:
-            # A pass is complete for everyone three passes later.
-            return book.finalize(newest[0] - 2)
+            # A pass is closed once the newest is `lag_passes` further: a client
+            # reporting it later was more than `--late` seconds behind.
+            return book.finalize(newest[0] - lag_passes)
 
     # Unloaded baseline: one healthy client alone.
     start_healthy([0])
@@ -377,21 +404,9 @@ def main():
     rest = list(range(1, args.healthy))
     for k in range(4):
         start_healthy(rest[k::4])
-    bad_counts = manager.dict({n: 0 for n in ["never_reads", "storm", "garbage", "reconnects", "half_closes", "half_closes-missing-answer"]})
+    bad_counts = SharedCounts()
+    bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts), daemon=True)
 
-    def run_bad():
-        local = defaultdict(int)
-
-        def report():
-            while True:
-                bad_counts.update(dict(local))
-                if bad_stop.wait(1):
-                    bad_counts.update(dict(local))
-                    return
-        threading.Thread(target=report, daemon=True).start()
-        misbehaving_worker(sock, bad_stop, local)
-
-    bad = mp.Process(target=run_bad, daemon=True)
     bad.start()
     time.sleep(warmup)
     latencies()  # passes of the warm-up are not sampled
@@ -407,7 +422,7 @@ def main():
         p99 = percentile(lat, 99)
         p50 = percentile(lat, 50)
         sample = {"t": round(time.monotonic() - t0, 1), "rss_kb": rss, "fds": fds, "cpu_s": cpu, "events": len(lat),
-                  "p50_ms": p50 and p50 * 1e3, "p99_ms": p99 and p99 * 1e3, "misbehaving": dict(bad_counts)}
+                  "p50_ms": p50 and p50 * 1e3, "p99_ms": p99 and p99 * 1e3, "misbehaving": bad_counts.snapshot()}
         samples.append(sample)
         print(f"{sample['t']:7.1f} {rss:8d} {fds:5d} {cpu:7.2f} {len(lat):8d} {(p50 or 0) * 1e3:7.3f} {(p99 or 0) * 1e3:7.3f}  "
               + " ".join(f"{k}={v}" for k, v in sorted(bad_counts.items())), flush=True)
