@@ -111,17 +111,20 @@ def healthy_worker(ids, path, first, period, speed, out, stop):
             lines = (st["buf"] + chunk).split(b"\n")
             st["buf"] = lines.pop()
             for line in lines:
-                m = json.loads(line)
-                kind = m.get("type")
-                if kind == "ack":
+                # Every server line starts with its type; only the time field is needed.
+                if line.startswith(b'{"type":"ack"'):
                     st["acked"] = True
                     continue
-                if kind == "overflow":
-                    st["overflow"] += m["lost"]
+                if line.startswith(b'{"type":"overflow"'):
+                    st["overflow"] += json.loads(line)["lost"]
                     continue
-                if kind not in ("gesture", "touch") or not st["acked"]:
+                if not (line.startswith(b'{"type":"gesture"') or line.startswith(b'{"type":"touch"')) or not st["acked"]:
                     continue
-                t = m["time"]
+                k = line.index(b'"time":') + 7
+                end = k
+                while line[end] not in b",}":
+                    end += 1
+                t = float(line[k:end])
                 p = int((t - first + 1e-7) // period)
                 if p != st["pass"]:
                     flush(st)
@@ -137,8 +140,11 @@ def healthy_worker(ids, path, first, period, speed, out, stop):
 
 # --- Misbehaving clients -----------------------------------------------------
 
-def misbehaving_worker(path, stop, counts):
-    """Ten threads, two of each kind; `counts` gets how often each did its thing."""
+def misbehaving_worker(path, stop, counts, rate):
+    """Ten threads, two of each kind; `counts` gets how often each did its thing.
+    `rate` bounds each thread's requests (or connections) per second: hostile,
+    but not a CPU-exhaustion test of the machine the soak runs on."""
+    pause = 1.0 / rate
     def never_reads(name):
         while not stop.is_set():
             s = connect(path)
@@ -165,6 +171,7 @@ def misbehaving_worker(path, stop, counts):
                     if b'"id":' in f.readline():
                         answers += 1
                 counts[name] += 2
+                time.sleep(2 * pause)
             s.close()
 
     def garbage(name):
@@ -183,6 +190,7 @@ def misbehaving_worker(path, stop, counts):
                 while b'"id":"p"' not in f.readline():
                     pass
                 counts[name] += 1
+                time.sleep(pause)
             s.close()
 
     def reconnects(name):
@@ -192,6 +200,7 @@ def misbehaving_worker(path, stop, counts):
             s.sendall(b'{"op":"subscribe","id":1,"events":["gesture"]}\n')
             s.close()
             counts[name] += 1
+            time.sleep(pause)
 
     def half_closes(name):
         while not stop.is_set():
@@ -211,6 +220,7 @@ def misbehaving_worker(path, stop, counts):
                 counts[name] += 1
             else:
                 counts[name + "-missing-answer"] += 1
+            time.sleep(pause)
 
     kinds = [never_reads, storm, garbage, reconnects, half_closes]
     threads = []
@@ -330,6 +340,7 @@ def main():
     ap.add_argument("--warmup", type=float, default=None, help="seconds after the clients start before the first sample (default: one interval)")
     ap.add_argument("--speed", type=float, default=4)
     ap.add_argument("--healthy", type=int, default=40)
+    ap.add_argument("--hostile-rate", type=float, default=100, help="requests or connections per second of each misbehaving client")
     ap.add_argument("--late", type=float, default=5, help="seconds after which a client still reporting a pass counts as losing it")
     ap.add_argument("--json", help="write the samples and verdict here")
     args = ap.parse_args()
@@ -405,7 +416,7 @@ def main():
     for k in range(4):
         start_healthy(rest[k::4])
     bad_counts = SharedCounts()
-    bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts), daemon=True)
+    bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts, args.hostile_rate), daemon=True)
 
     bad.start()
     time.sleep(warmup)
