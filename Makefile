@@ -90,15 +90,16 @@ bench: deps
 # Soak (docs/reliability.md): touchd replaying a real recording in a loop at
 # 4x with 50 clients (10 misbehaving); RSS, descriptors and healthy clients'
 # latency sampled every minute. SOAK_MINUTES sets the length (default 30).
-# soak-short is the CI version: 2 minutes, a sample every 15 s.
+# soak-short is the CI version: 2 minutes, a sample every 15 s. SOAK_ARGS adds
+# options of scripts/soak.py (e.g. --json FILE).
 SOAK_MINUTES ?= 30
 soak: deps
 	$(SWIFT) build -c release --product touchd
-	python3 scripts/soak.py --touchd $(BUILD_DIR)/release/touchd --minutes $(SOAK_MINUTES) --interval 60
+	python3 scripts/soak.py --touchd $(BUILD_DIR)/release/touchd --minutes $(SOAK_MINUTES) --interval 60 $(SOAK_ARGS)
 
 soak-short: deps
 	$(SWIFT) build -c release --product touchd
-	python3 scripts/soak.py --touchd $(BUILD_DIR)/release/touchd --minutes 2 --interval 15 --baseline 15
+	python3 scripts/soak.py --touchd $(BUILD_DIR)/release/touchd --minutes 2 --interval 15 --baseline 15 $(SOAK_ARGS)
 
 # --- Installation (docs/deploy.md) -------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: release binaries, systemd units
