@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench clean
+.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench clean soak soak-short
 
 all: build
 
@@ -86,6 +86,20 @@ clean:
 bench: deps
 	cd Benchmarks && $(SWIFT) build -c release
 	LD_PRELOAD="$$(find Benchmarks/.build/release -name 'libMallocInterposerSwift.so' | head -1)" Benchmarks/.build/release/touchd-bench "$(CURDIR)"
+
+# Soak (docs/reliability.md): touchd replaying a real recording in a loop at
+# 4x with 50 clients (10 misbehaving); RSS, descriptors and healthy clients'
+# latency sampled every minute. SOAK_MINUTES sets the length (default 30).
+# soak-short is the CI version: 2 minutes, a sample every 15 s. SOAK_ARGS adds
+# options of scripts/soak.py (e.g. --json FILE).
+SOAK_MINUTES ?= 30
+soak: deps
+	$(SWIFT) build -c release --product touchd
+	python3 scripts/soak.py --touchd $(BUILD_DIR)/release/touchd --minutes $(SOAK_MINUTES) --interval 60 $(SOAK_ARGS)
+
+soak-short: deps
+	$(SWIFT) build -c release --product touchd
+	python3 scripts/soak.py --touchd $(BUILD_DIR)/release/touchd --minutes 2 --interval 15 --baseline 15 $(SOAK_ARGS)
 
 # --- Installation (docs/deploy.md) -------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: release binaries, systemd units

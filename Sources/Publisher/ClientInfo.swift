@@ -69,9 +69,22 @@ public struct AccessGrant: Hashable, Sendable {
 public struct AccessPolicy: Hashable, Sendable {
     /// Who sees the raw touches of other clients' surfaces.
     public var seeAllTouches: AccessGrant
+    /// Who may hold a connection, checked on the peer's credentials when it
+    /// connects; nil: anyone the socket file's permissions let in. A peer
+    /// left out gets `not-permitted` and is closed.
+    public var connect: AccessGrant?
 
-    /// Creates a policy; by default nobody sees other clients' touches.
-    public init(seeAllTouches: AccessGrant = AccessGrant()) {
+    /// Creates a policy; by default nobody sees other clients' touches and
+    /// the socket file's permissions alone decide who connects.
+    public init(seeAllTouches: AccessGrant = AccessGrant(), connect: AccessGrant? = nil) {
         self.seeAllTouches = seeAllTouches
+        self.connect = connect
+    }
+
+    /// Whether a peer with these credentials may connect (never without
+    /// credentials when ``connect`` is set).
+    public func admits(_ credentials: PeerCredentials?) -> Bool {
+        guard let connect else { return true }
+        return connect.includes(credentials)
     }
 }

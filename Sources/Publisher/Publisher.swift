@@ -87,6 +87,8 @@ public final class Publisher: Sendable {
             .serverChannelOption(.backlog, value: 128)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
             .childChannelOption(.maxMessagesPerRead, value: 4)
+            // A client that shuts down its write side still gets the answers to what it sent.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 peerCredentials(of: channel).flatMapThrowing { credentials in
                     let info = ClientInfo(id: hub.makeClientID(), credentials: credentials)

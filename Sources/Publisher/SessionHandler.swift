@@ -15,7 +15,7 @@ final class SessionHandler: ChannelDuplexHandler {
         case idle
         /// Counted by the hub, serving requests and events.
         case active
-        /// Over the connection limit: told so, being closed.
+        /// Refused (not permitted, or over the connection limit): told so, being closed.
         case rejected
         /// Closed.
         case closed
@@ -38,6 +38,9 @@ final class SessionHandler: ChannelDuplexHandler {
     private var inFlight = false
     private var readPending = false
     private var disconnectReported = false
+    // The client shut down its write side: answer what was read, then close.
+    private var inputClosed = false
+    private var closingAfterInput = false
 
     init(hub: SessionHub, info: ClientInfo) {
         self.hub = hub
@@ -65,14 +68,14 @@ final class SessionHandler: ChannelDuplexHandler {
 
     private func start(context: ChannelHandlerContext) {
         guard state == .idle else { return }
+        guard hub.configuration.access.admits(info.credentials) else {
+            let who = info.credentials.map { "uid \($0.uid) gid \($0.gid)" } ?? "a peer without credentials"
+            refuse(context, RequestError(.notPermitted, "\(who) may not connect (access.connect)"))
+            return
+        }
         guard hub.add(self) else {
-            state = .rejected
             let limit = hub.configuration.limits.maxConnections
-            var w = JSONWriter(capacity: 128)
-            MessageEncoder.error(RequestError(.limitExceeded, "too many connections (the limit is \(limit))"), into: &w)
-            w.newline()
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: w.bytes))).whenComplete { _ in channel.close(promise: nil) }
+            refuse(context, RequestError(.limitExceeded, "too many connections (the limit is \(limit))"))
             return
         }
         state = .active
@@ -82,6 +85,16 @@ final class SessionHandler: ChannelDuplexHandler {
         w.newline()
         queue.appendControl(ByteBuffer(bytes: w.bytes))
         flushQueue()
+    }
+
+    /// Sends one error and closes once it is written; the session is never counted.
+    private func refuse(_ context: ChannelHandlerContext, _ error: RequestError) {
+        state = .rejected
+        var w = JSONWriter(capacity: 128)
+        MessageEncoder.error(error, into: &w)
+        w.newline()
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: w.bytes))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -112,6 +125,15 @@ final class SessionHandler: ChannelDuplexHandler {
             }
         }
         processPending()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The frame decoder has passed on every complete line before this.
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            inputClosed = true
+            closeIfInputDone()
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -152,6 +174,16 @@ final class SessionHandler: ChannelDuplexHandler {
             }
         }
         resumeReadingIfPossible()
+        closeIfInputDone()
+    }
+
+    /// After a half-close: once every request read is answered and the
+    /// queue has drained into the socket, closes the connection.
+    private func closeIfInputDone() {
+        guard inputClosed, !closingAfterInput, state == .active, !inFlight, pending.isEmpty, queue.isEmpty, let context else { return }
+        closingAfterInput = true
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
     }
 
     private func handle(_ envelope: RequestEnvelope) {
@@ -307,6 +339,7 @@ final class SessionHandler: ChannelDuplexHandler {
         }
         context.flush()
         resumeReadingIfPossible()
+        closeIfInputDone()
     }
 
     /// Queues `goodbye`, writes what the socket takes, and closes once written

@@ -127,7 +127,7 @@ public enum Daemon {
     static func listen(options: DaemonOptions, settings: DaemonSettings, engine: DaemonEngine, board: HelloBoard,
                        logger: Logger) async throws(DaemonStartError) -> Publisher {
         let configuration = PublisherConfiguration(
-            access: AccessPolicy(seeAllTouches: settings.seeAllTouches),
+            access: settings.accessPolicy,
             socketMode: settings.socketMode, socketGroup: settings.socketGroup)
         let delegate = DaemonDelegate(engine: engine, logger: logger)
         let hello: @Sendable () -> HelloSnapshot = { board.read() }

@@ -18,6 +18,7 @@ import Musl
 ///   group: input
 /// access:
 ///   seeAllTouches: {users: [root], groups: [touchd-debug]}
+///   connect: {users: [root, kiosk], groups: [touchd-clients]}
 /// ```
 public struct DaemonSettings: Hashable, Sendable {
     /// The socket path used when neither `--socket` nor the file gives one.
@@ -31,6 +32,8 @@ public struct DaemonSettings: Hashable, Sendable {
     public var socketGroup: UInt32?
     /// Who sees the raw touches of other clients' surfaces.
     public var seeAllTouches = AccessGrant()
+    /// Who may connect (nil: whoever the socket file's permissions let in).
+    public var connect: AccessGrant?
 
     /// The defaults.
     public init() {}
@@ -76,25 +79,39 @@ public struct DaemonSettings: Hashable, Sendable {
         if let access = map["access"] {
             guard let m = access.mapping else { throw ConfigurationError(file: file, path: "access", "expected a mapping") }
             for (k, v) in m {
-                guard k.string == "seeAllTouches" else {
-                    throw ConfigurationError(file: file, path: "access.\(k.string ?? "?")", "unknown key (known: seeAllTouches)")
-                }
-                guard let grant = v.mapping else { throw ConfigurationError(file: file, path: "access.seeAllTouches", "expected users and groups") }
-                for (gk, list) in grant {
-                    let key = gk.string ?? "?"
-                    let path = "access.seeAllTouches.\(key)"
-                    guard let items = list.sequence else { throw ConfigurationError(file: file, path: path, "expected a list") }
-                    for (i, item) in items.enumerated() {
-                        switch key {
-                        case "users": s.seeAllTouches.uids.insert(try userID(item.string ?? "", file: file, path: "\(path)[\(i)]"))
-                        case "groups": s.seeAllTouches.gids.insert(try groupID(item.string ?? "", file: file, path: "\(path)[\(i)]"))
-                        default: throw ConfigurationError(file: file, path: path, "unknown key (known: users, groups)")
-                        }
-                    }
+                switch k.string {
+                case "seeAllTouches": s.seeAllTouches = try grant(v, file: file, path: "access.seeAllTouches")
+                case "connect": s.connect = try grant(v, file: file, path: "access.connect")
+                default:
+                    throw ConfigurationError(file: file, path: "access.\(k.string ?? "?")", "unknown key (known: seeAllTouches, connect)")
                 }
             }
         }
         return s
+    }
+
+    /// The publisher's access policy.
+    public var accessPolicy: AccessPolicy {
+        AccessPolicy(seeAllTouches: seeAllTouches, connect: connect)
+    }
+
+    /// A `{users: [...], groups: [...]}` mapping; names or numbers.
+    static func grant(_ node: Node, file: String, path: String) throws(ConfigurationError) -> AccessGrant {
+        guard let mapping = node.mapping else { throw ConfigurationError(file: file, path: path, "expected users and groups") }
+        var grant = AccessGrant()
+        for (gk, list) in mapping {
+            let key = gk.string ?? "?"
+            let path = "\(path).\(key)"
+            guard let items = list.sequence else { throw ConfigurationError(file: file, path: path, "expected a list") }
+            for (i, item) in items.enumerated() {
+                switch key {
+                case "users": grant.uids.insert(try userID(item.string ?? "", file: file, path: "\(path)[\(i)]"))
+                case "groups": grant.gids.insert(try groupID(item.string ?? "", file: file, path: "\(path)[\(i)]"))
+                default: throw ConfigurationError(file: file, path: path, "unknown key (known: users, groups)")
+                }
+            }
+        }
+        return grant
     }
 
     static func userID(_ name: String, file: String, path: String) throws(ConfigurationError) -> UInt32 {

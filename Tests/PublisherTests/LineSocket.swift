@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import Publisher
 
 /// A blocking Unix socket client for tests, reading and writing lines.
 /// A receive timeout keeps a broken test from hanging forever; no assertion depends on time.
@@ -43,6 +44,20 @@ final class LineSocket {
             guard n > 0 else { throw TestFailure("send: errno \(errno)") }
             sent += n
         }
+    }
+
+    func send(bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw TestFailure("send: errno \(errno)") }
+            sent += n
+        }
+    }
+
+    /// Shuts down the write side: the server reads end of stream.
+    func shutdownWrite() {
+        shutdown(fd, Int32(SHUT_WR))
     }
 
     /// The next line, or nil at end of stream.
@@ -98,4 +113,22 @@ func openDescriptorCount() -> Int {
     var n = 0
     while readdir(dir) != nil { n += 1 }
     return n
+}
+
+/// Runs `body` with a publisher listening on a socket in a temporary directory, then shuts it down.
+func withSocketPublisher(
+    configuration: PublisherConfiguration = PublisherConfiguration(), delegate: RecordingDelegate = RecordingDelegate(),
+    _ body: (Publisher, String, RecordingDelegate) async throws -> Void
+) async throws {
+    let dir = makeTemporaryDirectory()
+    defer { removeDirectory(dir) }
+    let path = dir + "/touchd.sock"
+    let publisher = try await Publisher.listen(socketPath: path, configuration: configuration, delegate: delegate, hello: { testHello })
+    do {
+        try await body(publisher, path, delegate)
+    } catch {
+        await publisher.shutdown()
+        throw error
+    }
+    await publisher.shutdown()
 }

@@ -1,0 +1,44 @@
+import Publisher
+import Testing
+@testable import TouchDaemon
+
+/// The daemon's `socket` and `access` keys.
+@Suite struct DaemonSettingsTests {
+    @Test func readsTheAccessGrants() throws {
+        let s = try DaemonSettings.parse(yaml: """
+            socket: {path: /tmp/t.sock, mode: "0640", group: "65534"}
+            access:
+              seeAllTouches: {users: [root]}
+              connect: {users: [root, "1234"], groups: ["65534"]}
+            """, file: "t.yaml")
+        #expect(s.socketPath == "/tmp/t.sock")
+        #expect(s.socketMode == 0o640)
+        #expect(s.socketGroup == 65534)
+        #expect(s.seeAllTouches == AccessGrant(uids: [0]))
+        #expect(s.connect == AccessGrant(uids: [0, 1234], gids: [65534]))
+        #expect(s.accessPolicy == AccessPolicy(seeAllTouches: AccessGrant(uids: [0]), connect: AccessGrant(uids: [0, 1234], gids: [65534])))
+    }
+
+    @Test func withoutConnectTheSocketModeDecides() throws {
+        let s = try DaemonSettings.parse(yaml: "access:\n  seeAllTouches: {groups: [root]}\n", file: "t.yaml")
+        #expect(s.connect == nil)
+        #expect(s.accessPolicy.admits(PeerCredentials(uid: 4321, gid: 4321, pid: 1)))
+    }
+
+    @Test(arguments: [
+        ("access:\n  connect: [root]\n", "access.connect", "expected users and groups"),
+        ("access:\n  connect: {users: root}\n", "access.connect.users", "expected a list"),
+        ("access:\n  connect: {people: [root]}\n", "access.connect.people", "unknown key (known: users, groups)"),
+        ("access:\n  connect: {users: [no-such-user-here]}\n", "access.connect.users[0]", "no user \"no-such-user-here\""),
+        ("access:\n  admit: {users: [root]}\n", "access.admit", "unknown key (known: seeAllTouches, connect)"),
+    ])
+    func rejectsMalformedGrants(_ yaml: String, _ path: String, _ message: String) {
+        do {
+            _ = try DaemonSettings.parse(yaml: yaml, file: "t.yaml")
+            Issue.record("accepted \(yaml)")
+        } catch {
+            #expect(error.path == path)
+            #expect(error.message == message)
+        }
+    }
+}

@@ -1,0 +1,491 @@
+#!/usr/bin/env python3
+"""Soak test of touchd (docs/reliability.md, "Soak"). Python 3 standard library only.
+
+Runs `touchd --replay RECORDING --loop --speed 4` on a temporary socket and
+50 clients: 40 healthy (subscribed to gesture and touch, reading all) and 10
+misbehaving (2 each: never read, subscribe/unsubscribe storm, garbage lines,
+reconnect loop, half-close loop). Every interval it samples the daemon's RSS
+(/proc/PID/status VmRSS), descriptors (/proc/PID/fd), CPU time, and the
+healthy clients' delivery latency p99.
+
+Latency. Replayed event times are the recording's, shifted by a whole pass
+per loop; within one pass touchd emits an event of time t at wall time
+t/speed + c (c fixed for the pass). A client computes d = arrival - t/speed
+(arrival: CLOCK_MONOTONIC when select() reported the socket readable). The
+latency of an event is d minus the smallest d of its pass over all healthy
+clients: how much later than the earliest delivery of the pass it arrived
+(replay timer jitter, fan-out, socket, and the client's own wake-up). The
+unloaded figure is the p99 over the passes of the baseline phase, when the
+first healthy client is alone. Also shown (`first99`, not a criterion): the
+p99 over events of their earliest delivery to any healthy client, which a
+single slow reader process does not raise: mostly what touchd adds.
+
+Loss. Every pass of the recording yields the same number of events; each
+healthy client's complete passes must all have that number, the same content
+(line digests) as every other client in the same pass, and no `overflow`.
+
+Pass: RSS of the last sample within 10% of the first sample after warm-up;
+descriptors of the last sample at most that sample + the 10 misbehaving
+connections (they come and go), and exactly the pre-client count once all
+clients are gone; every interval's healthy p99 within 2x the unloaded p99
+(floored at 1 ms: below that the figure is the driver's own scheduling);
+no loss. Exit status 0 when all hold, 1 otherwise.
+"""
+import argparse
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import random
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_RECORDING = os.path.join(ROOT, "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+PASS_GAP = 1.0  # seconds of recording time between replay passes (DaemonReplayInput.swift)
+
+
+def recording_span(path):
+    """First and last event time (seconds) of an evemu recording."""
+    first = last = None
+    with open(path, errors="replace") as f:
+        for line in f:
+            if line.startswith("E:"):
+                t = float(line.split()[1])
+                first = t if first is None else first
+                last = t
+    return first, last
+
+
+def connect(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(30)
+    s.connect(path)
+    return s
+
+
+def percentile(values, p):
+    if not values:
+        return None
+    v = sorted(values)
+    return v[min(len(v) - 1, int(p / 100 * len(v)))]
+
+
+# --- Healthy clients ---------------------------------------------------------
+
+def healthy_worker(ids, path, first, period, speed, out, stop):
+    """Reads every line of its clients; sends one record per client and completed pass."""
+    sel = selectors.DefaultSelector()
+    state = {}
+    for cid in ids:
+        s = connect(path)
+        s.sendall(b'{"op":"subscribe","id":1,"events":["gesture","touch"]}\n')
+        s.setblocking(False)
+        state[s] = {"id": cid, "buf": b"", "pass": None, "ds": [], "h": hashlib.sha1(), "n": 0, "overflow": 0, "acked": False}
+        sel.register(s, selectors.EVENT_READ)
+    out.send(("ready", ids))
+
+    def flush(st):
+        if st["pass"] is not None:
+            out.send(("pass", st["id"], st["pass"], st["n"], st["h"].hexdigest(), st["ds"], st["overflow"]))
+        st["ds"], st["h"], st["n"], st["overflow"] = [], hashlib.sha1(), 0, 0
+
+    while not stop.is_set():
+        ready = sel.select(0.5)
+        now = time.monotonic()
+        for key, _ in ready:
+            s = key.fileobj
+            st = state[s]
+            try:
+                chunk = s.recv(1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                out.send(("closed", st["id"]))
+                sel.unregister(s)
+                continue
+            lines = (st["buf"] + chunk).split(b"\n")
+            st["buf"] = lines.pop()
+            for line in lines:
+                # Every server line starts with its type; only the time field is needed.
+                if line.startswith(b'{"type":"ack"'):
+                    st["acked"] = True
+                    continue
+                if line.startswith(b'{"type":"overflow"'):
+                    st["overflow"] += json.loads(line)["lost"]
+                    continue
+                if not (line.startswith(b'{"type":"gesture"') or line.startswith(b'{"type":"touch"')) or not st["acked"]:
+                    continue
+                k = line.index(b'"time":') + 7
+                end = k
+                while line[end] not in b",}":
+                    end += 1
+                t = float(line[k:end])
+                p = int((t - first + 1e-7) // period)
+                if p != st["pass"]:
+                    flush(st)
+                    st["pass"] = p
+                st["ds"].append(now - t / speed)
+                st["h"].update(line)
+                st["n"] += 1
+    for st in state.values():
+        # The pass in progress is incomplete: not reported.
+        out.send(("last", st["id"], st["pass"]))
+    out.send(("done", ids))
+
+
+# --- Misbehaving clients -----------------------------------------------------
+
+def misbehaving_worker(path, stop, counts, rate):
+    """Ten threads, two of each kind; `counts` gets how often each did its thing.
+    `rate` bounds each thread's requests (or connections) per second: hostile,
+    but not a CPU-exhaustion test of the machine the soak runs on."""
+    pause = 1.0 / rate
+    def never_reads(name):
+        while not stop.is_set():
+            s = connect(path)
+            s.sendall(b'{"op":"subscribe","id":1,"events":["gesture","touch","system","device","debug"]}\n')
+            # Never read; notice the server hanging up (stuck client) without reading.
+            p = select_poll(s)
+            while not stop.is_set():
+                if p.poll(500):
+                    counts[name] += 1
+                    break
+            s.close()
+
+    def storm(name):
+        while not stop.is_set():
+            s = connect(path)
+            f = s.makefile("rb")
+            f.readline()
+            for k in range(2000):
+                if stop.is_set():
+                    break
+                s.sendall(b'{"op":"subscribe","id":%d,"events":["touch"]}\n{"op":"unsubscribe","id":%d}\n' % (2 * k, 2 * k + 1))
+                answers = 0
+                while answers < 2:
+                    if b'"id":' in f.readline():
+                        answers += 1
+                counts[name] += 2
+                time.sleep(2 * pause)
+            s.close()
+
+    def garbage(name):
+        rng = random.Random(name)
+        hostile = [b"not json", b'{"op":"ping","id":"\xff\xfe"}', b"[" * 60000, b'{"a":' * 12000,
+                   b"x" * 200000, b'{"op":"dance"}', b'{"op":"subscribe","events":"all"}', b"\x00\x01\x02", b"{" * 10]
+        while not stop.is_set():
+            s = connect(path)
+            f = s.makefile("rb")
+            f.readline()
+            for _ in range(200):
+                if stop.is_set():
+                    break
+                line = rng.choice(hostile) if rng.random() < 0.8 else bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300))).replace(b"\n", b"")
+                s.sendall(line + b'\n{"op":"ping","id":"p"}\n')
+                while b'"id":"p"' not in f.readline():
+                    pass
+                counts[name] += 1
+                time.sleep(pause)
+            s.close()
+
+    def reconnects(name):
+        while not stop.is_set():
+            s = connect(path)
+            s.makefile("rb").readline()
+            s.sendall(b'{"op":"subscribe","id":1,"events":["gesture"]}\n')
+            s.close()
+            counts[name] += 1
+            time.sleep(pause)
+
+    def half_closes(name):
+        while not stop.is_set():
+            s = connect(path)
+            s.sendall(b'{"op":"subscribe","id":1,"events":["gesture"]}\n'
+                      b'{"op":"register","id":2,"surface":{"id":"h","rect":{"x":0,"y":0,"width":5,"height":5}}}\n'
+                      b'{"op":"ping","id":3}\n')
+            s.shutdown(socket.SHUT_WR)
+            data = b""
+            while True:
+                chunk = s.recv(1 << 16)
+                if not chunk:
+                    break
+                data += chunk
+            s.close()
+            if b'{"type":"ack","id":3}' in data:
+                counts[name] += 1
+            else:
+                counts[name + "-missing-answer"] += 1
+            time.sleep(pause)
+
+    kinds = [never_reads, storm, garbage, reconnects, half_closes]
+    threads = []
+    for kind in kinds:
+        for k in range(2):
+            name = f"{kind.__name__}"
+            t = threading.Thread(target=guard(kind, name, counts), daemon=True)
+            t.start()
+            threads.append(t)
+    for t in threads:
+        t.join()
+
+
+def guard(fn, name, counts):
+    def run():
+        while True:
+            try:
+                fn(name)
+                return
+            except (OSError, ValueError):
+                counts[name + "-errors"] += 1
+                time.sleep(0.05)
+    return run
+
+
+class SharedCounts:
+    """Counters shared with the misbehaving process (errors of any kind in one)."""
+    NAMES = ["never_reads", "storm", "garbage", "reconnects", "half_closes", "half_closes-missing-answer", "errors"]
+
+    def __init__(self):
+        self.values = mp.Array("q", len(self.NAMES))
+
+    def _index(self, name):
+        return self.NAMES.index("errors" if name.endswith("-errors") else name)
+
+    def __getitem__(self, name):
+        return self.values[self._index(name)]
+
+    def __setitem__(self, name, value):
+        self.values[self._index(name)] = value
+
+    def get(self, name, default=0):
+        return self[name]
+
+    def items(self):
+        return [(n, self.values[i]) for i, n in enumerate(self.NAMES)]
+
+    def snapshot(self):
+        return dict(self.items())
+
+
+def select_poll(s):
+    import select
+    p = select.poll()
+    p.register(s, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+    return p
+
+
+# --- The daemon --------------------------------------------------------------
+
+def daemon_sample(pid):
+    with open(f"/proc/{pid}/status") as f:
+        rss = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+    fds = len(os.listdir(f"/proc/{pid}/fd"))
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return rss, fds, cpu
+
+
+class PassBook:
+    """Collects per-pass records of the healthy clients and turns them into latencies and loss checks."""
+
+    def __init__(self):
+        self.records = {}  # pass -> {client: (n, digest, ds, overflow)}
+        self.first_pass = {}  # client -> its first (partial) pass
+        self.problems = []
+        self.expected_count = None
+        self.finalized = set()
+
+    def add(self, cid, p, n, digest, ds, overflow):
+        self.first_pass.setdefault(cid, p)
+        if overflow:
+            self.problems.append(f"client {cid} pass {p}: overflow, {overflow} events lost")
+        if p == self.first_pass[cid]:
+            return  # joined mid-pass
+        if p in self.finalized:
+            self.problems.append(f"client {cid} pass {p}: reported after the pass was closed (too late)")
+            return
+        self.records.setdefault(p, {})[cid] = (n, digest, ds)
+
+    def finalize(self, up_to):
+        """Latencies of passes < up_to not yet finalized, and for each event the
+        latency of its earliest delivery (what touchd alone adds: a late
+        reader process does not lower it)."""
+        out, earliest = [], []
+        for p in sorted(k for k in self.records if k < up_to and k not in self.finalized):
+            self.finalized.add(p)
+            recs = self.records.pop(p)
+            counts = {r[0] for r in recs.values()}
+            digests = {r[1] for r in recs.values()}
+            if self.expected_count is None and counts:
+                self.expected_count = max(counts)
+            if counts != {self.expected_count} or len(digests) != 1:
+                self.problems.append(f"pass {p}: counts {sorted(counts)} (expected {self.expected_count}), {len(digests)} distinct contents over {len(recs)} clients")
+            base = min(min(r[2]) for r in recs.values() if r[2])
+            for r in recs.values():
+                out.extend(d - base for d in r[2])
+            if len(digests) == 1:
+                earliest.extend(min(ds) - base for ds in zip(*(r[2] for r in recs.values())))
+        return out, earliest
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--touchd", default=os.path.join(ROOT, ".build/release/touchd"))
+    ap.add_argument("--recording", default=DEFAULT_RECORDING)
+    ap.add_argument("--minutes", type=float, default=30)
+    ap.add_argument("--interval", type=float, default=60, help="seconds between samples")
+    ap.add_argument("--baseline", type=float, default=20, help="seconds of the unloaded phase")
+    ap.add_argument("--warmup", type=float, default=None, help="seconds after the clients start before the first sample (default: one interval)")
+    ap.add_argument("--speed", type=float, default=4)
+    ap.add_argument("--healthy", type=int, default=40)
+    ap.add_argument("--hostile-rate", type=float, default=100, help="requests or connections per second of each misbehaving client")
+    ap.add_argument("--late", type=float, default=5, help="seconds after which a client still reporting a pass counts as losing it")
+    ap.add_argument("--json", help="write the samples and verdict here")
+    args = ap.parse_args()
+    warmup = args.interval if args.warmup is None else args.warmup
+
+    first, last = recording_span(args.recording)
+    period = (last - first) + PASS_GAP
+    lag_passes = max(2, int(args.late * args.speed / period) + 1)
+    tmp = tempfile.mkdtemp(prefix="touchd-soak-")
+    sock = os.path.join(tmp, "touchd.sock")
+    log = open(os.path.join(tmp, "touchd.log"), "w")
+    daemon = subprocess.Popen([args.touchd, "--replay", args.recording, "--loop", "--speed", str(args.speed), "--socket", sock],
+                              stderr=log, stdout=subprocess.DEVNULL)
+    while not os.path.exists(sock):
+        if daemon.poll() is not None:
+            sys.exit(f"touchd exited with {daemon.returncode}")
+        time.sleep(0.05)
+    time.sleep(0.2)
+    rss0, fds0, _ = daemon_sample(daemon.pid)
+    print(f"touchd pid {daemon.pid}; recording {os.path.basename(args.recording)}: a pass every {period / args.speed:.2f} s at {args.speed}x; "
+          f"before clients: RSS {rss0} kB, {fds0} fds", flush=True)
+
+    stop = mp.Event()
+    bad_stop = mp.Event()
+
+    book = PassBook()
+    conns = []
+    lock = threading.Lock()
+    newest = [0]
+
+    def listen(conn):
+        while True:
+            try:
+                msg = conn.recv()
+            except EOFError:
+                return
+            with lock:
+                if msg[0] == "pass":
+                    _, cid, p, n, digest, ds, overflow = msg
+                    book.add(cid, p, n, digest, ds, overflow)
+                    newest[0] = max(newest[0], p)
+                elif msg[0] == "closed":
+                    book.problems.append(f"client {msg[1]} was disconnected")
+                elif msg[0] == "done":
+                    return
+
+    def start_healthy(ids):
+        parent, child = mp.Pipe(duplex=False)
+        proc = mp.Process(target=healthy_worker, args=(ids, sock, first, period, args.speed, child, stop), daemon=True)
+        proc.start()
+        assert parent.recv()[0] == "ready"
+        t = threading.Thread(target=listen, args=(parent,), daemon=True)
+        t.start()
+        conns.append((proc, t))
+
+    def latencies():
+        with lock:
+            # A pass is closed once the newest is `lag_passes` further: a client
+            # reporting it later was more than `--late` seconds behind.
+            return book.finalize(newest[0] - lag_passes)
+
+    # Unloaded baseline: one healthy client alone.
+    start_healthy([0])
+    time.sleep(args.baseline)
+    base, _ = latencies()
+    base_p99 = percentile(base, 99)
+    if base_p99 is None:
+        sys.exit("no complete pass in the baseline phase: make --baseline longer")
+    print(f"unloaded: {len(base)} events, p50 {percentile(base, 50) * 1e3:.3f} ms, p99 {base_p99 * 1e3:.3f} ms", flush=True)
+
+    # The crowd: 39 more healthy clients in 4 processes, 10 misbehaving ones in one.
+    rest = list(range(1, args.healthy))
+    for k in range(4):
+        start_healthy(rest[k::4])
+    bad_counts = SharedCounts()
+    bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts, args.hostile_rate), daemon=True)
+
+    bad.start()
+    time.sleep(warmup)
+    latencies()  # passes of the warm-up are not sampled
+
+    samples = []
+    limit = max(2 * base_p99, 0.001)
+    t_end = time.monotonic() + args.minutes * 60
+    print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7}  misbehaving", flush=True)
+    t0 = time.monotonic()
+    while True:
+        rss, fds, cpu = daemon_sample(daemon.pid)
+        lat, earliest = latencies()
+        p99 = percentile(lat, 99)
+        p50 = percentile(lat, 50)
+        first_p99 = percentile(earliest, 99)
+        sample = {"t": round(time.monotonic() - t0, 1), "rss_kb": rss, "fds": fds, "cpu_s": cpu, "events": len(lat),
+                  "p50_ms": p50 and p50 * 1e3, "p99_ms": p99 and p99 * 1e3,
+                  "earliest_p99_ms": first_p99 and first_p99 * 1e3, "misbehaving": bad_counts.snapshot()}
+        samples.append(sample)
+        print(f"{sample['t']:7.1f} {rss:8d} {fds:5d} {cpu:7.2f} {len(lat):8d} {(p50 or 0) * 1e3:7.3f} {(p99 or 0) * 1e3:7.3f} {(first_p99 or 0) * 1e3:7.3f}  "
+              + " ".join(f"{k}={v}" for k, v in sorted(bad_counts.items())), flush=True)
+        if time.monotonic() >= t_end:
+            break
+        time.sleep(min(args.interval, max(0.0, t_end - time.monotonic())))
+
+    bad_stop.set()
+    stop.set()
+    for proc, t in conns:
+        proc.join(10)
+        t.join(10)
+    bad.join(15)
+    if bad.is_alive():
+        bad.terminate()
+    # Every client gone: descriptors must be back where they were.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and daemon_sample(daemon.pid)[1] != fds0:
+        time.sleep(0.1)
+    rss_end, fds_end, cpu_end = daemon_sample(daemon.pid)
+    daemon.send_signal(signal.SIGTERM)
+    status = daemon.wait(30)
+
+    first_s, last_s = samples[0], samples[-1]
+    verdict = {
+        "rss_flat": last_s["rss_kb"] <= first_s["rss_kb"] * 1.10,
+        "fds_flat": last_s["fds"] <= first_s["fds"] + 10 and fds_end == fds0,
+        "p99_within_2x": all(s["p99_ms"] is not None and s["p99_ms"] <= limit * 1e3 for s in samples),
+        "no_loss": not book.problems,
+        "half_close_answered": bad_counts.get("half_closes-missing-answer", 0) == 0,
+        "daemon_exit_0": status == 0,
+    }
+    print(f"after the clients left: RSS {rss_end} kB, {fds_end} fds (before clients: {fds0}); touchd CPU {cpu_end:.1f} s; exit {status}")
+    print(f"unloaded p99 {base_p99 * 1e3:.3f} ms, limit {limit * 1e3:.3f} ms; worst interval p99 "
+          f"{max(s['p99_ms'] or 0 for s in samples):.3f} ms; expected events per pass {book.expected_count}")
+    for p in book.problems[:20]:
+        print("problem:", p)
+    print("verdict:", " ".join(f"{k}={'ok' if v else 'FAIL'}" for k, v in verdict.items()))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"args": vars(args), "baseline_p99_ms": base_p99 * 1e3, "samples": samples, "fds_before": fds0,
+                       "fds_after": fds_end, "problems": book.problems, "verdict": verdict}, f, indent=1)
+    sys.exit(0 if all(verdict.values()) else 1)
+
+
+if __name__ == "__main__":
+    main()
