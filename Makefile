@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench clean
+.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench fuzz fuzz-short sanitize clean
 
 all: build
 
@@ -86,6 +86,20 @@ clean:
 bench: deps
 	cd Benchmarks && $(SWIFT) build -c release
 	LD_PRELOAD="$$(find Benchmarks/.build/release -name 'libMallocInterposerSwift.so' | head -1)" Benchmarks/.build/release/touchd-bench "$(CURDIR)"
+
+# libFuzzer harnesses (Fuzz/, debug + AddressSanitizer), each run for
+# FUZZ_SECONDS; prints the executions reached. See docs/reliability.md.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# The short pass for CI: 20 s per harness.
+fuzz-short: deps
+	FUZZ_SECONDS=20 scripts/fuzz.sh
+
+# The unit tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan).
+sanitize: deps
+	scripts/sanitize.sh
 
 # --- Installation (docs/deploy.md) -------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: release binaries, systemd units
