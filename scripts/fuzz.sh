@@ -20,6 +20,7 @@ OUT=${FUZZ_OUT:-$ROOT/Fuzz/.build/fuzz-runs}
 ALL="fuzz-evemu fuzz-libinput-yaml fuzz-native-trace fuzz-wire-request fuzz-request-frames fuzz-pipeline-engine"
 HARNESSES=${*:-$ALL}
 
+declare -A MAXLEN=([fuzz-pipeline-engine]=4096 [fuzz-wire-request]=2048 [fuzz-request-frames]=2048)
 declare -A DICT=(
     [fuzz-evemu]=evemu.dict [fuzz-libinput-yaml]=libinput-yaml.dict [fuzz-native-trace]=native-trace.dict
     [fuzz-wire-request]=wire.dict [fuzz-request-frames]=wire.dict
@@ -51,6 +52,8 @@ for h in $HARNESSES; do
     args=(-max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048
           -artifact_prefix="$dir/artifacts/" -close_fd_mask=1)
     [ -n "${DICT[$h]:-}" ] && args+=(-dict="$ROOT/Fuzz/dictionaries/${DICT[$h]}")
+    # Small inputs run faster; the readers work line by line, so size adds little coverage.
+    args+=(-max_len="${MAXLEN[$h]:-8192}")
     echo "== $h: ${SECONDS_EACH} s, seeds $(ls "$dir/seeds" | wc -l), corpus $(ls "$dir/corpus" | wc -l)"
     "$BIN/$h" "${args[@]}" "$dir/corpus" "$dir/seeds" >"$dir/log" 2>&1
     rc=$?

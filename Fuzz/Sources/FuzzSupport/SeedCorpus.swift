@@ -44,7 +44,7 @@ public enum SeedCorpus {
     }
 
     /// Every real recording (its first `maxEvents` events) rewritten in `format` by TraceWriter.
-    public static func converted(to format: TraceFormat, maxEvents: Int = 400) -> [(name: String, bytes: [UInt8])] {
+    public static func converted(to format: TraceFormat, maxEvents: Int = 40) -> [(name: String, bytes: [UInt8])] {
         realRecordingPaths.compactMap { p in
             guard var r = try? TraceReader.read(path: repositoryRoot + "/Tests/Fixtures/real/" + p) else { return nil }
             if r.events.count > maxEvents { r.events.removeSubrange(maxEvents...) }

@@ -24,7 +24,7 @@ public enum TraceRoundTrip {
             invariantViolated("the native trace written from an accepted trace does not read back: \(error)\n\(text.prefix(2000))")
         }
         if again.devices.map(\.description) != recording.devices.map(\.description) {
-            invariantViolated("native round trip changed the devices:\n\(recording.devices)\n\(again.devices)")
+            invariantViolated("native round trip changed the devices:\n\(recording.devices)\n\(again.devices)\n\(text.prefix(1000))")
         }
         if again.events != recording.events {
             invariantViolated("native round trip changed the events (\(recording.events.count) -> \(again.events.count))")
