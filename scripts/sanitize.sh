@@ -18,7 +18,7 @@ cd "$ROOT"
 export SWIFT_BACKTRACE=enable=no
 # halt_on_error=0: report every problem of the run, not only the first.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=0}
-export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:second_deadlock_stack=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:second_deadlock_stack=1:suppressions=$ROOT/scripts/tsan-suppressions.txt}
 
 status=0
 for kind in $KINDS; do
