@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench clean soak soak-short
+.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench fuzz fuzz-short sanitize soak soak-short clean
 
 all: build
 
@@ -100,6 +100,20 @@ soak: deps
 soak-short: deps
 	$(SWIFT) build -c release --product touchd
 	python3 scripts/soak.py --touchd $(BUILD_DIR)/release/touchd --minutes 2 --interval 15 --baseline 15 $(SOAK_ARGS)
+
+# libFuzzer harnesses (Fuzz/, debug + AddressSanitizer), each run for
+# FUZZ_SECONDS; prints the executions reached. See docs/reliability.md.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# The short pass for CI: 20 s per harness.
+fuzz-short: deps
+	FUZZ_SECONDS=20 scripts/fuzz.sh
+
+# The unit tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan).
+sanitize: deps
+	scripts/sanitize.sh
 
 # --- Installation (docs/deploy.md) -------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: release binaries, systemd units

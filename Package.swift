@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
         .library(name: "Render", targets: ["Render"]),
+        // For the fuzz harnesses (Fuzz/), which check the invariants it defines.
+        .library(name: "TouchTesting", targets: ["TouchTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

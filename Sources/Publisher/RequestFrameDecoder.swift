@@ -32,7 +32,10 @@ public struct RequestFrameDecoder: ByteToMessageDecoder {
             if discarding {
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
                 scanned = 0
-            } else if view.count > maxLineBytes {
+            } else if view.count > maxLineBytes + 1
+                || (view.count == maxLineBytes + 1 && view.last != UInt8(ascii: "\r")) {
+                // One byte past the limit may be the `\r` of a `\r\n` whose `\n` is in the next read:
+                // the line is too long only if it is, however the stream is cut (found by fuzz-request-frames).
                 discarding = true
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
                 scanned = 0

@@ -1,6 +1,7 @@
 /// How a device reports finger contacts.
 public enum ContactProtocol: Hashable, Sendable {
-    /// Multitouch protocol B: `ABS_MT_SLOT` selects one of `slots` slots.
+    /// Multitouch protocol B: `ABS_MT_SLOT` selects one of `slots` slots
+    /// (at most ``maxSlots``).
     case slotted(slots: Int)
     /// Multitouch protocol A: `ABS_MT_POSITION_*` without slots, contacts separated by `SYN_MT_REPORT`.
     case anonymous
@@ -8,6 +9,13 @@ public enum ContactProtocol: Hashable, Sendable {
     case singleTouch
     /// No finger contacts (pen-only devices, pads, keyboards, mice).
     case none
+
+    /// The most slots a device is given (libevdev's limit too): a device
+    /// declaring more (`ABS_MT_SLOT` max 2^31 - 1 from a broken driver or a
+    /// hostile uinput device) gets this many; events for slots beyond are
+    /// dropped like those of any out-of-range slot. Without the limit such a
+    /// device exhausted memory when added (found by fuzz-pipeline-engine).
+    public static let maxSlots = 256
 }
 
 /// What a device is, decided from its description alone (see docs/touches.md
@@ -108,7 +116,7 @@ public struct DeviceClassification: Hashable, Sendable {
         // Finger contacts and their protocol.
         var proto: ContactProtocol = .none
         if hasMT {
-            proto = hasSlots ? .slotted(slots: d.slotCount) : .anonymous
+            proto = hasSlots ? .slotted(slots: min(d.slotCount, ContactProtocol.maxSlots)) : .anonymous
         } else if !hasStylus && (hasST || secondaryAxes) && (hasTouchKey || hasFingerTool) {
             proto = .singleTouch
         } else if leftButtonScreen {

@@ -157,9 +157,13 @@ public struct DeviceRule: Hashable, Sendable, Codable {
         if let m = calibration, m.count != 6 {
             throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.calibration], debugDescription: "expected 6 numbers (a b c d e f), got \(m.count)"))
         }
+        // YAML has .nan and .inf; either would put every touch of the device at NaN (found by fuzz-pipeline-engine).
+        if let m = calibration, let bad = m.firstIndex(where: { !$0.isFinite }) {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.calibration], debugDescription: "expected finite numbers, got \(m[bad]) at position \(bad + 1)"))
+        }
         sizeMM = try c.decodeIfPresent(SizeMM.self, forKey: .sizeMM)
-        if let s = sizeMM, !(s.width > 0 && s.height > 0) {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.sizeMM], debugDescription: "width and height must be positive"))
+        if let s = sizeMM, !(s.width > 0 && s.height > 0 && s.width.isFinite && s.height.isFinite) {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.sizeMM], debugDescription: "width and height must be positive and finite"))
         }
         ignore = try c.decodeIfPresent(Bool.self, forKey: .ignore)
         grab = try c.decodeIfPresent(Bool.self, forKey: .grab)

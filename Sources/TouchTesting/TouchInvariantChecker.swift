@@ -37,7 +37,7 @@ public struct TouchInvariantChecker: Sendable {
                 if activeContacts.contains(t.id) || activeHovers.contains(t.id) || retired.contains(t.id) {
                     fail(frame, t, "began with an id already used")
                 }
-                if t.previousLocation != t.location { fail(frame, t, "began with previousLocation != location") }
+                if t.previousLocation != t.location { fail(frame, t, "began with previousLocation \(t.previousLocation) != location \(t.location)") }
                 activeContacts.insert(t.id)
                 beganCount += 1
             case .moved:

@@ -179,10 +179,22 @@ struct JSONParser {
         throw failure("unterminated string")
     }
 
+    /// The four hex digits of a `\u` escape: exactly four, even when a hex digit follows (`"\u0000B"` is NUL, B).
     private mutating func hex4() throws(Failure) -> UInt32 {
-        let start = c.position
-        guard let v = c.hex(maxDigits: 4), c.position - start == 4 else { throw failure("bad \\u escape") }
-        return UInt32(v)
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let b = c.current else { throw failure("bad \\u escape") }
+            let d: UInt8
+            switch b {
+            case 0x30...0x39: d = b &- 0x30
+            case 0x61...0x66: d = b &- 0x61 &+ 10
+            case 0x41...0x46: d = b &- 0x41 &+ 10
+            default: throw failure("bad \\u escape")
+            }
+            value = value << 4 | UInt32(d)
+            c.position += 1
+        }
+        return value
     }
 }
 

@@ -69,22 +69,30 @@ public enum TraceReader {
         text: String, name: String, format: TraceFormat? = nil, description: DeviceDescription? = nil
     ) throws -> Recording {
         try withUTF8Bytes(of: text) { bytes in
-            let format = try format ?? detectFormat(bytes, file: name)
-            switch format {
-            case .evemu:
-                let file = try EvemuReader.parse(bytes, file: name)
-                if description == nil, file.description == nil, !file.events.isEmpty {
-                    throw TraceError(.missingDescription, file: name, "evemu events without a device description (pass one)")
-                }
-                return try recording(from: file, device: description, file: name)
-            case .libinputYAML, .native:
-                var recording = try parse(bytes, name: name, format: format)
-                if description != nil {
-                    recording.warnings.append(TraceWarning(
-                        file: name, line: 0, message: "description ignored: \(format.rawValue) traces describe their own devices"))
-                }
-                return recording
+            try read(bytes: bytes, name: name, format: format, description: description)
+        }
+    }
+
+    /// Reads a trace held in memory as bytes, which need not be valid UTF-8
+    /// (as a file's may not be); otherwise like ``read(text:name:format:description:)``.
+    public static func read(
+        bytes: UnsafeBufferPointer<UInt8>, name: String, format: TraceFormat? = nil, description: DeviceDescription? = nil
+    ) throws -> Recording {
+        let format = try format ?? detectFormat(bytes, file: name)
+        switch format {
+        case .evemu:
+            let file = try EvemuReader.parse(bytes, file: name)
+            if description == nil, file.description == nil, !file.events.isEmpty {
+                throw TraceError(.missingDescription, file: name, "evemu events without a device description (pass one)")
             }
+            return try recording(from: file, device: description, file: name)
+        case .libinputYAML, .native:
+            var recording = try parse(bytes, name: name, format: format)
+            if description != nil {
+                recording.warnings.append(TraceWarning(
+                    file: name, line: 0, message: "description ignored: \(format.rawValue) traces describe their own devices"))
+            }
+            return recording
         }
     }
 

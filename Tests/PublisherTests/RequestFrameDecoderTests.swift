@@ -47,6 +47,19 @@ import Testing
         #expect(try frames(ch) == ["ok"])
     }
 
+    /// Found by fuzz-request-frames: a line of exactly the limit ending in
+    /// `\r\n`, its `\n` in the next read, was refused as too long, though
+    /// the same bytes in one read were accepted.
+    @Test func aLineAtTheLimitWithCRLFCutBetweenThemIsAccepted() throws {
+        let ch = channel(max: 16)
+        try ch.writeInbound(ByteBuffer(string: String(repeating: "x", count: 16) + "\r"))
+        #expect(try frames(ch) == [])
+        try ch.writeInbound(ByteBuffer(string: "\n"))
+        #expect(try frames(ch) == [String(repeating: "x", count: 16)])
+        try ch.writeInbound(ByteBuffer(string: String(repeating: "x", count: 16) + "y"))
+        #expect(try frames(ch) == ["<too long>"])
+    }
+
     @Test func reportsAnOverlongCompleteLine() throws {
         let ch = channel(max: 4)
         try ch.writeInbound(ByteBuffer(string: "12345\n1234\n1234\r\n"))

@@ -11,6 +11,23 @@ import TouchTesting
         #expect(c.reason.contains("INPUT_PROP_DIRECT"))
     }
 
+    /// Found by fuzz-pipeline-engine: a device declaring ABS_MT_SLOT max
+    /// 2^31 - 1 made the pipeline allocate 2^31 slots when it was added.
+    @Test func absurdSlotCountsAreCapped() {
+        var d = DeviceFixtures.touchscreen()
+        d.absInfo[EventCode.absMTSlot]?.maximum = Int32.max
+        #expect(DeviceClassification(d).contactProtocol == .slotted(slots: ContactProtocol.maxSlots))
+        var pipeline = TouchPipeline()
+        pipeline.addDevice(DeviceID(0), description: d)
+        let t = Timestamp(microseconds: 1000)
+        _ = pipeline.process(InputEvent(time: t, type: .abs, code: EventCode.absMTSlot, value: 255), from: DeviceID(0))
+        _ = pipeline.process(InputEvent(time: t, type: .abs, code: EventCode.absMTTrackingID, value: 5), from: DeviceID(0))
+        _ = pipeline.process(InputEvent(time: t, type: .abs, code: EventCode.absMTPositionX, value: 100), from: DeviceID(0))
+        let frame = pipeline.process(InputEvent(time: t, type: .syn, code: EventCode.synReport, value: 0), from: DeviceID(0))
+        #expect(frame?.touches.map(\.phase) == [.began])
+        #expect(pipeline.resync(device: DeviceID(0), slots: [], at: Timestamp(microseconds: 2000))?.touches.map(\.phase) == [.cancelled])
+    }
+
     @Test func protocolAWithoutPropertiesIsAssumedTouchscreen() {
         let c = DeviceClassification(DeviceFixtures.protocolATouchscreen())
         #expect(c.fingerType == .direct)

@@ -72,6 +72,18 @@ import TouchDaemon
         #expect(recognizer.description.contains("recognizers[0]") || recognizer.description.contains("tapp"), "\(recognizer)")
     }
 
+    /// Found by fuzz-pipeline-engine: a calibration entry of .nan or .inf (valid
+    /// YAML) was accepted and put every touch of the device at NaN.
+    @Test func nonFiniteCalibrationAndSizeAreRefused() throws {
+        let nan = try #require(error("devices:\n  - calibration: [1, 0, 0, 0, .nan, 0]\n"))
+        #expect(nan.path == "devices[0].calibration" && nan.message.contains("finite") && nan.message.contains("position 5"), "\(nan)")
+        let inf = try #require(error("devices:\n  - calibration: [.inf, 0, 0, 0, 1, 0]\n"))
+        #expect(inf.path == "devices[0].calibration")
+        let size = try #require(error("devices:\n  - sizeMM: {width: .inf, height: 100}\n"))
+        #expect(size.path == "devices[0].sizeMM")
+        #expect(error("devices:\n  - calibration: [1.5, 0, -0.25, 0, 1, 0]\n") == nil)
+    }
+
     @Test func fileRecognizersExtendTheBuiltInSurface() throws {
         let c = try parse("recognizers:\n  - {name: three-finger-swipe, kind: swipe, minTouches: 3, maxTouches: 3}\n")
         let names = try #require(c.gestures.surfaces.first?.recognizers.map(\.name))

@@ -13,8 +13,17 @@ struct DaemonTestFailure: Error, CustomStringConvertible {
 /// Paths of the package: its root (from this file), built binaries, fixtures.
 enum PackagePaths {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static var touchd: String { root + "/.build/debug/touchd" }
-    static var touchctl: String { root + "/.build/debug/touchctl" }
+    /// Where touchd and touchctl are: `TOUCHD_BIN_DIR` when set, else beside the
+    /// running test bundle when they are there (so a `--build-path .build-asan`
+    /// run tests the sanitized daemon), else .build/debug.
+    static let binDirectory: String = {
+        if let dir = ProcessInfo.processInfo.environment["TOUCHD_BIN_DIR"], !dir.isEmpty { return dir }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        if FileManager.default.isExecutableFile(atPath: beside + "/touchd") { return beside }
+        return root + "/.build/debug"
+    }()
+    static var touchd: String { binDirectory + "/touchd" }
+    static var touchctl: String { binDirectory + "/touchctl" }
     static func fixture(_ name: String) -> String { root + "/Tests/Fixtures/real/evemu-devices/touchscreens/" + name }
     static let drag1 = fixture("Atmel maXTouch Touchscreen.1-finger-drag-up-down.events")
     static let drag4 = fixture("Atmel maXTouch Touchscreen.4-finger-drag-down.events")

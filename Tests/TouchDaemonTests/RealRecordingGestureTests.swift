@@ -3,6 +3,7 @@ import Gestures
 import Testing
 import TouchCore
 import TouchDaemon
+import TouchTesting
 import Trace
 
 /// Fixture paths, relative to this file.
@@ -170,5 +171,27 @@ func gestures(_ recording: Recording, configuration: TouchdConfiguration = Touch
             total += a.count
         }
         #expect(total > 1000)
+    }
+
+    /// Every bundled recording, replayed with the built-in configuration
+    /// (debug records on): the engine invariants the fuzz harness checks hold
+    /// on real input too (no bug record, raw streams open and close, nothing
+    /// left active once the replay and its deadlines are over).
+    @Test func everyRecordingKeepsTheEngineInvariants() throws {
+        let root = RealFixtures.root + "/real"
+        let files = FileManager.default.enumerator(atPath: root)!.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".events") || $0.hasSuffix(".event") || $0.hasSuffix(".evemu") || $0.hasSuffix(".yml") }
+            .sorted()
+        var actions = 0
+        for f in files {
+            var checker = EngineInvariantChecker()
+            ReplaySession(recordings: [try TraceReader.read(path: root + "/" + f)]).run { o in
+                if case .engine(let e) = o { checker.check(e) }
+            }
+            #expect(checker.violations == [], "\(f)")
+            #expect(checker.activeGestures.isEmpty && checker.openRawTouches.isEmpty, "\(f)")
+            actions += checker.actionCount
+        }
+        #expect(actions > 1000)
     }
 }

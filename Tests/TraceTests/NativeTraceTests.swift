@@ -32,6 +32,20 @@ import TouchCore
         #expect(r.events.allSatisfy { $0.device == DeviceID(0) })
     }
 
+    /// Found by fuzz-evemu: the writer escapes a control character as
+    /// `\u0001`; when a hex digit followed it (`\u0001B`), the reader took
+    /// five digits, refused the escape, and dropped the device line (the last
+    /// line) as cut short: the trace lost its device.
+    @Test func controlCharacterFollowedByAHexDigitRoundTrips() throws {
+        var d = DeviceDescription(name: "Pad\u{1}B")
+        d.udevProperties = ["ID_SERIAL": "x\u{0}0f"]
+        let written = try TraceWriter.render(Recording(devices: [RecordedDevice(description: d)], events: [], format: .native), as: .native)
+        #expect(written.contains(#""name":"Pad\u0001B""#))
+        let r = try TraceReader.read(text: written, name: "t.jsonl")
+        #expect(r.warnings == [])
+        #expect(r.devices.map(\.description) == [d])
+    }
+
     @Test func truncatedLastLineIsDroppedWithAWarning() throws {
         let cut = String(Self.frame2.prefix(40))
         let r = try TraceReader.read(text: Self.header + Self.device + Self.frame1 + cut, name: "t.jsonl")

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses of Fuzz/ (with AddressSanitizer) and runs each
+# for a bounded time; prints the executions each reached. See docs/reliability.md.
+#
+#   scripts/fuzz.sh                       every harness, FUZZ_SECONDS (60) each
+#   FUZZ_SECONDS=20 scripts/fuzz.sh       shorter (make fuzz-short)
+#   scripts/fuzz.sh fuzz-evemu ...        only these harnesses
+#
+# Per harness, under Fuzz/.build/fuzz-runs/<harness>/: seeds/ (regenerated
+# from Tests/Fixtures/real and docs/schemas on every run), corpus/ (what
+# libFuzzer found interesting; kept between runs, so later runs start further),
+# artifacts/ (crashing inputs) and log. Exits 1 when a harness finds a crash or
+# an invariant violation; rerun one input with
+#   SWIFT_BACKTRACE=enable=no Fuzz/.build/debug/<harness> <artifact>
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SWIFT=${SWIFT:-swift}
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+OUT=${FUZZ_OUT:-$ROOT/Fuzz/.build/fuzz-runs}
+ALL="fuzz-evemu fuzz-libinput-yaml fuzz-native-trace fuzz-wire-request fuzz-request-frames fuzz-pipeline-engine"
+HARNESSES=${*:-$ALL}
+
+declare -A MAXLEN=([fuzz-pipeline-engine]=1024 [fuzz-wire-request]=2048 [fuzz-request-frames]=2048)
+declare -A DICT=(
+    [fuzz-evemu]=evemu.dict [fuzz-libinput-yaml]=libinput-yaml.dict [fuzz-native-trace]=native-trace.dict
+    [fuzz-wire-request]=wire.dict [fuzz-request-frames]=wire.dict
+)
+
+# --sanitize=fuzzer: libFuzzer provides main. -Xswiftc -sanitize=fuzzer,address:
+# coverage and ASan in every Swift module (see Fuzz/Package.swift).
+echo "== building the harnesses (debug, -sanitize=fuzzer,address)"
+start=$(date +%s)
+mkdir -p "$OUT"
+(cd "$ROOT/Fuzz" && "$SWIFT" build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address) >"$OUT/build.log" 2>&1
+rc=$?
+grep -E "error|warning: " "$OUT/build.log" | grep -v "Cannot export local symbol" | grep -v "/checkouts/"
+if [ $rc != 0 ]; then echo "building the harnesses failed (see $OUT/build.log)" >&2; exit 1; fi
+BIN=$(cd "$ROOT/Fuzz" && "$SWIFT" build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --show-bin-path)
+echo "== built in $(( $(date +%s) - start )) s"
+
+export SWIFT_BACKTRACE=enable=no  # a crash otherwise takes minutes to symbolicate
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1}
+
+status=0
+results=()
+for h in $HARNESSES; do
+    if [ ! -x "$BIN/$h" ]; then echo "no harness $h in $BIN" >&2; status=1; continue; fi
+    dir="$OUT/$h"
+    rm -rf "$dir/seeds"
+    mkdir -p "$dir/corpus" "$dir/artifacts"
+    TOUCHD_FUZZ_SEEDS="$dir/seeds" "$BIN/$h" >/dev/null || { echo "$h: cannot write its seeds" >&2; status=1; continue; }
+    args=(-max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048
+          -artifact_prefix="$dir/artifacts/" -close_fd_mask=1)
+    [ -n "${DICT[$h]:-}" ] && args+=(-dict="$ROOT/Fuzz/dictionaries/${DICT[$h]}")
+    # Small inputs run faster; the readers work line by line, so size adds little coverage.
+    args+=(-max_len="${MAXLEN[$h]:-8192}")
+    echo "== $h: ${SECONDS_EACH} s, seeds $(ls "$dir/seeds" | wc -l), corpus $(ls "$dir/corpus" | wc -l)"
+    "$BIN/$h" "${args[@]}" "$dir/corpus" "$dir/seeds" >"$dir/log" 2>&1
+    rc=$?
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/log" | grep -o '[0-9]*$' | tail -1)
+    cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
+    corpus=$(ls "$dir/corpus" | wc -l)
+    if [ $rc -ne 0 ]; then
+        status=1
+        verdict="FOUND (exit $rc): $(ls -t "$dir/artifacts" | head -1)"
+        grep -m3 "FUZZ INVARIANT VIOLATED\|Fatal error\|ERROR: AddressSanitizer\|ERROR: libFuzzer" "$dir/log" | sed 's/^/    /'
+    else
+        verdict="ok"
+    fi
+    line=$(printf '%-22s %12s execs %6s s  cov %6s  corpus %5s  %s' "$h" "${execs:-?}" "$SECONDS_EACH" "${cov:-?}" "$corpus" "$verdict")
+    echo "$line"
+    results+=("$line")
+done
+echo
+echo "== summary"
+for r in "${results[@]}"; do echo "$r"; done
+exit $status
