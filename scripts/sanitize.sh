@@ -36,8 +36,8 @@ for kind in $KINDS; do
     grep -E "error|warning: " "$dir/build.log" | grep -v "Cannot export local symbol" | grep -v "/checkouts/"
     if [ $rc != 0 ]; then echo "$kind: build failed (see $dir/build.log)" >&2; status=1; continue; fi
     built=$(date +%s)
-    echo "== $kind: built in $((built - start)) s; swift test --skip-build --sanitize=$kind --build-path $dir"
-    "$SWIFT" test --skip-build --sanitize="$kind" --build-path "$dir" >"$log" 2>&1
+    echo "== $kind: built in $((built - start)) s; swift test --skip-build --no-parallel --sanitize=$kind --build-path $dir"
+    "$SWIFT" test --skip-build --no-parallel --sanitize="$kind" --build-path "$dir" >"$log" 2>&1
     rc=$?
     reports=$(grep -c "WARNING: $tag\|ERROR: $tag" "$log")
     summary=$(grep -E "Test run with [0-9]+ tests.*(passed|failed)" "$log" | tail -1)

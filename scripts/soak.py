@@ -349,6 +349,8 @@ def main():
     ap.add_argument("--hostile-rate", type=float, default=100, help="requests or connections per second of each misbehaving client")
     ap.add_argument("--late", type=float, default=5, help="seconds after which a client still reporting a pass counts as losing it")
     ap.add_argument("--json", help="write the samples and verdict here")
+    ap.add_argument("--latency-report-only", action="store_true",
+                    help="print the p99 verdict but leave it out of the exit status (CI: timings are reported, not enforced)")
     args = ap.parse_args()
     warmup = args.interval if args.warmup is None else args.warmup
 
@@ -484,7 +486,10 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"args": vars(args), "baseline_p99_ms": base_p99 * 1e3, "samples": samples, "fds_before": fds0,
                        "fds_after": fds_end, "problems": book.problems, "verdict": verdict}, f, indent=1)
-    sys.exit(0 if all(verdict.values()) else 1)
+    enforced = {k: v for k, v in verdict.items() if not (args.latency_report_only and k == "p99_within_2x")}
+    if args.latency_report_only:
+        print("p99_within_2x is reported, not enforced (--latency-report-only)")
+    sys.exit(0 if all(enforced.values()) else 1)
 
 
 if __name__ == "__main__":
