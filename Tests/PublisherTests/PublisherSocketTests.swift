@@ -14,18 +14,7 @@ import Wire
         configuration: PublisherConfiguration = PublisherConfiguration(),
         _ body: (Publisher, String, RecordingDelegate) async throws -> Void
     ) async throws {
-        let dir = makeTemporaryDirectory()
-        defer { removeDirectory(dir) }
-        let path = dir + "/touchd.sock"
-        let delegate = RecordingDelegate()
-        let publisher = try await Publisher.listen(socketPath: path, configuration: configuration, delegate: delegate, hello: { testHello })
-        do {
-            try await body(publisher, path, delegate)
-        } catch {
-            await publisher.shutdown()
-            throw error
-        }
-        await publisher.shutdown()
+        try await withSocketPublisher(configuration: configuration, body)
     }
 
     @Test func eachClientGetsExactlyItsEventsInOrder() async throws {

@@ -135,7 +135,8 @@ import Wire
 
     static let tapThenPan = #"{"op":"register","id":2,"surface":{"id":"main","rect":{"x":0,"y":0,"width":1920,"height":1080},"z":1,"recognizers":[{"name":"tap","kind":"tap","taps":1},{"name":"pan","kind":"pan","requiresFailureOf":["tap"]}]}}"#
 
-    @Test func surfaceRecognizersOverTheSocketMatchTheOfflineEngine() throws {
+    /// The configuration equivalent of ``tapThenPan`` registered by the first client (`client-1`).
+    static var tapThenPanConfiguration: TouchdConfiguration {
         var configuration = TouchdConfiguration()
         configuration.gestureFile.surfaces = [SurfaceConfiguration(
             id: "client-1/main", owner: "client-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080), z: 1,
@@ -143,7 +144,11 @@ import Wire
                 RecognizerConfiguration(name: "tap", kind: .tap(TapParameters(taps: 1))),
                 RecognizerConfiguration(name: "pan", kind: .pan(PanParameters()), requiresFailureOf: ["tap"]),
             ])]
-        let expected = try Self.offline(PackagePaths.drag1, configuration: configuration).events
+        return configuration
+    }
+
+    @Test func surfaceRecognizersOverTheSocketMatchTheOfflineEngine() throws {
+        let expected = try Self.offline(PackagePaths.drag1, configuration: Self.tapThenPanConfiguration).events
             .filter { $0.owner == "client-1" }.map { "\($0.recognizer) \($0.state.rawValue) \($0.time)" }
         #expect(expected.first?.hasPrefix("pan began") == true)
         #expect(expected.last?.hasPrefix("pan ended") == true)
@@ -188,10 +193,7 @@ import Wire
 
     @Test func malformedInputGetsAnswersAndTheDaemonKeepsServing() throws {
         let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--loop", "--speed", "4"])
-        let healthy = try WireSocket(path: daemon.socketPath)
-        _ = try healthy.readLine()
-        try healthy.request(#"{"op":"subscribe","id":1,"events":["gesture"]}"#, id: 1)
-        _ = try healthy.lines { messageType($0) == "gesture" }
+        let healthy = try daemon.gestureSubscriber()
         let baseline = daemon.descriptorCount()
 
         let bad = try WireSocket(path: daemon.socketPath)

@@ -10,10 +10,7 @@ import Glibc
 @Suite(.serialized) struct DaemonHostileClientTests {
     @Test func aThousandConnectionsAtOnceMeetTheLimitAndLeaveNoDescriptorBehind() throws {
         let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--loop", "--speed", "4"])
-        let healthy = try WireSocket(path: daemon.socketPath)
-        _ = try healthy.readLine()
-        try healthy.request(#"{"op":"subscribe","id":1,"events":["gesture"]}"#, id: 1)
-        _ = try healthy.lines { messageType($0) == "gesture" }
+        let healthy = try daemon.gestureSubscriber()
         let baseline = daemon.descriptorCount()
 
         var crowd: [WireSocket] = []

@@ -17,14 +17,7 @@ import Glibc
     /// What the owner of a full-screen tap-then-pan surface and a bystander
     /// subscribed to everything receive of one replay.
     static func ownerAndBystander(config: String?) throws -> (owner: [String], bystander: [String], expected: [String]) {
-        var configuration = TouchdConfiguration()
-        configuration.gestureFile.surfaces = [SurfaceConfiguration(
-            id: "client-1/main", owner: "client-1", frame: ScreenRect(x: 0, y: 0, width: 1920, height: 1080), z: 1,
-            recognizers: [
-                RecognizerConfiguration(name: "tap", kind: .tap(TapParameters(taps: 1))),
-                RecognizerConfiguration(name: "pan", kind: .pan(PanParameters()), requiresFailureOf: ["tap"]),
-            ])]
-        let expected = try DaemonEndToEndTests.offline(PackagePaths.drag1, configuration: configuration)
+        let expected = try DaemonEndToEndTests.offline(PackagePaths.drag1, configuration: DaemonEndToEndTests.tapThenPanConfiguration)
         let directory = TemporaryDirectory()
         var arguments = ["--replay", PackagePaths.drag1, "--speed", "0", "--wait-for-subscribers", "2", "--exit-after-replay"]
         if let config {

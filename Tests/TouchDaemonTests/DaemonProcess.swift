@@ -105,6 +105,16 @@ final class DaemonProcess {
         return process.terminationStatus
     }
 
+    /// A client subscribed to gestures that has received one: the daemon is
+    /// serving (used as the healthy bystander of hostile-client tests).
+    func gestureSubscriber() throws -> WireSocket {
+        let healthy = try WireSocket(path: socketPath)
+        _ = try healthy.readLine()
+        try healthy.request(#"{"op":"subscribe","id":1,"events":["gesture"]}"#, id: 1)
+        _ = try healthy.lines { messageType($0) == "gesture" }
+        return healthy
+    }
+
     /// Open descriptors of the daemon.
     func descriptorCount() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
