@@ -1,23 +1,11 @@
 import FuzzSupport
 import Trace
 
-/// libFuzzer entry: the input is a trace in the evemu format, read with
-/// EvemuReader (through TraceReader, format given, so detection never refuses it).
-/// Any thrown TraceError is a correct answer; a crash or an accepted trace that
-/// does not survive a native round trip is a finding.
+/// libFuzzer entry: the input is a trace read with EvemuReader
+/// (``TraceRoundTrip/fuzz(_:_:format:)``).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = UnsafeBufferPointer(start: size > 0 ? data : nil, count: size)
-    let recording: Recording
-    do {
-        recording = try TraceReader.read(bytes: bytes, name: "fuzz", format: .evemu)
-    } catch let error as TraceError {
-        if error.message.isEmpty { invariantViolated("TraceError without a message: \(error.code.rawValue)") }
-        return 0
-    } catch {
-        invariantViolated("TraceReader threw something else than a TraceError: \(error)")
-    }
-    TraceRoundTrip.check(recording)
+    TraceRoundTrip.fuzz(data, size, format: .evemu)
     return 0
 }
 
