@@ -16,14 +16,14 @@ struct PanRecognizer: GestureRecognizerMachine {
         core.acceptsContact(touch, maxTouches: parameters.maxTouches)
     }
 
-    mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
+    func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
         core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
                            pastThreshold: core.translationMM.length >= parameters.slop, endBelow: 1)
     }
 
-    mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
+    func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
 
     func measurement(_ core: RecognizerCore) -> GestureMeasurement { core.translationMeasurement() }
 
-    mutating func reset() {}
+    func reset() {}
 }

@@ -15,12 +15,12 @@ struct RotateRecognizer: GestureRecognizerMachine {
         core.acceptsContact(touch, maxTouches: parameters.maxTouches)
     }
 
-    mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
+    func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
         core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
                            pastThreshold: abs(core.rotation) >= parameters.threshold, endBelow: parameters.minTouches)
     }
 
-    mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
+    func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
 
     func measurement(_ core: RecognizerCore) -> GestureMeasurement {
         var m = core.baseMeasurement()
@@ -29,5 +29,5 @@ struct RotateRecognizer: GestureRecognizerMachine {
         return m
     }
 
-    mutating func reset() {}
+    func reset() {}
 }
