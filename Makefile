@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench clean
+.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench bench-vm clean
 
 all: build
 
@@ -86,6 +86,11 @@ clean:
 bench: deps
 	cd Benchmarks && $(SWIFT) build -c release
 	LD_PRELOAD="$$(find Benchmarks/.build/release -name 'libMallocInterposerSwift.so' | head -1)" Benchmarks/.build/release/touchd-bench "$(CURDIR)"
+
+# The daemon in a QEMU guest: memory with 4 touchscreens and 100 clients, CPU
+# time against libinput on the same uinput device (docs/performance.md).
+bench-vm: deps
+	scripts/bench-vm.sh
 
 # --- Installation (docs/deploy.md) -------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: release binaries, systemd units

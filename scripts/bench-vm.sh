@@ -31,8 +31,7 @@ if ! command -v libinput >/dev/null || [ ! -x /usr/libexec/libinput/libinput-deb
 fi
 
 # --- release binaries and the traces, on the host -----------------------------
-"$SWIFT" build -c release --product touchd
-"$SWIFT" build -c release --product touchctl
+"$SWIFT" build -c release
 RESULTS="$VM_DIR/bench"
 TRACES="$RESULTS/traces"
 rm -rf "$RESULTS"; mkdir -p "$TRACES"

@@ -14,7 +14,7 @@ struct HoverRecognizer: GestureRecognizerMachine {
 
     func accepts(_ touch: Touch, core: RecognizerCore) -> Bool { touch.phase == .hover && core.isEmpty }
 
-    func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
+    mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
         let down = core.downCount
         switch core.state {
         case .possible:
@@ -26,7 +26,7 @@ struct HoverRecognizer: GestureRecognizerMachine {
         }
     }
 
-    func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
+    mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
 
     func measurement(_ core: RecognizerCore) -> GestureMeasurement {
         var m = core.baseMeasurement()
@@ -34,5 +34,5 @@ struct HoverRecognizer: GestureRecognizerMachine {
         return m
     }
 
-    func reset() {}
+    mutating func reset() {}
 }

@@ -16,14 +16,14 @@ struct PanRecognizer: GestureRecognizerMachine {
         core.acceptsContact(touch, maxTouches: parameters.maxTouches)
     }
 
-    func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
+    mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
         core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
                            pastThreshold: core.translationMM.length >= parameters.slop, endBelow: 1)
     }
 
-    func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
+    mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
 
     func measurement(_ core: RecognizerCore) -> GestureMeasurement { core.translationMeasurement() }
 
-    func reset() {}
+    mutating func reset() {}
 }

@@ -15,12 +15,12 @@ struct PinchRecognizer: GestureRecognizerMachine {
         core.acceptsContact(touch, maxTouches: parameters.maxTouches)
     }
 
-    func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
+    mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
         core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
                            pastThreshold: abs(core.spanChangeMM) >= parameters.threshold, endBelow: parameters.minTouches)
     }
 
-    func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
+    mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
 
     func measurement(_ core: RecognizerCore) -> GestureMeasurement {
         var m = core.baseMeasurement()
@@ -29,5 +29,5 @@ struct PinchRecognizer: GestureRecognizerMachine {
         return m
     }
 
-    func reset() {}
+    mutating func reset() {}
 }

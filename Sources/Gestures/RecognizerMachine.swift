@@ -2,9 +2,7 @@ import TouchCore
 
 /// One recognizer of any kind, dispatched without existential boxes (the per-frame
 /// path stays free of allocation: the machines hold only scalars, their touches live
-/// in the ``RecognizerCore`` next to them). Machines without state of their own
-/// (pan, pinch, rotate, hover) are called in place: taking a payload out of the
-/// enum and putting it back costs two copies per step.
+/// in the ``RecognizerCore`` next to them).
 enum RecognizerMachine: Sendable {
     case tap(TapRecognizer)
     case longPress(LongPressRecognizer)
@@ -51,12 +49,12 @@ enum RecognizerMachine: Sendable {
         switch self {
         case .tap(var m): let s = m.touchesChanged(&core, at: time); self = .tap(m); return s
         case .longPress(var m): let s = m.touchesChanged(&core, at: time); self = .longPress(m); return s
-        case .pan(let m): return m.touchesChanged(&core, at: time)
+        case .pan(var m): let s = m.touchesChanged(&core, at: time); self = .pan(m); return s
         case .swipe(var m): let s = m.touchesChanged(&core, at: time); self = .swipe(m); return s
-        case .pinch(let m): return m.touchesChanged(&core, at: time)
-        case .rotate(let m): return m.touchesChanged(&core, at: time)
+        case .pinch(var m): let s = m.touchesChanged(&core, at: time); self = .pinch(m); return s
+        case .rotate(var m): let s = m.touchesChanged(&core, at: time); self = .rotate(m); return s
         case .edgePan(var m): let s = m.touchesChanged(&core, at: time); self = .edgePan(m); return s
-        case .hover(let m): return m.touchesChanged(&core, at: time)
+        case .hover(var m): let s = m.touchesChanged(&core, at: time); self = .hover(m); return s
         case .drag(var m): let s = m.touchesChanged(&core, at: time); self = .drag(m); return s
         case .edgeSwipe(var m): let s = m.touchesChanged(&core, at: time); self = .edgeSwipe(m); return s
         }
@@ -66,12 +64,12 @@ enum RecognizerMachine: Sendable {
         switch self {
         case .tap(var m): let s = m.deadlinePassed(&core, at: time); self = .tap(m); return s
         case .longPress(var m): let s = m.deadlinePassed(&core, at: time); self = .longPress(m); return s
-        case .pan(let m): return m.deadlinePassed(&core, at: time)
+        case .pan(var m): let s = m.deadlinePassed(&core, at: time); self = .pan(m); return s
         case .swipe(var m): let s = m.deadlinePassed(&core, at: time); self = .swipe(m); return s
-        case .pinch(let m): return m.deadlinePassed(&core, at: time)
-        case .rotate(let m): return m.deadlinePassed(&core, at: time)
+        case .pinch(var m): let s = m.deadlinePassed(&core, at: time); self = .pinch(m); return s
+        case .rotate(var m): let s = m.deadlinePassed(&core, at: time); self = .rotate(m); return s
         case .edgePan(var m): let s = m.deadlinePassed(&core, at: time); self = .edgePan(m); return s
-        case .hover(let m): return m.deadlinePassed(&core, at: time)
+        case .hover(var m): let s = m.deadlinePassed(&core, at: time); self = .hover(m); return s
         case .drag(var m): let s = m.deadlinePassed(&core, at: time); self = .drag(m); return s
         case .edgeSwipe(var m): let s = m.deadlinePassed(&core, at: time); self = .edgeSwipe(m); return s
         }
@@ -104,12 +102,12 @@ enum RecognizerMachine: Sendable {
         switch self {
         case .tap(var m): m.reset(); self = .tap(m)
         case .longPress(var m): m.reset(); self = .longPress(m)
-        case .pan: break  // no state of its own
+        case .pan(var m): m.reset(); self = .pan(m)
         case .swipe(var m): m.reset(); self = .swipe(m)
-        case .pinch: break  // no state of its own
-        case .rotate: break  // no state of its own
+        case .pinch(var m): m.reset(); self = .pinch(m)
+        case .rotate(var m): m.reset(); self = .rotate(m)
         case .edgePan(var m): m.reset(); self = .edgePan(m)
-        case .hover: break  // no state of its own
+        case .hover(var m): m.reset(); self = .hover(m)
         case .drag(var m): m.reset(); self = .drag(m)
         case .edgeSwipe(var m): m.reset(); self = .edgeSwipe(m)
         }
