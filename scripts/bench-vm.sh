@@ -7,7 +7,7 @@
 #
 # Usage: scripts/bench-vm.sh
 # Environment: SWIFT, VM_MEMORY (default 2G), VM_CPUS (default 2),
-#              VM_DIR (default .build-vm), VM_TIMEOUT (default 900 s),
+#              VM_DIR (default .build-vm), VM_TIMEOUT (default 1800 s),
 #              STREAM_SECONDS (synthetic stream length, default 20).
 # Needs (installed when missing, as root): what scripts/vm-test.sh installs,
 # and libinput-tools.
@@ -17,7 +17,7 @@ ROOT="$PWD"
 VM_DIR="${VM_DIR:-$ROOT/.build-vm}"
 VM_MEMORY="${VM_MEMORY:-2G}"
 VM_CPUS="${VM_CPUS:-2}"
-VM_TIMEOUT="${VM_TIMEOUT:-900}"
+VM_TIMEOUT="${VM_TIMEOUT:-1800}"
 STREAM_SECONDS="${STREAM_SECONDS:-20}"
 SWIFT="${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}"
 log() { printf 'bench-vm: %s\n' "$*" >&2; }
@@ -90,7 +90,7 @@ awk -F= '
             e = v[k "events"]; s = v[k "stream_seconds"]; t = v[k "touchd_seconds"]; l = v[k "libinput_seconds"]
             if (e == "") continue
             ratio = l > 0 ? sprintf("%.2f", t / l) : "n/a"
-            printf "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %s | %.1f |\n", names[i], e, s, t, l, 1e6 * t / e, 1e6 * l / e, ratio, s > 0 ? 1000 * t / s : 0
+            printf "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %s | %.1f |\n", names[i], e, s, t, l, 1e6 * t / e, 1e6 * l / e, ratio, (s > 0 ? 1000 * t / s : 0)
         }
     }' list="$list" "$RESULTS/results.txt"
 log "guest log: $RESULTS/guest.log"
