@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench fuzz fuzz-short sanitize soak soak-short clean
+.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
 
 all: build
 
@@ -120,6 +120,11 @@ fuzz-short: deps
 # The unit tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan).
 sanitize: deps
 	scripts/sanitize.sh
+
+# The daemon in a QEMU guest: memory with 4 touchscreens and 100 clients, CPU
+# time against libinput on the same uinput device (docs/performance.md).
+bench-vm: deps
+	scripts/bench-vm.sh
 
 # --- Installation (docs/deploy.md) -------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: release binaries, systemd units

@@ -399,7 +399,7 @@ public struct Engine: Sendable {
             kind: slots[s].kind, state: state, touches: m.touches, touchType: m.touchType, location: m.location,
             taps: m.taps, direction: m.direction, translation: m.translation, velocity: m.velocity, scale: m.scale,
             scaleVelocity: m.scaleVelocity, rotation: m.rotation, rotationVelocity: m.rotationVelocity, edge: m.edge,
-            purpose: m.purpose, isSystem: slots[s].owner == "system")))
+            purpose: m.purpose, isSystem: slots[s].isSystemOwned)))
     }
 
     mutating func emitRaw(_ record: TouchRecord, phase: TouchPhase) {

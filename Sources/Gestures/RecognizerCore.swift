@@ -36,7 +36,9 @@ struct MotionSample: Sendable {
 struct RecognizerCore: Sendable {
     var state: RecognizerState = .possible
     var deadline: Timestamp?
-    var touches: [TrackedTouch] = []
+    private(set) var touches: [TrackedTouch] = []
+    /// How many of ``touches`` are down, kept as they change (asked several times per frame).
+    private(set) var downCount = 0
     /// Device and type of the latest touch taken: discrete recognizers measure after every touch lifted.
     var lastDevice = DeviceID(0)
     var lastTouchType: TouchType = .direct
@@ -56,10 +58,19 @@ struct RecognizerCore: Sendable {
     var measuresScale = false
     /// Whether ``rotation`` is integrated: only rotate reads it, and it costs two atan2 per touch.
     var measuresRotation = false
+    /// A ring of motion samples, indexed by sequence number modulo ``sampleCapacity``.
     private var samples: [MotionSample] = []
-    private var sampleHead = 0
+    /// Sequence number the next distinct sample gets (the newest is `pushed - 1`).
+    private var pushed = 0
+    /// Sequence number of the oldest sample within the velocity window of the newest,
+    /// followed as samples come in rather than searched for at every velocity.
+    private var windowStart = 0
+    /// Whether sample times never went backwards since the last reset: only then is
+    /// ``windowStart`` the sample a search from the newest would find.
+    private var ordered = true
 
     static let sampleCapacity = 32
+    private static let sampleMask = sampleCapacity - 1
     /// Velocities are measured over this window (independent of the report rate).
     static let velocityWindowMS = 100.0
     /// Samples closer than this replace the previous one, so the ring spans the window at any rate.
@@ -68,12 +79,6 @@ struct RecognizerCore: Sendable {
     init() {
         touches.reserveCapacity(10)
         samples.reserveCapacity(Self.sampleCapacity)
-    }
-
-    var downCount: Int {
-        var n = 0
-        for t in touches where t.isDown { n += 1 }
-        return n
     }
 
     var isEmpty: Bool { touches.isEmpty }
@@ -95,6 +100,7 @@ struct RecognizerCore: Sendable {
     mutating func add(_ touch: Touch, key: Int) {
         lastDevice = touch.device
         lastTouchType = touch.type
+        downCount += 1
         touches.append(TrackedTouch(
             key: key, id: touch.id, device: touch.device, type: touch.type, isDown: true, isNew: true,
             beganAt: touch.time, startPX: touch.location, startMM: touch.locationMM,
@@ -109,15 +115,24 @@ struct RecognizerCore: Sendable {
         touches[i].locationMM = touch.locationMM
         let moved = touch.locationMM.distance(to: touches[i].startMM)
         if moved > touches[i].farthestMM { touches[i].farthestMM = moved }
-        if lifted { touches[i].isDown = false }
+        if lifted && touches[i].isDown {
+            touches[i].isDown = false
+            downCount -= 1
+        }
         return true
     }
 
     /// Stops tracking a touch without a step (it was taken away).
-    mutating func drop(_ key: Int) { touches.removeAll { $0.key == key } }
+    mutating func drop(_ key: Int) {
+        for t in touches where t.key == key && t.isDown { downCount -= 1 }
+        touches.removeAll { $0.key == key }
+    }
 
     /// Forgets touches that went away in the last step.
-    mutating func removeLifted() { touches.removeAll { !$0.isDown } }
+    mutating func removeLifted() {
+        guard downCount < touches.count else { return }
+        touches.removeAll { !$0.isDown }
+    }
 
     /// Largest distance any touch moved from where it started, in mm.
     var farthestMM: Double {
@@ -188,37 +203,41 @@ struct RecognizerCore: Sendable {
         pushSample(MotionSample(time: time, translationPX: translationPX, translationMM: translationMM, scale: scale, rotation: rotation))
     }
 
+    @inline(__always)
+    private func sample(_ sequence: Int) -> MotionSample { samples[sequence & Self.sampleMask] }
+
     private mutating func pushSample(_ s: MotionSample) {
-        if samples.count < Self.sampleCapacity {
-            if samples.count > 1,
-               s.time.milliseconds(since: samples[samples.count - 2].time) < Self.sampleSpacingMS {
-                samples[samples.count - 1] = s
-            } else {
-                samples.append(s)
-            }
-            return
-        }
-        let newest = (sampleHead + Self.sampleCapacity - 1) % Self.sampleCapacity
-        let beforeNewest = (sampleHead + Self.sampleCapacity - 2) % Self.sampleCapacity
-        if s.time.milliseconds(since: samples[beforeNewest].time) < Self.sampleSpacingMS {
-            samples[newest] = s
+        if pushed > 1 && s.time.milliseconds(since: sample(pushed - 2).time) < Self.sampleSpacingMS {
+            if s.time < sample(pushed - 1).time { ordered = false }
+            samples[(pushed - 1) & Self.sampleMask] = s
         } else {
-            samples[sampleHead] = s
-            sampleHead = (sampleHead + 1) % Self.sampleCapacity
+            if pushed > 0 && s.time < sample(pushed - 1).time { ordered = false }
+            if samples.count < Self.sampleCapacity { samples.append(s) } else { samples[pushed & Self.sampleMask] = s }
+            pushed += 1
+        }
+        // Times only grow, so the window's oldest sample only moves forwards.
+        windowStart = Swift.max(windowStart, pushed - Self.sampleCapacity)
+        let newest = s.time
+        while windowStart < pushed - 1 && newest.milliseconds(since: sample(windowStart).time) > Self.velocityWindowMS {
+            windowStart += 1
         }
     }
 
     /// The newest sample and the oldest one within the velocity window of it.
     private func velocityPair() -> (MotionSample, MotionSample)? {
-        let count = samples.count
-        guard count >= 2 else { return nil }
-        let start = count < Self.sampleCapacity ? 0 : sampleHead
-        let newest = samples[(start + count - 1) % Self.sampleCapacity]
+        guard pushed >= 2 else { return nil }
+        let newest = sample(pushed - 1)
         var oldest = newest
-        for j in stride(from: count - 2, through: 0, by: -1) {
-            let s = samples[(start + j) % Self.sampleCapacity]
-            if newest.time.milliseconds(since: s.time) > Self.velocityWindowMS { break }
-            oldest = s
+        if ordered {
+            oldest = sample(windowStart)
+        } else {
+            // Out-of-order times: the samples within the window are not a suffix; walk back from the newest.
+            let first = Swift.max(0, pushed - Self.sampleCapacity)
+            for q in stride(from: pushed - 2, through: first, by: -1) {
+                let s = sample(q)
+                if newest.time.milliseconds(since: s.time) > Self.velocityWindowMS { break }
+                oldest = s
+            }
         }
         guard newest.time > oldest.time else { return nil }
         return (newest, oldest)
@@ -260,8 +279,11 @@ struct RecognizerCore: Sendable {
         state = .possible
         deadline = nil
         touches.removeAll(keepingCapacity: true)
+        downCount = 0
         samples.removeAll(keepingCapacity: true)
-        sampleHead = 0
+        pushed = 0
+        windowStart = 0
+        ordered = true
         translationPX = .zero; translationMM = .zero
         scale = 1; spanChangeMM = 0; rotation = 0
     }

@@ -19,6 +19,8 @@ struct RecognizerSlot: Sendable {
     var surface: SurfaceID?
     /// `surface/name`, or `owner:name` for system recognizers.
     var qualifiedName: String
+    /// Owned by the system (its events are system gestures); decided once, not per event.
+    let isSystemOwned: Bool
     var context: RecognizerContext
     var machine: RecognizerMachine
     var core = RecognizerCore()
@@ -67,6 +69,7 @@ struct RecognizerSlot: Sendable {
         self.owner = owner
         self.surface = surface
         self.qualifiedName = surface.map { "\($0)/\(config.name)" } ?? "\(owner):\(config.name)"
+        self.isSystemOwned = owner == "system"
         self.context = context
         self.machine = RecognizerMachine(config.kind, context: context)
         switch config.kind {

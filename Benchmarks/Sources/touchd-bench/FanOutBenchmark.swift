@@ -20,12 +20,56 @@ struct NoSurfaces: PublisherDelegate {
     func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {}
 }
 
-/// Counts the lines all subscribers have received (after their hello and ack).
-final class Receipts: Sendable {
+/// What the subscribers have received (after their hello and ack), and when.
+///
+/// Readers block in `recv` and stamp the time they got the bytes; the
+/// driver blocks on a semaphore until the last expected line has arrived.
+/// Neither side spins, so on a small machine the measurement does not take
+/// the CPU from the event loop and the readers it measures.
+final class Receipts: @unchecked Sendable {
     let lines = Atomic<Int>(0)
+    /// Lines after which the driver wants to be woken.
+    let target = Atomic<Int>(Int.max)
+    /// Monotonic time of the latest receipt, in nanoseconds.
+    let lastReceipt = Atomic<UInt64>(0)
+    private let semaphore: UnsafeMutablePointer<sem_t>
+
+    init() {
+        semaphore = .allocate(capacity: 1)
+        sem_init(semaphore, 0, 0)
+    }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    /// A reader got `count` lines at `time`.
+    func received(_ count: Int, at time: UInt64) {
+        var seen = lastReceipt.load(ordering: .relaxed)
+        while seen < time {
+            let (exchanged, current) = lastReceipt.compareExchange(expected: seen, desired: time, ordering: .relaxed)
+            if exchanged { break }
+            seen = current
+        }
+        let total = lines.add(count, ordering: .acquiringAndReleasing).newValue
+        let wanted = target.load(ordering: .acquiring)
+        // Exactly one reader crosses the target: it wakes the driver.
+        if total >= wanted && total - count < wanted { sem_post(semaphore) }
+    }
+
+    /// Blocks until `expected` lines have arrived in all.
+    func wait(for expected: Int) {
+        target.store(expected, ordering: .releasing)
+        // A wake-up meant for an earlier target may still be pending: check the count after each.
+        while lines.load(ordering: .acquiring) < expected {
+            _ = sem_wait(semaphore)
+        }
+    }
 }
 
-/// A subscriber on its own thread: connects, subscribes to gestures, then counts lines.
+/// A subscriber on its own thread: connects, subscribes to gestures, then
+/// counts lines, blocking in `recv` like a real client.
 func startSubscriber(path: String, receipts: Receipts) -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_un()
@@ -47,12 +91,13 @@ func startSubscriber(path: String, receipts: Receipts) -> Int32 {
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n <= 0 { return }
+            let time = nowNanoseconds()
             var newlines = 0
             for i in 0..<n where chunk[i] == 0x0A { newlines += 1 }
             // The first two lines are the hello and the ack of the subscription.
             let skip = Swift.min(newlines, 2 - skipped)
             skipped += skip
-            if newlines - skip > 0 { receipts.lines.add(newlines - skip, ordering: .releasing) }
+            if newlines - skip > 0 { receipts.received(newlines - skip, at: time) }
         }
     }
     thread.start()
@@ -60,7 +105,8 @@ func startSubscriber(path: String, receipts: Receipts) -> Int32 {
 }
 
 /// Time from a frame entering the engine to the last of `subscribers` having
-/// the frame's gesture events: engine, encoding, publishing, socket, reader.
+/// the frame's gesture events: engine, encoding, publishing, socket, reader
+/// (the time the last reader's `recv` returned, stamped by that reader).
 func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
     let path = "/tmp/touchd-bench-\(getpid())-\(subscribers).sock"
     let publisher = try await Publisher.listen(
@@ -92,8 +138,8 @@ func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
         guard !batch.isEmpty else { continue }
         publisher.publish(batch)
         expected += batch.count * subscribers
-        while receipts.lines.load(ordering: .acquiring) < expected { }
-        latency.record(nowNanoseconds() - t0)
+        receipts.wait(for: expected)
+        latency.record(receipts.lastReceipt.load(ordering: .acquiring) - t0)
     }
     report("fan-out to \(subscribers) subscriber\(subscribers == 1 ? "" : "s"): frame in to last subscriber", latency.summary)
     await publisher.shutdown()

@@ -1,0 +1,119 @@
+#!/bin/bash
+# Runs inside the virtme-ng guest started by scripts/bench-vm.sh (PATH is
+# reset there, so every tool is called by its full path).
+# Usage: bench-vm-guest.sh REPO_ROOT RESULT_DIR
+#
+# 1. Memory: touchd (release, live) with 4 idle uinput touchscreens, then with
+#    100 subscribed clients, then after a 10-finger stream reached them all.
+# 2. CPU: touchd and `libinput debug-events --device NODE` read the same
+#    uinput device while a trace is replayed into it; utime+stime of each
+#    (/proc/PID/stat) over the stream.
+# Results: RESULT_DIR/results.txt (key=value lines), RESULT_DIR/guest.log.
+ROOT="$1"; RESULTS="$2"
+cd "$ROOT" || exit 2
+exec >"$RESULTS/guest.log" 2>&1
+export NO_COLOR=1
+PY=/usr/bin/python3
+TOOLS="$ROOT/scripts/bench-tools.py"
+TOUCHD="$ROOT/.build/release/touchd"
+TOUCHCTL="$ROOT/.build/release/touchctl"
+LIBINPUT=/usr/bin/libinput
+TRACES="$RESULTS/traces"
+OUT="$RESULTS/results.txt"
+SOCK=/tmp/touchd-bench.sock
+: >"$OUT"
+for m in /usr/sbin/modprobe /sbin/modprobe; do
+    if [ -x "$m" ]; then "$m" uinput; break; fi
+done
+[ -e /dev/uinput ] || { echo "no /dev/uinput"; echo 2 >"$RESULTS/status"; exit 2; }
+
+now() { /usr/bin/date +%s.%N; }
+result() { echo "$1=$2" | /usr/bin/tee -a "$OUT"; }
+cpu() { "$PY" "$TOOLS" cpu "$1"; }
+rss() { "$PY" "$TOOLS" rss "$1"; }
+# Waits until FILE has a line matching PATTERN (up to 30 s).
+wait_for_line() {
+    local file="$1" pattern="$2" tries=0
+    until /usr/bin/grep -q -- "$pattern" "$file" 2>/dev/null; do
+        tries=$((tries + 1)); [ $tries -gt 300 ] && return 1
+        /usr/bin/sleep 0.1
+    done
+}
+
+# --- touchd, live, on every touch device of the guest -----------------------
+/usr/bin/rm -f "$SOCK"
+"$TOUCHD" --socket "$SOCK" --log-level warning >"$RESULTS/touchd.log" 2>&1 &
+TOUCHD_PID=$!
+tries=0
+while [ ! -S "$SOCK" ]; do
+    tries=$((tries + 1)); [ $tries -gt 300 ] && { echo "touchd did not start"; echo 2 >"$RESULTS/status"; exit 2; }
+    /usr/bin/sleep 0.1
+done
+/usr/bin/sleep 1
+read -r rss0 _ < <(rss $TOUCHD_PID)
+result rss_no_device_kb "$rss0"
+
+# --- memory: 4 idle devices, then 100 clients, then a stream through them ----
+IDLE_PIDS=()
+for i in 1 2 3 4; do
+    "$TOUCHCTL" replay --live "$TRACES/idle.events" 2>"$RESULTS/idle-$i.log" &
+    IDLE_PIDS+=($!)
+done
+for i in 1 2 3 4; do wait_for_line "$RESULTS/idle-$i.log" "created" || echo "idle device $i not created"; done
+/usr/bin/sleep 3
+read -r rss4 _ < <(rss $TOUCHD_PID)
+result rss_4_devices_kb "$rss4"
+
+"$PY" "$TOOLS" clients "$SOCK" 100 >"$RESULTS/clients.out" 2>"$RESULTS/clients.log" &
+CLIENTS_PID=$!
+wait_for_line "$RESULTS/clients.out" ready || echo "clients not ready"
+/usr/bin/sleep 2
+read -r rss100 _ < <(rss $TOUCHD_PID)
+result rss_4_devices_100_clients_kb "$rss100"
+
+# The 10-finger stream (short) while the 100 clients receive everything.
+"$TOUCHCTL" replay --live "$TRACES/synthetic-short.events" 2>"$RESULTS/stream-100.log"
+/usr/bin/sleep 2
+read -r rss100s hwm100s < <(rss $TOUCHD_PID)
+result rss_after_stream_100_clients_kb "$rss100s"
+result hwm_after_stream_100_clients_kb "$hwm100s"
+/usr/bin/kill -TERM $CLIENTS_PID; wait $CLIENTS_PID 2>/dev/null
+/usr/bin/tail -1 "$RESULTS/clients.log"
+for p in "${IDLE_PIDS[@]}"; do /usr/bin/kill -TERM "$p"; done
+wait "${IDLE_PIDS[@]}" 2>/dev/null
+/usr/bin/sleep 1
+
+# --- CPU: touchd and libinput on the same device, per trace ------------------
+# Each trace starts after an idle lead-in: libinput opens the device node
+# (printed by touchctl) before the first event arrives.
+for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
+    trace="$TRACES/$name.events"
+    events=$(/usr/bin/cat "$TRACES/$name.count")
+    seconds=$(/usr/bin/cat "$TRACES/$name.seconds")
+    log="$RESULTS/replay-$name.log"
+    "$TOUCHCTL" replay --live "$trace" 2>"$log" &
+    REPLAY_PID=$!
+    wait_for_line "$log" "created /dev/input/event" || { echo "$name: no device"; continue; }
+    node=$(/usr/bin/grep -o '/dev/input/event[0-9]*' "$log" | /usr/bin/head -1)
+    "$LIBINPUT" debug-events --device "$node" >/dev/null 2>"$RESULTS/libinput-$name.log" &
+    LIBINPUT_PID=$!
+    # Both readers have the device open before the lead-in ends.
+    /usr/bin/sleep 2
+    t0=$(cpu $TOUCHD_PID); l0=$(cpu $LIBINPUT_PID); w0=$(now)
+    wait $REPLAY_PID
+    /usr/bin/sleep 0.5
+    t1=$(cpu $TOUCHD_PID); l1=$(cpu $LIBINPUT_PID); w1=$(now)
+    /usr/bin/kill -TERM $LIBINPUT_PID; wait $LIBINPUT_PID 2>/dev/null
+    result "cpu_${name}_events" "$events"
+    result "cpu_${name}_stream_seconds" "$seconds"
+    result "cpu_${name}_wall_seconds" "$(/usr/bin/awk -v a="$w0" -v b="$w1" 'BEGIN { printf "%.2f", b - a }')"
+    result "cpu_${name}_touchd_seconds" "$(/usr/bin/awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+    result "cpu_${name}_libinput_seconds" "$(/usr/bin/awk -v a="$l0" -v b="$l1" 'BEGIN { printf "%.2f", b - a }')"
+    /usr/bin/grep -h "wrote" "$log"
+done
+
+read -r rssEnd hwmEnd < <(rss $TOUCHD_PID)
+result rss_end_kb "$rssEnd"
+result hwm_end_kb "$hwmEnd"
+/usr/bin/kill -TERM $TOUCHD_PID; wait $TOUCHD_PID 2>/dev/null
+echo 0 >"$RESULTS/status"

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Daemon cost in a QEMU guest (the host has no uinput): touchd's memory with
+# 4 idle touchscreens and 100 subscribed clients, and its CPU time against
+# `libinput debug-events` reading the same uinput device while a 10-finger
+# 240 Hz synthetic stream and real recordings are replayed into it. Prints a
+# table; docs/performance.md explains the method.
+#
+# Usage: scripts/bench-vm.sh
+# Environment: SWIFT, VM_MEMORY (default 2G), VM_CPUS (default 2),
+#              VM_DIR (default .build-vm), VM_TIMEOUT (default 1800 s),
+#              STREAM_SECONDS (synthetic stream length, default 20).
+# Needs (installed when missing, as root): what scripts/vm-test.sh installs,
+# and libinput-tools.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+VM_DIR="${VM_DIR:-$ROOT/.build-vm}"
+VM_MEMORY="${VM_MEMORY:-2G}"
+VM_CPUS="${VM_CPUS:-2}"
+VM_TIMEOUT="${VM_TIMEOUT:-1800}"
+STREAM_SECONDS="${STREAM_SECONDS:-20}"
+SWIFT="${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}"
+log() { printf 'bench-vm: %s\n' "$*" >&2; }
+
+# --- tools: the guest machinery of vm-test.sh, and libinput ------------------
+VM_DIR="$VM_DIR" scripts/vm-test.sh --install-only
+if ! command -v libinput >/dev/null || [ ! -x /usr/libexec/libinput/libinput-debug-events ]; then
+    [ "$(id -u)" = 0 ] || { log "need root to install libinput-tools"; exit 2; }
+    log "installing libinput-tools"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libinput-tools >/dev/null
+fi
+
+# --- release binaries and the traces, on the host -----------------------------
+"$SWIFT" build -c release
+RESULTS="$VM_DIR/bench"
+TRACES="$RESULTS/traces"
+rm -rf "$RESULTS"; mkdir -p "$TRACES"
+TS="Tests/Fixtures/real/evemu-devices/touchscreens"
+DESC="$TS/Atmel maXTouch Touchscreen.desc"
+tools() { python3 scripts/bench-tools.py "$@"; }
+tools idle "$DESC" "$TRACES/idle.events" --seconds 600
+tools synthetic "$DESC" "$TRACES/synthetic-short.events" --seconds 2 --rate 240 >/dev/null
+tools synthetic "$DESC" "$TRACES/synthetic.events" --seconds "$STREAM_SECONDS" --rate 240 >"$TRACES/synthetic.count"
+echo "$STREAM_SECONDS" >"$TRACES/synthetic.seconds"
+list="synthetic"
+# Two real recordings: a 4-finger drag (Atmel) and a 2-finger scroll (EP0430M09).
+add_real() {
+    local name="$1" events="$2" desc="$3"
+    tools lead-in "$events" "$TRACES/$name.events" --desc "$desc" >"$TRACES/$name.count"
+    # Stream length: last event time minus first (the lead-in excluded).
+    awk '/^E:/ { t = $2; if (first == "") first = t } END { printf "%.2f\n", t - first }' "$events" >"$TRACES/$name.seconds"
+    list="$list $name"
+}
+add_real atmel-4-finger-drag "$TS/Atmel maXTouch Touchscreen.4-finger-drag-down.events" "$DESC"
+add_real ep0430m09-2-finger-scroll "$TS/EP0430M09.2-finger-scroll-down.events" "$TS/EP0430M09.desc"
+echo "$list" >"$TRACES/cpu-list"
+
+# --- one guest boot -------------------------------------------------------------
+KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
+[ -n "$KERNEL" ] || { log "no kernel in /boot"; exit 2; }
+KVM_OPT=(--disable-kvm)
+if grep -qE '^kvm_(intel|amd) ' /proc/modules 2>/dev/null && [ -w /dev/kvm ]; then KVM_OPT=(); fi
+export PATH="$VM_DIR/venv/bin:$PATH"
+log "booting $(basename "$KERNEL") (${KVM_OPT[*]:-kvm}, $VM_MEMORY, $VM_CPUS cpus)"
+GUEST_CMD=$(printf '/bin/bash %q %q %q' "$ROOT/scripts/bench-vm-guest.sh" "$ROOT" "$RESULTS")
+set +e
+timeout "$VM_TIMEOUT" vng "${KVM_OPT[@]}" --memory "$VM_MEMORY" --cpus "$VM_CPUS" --rwdir "$RESULTS" \
+    --run "$KERNEL" --exec "$GUEST_CMD" </dev/null 2>&1 | cat >"$RESULTS/vng.log"
+set -e
+if [ "$(cat "$RESULTS/status" 2>/dev/null)" != 0 ]; then
+    log "the guest run failed; $RESULTS/guest.log:"
+    tail -n 30 "$RESULTS/guest.log" >&2 || tail -n 30 "$RESULTS/vng.log" >&2
+    exit 2
+fi
+
+# --- the table -------------------------------------------------------------------
+awk -F= '
+    { v[$1] = $2 }
+    END {
+        printf "| touchd memory (guest, release, live) | VmRSS |\n|---|---|\n"
+        printf "| no device | %.1f MB |\n", v["rss_no_device_kb"] / 1024
+        printf "| 4 idle touchscreens | %.1f MB |\n", v["rss_4_devices_kb"] / 1024
+        printf "| 4 touchscreens, 100 subscribed clients | %.1f MB |\n", v["rss_4_devices_100_clients_kb"] / 1024
+        printf "| after a 10-finger stream to the 100 clients | %.1f MB (peak %.1f MB) |\n", v["rss_after_stream_100_clients_kb"] / 1024, v["hwm_after_stream_100_clients_kb"] / 1024
+        printf "\n| trace | events | stream s | touchd CPU s | libinput CPU s | touchd ms / 1000 events | libinput ms / 1000 events | touchd / libinput | touchd CPU ms per stream s |\n"
+        printf "|---|---|---|---|---|---|---|---|---|\n"
+        n = split(list, names, " ")
+        for (i = 1; i <= n; i++) {
+            k = "cpu_" names[i] "_"
+            e = v[k "events"]; s = v[k "stream_seconds"]; t = v[k "touchd_seconds"]; l = v[k "libinput_seconds"]
+            if (e == "") continue
+            ratio = l > 0 ? sprintf("%.2f", t / l) : "n/a"
+            printf "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %s | %.1f |\n", names[i], e, s, t, l, 1e6 * t / e, 1e6 * l / e, ratio, (s > 0 ? 1000 * t / s : 0)
+        }
+    }' list="$list" "$RESULTS/results.txt"
+log "guest log: $RESULTS/guest.log"
