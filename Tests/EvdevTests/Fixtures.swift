@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TouchCore
 import Trace
+import Evdev
+import Udev
 
 /// Real recordings from Tests/Fixtures/real, and the guard for tests that need the kernel.
 enum Fixtures {
@@ -12,6 +14,33 @@ enum Fixtures {
 
     /// Whether this machine can create uinput devices (true in the `make test-vm` guest).
     static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
+
+    /// Waits (at most 3 s) until udev has run its rules on the device: rules may
+    /// change the kernel's view of it (libinput's 90-libinput-fuzz-override
+    /// sets touchpads' fuzz to 0 with EVIOCSABS), so tests that model the
+    /// kernel read the device only afterwards.
+    static func waitForUdev(_ uinput: UinputDevice) throws {
+        guard let syspath = uinput.syspath, let node = uinput.devnode else { return }
+        let udev = try UdevContext()
+        var info: UdevDeviceInfo?
+        for _ in 0..<150 where info == nil {
+            info = try udev.inputEventDevices().first { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized }
+            if info == nil { usleep(20_000) }
+        }
+        // libinput-fuzz-extract records LIBINPUT_FUZZ_<code>; a RUN program then
+        // zeroes that axis's kernel fuzz, after udev already marked the device initialized.
+        let zeroed = (info?.properties ?? [:]).keys.compactMap { key -> UInt16? in
+            key.hasPrefix("LIBINPUT_FUZZ_") ? UInt16(key.dropFirst("LIBINPUT_FUZZ_".count), radix: 16) : nil
+        }
+        guard !zeroed.isEmpty else { return }
+        for _ in 0..<150 {
+            let device = try EvdevDevice(path: node)
+            let done = zeroed.allSatisfy { (device.deviceDescription.absInfo[$0]?.fuzz ?? 0) == 0 }
+            device.close()
+            if done { return }
+            usleep(20_000)
+        }
+    }
 
     /// Reads `evemu-devices/<relative>` (an `.events` file is paired with its `.desc`).
     static func recording(_ relative: String) throws -> Recording {
