@@ -70,13 +70,16 @@ public final class LiveDeviceSource {
     ///     report), e.g. the nodes given on a command line.
     ///   - decide: ignore the device or use it with these settings; the
     ///     default uses udev properties only (``LiveDeviceSettings/merged(rule:udev:description:screenNames:)``).
+    ///   - wakeup: the pipe that interrupts the wait, when the thread reading
+    ///     the source also waits for other work (nil: a new one).
     /// - Throws: ``LiveInputError`` when udev or the wakeup pipe cannot be set up.
     public init(
         watchesHotplug: Bool = true,
         accepts: @escaping (UdevDeviceInfo) -> Bool = { _ in true },
-        decide: @escaping Decide = LiveDeviceSource.udevOnlyDecision
+        decide: @escaping Decide = LiveDeviceSource.udevOnlyDecision,
+        wakeup: LiveWakeup? = nil
     ) throws(LiveInputError) {
-        wakeup = try LiveWakeup()
+        if let wakeup { self.wakeup = wakeup } else { self.wakeup = try LiveWakeup() }
         do {
             udev = try UdevContext()
             monitor = watchesHotplug ? try UdevMonitor(context: udev) : nil

@@ -43,7 +43,7 @@ public final class LiveWakeup: Sendable {
     }
 
     /// Empties the pipe; true when it held at least one byte.
-    func drain() -> Bool {
+    public func drain() -> Bool {
         var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         var woke = false
         while withUnsafeMutableBytes(of: &buffer, { read(readDescriptor, $0.baseAddress, $0.count) }) > 0 { woke = true }

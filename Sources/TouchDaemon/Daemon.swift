@@ -71,7 +71,7 @@ public enum Daemon {
         }
 
         let board = HelloBoard()
-        let engine = DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
+        let engine = try DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
         if let path = options.recordPath { await engine.startRecording(to: path) }
         let recording: Recording?
         let live: LiveInputService?

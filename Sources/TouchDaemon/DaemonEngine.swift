@@ -33,7 +33,18 @@ struct KnownDevice: Sendable {
 /// surface requests and reloads arrive as calls on this actor, one at a time;
 /// what the engine produces is encoded once and handed to the publisher in
 /// one batch per frame.
+///
+/// The actor runs on its own thread (``EngineThread``, its executor), where
+/// live input is also read: a device read reaches the engine without a
+/// thread hop, and the only hop on the way to a client is the one batch per
+/// frame to the publisher's event loop.
 public actor DaemonEngine {
+    /// The thread the actor runs on.
+    nonisolated let thread: EngineThread
+
+    /// The engine's thread.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+
     /// The configuration in force.
     public internal(set) var configuration: TouchdConfiguration
     var pipeline: TouchPipeline
@@ -60,9 +71,18 @@ public actor DaemonEngine {
     var batch: [PublishedEvent] = []
     var writer = JSONWriter(capacity: 512)
 
-    /// Creates the owner with no device; `recordsDebug` turns the engine's
-    /// explanations (the `debug` stream) on.
-    public init(configuration: TouchdConfiguration, board: HelloBoard, logger: Logger, recordsDebug: Bool = true) {
+    /// Creates the owner with no device and starts its thread; `recordsDebug`
+    /// turns the engine's explanations (the `debug` stream) on.
+    ///
+    /// - Throws: ``DaemonStartError`` (status 71) when the thread's wake-up
+    ///   pipe cannot be created (out of descriptors).
+    public init(configuration: TouchdConfiguration, board: HelloBoard, logger: Logger,
+                recordsDebug: Bool = true) throws(DaemonStartError) {
+        do {
+            thread = try EngineThread(name: "touchd-engine")
+        } catch {
+            throw DaemonStartError(status: 71, "cannot start the engine's thread: \(error)")
+        }
         self.configuration = configuration
         self.board = board
         self.logger = logger
@@ -72,6 +92,15 @@ public actor DaemonEngine {
         outputs.reserveCapacity(64)
         batch.reserveCapacity(64)
         board.write(HelloSnapshot(devices: [], screens: Self.helloScreens(configuration)))
+    }
+
+    deinit {
+        thread.stop()
+    }
+
+    /// Runs `body` on the engine's thread, isolated to the engine.
+    public func perform<T: Sendable>(_ body: @Sendable (isolated DaemonEngine) throws -> T) rethrows -> T {
+        try body(self)
     }
 
     /// Where events go from now on (the publisher).

@@ -31,23 +31,26 @@ extension DaemonEngine {
 
 /// The input service of `touchd` without `--replay`: the real touch devices.
 ///
-/// udev and evdev are read on one dedicated thread (`poll(2)` over the udev
-/// monitor and every device), which hands each read, in order, to the
-/// engine's owner. Engine deadlines (long press, tap windows) are kernel
-/// `CLOCK_MONOTONIC` times like the events, so the reader wakes up for them
-/// and the engine advances to the current time.
-final class LiveInputService: Service, @unchecked Sendable {
-    // The source is only touched on the reader thread (and before it starts).
+/// udev and evdev are read on the engine's own thread (``EngineThread``):
+/// `poll(2)` waits over the udev monitor, every device and the thread's
+/// wake-up pipe, up to the engine's next deadline; each read goes through the
+/// pipeline and the engine right there, and its events leave for the
+/// publisher in one hop. Engine deadlines (long press, tap windows) are kernel
+/// `CLOCK_MONOTONIC` times like the events, so the wait ends at the deadline
+/// and the engine advances to the current time. Jobs for the engine (client
+/// requests, reloads) interrupt the wait through the pipe.
+final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
+    // The source is only touched on the engine's thread (and before input is attached).
     private let source: LiveDeviceSource
     private let engine: DaemonEngine
     private let logger: Logger
-    private let nextDeadline = Mutex<Timestamp?>(nil)
     private let stopping = Atomic<Bool>(false)
 
-    /// Opens udev; devices are enumerated when the service runs.
+    /// Opens udev; devices are enumerated when the service starts.
     init(configuration: TouchdConfiguration, engine: DaemonEngine, logger: Logger) throws(DaemonStartError) {
         do {
-            source = try LiveDeviceSource(watchesHotplug: true, decide: { configuration.liveDecision($0) })
+            source = try LiveDeviceSource(watchesHotplug: true, decide: { configuration.liveDecision($0) },
+                                          wakeup: engine.thread.wakeup)
         } catch {
             throw DaemonStartError(status: 69, "cannot watch input devices: \(error)")
         }
@@ -57,68 +60,74 @@ final class LiveInputService: Service, @unchecked Sendable {
 
     /// Enumerates and opens the devices present now (before READY=1).
     func start() async throws(DaemonStartError) {
-        let events: [LiveInputEvent]
-        do {
-            events = try source.start()
-        } catch {
-            throw DaemonStartError(status: 69, "cannot enumerate input devices: \(error)")
+        let result: Result<Void, DaemonStartError> = await engine.perform { engine in
+            do {
+                let events = try self.source.start()
+                self.apply(events, on: engine)
+                return .success(())
+            } catch {
+                return .failure(DaemonStartError(status: 69, "cannot enumerate input devices: \(error)"))
+            }
         }
-        await apply(events)
+        try result.get()
         if source.devices.isEmpty {
             logger.notice("no touch device present; waiting for one to be plugged in")
         }
     }
 
     func run() async throws {
-        let (stream, continuation) = AsyncStream.makeStream(of: [LiveInputEvent].self, bufferingPolicy: .unbounded)
-        let thread = Thread { [self] in
-            while !stopping.load(ordering: .acquiring) {
-                let deadline = nextDeadline.withLock { $0 }
-                let timeout = LiveClock.pollTimeout(until: deadline, cap: 1000)
-                do {
-                    let events = try source.pumpOnce(timeoutMilliseconds: timeout)
-                    // An empty batch still matters: it is the wake-up for a deadline.
-                    continuation.yield(events)
-                } catch {
-                    logger.error("input devices: \(error)")
-                    break
-                }
-            }
-            continuation.yield(source.closeAll())
-            continuation.finish()
+        let (finished, continuation) = AsyncStream.makeStream(of: Void.self)
+        await engine.perform { engine in
+            engine.thread.attach(self, finished: { continuation.finish() })
         }
-        thread.name = "touchd-input"
-        thread.start()
         await withGracefulShutdownHandler {
-            for await batch in stream {
-                await apply(batch)
-                let next = await engine.advanceIfDue(now: LiveClock.now())
-                nextDeadline.withLock { $0 = next }
-            }
+            for await _ in finished {}
         } onGracefulShutdown: { [self] in
             stopping.store(true, ordering: .releasing)
             source.wakeup.wake()
         }
     }
 
-    private func apply(_ events: [LiveInputEvent]) async {
+    /// One round on the engine's thread: wait up to the next deadline, apply
+    /// what came, fire the deadlines due.
+    func pumpOnce() -> Bool {
+        engine.assumeIsolated { engine in
+            guard !stopping.load(ordering: .acquiring) else {
+                apply(source.closeAll(), on: engine)
+                return false
+            }
+            let timeout = LiveClock.pollTimeout(until: engine.nextDeadline, cap: 1000)
+            do {
+                // An empty batch still matters: it is the wake-up for a deadline.
+                apply(try source.pumpOnce(timeoutMilliseconds: timeout), on: engine)
+                _ = engine.advanceIfDue(now: LiveClock.now())
+                return true
+            } catch {
+                logger.error("input devices: \(error)")
+                apply(source.closeAll(), on: engine)
+                return false
+            }
+        }
+    }
+
+    private func apply(_ events: [LiveInputEvent], on engine: isolated DaemonEngine) {
         for event in events {
             switch event {
             case .deviceAdded(let id, let description, let info):
-                await engine.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
-                                       udevProperties: info.udevProperties, mapping: info.settings.mapping)
+                engine.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
+                                 udevProperties: info.udevProperties, mapping: info.settings.mapping)
                 logger.info("opened \(info.node)", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)"])
             case .deviceChanged(let id, let info):
-                await engine.changeDevice(id, at: LiveClock.now(), udevProperties: info.udevProperties,
-                                          mapping: info.settings.mapping)
+                engine.changeDevice(id, at: LiveClock.now(), udevProperties: info.udevProperties,
+                                    mapping: info.settings.mapping)
                 logger.info("udev changed \(info.node)", metadata: ["device": "\(id.rawValue)"])
             case .events(let id, let batch):
-                await engine.handle(batch, from: id)
+                engine.handle(batch, from: id)
             case .resynced(let id, let report):
                 logger.warning("events dropped by the kernel; resynced", metadata: ["device": "\(id.rawValue)"])
-                await engine.resync(id, report: report)
+                engine.resync(id, report: report)
             case .deviceRemoved(let id, let time):
-                await engine.removeDevice(id, at: time)
+                engine.removeDevice(id, at: time)
             case .deviceIgnored(let node, let reason):
                 logger.info("ignoring \(node): \(reason)")
             case .openFailed(let node, let error):

@@ -15,7 +15,7 @@ enum Fixtures {
     /// Whether this machine can create uinput devices (true in the `make test-vm` guest).
     static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
 
-    /// Waits (at most 3 s) until udev has run its rules on the device: rules may
+    /// Waits (at most 30 s, then throws) until udev has run its rules on the device: rules may
     /// change the kernel's view of it (libinput's 90-libinput-fuzz-override
     /// sets touchpads' fuzz to 0 with EVIOCSABS), so tests that model the
     /// kernel read the device only afterwards.
@@ -23,23 +23,27 @@ enum Fixtures {
         guard let syspath = uinput.syspath, let node = uinput.devnode else { return }
         let udev = try UdevContext()
         var info: UdevDeviceInfo?
-        for _ in 0..<150 where info == nil {
+        // Up to 30 s: under load, the emulated guest's udevd can take seconds,
+        // and a rule that runs after the test has read the device changes it mid-test.
+        for _ in 0..<1500 where info == nil {
             info = try udev.inputEventDevices().first { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized }
             if info == nil { usleep(20_000) }
         }
+        guard let info else { throw FixtureError(message: "\(node): udev did not initialize it within 30 s") }
         // libinput-fuzz-extract records LIBINPUT_FUZZ_<code>; a RUN program then
         // zeroes that axis's kernel fuzz, after udev already marked the device initialized.
-        let zeroed = (info?.properties ?? [:]).keys.compactMap { key -> UInt16? in
+        let zeroed = info.properties.keys.compactMap { key -> UInt16? in
             key.hasPrefix("LIBINPUT_FUZZ_") ? UInt16(key.dropFirst("LIBINPUT_FUZZ_".count), radix: 16) : nil
         }
         guard !zeroed.isEmpty else { return }
-        for _ in 0..<150 {
+        for _ in 0..<1500 {
             let device = try EvdevDevice(path: node)
             let done = zeroed.allSatisfy { (device.deviceDescription.absInfo[$0]?.fuzz ?? 0) == 0 }
             device.close()
             if done { return }
             usleep(20_000)
         }
+        throw FixtureError(message: "\(node): udev's rules did not zero the fuzz of \(zeroed) within 30 s")
     }
 
     /// Reads `evemu-devices/<relative>` (an `.events` file is paired with its `.desc`).

@@ -26,9 +26,9 @@ import Wire
 
     /// Gesture lines the daemon publishes when the recording's devices are
     /// added one by one and their events fed in time order.
-    static func daemonGestures(_ recording: Recording) async -> [String] {
+    static func daemonGestures(_ recording: Recording) async throws -> [String] {
         let collected = Mutex<[String]>([])
-        let engine = DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(),
+        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(),
                                   logger: Logger(label: "test"), recordsDebug: false)
         await engine.attach { batch in
             collected.withLock { lines in
@@ -59,13 +59,13 @@ import Wire
         let recording = try RealFixtures.recording(file)
         let offline = Self.offlineGestures(recording)
         #expect(offline.count > 10)
-        let daemon = await Self.daemonGestures(recording)
+        let daemon = try await Self.daemonGestures(recording)
         #expect(daemon == offline)
     }
 
     @Test func screenSizeFollowsTheTouchscreenInService() async throws {
         let recording = try RealFixtures.recording("touchscreens/N-Trig MultiTouch.1-finger-drag-NW-SE.events")
-        let engine = DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
         #expect(await engine.engine.configuration.screens.first?.pixelsPerMillimetre == nil)
         await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
         let density = try #require(await engine.engine.configuration.screens.first?.pixelsPerMillimetre)
@@ -79,7 +79,7 @@ import Wire
     @Test func udevChangeOfTheMappingCancelsTouchesAndAnnouncesTheDevice() async throws {
         let recording = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
         let published = Mutex<[PublishedEvent]>([])
-        let engine = DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
         await engine.attach { batch in published.withLock { $0 += batch } }
         let id = DeviceID(rawValue: 0)
         await engine.addDevice(id, description: try #require(recording.devices.first).description, at: .zero)
