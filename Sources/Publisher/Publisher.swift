@@ -20,7 +20,7 @@ public final class Publisher: Sendable {
     private let serverChannel: Channel
     private let group: MultiThreadedEventLoopGroup
     private let socketPath: String?
-    private let stopped = Mutex(false)
+    private let stopped = Atomic<Bool>(false)
 
     private init(hub: SessionHub, serverChannel: Channel, group: MultiThreadedEventLoopGroup, socketPath: String?) {
         self.hub = hub
@@ -123,14 +123,21 @@ public final class Publisher: Sendable {
     /// queued on the publisher's event loop, whatever the number of clients;
     /// slow clients lose events (and get `overflow`) instead of slowing anyone.
     public func publish(_ batch: [PublishedEvent]) {
-        guard !batch.isEmpty, !stopped.withLock({ $0 }) else { return }
+        guard !batch.isEmpty, !stopped.load(ordering: .acquiring) else { return }
         let hub = self.hub
         hub.eventLoop.execute { hub.route(batch) }
     }
 
+    /// Whether any client subscribes to `stream` now: the engine's owner
+    /// skips encoding events nobody would receive (one atomic load, no lock).
+    /// Events a client's own surfaces produce go to it whatever this says.
+    public func wants(_ stream: EventStream) -> Bool {
+        hub.wants(stream)
+    }
+
     /// The number of connected clients.
     public func clientCount() async -> Int {
-        guard !stopped.withLock({ $0 }) else { return 0 }
+        guard !stopped.load(ordering: .acquiring) else { return 0 }
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.count }.get()) ?? 0
     }
@@ -139,14 +146,14 @@ public final class Publisher: Sendable {
     /// Counted on the event loop: events published after this returns reach
     /// the subscriptions it counted.
     public func subscribedClientCount() async -> Int {
-        guard !stopped.withLock({ $0 }) else { return 0 }
+        guard !stopped.load(ordering: .acquiring) else { return 0 }
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.subscribedCount }.get()) ?? 0
     }
 
     /// The connected clients, oldest first.
     public func clients() async -> [ClientInfo] {
-        guard !stopped.withLock({ $0 }) else { return [] }
+        guard !stopped.load(ordering: .acquiring) else { return [] }
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.clients }.get()) ?? []
     }
@@ -155,10 +162,7 @@ public final class Publisher: Sendable {
     /// listening socket, waits for `clientDisconnected` calls to return, and
     /// stops the event loop. Removes the socket file it created.
     public func shutdown(reason: GoodbyeReason = .shutdown) async {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
+        let first = !stopped.exchange(true, ordering: .acquiringAndReleasing)
         guard first else { return }
         let hub = self.hub
         try? await serverChannel.close()

@@ -196,9 +196,11 @@ final class SessionHandler: ChannelDuplexHandler {
                 return
             }
             subscriptions.add(subscription)
+            hub.subscriptionsChanged()
             acknowledge(id)
         case let .unsubscribe(events):
             subscriptions.remove(events)
+            hub.subscriptionsChanged()
             acknowledge(id)
         case .ping:
             acknowledge(id)

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import Wire
 
 /// The sessions of one publisher and the routing of events to them. All
@@ -18,6 +19,8 @@ final class SessionHub: @unchecked Sendable {
     private var disconnectsInProgress = 0
     private var idleWaiters: [EventLoopPromise<Void>] = []
     private(set) var isShuttingDown = false
+    // One bit (`bit(_:)`) per stream that some session subscribes to.
+    private let interest = Atomic<UInt8>(0)
 
     init(eventLoop: EventLoop, configuration: PublisherConfiguration, delegate: any PublisherDelegate, hello: @escaping @Sendable () -> HelloSnapshot) {
         self.eventLoop = eventLoop
@@ -49,7 +52,34 @@ final class SessionHub: @unchecked Sendable {
         sessions.removeAll(where: { $0 === s })
         privileged.removeAll(where: { $0 === s })
         byID[s.info.id] = nil
+        subscriptionsChanged()
         wakeIdleWaiters()
+    }
+
+    /// Recomputes which streams some session subscribes to; called on the
+    /// event loop whenever a session's subscriptions change or it goes.
+    func subscriptionsChanged() {
+        eventLoop.assertInEventLoop()
+        var bits: UInt8 = 0
+        for s in sessions {
+            for stream in EventStream.allCases where s.subscriptions.includes(stream) { bits |= Self.bit(stream) }
+        }
+        interest.store(bits, ordering: .releasing)
+    }
+
+    /// Whether some session subscribes to `stream`; any thread.
+    func wants(_ stream: EventStream) -> Bool {
+        interest.load(ordering: .acquiring) & Self.bit(stream) != 0
+    }
+
+    private static func bit(_ stream: EventStream) -> UInt8 {
+        switch stream {
+        case .gesture: 1 << 0
+        case .touch: 1 << 1
+        case .system: 1 << 2
+        case .device: 1 << 3
+        case .debug: 1 << 4
+        }
     }
 
     /// Sessions counted now.

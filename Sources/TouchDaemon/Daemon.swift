@@ -96,7 +96,7 @@ public enum Daemon {
         }
 
         let publisher = try await listen(options: options, settings: settings, engine: engine, board: board, logger: logger)
-        await engine.attach { batch in publisher.publish(batch) }
+        await engine.attach({ batch in publisher.publish(batch) }, wants: { publisher.wants($0) })
 
         let configPath = options.configPath
         let reload: @Sendable () async -> Void = {

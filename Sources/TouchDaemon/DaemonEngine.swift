@@ -53,6 +53,10 @@ public actor DaemonEngine {
     let board: HelloBoard
     let logger: Logger
     var sink: (@Sendable ([PublishedEvent]) -> Void)?
+    /// Whether some client subscribes to a stream: events nobody would get are not encoded.
+    var wants: @Sendable (EventStream) -> Bool = { _ in true }
+    /// Whether the `debug` stream was asked for (`touchd --no-debug` says no).
+    let debugAllowed: Bool
 
     // Client surfaces, in registration order, and the lookups routing needs.
     var clientSurfaces: [SurfaceConfiguration] = []
@@ -89,6 +93,7 @@ public actor DaemonEngine {
         pipeline = TouchPipeline(screens: configuration.screenConfigurations)
         engine = Engine(configuration: configuration.gestures)
         engine.recordsDebug = recordsDebug
+        debugAllowed = recordsDebug
         outputs.reserveCapacity(64)
         batch.reserveCapacity(64)
         board.write(HelloSnapshot(devices: [], screens: Self.helloScreens(configuration)))
@@ -103,9 +108,14 @@ public actor DaemonEngine {
         try body(self)
     }
 
-    /// Where events go from now on (the publisher).
-    public func attach(_ sink: @escaping @Sendable ([PublishedEvent]) -> Void) {
+    /// Where events go from now on (the publisher), and which streams are
+    /// wanted (by default all): a stream nobody subscribes to is not encoded,
+    /// and the engine explains itself only while someone reads `debug`.
+    /// Events of a client's own surfaces are always encoded.
+    public func attach(_ sink: @escaping @Sendable ([PublishedEvent]) -> Void,
+                       wants: @escaping @Sendable (EventStream) -> Bool = { _ in true }) {
         self.sink = sink
+        self.wants = wants
     }
 
     // MARK: Devices
@@ -197,6 +207,7 @@ public actor DaemonEngine {
     /// Fires the engine's deadlines up to `time` (long presses, tap windows).
     public func advance(to time: Timestamp) {
         lastTime = max(lastTime, time)
+        engine.recordsDebug = debugAllowed && wants(.debug)
         outputs.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &outputs)
         route(outputs)
@@ -216,13 +227,15 @@ public actor DaemonEngine {
     /// One frame through the engine: the global touches first, then what the engine made of them.
     func run(_ frame: TouchFrame) {
         lastTime = max(lastTime, frame.time)
+        engine.recordsDebug = debugAllowed && wants(.debug)
         outputs.removeAll(keepingCapacity: true)
         engine.handle(frame, into: &outputs)
+        let touchesWanted = wants(.touch)
         for t in frame.touches {
             if t.phase == .began, let hit = engine.surface(ofContact: t.id), let client = ownerClients[hit.owner] {
                 contactOwners[t.id] = client
             }
-            if contactOwners[t.id] == nil {
+            if touchesWanted, contactOwners[t.id] == nil {
                 writer.reset()
                 MessageEncoder.touch(t, into: &writer)
                 batch.append(PublishedEvent(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
@@ -242,6 +255,7 @@ public actor DaemonEngine {
             switch o {
             case .gesture(var g):
                 let client = ownerClients[g.owner]
+                guard client != nil || wants(g.isSystem ? .system : .gesture) else { continue }
                 if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
                 MessageEncoder.gesture(g, into: &writer)
                 batch.append(PublishedEvent(
@@ -261,14 +275,17 @@ public actor DaemonEngine {
                 case .deferral(let d):
                     // The decision goes to the surface's owner (configuration surfaces: to system subscribers).
                     let client = ownerClients[d.owner]
+                    guard client != nil || wants(.system) else { continue }
                     let local = client == nil ? d.surface.rawValue : (localIDs[d.surface] ?? d.surface.rawValue)
                     MessageEncoder.system(e, surface: local, into: &writer)
                     batch.append(PublishedEvent(stream: .system, surface: local, owner: client, time: e.time.seconds, line: writer.bytes))
                 case .edgeHint:
+                    guard wants(.system) else { continue }
                     MessageEncoder.system(e, into: &writer)
                     batch.append(PublishedEvent(stream: .system, time: e.time.seconds, line: writer.bytes))
                 }
             case .debug(let d):
+                guard wants(.debug) else { continue }
                 MessageEncoder.debug(d, into: &writer)
                 batch.append(PublishedEvent(stream: .debug, recognizer: d.recognizer, time: d.time.seconds, line: writer.bytes))
             }
