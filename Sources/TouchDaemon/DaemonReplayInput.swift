@@ -1,7 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import LiveInput
 import Logging
 import Publisher
 import ServiceLifecycle
 import TouchCore
+import Synchronization
 import Trace
 
 /// How a trace is replayed as a virtual device.
@@ -29,31 +36,67 @@ public struct ReplayPacing: Hashable, Sendable {
 let replayPassGapMicroseconds: Int64 = 1_000_000
 
 /// The input service of `touchd --replay`: a recording's events go to the
-/// engine's owner at the pace they were recorded (scaled), device by device
-/// frame by frame, with the engine's deadlines fired on time in between.
-struct ReplayInput: Service {
+/// engine at the pace they were recorded (scaled), device by device frame by
+/// frame, with the engine's deadlines fired on time in between.
+///
+/// The pacing runs on the engine's thread (``EngineThread``), like live
+/// input: the thread waits for the next frame's time or the engine's next
+/// deadline, whichever comes first, and feeds the engine without a hop.
+final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
     let recording: Recording
     let engine: DaemonEngine
     let publisher: Publisher
     let pacing: ReplayPacing
     let logger: Logger
+    private let stopping = Atomic<Bool>(false)
+
+    // The player's state, only touched on the engine's thread.
+    private enum Stage {
+        /// Feeding the pass's events.
+        case events
+        /// After the last event: firing the deadlines up to the pass's end.
+        case deadlines(passEnd: Timestamp)
+    }
+    private var stage = Stage.events
+    private var offset: Int64 = 0
+    private var pass = 1
+    private var index = 0
+    private var group: [InputEvent] = []
+    private var groupDevice = DeviceID(0)
+    private var last = Timestamp.zero
+    // Event time `origin` is due at `passStart` on CLOCK_MONOTONIC (microseconds).
+    private var origin: Int64 = 0
+    private var passStart: Int64 = 0
+
+    init(recording: Recording, engine: DaemonEngine, publisher: Publisher, pacing: ReplayPacing, logger: Logger) {
+        self.recording = recording
+        self.engine = engine
+        self.publisher = publisher
+        self.pacing = pacing
+        self.logger = logger
+        group.reserveCapacity(64)
+    }
 
     func run() async throws {
         do {
             try await waitForSubscribers()
-            var offset: Int64 = 0
-            var pass = 1
-            while true {
-                let end = try await play(offset: offset)
-                logger.info("replay pass finished", metadata: ["pass": "\(pass)", "events": "\(recording.events.count)"])
-                guard pacing.loop, let first = recording.events.first?.event.time.microseconds else { break }
-                offset = end.microseconds + replayPassGapMicroseconds - first
-                pass += 1
-            }
         } catch {
-            // Cancelled or shutting down gracefully while replaying.
+            // Shutting down while waiting.
             return
         }
+        let (finished, continuation) = AsyncStream.makeStream(of: Void.self)
+        await engine.perform { engine in
+            self.beginPass(offset: 0)
+            engine.thread.attach(self, finished: { continuation.finish() })
+        }
+        await withGracefulShutdownHandler {
+            for await _ in finished {}
+        } onGracefulShutdown: { [self] in
+            stopping.store(true, ordering: .releasing)
+            engine.thread.wakeup.wake()
+        }
+        // Stopped while replaying: the group is shutting down already.
+        guard !stopping.load(ordering: .acquiring) else { return }
         if pacing.exitWhenDone {
             logger.info("replay done, stopping")
             return
@@ -69,60 +112,106 @@ struct ReplayInput: Service {
         }
     }
 
-    /// One pass over the recording with timestamps shifted by `offset`
-    /// microseconds; returns the time the pass ended (after its deadlines).
-    func play(offset: Int64) async throws -> Timestamp {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let origin = (recording.events.first?.event.time.microseconds ?? 0) + offset
-        func wallTime(_ t: Timestamp) -> ContinuousClock.Instant {
-            start + .microseconds(Double(t.microseconds - origin) / pacing.speed)
-        }
-        func wait(until t: Timestamp) async throws {
-            guard pacing.speed > 0 else {
-                try Task.checkCancellation()
-                if Task.isShuttingDownGracefully { throw CancellationError() }
-                return
-            }
-            let instant = wallTime(t)
-            try await cancelWhenGracefulShutdown { try await Task.sleep(until: instant, clock: clock) }
-        }
-        /// Fires the deadlines that come before `t`, each at its own time.
-        func deadlines(before t: Timestamp) async throws {
-            while let d = await engine.nextDeadline, d <= t {
-                try await wait(until: d)
-                await engine.advance(to: d)
-            }
-        }
+    // MARK: On the engine's thread
 
-        var group: [InputEvent] = []
-        group.reserveCapacity(64)
-        var groupDevice = DeviceID(0)
-        var last = Timestamp(microseconds: origin)
-        for e in recording.events {
+    /// Starts a pass over the recording with timestamps shifted by `offset` microseconds.
+    private func beginPass(offset: Int64) {
+        self.offset = offset
+        index = 0
+        stage = .events
+        origin = (recording.events.first?.event.time.microseconds ?? 0) + offset
+        last = Timestamp(microseconds: origin)
+        passStart = LiveClock.now().microseconds
+    }
+
+    /// Feeds frames and fires deadlines until it has to wait for one (or has
+    /// handed a frame over: jobs get their turn between frames); false when
+    /// the replay is over or stopping.
+    func pumpOnce() -> Bool {
+        engine.assumeIsolated { engine in
+            while !stopping.load(ordering: .acquiring) {
+                switch step(engine) {
+                case .next: continue
+                case .yield: return true
+                case .finished: return false
+                }
+            }
+            return false
+        }
+    }
+
+    private enum Step { case next, yield, finished }
+
+    private func step(_ engine: isolated DaemonEngine) -> Step {
+        switch stage {
+        case .events:
+            guard index < recording.events.count else {
+                if !group.isEmpty { flush(engine) }
+                engine.finishTouches(at: last)
+                // Deadlines after the last event (a double-tap window, a long press still held).
+                stage = .deadlines(passEnd: Timestamp(microseconds: last.microseconds + replayPassGapMicroseconds))
+                return .yield
+            }
+            let e = recording.events[index]
             var event = e.event
             event.time.microseconds &+= offset
             if !group.isEmpty && e.device != groupDevice {
-                await engine.handle(group, from: groupDevice)
-                group.removeAll(keepingCapacity: true)
+                flush(engine)
+                return .yield
             }
             if group.isEmpty {
-                try await deadlines(before: event.time)
-                try await wait(until: event.time)
+                // The deadlines that come before the frame, each at its own time.
+                if let d = engine.nextDeadline, d <= event.time {
+                    guard wait(until: d) else { return .yield }
+                    engine.advance(to: d)
+                    return .yield
+                }
+                guard wait(until: event.time) else { return .yield }
             }
             groupDevice = e.device
             group.append(event)
             last = event.time
+            index += 1
             if event.isSynReport {
-                await engine.handle(group, from: groupDevice)
-                group.removeAll(keepingCapacity: true)
+                flush(engine)
+                return .yield
             }
+            return .next
+        case .deadlines(let passEnd):
+            if let d = engine.nextDeadline, d <= passEnd {
+                guard wait(until: d) else { return .yield }
+                engine.advance(to: d)
+                return .yield
+            }
+            logger.info("replay pass finished", metadata: ["pass": "\(pass)", "events": "\(recording.events.count)"])
+            guard pacing.loop, let first = recording.events.first?.event.time.microseconds else { return .finished }
+            pass += 1
+            beginPass(offset: last.microseconds + replayPassGapMicroseconds - first)
+            return .yield
         }
-        if !group.isEmpty { await engine.handle(group, from: groupDevice) }
-        await engine.finishTouches(at: last)
-        // Deadlines after the last event (a double-tap window, a long press still held).
-        let passEnd = Timestamp(microseconds: last.microseconds + replayPassGapMicroseconds)
-        try await deadlines(before: passEnd)
-        return last
+    }
+
+    private func flush(_ engine: isolated DaemonEngine) {
+        engine.handle(group, from: groupDevice)
+        group.removeAll(keepingCapacity: true)
+    }
+
+    /// True when event time `t` is due; otherwise waits for it (or for a job,
+    /// or for shutdown) and returns false, to be asked again.
+    private func wait(until t: Timestamp) -> Bool {
+        guard pacing.speed > 0 else { return true }
+        let due = passStart + Int64((Double(t.microseconds - origin) / pacing.speed).rounded(.up))
+        let now = LiveClock.now().microseconds
+        guard now < due else { return true }
+        let remaining = due - now
+        if remaining < 1000 {
+            // poll(2) counts whole milliseconds: the last one is slept exactly.
+            var at = timespec(tv_sec: Int(due / 1_000_000), tv_nsec: Int(due % 1_000_000) * 1000)
+            _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nil)
+            return true
+        }
+        var fd = pollfd(fd: engine.thread.wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)
+        if poll(&fd, 1, Int32(min(remaining / 1000, 1000))) > 0 { _ = engine.thread.wakeup.drain() }
+        return false
     }
 }
