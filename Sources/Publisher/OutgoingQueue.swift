@@ -10,7 +10,7 @@ import Wire
 /// ``offer(_:time:now:)`` says so and the client is disconnected.
 ///
 /// Memory: the lines themselves are shared with every other recipient of the
-/// event, so a full queue pins at most `maxBytes` of lines (plus about 64
+/// event, so a full queue pins at most `maxBytes` of lines (plus about 50
 /// bytes of buffer header per line) and a ring of `maxEvents` slots. The ring
 /// is given back once a backlog drains (``pop()``) and when the client goes
 /// (``removeAll()``), so a client that fell behind once does not keep it.
