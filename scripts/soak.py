@@ -24,9 +24,11 @@ Loss. Every pass of the recording yields the same number of events; each
 healthy client's complete passes must all have that number, the same content
 (line digests) as every other client in the same pass, and no `overflow`.
 
-Pass: RSS of the last sample within 10% of the first sample after warm-up;
-descriptors of the last sample at most that sample + the 10 misbehaving
-connections (they come and go), and exactly the pre-client count once all
+Pass: RSS of the last sample within 10% of the first sample after warm-up,
+and RSS once every client has left (after --linger) at most that first
+sample (touchd gives back what the clients' queues held); descriptors of
+the last sample at most that sample + the 10 misbehaving connections (they
+come and go), and exactly the pre-client count once all
 clients are gone; every interval's healthy p99 within 2x the unloaded p99
 (floored at 1 ms: below that the figure is the driver's own scheduling);
 no loss. Exit status 0 when all hold, 1 otherwise.
@@ -348,6 +350,8 @@ def main():
     ap.add_argument("--healthy", type=int, default=40)
     ap.add_argument("--hostile-rate", type=float, default=100, help="requests or connections per second of each misbehaving client")
     ap.add_argument("--late", type=float, default=5, help="seconds after which a client still reporting a pass counts as losing it")
+    ap.add_argument("--linger", type=float, default=15,
+                    help="seconds touchd runs on after every client left before the after-clients sample (longer than its 10 s heap trim interval)")
     ap.add_argument("--json", help="write the samples and verdict here")
     ap.add_argument("--latency-report-only", action="store_true",
                     help="print the p99 verdict but leave it out of the exit status (CI: timings are reported, not enforced)")
@@ -463,6 +467,7 @@ def main():
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and daemon_sample(daemon.pid)[1] != fds0:
         time.sleep(0.1)
+    time.sleep(args.linger)
     rss_end, fds_end, cpu_end = daemon_sample(daemon.pid)
     daemon.send_signal(signal.SIGTERM)
     status = daemon.wait(30)
@@ -471,6 +476,8 @@ def main():
     verdict = {
         "rss_flat": last_s["rss_kb"] <= first_s["rss_kb"] * 1.10,
         "fds_flat": last_s["fds"] <= first_s["fds"] + 10 and fds_end == fds0,
+        # What the clients' queues held must be given back once they are gone.
+        "rss_back": rss_end <= first_s["rss_kb"],
         "p99_within_2x": all(s["p99_ms"] is not None and s["p99_ms"] <= limit * 1e3 for s in samples),
         "no_loss": not book.problems,
         "half_close_answered": bad_counts.get("half_closes-missing-answer", 0) == 0,

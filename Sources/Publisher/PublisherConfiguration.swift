@@ -16,8 +16,11 @@ public struct PublisherLimits: Hashable, Sendable {
     public var maxSubscriptionsPerClient: Int = 32
     /// Events waiting for one client before new ones are dropped (and an `overflow` follows).
     public var maxQueuedEvents: Int = 4096
-    /// Bytes waiting for one client before new events are dropped.
-    public var maxQueuedBytes: Int = 4 << 20
+    /// Bytes waiting for one client before new events are dropped. With
+    /// `maxQueuedEvents`, this bounds what a client that stops reading pins
+    /// until it is found stuck: 4096 lines of 190-300 bytes (touch, gesture,
+    /// debug) are 0.8-1.2 MB, so both limits meet at typical line sizes.
+    public var maxQueuedBytes: Int = 1 << 20
     /// A client whose queue keeps dropping events for longer than this (seconds) is disconnected.
     public var stuckTimeout: Double = 5
     /// Requests read but not yet answered; past this the server stops reading from the client.

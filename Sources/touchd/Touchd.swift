@@ -54,6 +54,8 @@ struct Touchd: AsyncParsableCommand {
             configPath: config, socketPath: socket, replayPath: replay,
             pacing: ReplayPacing(speed: speed, loop: loop, waitForSubscribers: waitForSubscribers, exitWhenDone: exitAfterReplay),
             recordPath: record)
+        let trimming = HeapTrimming.start()
+        defer { trimming?.cancel() }
         do {
             try await Daemon.run(options, logger: logger)
         } catch {

@@ -65,4 +65,25 @@ import Testing
         #expect(q.offer(line("e"), time: 0, now: 11) == .dropped)
         #expect(q.offer(line("f"), time: 0, now: 12.5) == .stuck)
     }
+
+    @Test func givesTheRingBackOnceABacklogDrains() {
+        var q = OutgoingQueue(maxEvents: 1000, maxBytes: 1 << 20, stuckTimeout: 5)
+        let idle = q.ringCapacity
+        for k in 0..<1000 { _ = q.offer(line("e\(k)"), time: 0, now: 0) }
+        #expect(q.ringCapacity >= 1000)
+        _ = q.pop()
+        #expect(q.ringCapacity >= 1000)
+        #expect(drain(&q).count == 999)
+        #expect(q.ringCapacity == idle)
+        #expect(q.byteCount == 0)
+    }
+
+    @Test func forgettingEverythingGivesTheRingBack() {
+        var q = OutgoingQueue(maxEvents: 1000, maxBytes: 1 << 20, stuckTimeout: 5)
+        let idle = q.ringCapacity
+        for k in 0..<1001 { _ = q.offer(line("e\(k)"), time: 0, now: 0) }
+        q.removeAll()
+        #expect(q.ringCapacity == idle)
+        #expect(q.pop() == nil)
+    }
 }
