@@ -86,11 +86,21 @@ wait "${IDLE_PIDS[@]}" 2>/dev/null
 # --- CPU: touchd and libinput on the same device, per trace ------------------
 # Each trace starts after an idle lead-in: libinput opens the device node
 # (printed by touchctl) before the first event arrives.
+# A name ending in -1-client replays the trace of the name before it while one
+# client subscribed to gesture and touch reads everything touchd sends (libinput
+# debug-events likewise formats and prints every event).
 for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
-    trace="$TRACES/$name.events"
-    events=$(/usr/bin/cat "$TRACES/$name.count")
-    seconds=$(/usr/bin/cat "$TRACES/$name.seconds")
+    base=${name%-1-client}
+    trace="$TRACES/$base.events"
+    events=$(/usr/bin/cat "$TRACES/$base.count")
+    seconds=$(/usr/bin/cat "$TRACES/$base.seconds")
     log="$RESULTS/replay-$name.log"
+    CLIENT_PID=
+    if [ "$base" != "$name" ]; then
+        "$PY" "$TOOLS" clients "$SOCK" 1 --events gesture,touch >"$RESULTS/client-$name.out" 2>"$RESULTS/client-$name.log" &
+        CLIENT_PID=$!
+        wait_for_line "$RESULTS/client-$name.out" ready || echo "$name: client not ready"
+    fi
     "$TOUCHCTL" replay --live "$trace" 2>"$log" &
     REPLAY_PID=$!
     wait_for_line "$log" "created /dev/input/event" || { echo "$name: no device"; continue; }
@@ -99,11 +109,18 @@ for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
     LIBINPUT_PID=$!
     # Both readers have the device open before the lead-in ends.
     /usr/bin/sleep 2
+    r0=$(/usr/bin/grep -c 'events dropped' "$RESULTS/touchd.log")
     t0=$(cpu $TOUCHD_PID); l0=$(cpu $LIBINPUT_PID); w0=$(now)
     wait $REPLAY_PID
     /usr/bin/sleep 0.5
     t1=$(cpu $TOUCHD_PID); l1=$(cpu $LIBINPUT_PID); w1=$(now)
     /usr/bin/kill -TERM $LIBINPUT_PID; wait $LIBINPUT_PID 2>/dev/null
+    if [ -n "$CLIENT_PID" ]; then
+        /usr/bin/kill -TERM $CLIENT_PID; wait $CLIENT_PID 2>/dev/null
+        /usr/bin/tail -1 "$RESULTS/client-$name.log"
+    fi
+    # Kernel buffer overruns while reading (each one a resync).
+    result "cpu_${name}_touchd_resyncs" "$(( $(/usr/bin/grep -c 'events dropped' "$RESULTS/touchd.log") - r0 ))"
     result "cpu_${name}_events" "$events"
     result "cpu_${name}_stream_seconds" "$seconds"
     result "cpu_${name}_wall_seconds" "$(/usr/bin/awk -v a="$w0" -v b="$w1" 'BEGIN { printf "%.2f", b - a }')"

@@ -61,6 +61,7 @@ public final class LiveDeviceSource {
     private var ignoredSyspaths = Set<String>()
     private var nextID: UInt32 = 0
     private var pollSet: [pollfd] = []
+    private var readyIDs: [DeviceID] = []
 
     /// Creates a source; nothing is opened before ``start()``.
     ///
@@ -141,9 +142,9 @@ public final class LiveDeviceSource {
         var out: [LiveInputEvent] = []
         guard rc > 0 else { return out }
         if pollSet[0].revents != 0, wakeup.drain() { out.append(.woken) }
-        var ready: [DeviceID] = []
-        for (i, d) in open.enumerated() where pollSet[i + 2].revents != 0 { ready.append(d.id) }
-        for id in ready { read(id, into: &out) }
+        readyIDs.removeAll(keepingCapacity: true)
+        for (i, d) in open.enumerated() where pollSet[i + 2].revents != 0 { readyIDs.append(d.id) }
+        for id in readyIDs { read(id, into: &out) }
         if pollSet[1].revents != 0 { try receiveHotplug(into: &out) }
         return out
     }
@@ -277,6 +278,8 @@ public final class LiveDeviceSource {
         guard let index = open.firstIndex(where: { $0.id == id }) else { return }
         let device = open[index].device
         var batch: [InputEvent] = []
+        // A 10-finger frame is about 40 events: one allocation per read, not one per doubling.
+        batch.reserveCapacity(64)
         while true {
             let outcome: ReadOutcome
             do {

@@ -52,8 +52,11 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
     init(name: String) throws(LiveInputError) {
         wakeup = try LiveWakeup()
         running.reserveCapacity(16)
-        let thread = Thread { [self] in main() }
-        thread.name = name
+        let thread = Thread { [self] in
+            // Named from inside: what `top -H` and /proc/PID/task/*/comm show (at most 15 bytes).
+            _ = pthread_setname_np(pthread_self(), String(name.utf8.prefix(15))!)
+            main()
+        }
         thread.start()
     }
 
