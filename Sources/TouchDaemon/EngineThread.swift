@@ -54,7 +54,7 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
         running.reserveCapacity(16)
         let thread = Thread { [self] in
             // Named from inside: what `top -H` and /proc/PID/task/*/comm show (at most 15 bytes).
-            _ = pthread_setname_np(pthread_self(), String(name.utf8.prefix(15))!)
+            Thread.current.name = name
             main()
         }
         thread.start()
