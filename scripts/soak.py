@@ -352,6 +352,8 @@ def main():
     ap.add_argument("--late", type=float, default=5, help="seconds after which a client still reporting a pass counts as losing it")
     ap.add_argument("--linger", type=float, default=15,
                     help="seconds touchd runs on after every client left before the after-clients sample (longer than its 10 s heap trim interval)")
+    ap.add_argument("--nice", type=int, default=-8,
+                    help="touchd's nice value, as systemd/touchd.service sets it (Nice=-8); needs root to go below 0, else touchd runs at 0 and the run says so")
     ap.add_argument("--json", help="write the samples and verdict here")
     ap.add_argument("--latency-report-only", action="store_true",
                     help="print the p99 verdict but leave it out of the exit status (CI: timings are reported, not enforced)")
@@ -364,14 +366,22 @@ def main():
     tmp = tempfile.mkdtemp(prefix="touchd-soak-")
     sock = os.path.join(tmp, "touchd.sock")
     log = open(os.path.join(tmp, "touchd.log"), "w")
+    def deployed_priority():
+        try:
+            os.nice(args.nice)
+        except OSError:
+            pass
     daemon = subprocess.Popen([args.touchd, "--replay", args.recording, "--loop", "--speed", str(args.speed), "--socket", sock],
-                              stderr=log, stdout=subprocess.DEVNULL)
+                              stderr=log, stdout=subprocess.DEVNULL, preexec_fn=deployed_priority)
     while not os.path.exists(sock):
         if daemon.poll() is not None:
             sys.exit(f"touchd exited with {daemon.returncode}")
         time.sleep(0.05)
     time.sleep(0.2)
     rss0, fds0, _ = daemon_sample(daemon.pid)
+    with open(f"/proc/{daemon.pid}/stat") as f:
+        niceness = int(f.read().rsplit(")", 1)[1].split()[16])
+    print(f"touchd nice {niceness}" + ("" if niceness == args.nice else f" (asked for {args.nice}: not permitted)"), flush=True)
     print(f"touchd pid {daemon.pid}; recording {os.path.basename(args.recording)}: a pass every {period / args.speed:.2f} s at {args.speed}x; "
           f"before clients: RSS {rss0} kB, {fds0} fds", flush=True)
 
