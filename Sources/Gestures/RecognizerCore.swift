@@ -113,7 +113,7 @@ struct RecognizerCore: Sendable {
     /// Updates a tracked touch; returns false when it is not tracked.
     mutating func update(_ touch: Touch, key: Int, lifted: Bool) -> Bool {
         // A frame lists its touches in the order they began, as ``touches`` does: try the one after the last first.
-        let guess = lastUpdated + 1
+        let guess = lastUpdated + 1 < touches.count ? lastUpdated + 1 : 0
         let i: Int
         if guess < touches.count && touches[guess].key == key {
             i = guess
@@ -169,12 +169,47 @@ struct RecognizerCore: Sendable {
     }
 
     /// Integrates the motion of the touches present in the previous step and this one,
-    /// then makes every touch's current position its previous one.
+    /// then makes every touch's current position its previous one. The same arithmetic, in the
+    /// same order, as ``motionStep()``, ``measureSpan(into:)``, ``measureTurn(into:)`` and
+    /// ``integrate(_:at:)`` (results equal bit for bit), without a ``MotionStep`` to copy: the
+    /// path of touch sets that are not shared.
     mutating func integrateMotion(at time: Timestamp) {
-        var step = motionStep()
-        if measuresScale { measureSpan(into: &step) }
-        if measuresRotation { measureTurn(into: &step) }
-        integrate(step, at: time)
+        var n = 0.0
+        var dPX = Point.zero, dMM = Point.zero
+        var prevCPX = Point.zero, curCPX = Point.zero, prevCMM = Point.zero, curCMM = Point.zero
+        for t in touches where !t.isNew {
+            n += 1
+            dPX = dPX + (t.locationPX - t.previousPX)
+            dMM = dMM + (t.locationMM - t.previousMM)
+            prevCPX = prevCPX + t.previousPX; curCPX = curCPX + t.locationPX
+            prevCMM = prevCMM + t.previousMM; curCMM = curCMM + t.locationMM
+        }
+        if n > 0 {
+            translationPX = translationPX + dPX / n
+            translationMM = translationMM + dMM / n
+        }
+        if n >= 2 && (measuresScale || measuresRotation) {
+            prevCPX = prevCPX / n; curCPX = curCPX / n; prevCMM = prevCMM / n; curCMM = curCMM / n
+            var prevSpan = 0.0, curSpan = 0.0, prevSpanMM = 0.0, curSpanMM = 0.0
+            var turn = 0.0, turning = 0.0
+            for t in touches where !t.isNew {
+                let a = t.previousPX - prevCPX, b = t.locationPX - curCPX
+                if measuresScale {
+                    prevSpan += a.length; curSpan += b.length
+                    prevSpanMM += (t.previousMM - prevCMM).length; curSpanMM += (t.locationMM - curCMM).length
+                }
+                if measuresRotation && a.length > 0.5 && b.length > 0.5 {
+                    turn += Angles.wrapped(Angles.atan2(b.y, b.x) - Angles.atan2(a.y, a.x))
+                    turning += 1
+                }
+            }
+            if measuresScale {
+                if prevSpan > 0.5 && curSpan > 0 { scale *= curSpan / prevSpan }
+                spanChangeMM += (curSpanMM - prevSpanMM) / n
+            }
+            if turning > 0 { rotation += turn / turning }
+        }
+        advance(to: time)
     }
 
     /// The translation part of the motion of the touches present in the previous step and this one.
@@ -247,6 +282,12 @@ struct RecognizerCore: Sendable {
             if let change = step.spanChangeMM { spanChangeMM += change }
         }
         if measuresRotation, let turn = step.turn { rotation += turn }
+        advance(to: time)
+    }
+
+    /// After the motion is integrated: current positions become the previous ones, and the step is sampled.
+    @inline(__always)
+    private mutating func advance(to time: Timestamp) {
         for i in touches.indices {
             touches[i].previousPX = touches[i].locationPX
             touches[i].previousMM = touches[i].locationMM

@@ -44,6 +44,8 @@ struct SharedMotion: Sendable {
         /// Range of the set's touches in ``SharedMotion/touchKeys``.
         var start: Int
         var count: Int
+        /// ``SharedMotion/code(_:)`` of the first touch: tells most sets apart without reading ``touchKeys``.
+        var first: Int
         var previousStep: Timestamp
         var step: MotionStep
     }
@@ -57,6 +59,9 @@ struct SharedMotion: Sendable {
         entries.reserveCapacity(8)
     }
 
+    /// Sets of fewer touches are measured by each recognizer alone.
+    static let smallestShared = 2
+
     /// How many distinct sets were measured since ``removeAll()``.
     var count: Int { entries.count }
 
@@ -69,6 +74,12 @@ struct SharedMotion: Sendable {
     /// Adds to `core` the motion of its touches since its last step, with the span and the turn measured
     /// when it reads them; measured only if no recognizer with the same touches was stepped before it in this frame.
     mutating func integrate(_ core: inout RecognizerCore, at time: Timestamp) {
+        // One touch has no span and no turn: measuring it is cheaper than looking it up among the
+        // frame's sets (200 surfaces with a finger each would make as many single-touch sets).
+        guard core.touches.count >= Self.smallestShared else {
+            core.integrateMotion(at: time)
+            return
+        }
         let e = entryIndex(for: core)
         if core.measuresScale && !entries[e].step.measuredSpan { core.measureSpan(into: &entries[e].step) }
         if core.measuresRotation && !entries[e].step.measuredTurn { core.measureTurn(into: &entries[e].step) }
@@ -85,7 +96,9 @@ struct SharedMotion: Sendable {
 
     private mutating func entryIndex(for core: RecognizerCore) -> Int {
         let touches = core.touches
-        search: for e in entries.indices where entries[e].count == touches.count && entries[e].previousStep == core.lastTime {
+        let first = touches.first.map(Self.code) ?? -1
+        search: for e in entries.indices
+        where entries[e].count == touches.count && entries[e].first == first && entries[e].previousStep == core.lastTime {
             let start = entries[e].start
             for (i, t) in touches.enumerated() where touchKeys[start + i] != Self.code(t) { continue search }
             assert(sameTouches(core, as: e), "recognizers with the same touches measured different previous positions")
@@ -93,7 +106,7 @@ struct SharedMotion: Sendable {
         }
         let start = touchKeys.count
         for t in touches { touchKeys.append(Self.code(t)) }
-        entries.append(Entry(start: start, count: touches.count, previousStep: core.lastTime, step: core.motionStep()))
+        entries.append(Entry(start: start, count: touches.count, first: first, previousStep: core.lastTime, step: core.motionStep()))
         return entries.count - 1
     }
 

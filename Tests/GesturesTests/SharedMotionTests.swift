@@ -132,6 +132,29 @@ struct SharedMotionTests {
         #expect(motion.count == 2)
     }
 
+    @Test("a single touch is measured by its recognizer alone, with the same result")
+    func singleTouchNotShared() {
+        let t0 = Timestamp(microseconds: 0), t1 = Timestamp(microseconds: 8_000)
+        var one = RecognizerCore(), two = RecognizerCore()
+        for (key, p) in [(1, Point(x: 10, y: 10)), (2, Point(x: 30, y: 10))] {
+            let touch = Self.touch(key, .began, at: t0, p)
+            if key == 1 { one.add(touch, key: key) }
+            two.add(touch, key: key)
+        }
+        one.integrateMotion(at: t0); two.integrateMotion(at: t0)
+        let moved = Self.touch(1, .moved, at: t1, Point(x: 13, y: 6))
+        _ = one.update(moved, key: 1, lifted: false); _ = two.update(moved, key: 1, lifted: false)
+        var motion = SharedMotion()
+        var alone = one
+        alone.integrateMotion(at: t1)
+        motion.integrate(&one, at: t1)
+        #expect(motion.count == 0)
+        #expect(one.translationMM == Point(x: 3, y: -4) && one.translationMM == alone.translationMM)
+        motion.integrate(&two, at: t1)
+        #expect(motion.count == 1)
+        #expect(two.translationMM == Point(x: 1.5, y: -2))
+    }
+
     static func touch(_ id: Int, _ phase: TouchPhase, at time: Timestamp, _ p: Point) -> Touch {
         Touch(id: TouchID(id), device: DeviceID(0), phase: phase, type: .direct, tool: .finger, time: time,
               location: p * 5, locationMM: p)
