@@ -62,6 +62,7 @@ extension Engine {
         let from = slots[s].core.state
         guard from != to else { return }
         slots[s].core.state = to
+        following[s] = slots[s].live && slots[s].core.followsMoves
         debug(.transition(from: from, to: to), slot: s)
     }
 

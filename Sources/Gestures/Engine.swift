@@ -23,6 +23,9 @@ public struct Engine: Sendable {
     var engagedSlots: [Int] = []
     /// `slots[i].rank`, kept apart so sorting never copies the slots.
     var ranks: [Int] = []
+    /// `slots[i].live && slots[i].core.followsMoves`, kept apart (set with the state) so a moved touch
+    /// skips the recognizers it was offered to that decided without reading their slots.
+    var following: [Bool] = []
     var rawOpen: [SurfaceID: Int] = [:]
     var nextKey = 1
     var nextInteraction = 1
@@ -32,6 +35,8 @@ public struct Engine: Sendable {
     var dirtySlots: [Int] = []
     var scratch: [Int] = []
     var pendingScratch: [Int] = []
+    /// The motion of each set of touches stepped in the current frame, shared by the recognizers following it.
+    var motion = SharedMotion()
     // System edge gestures (semantics section 6).
     /// The system gestures of each screen that has them.
     var systemByScreen: [Int: SystemGestureConfiguration] = [:]
@@ -229,8 +234,9 @@ public struct Engine: Sendable {
         }
         records.items[i].last = touch
         let key = records.items[i].key
-        for s in records.items[i].slots where slots[s].live && slots[s].core.followsMoves {
-            if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
+        for s in records.items[i].slots {
+            assert(following[s] == (slots[s].live && slots[s].core.followsMoves), "following[\(s)] out of date")
+            if following[s] && slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
         }
         switch records.items[i].raw {
         case .open: if !records.items[i].cancelRequested { emitRaw(records.items[i], phase: .moved) }
@@ -282,8 +288,9 @@ public struct Engine: Sendable {
                 endTrackedTouch(i, with: touch, cancelled: false)
                 return
             }
-            for s in records.items[i].slots where slots[s].live && slots[s].core.followsMoves {
-                if slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
+            for s in records.items[i].slots {
+                assert(following[s] == (slots[s].live && slots[s].core.followsMoves), "following[\(s)] out of date")
+                if following[s] && slots[s].core.update(touch, key: key, lifted: false) { markDirty(s) }
             }
             return
         }
@@ -315,6 +322,7 @@ public struct Engine: Sendable {
         let rank = ranks
         dirtySlots.sort { rank[$0] < rank[$1] }
         swap(&scratch, &dirtySlots)
+        motion.removeAll()
         for s in scratch {
             slots[s].dirty = false
             guard slots[s].live else { continue }
@@ -322,7 +330,7 @@ public struct Engine: Sendable {
             if slots[s].core.state.isTerminal {
                 step = .none  // decided: it only waits for its touches to go, no need to follow them
             } else {
-                slots[s].core.integrateMotion(at: now)
+                motion.integrate(&slots[s].core, at: now)
                 step = slots[s].touchesChanged(at: now)
             }
             apply(step, to: s)
@@ -374,6 +382,7 @@ public struct Engine: Sendable {
     mutating func reset(_ s: Int) {
         if slots[s].live { setState(s, .possible) }
         slots[s].core.reset()
+        following[s] = slots[s].live
         slots[s].machine = RecognizerMachine(slots[s].config.kind, context: slots[s].context)
         slots[s].engaged = false
         slots[s].delivery = .none

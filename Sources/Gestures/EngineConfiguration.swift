@@ -178,6 +178,7 @@ extension Engine {
         }
         ranks = Array(repeating: Int.max, count: slots.count)
         for (r, i) in live.enumerated() { slots[i].rank = r; ranks[i] = r }
+        following = slots.map { $0.live && $0.core.followsMoves }
         systemSlots.sort { ranks[$0] < ranks[$1] }
 
         for e in index.entries.indices {
@@ -251,6 +252,7 @@ extension Engine {
         }
         slots[i].live = false
         slots[i].engaged = false
+        following[i] = false
         freeSlots.append(i)
     }
 }

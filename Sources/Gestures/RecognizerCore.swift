@@ -39,6 +39,8 @@ struct RecognizerCore: Sendable {
     private(set) var touches: [TrackedTouch] = []
     /// How many of ``touches`` are down, kept as they change (asked several times per frame).
     private(set) var downCount = 0
+    /// Index in ``touches`` of the touch updated last (a hint for the next update).
+    private var lastUpdated = -1
     /// Device and type of the latest touch taken: discrete recognizers measure after every touch lifted.
     var lastDevice = DeviceID(0)
     var lastTouchType: TouchType = .direct
@@ -110,7 +112,17 @@ struct RecognizerCore: Sendable {
 
     /// Updates a tracked touch; returns false when it is not tracked.
     mutating func update(_ touch: Touch, key: Int, lifted: Bool) -> Bool {
-        guard let i = touches.firstIndex(where: { $0.key == key }) else { return false }
+        // A frame lists its touches in the order they began, as ``touches`` does: try the one after the last first.
+        let guess = lastUpdated + 1 < touches.count ? lastUpdated + 1 : 0
+        let i: Int
+        if guess < touches.count && touches[guess].key == key {
+            i = guess
+        } else if let found = touches.firstIndex(where: { $0.key == key }) {
+            i = found
+        } else {
+            return false
+        }
+        lastUpdated = i
         touches[i].locationPX = touch.location
         touches[i].locationMM = touch.locationMM
         let moved = touch.locationMM.distance(to: touches[i].startMM)
@@ -157,7 +169,10 @@ struct RecognizerCore: Sendable {
     }
 
     /// Integrates the motion of the touches present in the previous step and this one,
-    /// then makes every touch's current position its previous one.
+    /// then makes every touch's current position its previous one. The same arithmetic, in the
+    /// same order, as ``motionStep()``, ``measureSpan(into:)``, ``measureTurn(into:)`` and
+    /// ``integrate(_:at:)`` (results equal bit for bit), without a ``MotionStep`` to copy: the
+    /// path of touch sets that are not shared.
     mutating func integrateMotion(at time: Timestamp) {
         var n = 0.0
         var dPX = Point.zero, dMM = Point.zero
@@ -194,6 +209,85 @@ struct RecognizerCore: Sendable {
             }
             if turning > 0 { rotation += turn / turning }
         }
+        advance(to: time)
+    }
+
+    /// The translation part of the motion of the touches present in the previous step and this one.
+    /// Depends only on the touches (keys, whether new, previous and current positions), so
+    /// recognizers following the same touches share it (``SharedMotion``).
+    func motionStep() -> MotionStep {
+        var step = MotionStep()
+        var n = 0.0
+        var dPX = Point.zero, dMM = Point.zero
+        for t in touches where !t.isNew {
+            n += 1
+            dPX = dPX + (t.locationPX - t.previousPX)
+            dMM = dMM + (t.locationMM - t.previousMM)
+            step.previousSumPX = step.previousSumPX + t.previousPX; step.currentSumPX = step.currentSumPX + t.locationPX
+            step.previousSumMM = step.previousSumMM + t.previousMM; step.currentSumMM = step.currentSumMM + t.locationMM
+        }
+        step.present = n
+        if n > 0 {
+            step.translationPX = dPX / n
+            step.translationMM = dMM / n
+        }
+        return step
+    }
+
+    /// Adds the span change of the touches to `step` (pinch): once per step, when two or more are present.
+    func measureSpan(into step: inout MotionStep) {
+        guard !step.measuredSpan else { return }
+        step.measuredSpan = true
+        let n = step.present
+        guard n >= 2 else { return }
+        let prevCPX = step.previousSumPX / n, curCPX = step.currentSumPX / n
+        let prevCMM = step.previousSumMM / n, curCMM = step.currentSumMM / n
+        var prevSpan = 0.0, curSpan = 0.0, prevSpanMM = 0.0, curSpanMM = 0.0
+        for t in touches where !t.isNew {
+            prevSpan += (t.previousPX - prevCPX).length; curSpan += (t.locationPX - curCPX).length
+            prevSpanMM += (t.previousMM - prevCMM).length; curSpanMM += (t.locationMM - curCMM).length
+        }
+        if prevSpan > 0.5 && curSpan > 0 { step.scaleRatio = curSpan / prevSpan }
+        step.spanChangeMM = (curSpanMM - prevSpanMM) / n
+    }
+
+    /// Adds the mean turn of the touches around their centroid to `step` (rotate): once per step,
+    /// when two or more are present. Two atan2 per touch: the dearest part of the motion.
+    func measureTurn(into step: inout MotionStep) {
+        guard !step.measuredTurn else { return }
+        step.measuredTurn = true
+        let n = step.present
+        guard n >= 2 else { return }
+        let prevCPX = step.previousSumPX / n, curCPX = step.currentSumPX / n
+        var turn = 0.0, turning = 0.0
+        for t in touches where !t.isNew {
+            let a = t.previousPX - prevCPX, b = t.locationPX - curCPX
+            if a.length > 0.5 && b.length > 0.5 {
+                turn += Angles.wrapped(Angles.atan2(b.y, b.x) - Angles.atan2(a.y, a.x))
+                turning += 1
+            }
+        }
+        if turning > 0 { step.turn = turn / turning }
+    }
+
+    /// Adds `step` (the motion of exactly these touches since the last step, measured with what this
+    /// recognizer reads) to the cumulative motion, then makes every touch's current position its previous one.
+    mutating func integrate(_ step: MotionStep, at time: Timestamp) {
+        if step.present > 0 {
+            translationPX = translationPX + step.translationPX
+            translationMM = translationMM + step.translationMM
+        }
+        if measuresScale {
+            if let ratio = step.scaleRatio { scale *= ratio }
+            if let change = step.spanChangeMM { spanChangeMM += change }
+        }
+        if measuresRotation, let turn = step.turn { rotation += turn }
+        advance(to: time)
+    }
+
+    /// After the motion is integrated: current positions become the previous ones, and the step is sampled.
+    @inline(__always)
+    private mutating func advance(to time: Timestamp) {
         for i in touches.indices {
             touches[i].previousPX = touches[i].locationPX
             touches[i].previousMM = touches[i].locationMM
@@ -280,6 +374,7 @@ struct RecognizerCore: Sendable {
         deadline = nil
         touches.removeAll(keepingCapacity: true)
         downCount = 0
+        lastUpdated = -1
         samples.removeAll(keepingCapacity: true)
         pushed = 0
         windowStart = 0
