@@ -80,13 +80,11 @@ struct SharedMotion: Sendable {
             core.integrateMotion(at: time)
             return
         }
-        let e = entryIndex(for: core)
-        if core.measuresScale && !entries[e].step.measuredSpan { core.measureSpan(into: &entries[e].step) }
-        if core.measuresRotation && !entries[e].step.measuredTurn { core.measureTurn(into: &entries[e].step) }
-        core.integrate(entries[e].step, at: time)
+        core.integrate(step(for: core), at: time)
     }
 
-    /// The motion `integrate(_:at:)` would add to `core` (for tests).
+    /// The motion of `core`'s touches this step, measured by the first recognizer following
+    /// them (with what `core` reads added when missing): what `integrate(_:at:)` adds.
     mutating func step(for core: RecognizerCore) -> MotionStep {
         let e = entryIndex(for: core)
         if core.measuresScale && !entries[e].step.measuredSpan { core.measureSpan(into: &entries[e].step) }

@@ -105,4 +105,24 @@ import Wire
         await engine.changeDevice(id, at: time, udevProperties: [:], mapping: DeviceMapping(sizeMM: SizeMM(width: 150, height: 100)))
         #expect(published.withLock { $0 }.map(\.stream) == [.device])
     }
+
+    // Streams no client subscribes to are not encoded; what is encoded is the
+    // same as when every stream is wanted.
+    @Test func streamsNobodyWantsAreNotEncoded() async throws {
+        let recording = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+        func publish(wanting wanted: Set<EventStream>) async throws -> [PublishedEvent] {
+            let published = Mutex<[PublishedEvent]>([])
+            let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+            await engine.attach({ batch in published.withLock { $0 += batch } }, wants: { wanted.contains($0) })
+            await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
+            for e in recording.events { await engine.handle([e.event], from: e.device) }
+            await engine.finishTouches(at: try #require(recording.events.last).event.time)
+            return published.withLock { $0 }
+        }
+        let all = try await publish(wanting: Set(EventStream.allCases))
+        let gestures = try await publish(wanting: [.gesture])
+        #expect(Set(all.map(\.stream)).isSuperset(of: [.gesture, .touch, .debug, .device]))
+        #expect(Set(gestures.map(\.stream)) == [.gesture, .device], "device events are always announced")
+        #expect(gestures.filter { $0.stream == .gesture }.map(\.line) == all.filter { $0.stream == .gesture }.map(\.line))
+    }
 }
