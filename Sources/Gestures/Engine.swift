@@ -180,8 +180,8 @@ public struct Engine: Sendable {
         if interaction == Int.max { interaction = newInteraction() }
         record.interaction = interaction
         for s in chain where slots[s].live {
-            if let reason = refusal(of: touch, by: s) {
-                if recordsDebug && !reason.isEmpty { debug(.refused(reason: reason), slot: s, touch: touch.id, interaction: interaction) }
+            if let refused = slots[s].refusal(of: touch) {
+                if recordsDebug, let reason = refused.reason { debug(.refused(reason: reason), slot: s, touch: touch.id, interaction: interaction) }
                 continue
             }
             if !slots[s].engaged {
@@ -195,25 +195,6 @@ public struct Engine: Sendable {
             markDirty(s)
             record.slots.append(s)
         }
-    }
-
-    /// Why recognizer `s` does not take `touch`, or nil when it does ("" for reasons not worth a record).
-    func refusal(of touch: Touch, by s: Int) -> String? {
-        let slot = slots[s]
-        let c = slot.config
-        if !c.enabled { return "disabled" }
-        if let screen = slot.screen, screen != touch.screen { return "" }  // another screen's edge swipe
-        if !c.allowedTouchTypes.contains(touch.type) { return "touch type \(touch.type.rawValue) not allowed" }
-        if let region = c.region {
-            let origin = slot.surface == nil ? Point.zero : Point(x: slot.context.surfaceFrame.x, y: slot.context.surfaceFrame.y)
-            if !region.contains(touch.location - origin) { return "outside its region" }
-        }
-        if c.requiresExclusiveTouchType, let t = slot.core.touchType, t != touch.type {
-            return "tracking \(t.rawValue) touches (requiresExclusiveTouchType)"
-        }
-        if slot.engaged && slot.core.state.isTerminal { return "already \(slot.core.state.rawValue) in this interaction" }
-        if !slot.machine.accepts(touch, core: slot.core) { return "" }
-        return nil
     }
 
     /// Semantics 2.5: while an exclusive surface is touched no other surface of the screen gets touches, and vice versa.
@@ -415,5 +396,32 @@ public struct Engine: Sendable {
         guard let surface = record.surface else { return }
         let touch = phase == .began ? record.first : record.last
         out.append(.touch(RawTouchEvent(time: now, surface: surface, owner: record.owner, phase: phase, touch: touch)))
+    }
+}
+
+/// Why a recognizer does not take a touch offered to it (semantics sections 2.2 to 2.4).
+/// Text is made only when the engine explains itself (`recordsDebug`).
+enum Refusal: Equatable, Sendable {
+    case disabled
+    /// A system edge swipe of another screen: not worth a debug record.
+    case otherScreen
+    case touchType(TouchType)
+    case outsideRegion
+    /// `requiresExclusiveTouchType` while it tracks touches of another type.
+    case trackingOtherType(TouchType)
+    case alreadyDecided(RecognizerState)
+    /// The recognizer's own rule (touch count, tool): not worth a debug record.
+    case notAccepted
+
+    /// The debug record's reason, or nil for refusals not worth one.
+    var reason: String? {
+        switch self {
+        case .disabled: return "disabled"
+        case .otherScreen, .notAccepted: return nil
+        case .touchType(let t): return "touch type \(t.rawValue) not allowed"
+        case .outsideRegion: return "outside its region"
+        case .trackingOtherType(let t): return "tracking \(t.rawValue) touches (requiresExclusiveTouchType)"
+        case .alreadyDecided(let state): return "already \(state.rawValue) in this interaction"
+        }
     }
 }

@@ -8,10 +8,15 @@ import TouchCore
 /// Only undecided recognizers hold anything back, so every touch settles once they all decide.
 /// Transition table: docs/state-machines/raw-touches.md.
 extension Engine {
+    /// The switches by which an undecided recognizer holds raw touches back.
+    enum Hold {
+        case delaysBegan, delaysEnded
+    }
+
     /// True when an undecided recognizer that took touch `key` has the given switch on.
-    func isHeld(_ record: TouchRecord, by flag: KeyPath<RecognizerConfiguration, Bool>) -> Bool {
+    func isHeld(_ record: TouchRecord, by flag: Hold) -> Bool {
         // A deferred system edge swipe only watches: it holds nothing back.
-        for s in record.slots where slots[s].live && slots[s].config[keyPath: flag] && slots[s].deferredBy == nil
+        for s in record.slots where slots[s].live && slots[s].holds(flag) && slots[s].deferredBy == nil
             && slots[s].isUndecided && slots[s].seen.contains(record.key) {
             return true
         }
@@ -48,7 +53,7 @@ extension Engine {
                 finishRaw(&r)
                 return
             }
-            if isHeld(r, by: \.delaysTouchesBegan) { return }
+            if isHeld(r, by: .delaysBegan) { return }
             debug(.withheldDelivered(phase: .began), touch: r.id, interaction: r.interaction)
             r.raw = .open
             emitRaw(r, phase: .began)
@@ -61,7 +66,7 @@ extension Engine {
                 return
             }
             guard r.endedPhase == .ended else { return }
-            if isHeld(r, by: \.delaysTouchesEnded) {
+            if isHeld(r, by: .delaysEnded) {
                 r.endHeld = true
                 return
             }

@@ -13,7 +13,12 @@ enum Delivery: Sendable, Equatable {
 /// A recognizer as the engine keeps it: its declaration, where it lives, its
 /// resolved relations, its machine and base, and its part in the current interaction.
 struct RecognizerSlot: Sendable {
-    var config: RecognizerConfiguration
+    var config: RecognizerConfiguration {
+        didSet { allowedTypes = Self.mask(config.allowedTouchTypes) }
+    }
+    /// `config.allowedTouchTypes` as bits (`1 << index in TouchType.allCases`): a touch-down asks every
+    /// recognizer of its chain, and hashing a `Set` each time showed in the profile.
+    private(set) var allowedTypes: UInt8
     var owner: String
     /// Nil for system recognizers.
     var surface: SurfaceID?
@@ -66,6 +71,7 @@ struct RecognizerSlot: Sendable {
 
     init(config: RecognizerConfiguration, owner: String, surface: SurfaceID?, context: RecognizerContext) {
         self.config = config
+        self.allowedTypes = Self.mask(config.allowedTouchTypes)
         self.owner = owner
         self.surface = surface
         self.qualifiedName = surface.map { "\($0)/\(config.name)" } ?? "\(owner):\(config.name)"
@@ -92,6 +98,45 @@ struct RecognizerSlot: Sendable {
     var isHover: Bool { kind == .hover }
     /// `delaysTouchesBegan` in force: a deferred system edge swipe holds nothing back.
     var delaysBegan: Bool { config.delaysTouchesBegan && deferredBy == nil }
+
+    static func mask(_ types: Set<TouchType>) -> UInt8 {
+        var bits: UInt8 = 0
+        for t in types { bits |= bit(t) }
+        return bits
+    }
+
+    static func bit(_ type: TouchType) -> UInt8 {
+        switch type {
+        case .direct: return 1
+        case .indirect: return 2
+        case .stylus: return 4
+        }
+    }
+
+    /// Why it does not take `touch`, or nil when it does (semantics sections 2.2 to 2.4).
+    /// `mutating` (it changes nothing) so that `slots[s].refusal(of:)` works on the slot in place:
+    /// as a plain method the call copied the whole slot, configuration and all (callgrind).
+    mutating func refusal(of touch: Touch) -> Refusal? {
+        if !config.enabled { return .disabled }
+        if let screen, screen != touch.screen { return .otherScreen }
+        if allowedTypes & Self.bit(touch.type) == 0 { return .touchType(touch.type) }
+        if let region = config.region {
+            let origin = surface == nil ? Point.zero : Point(x: context.surfaceFrame.x, y: context.surfaceFrame.y)
+            if !region.contains(touch.location - origin) { return .outsideRegion }
+        }
+        if config.requiresExclusiveTouchType, let t = core.touchType, t != touch.type { return .trackingOtherType(t) }
+        if engaged && core.state.isTerminal { return .alreadyDecided(core.state) }
+        if !machine.accepts(touch, core: core) { return .notAccepted }
+        return nil
+    }
+
+    /// Whether its configuration has the raw-touch switch `flag` on.
+    func holds(_ flag: Engine.Hold) -> Bool {
+        switch flag {
+        case .delaysBegan: return config.delaysTouchesBegan
+        case .delaysEnded: return config.delaysTouchesEnded
+        }
+    }
     /// A system edge swipe that arbitrates (not deferred).
     var isArbitratingSystemEdge: Bool { systemEdge != nil && deferredBy == nil }
     var state: RecognizerState { core.state }

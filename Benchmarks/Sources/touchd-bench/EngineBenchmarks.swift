@@ -95,3 +95,28 @@ func runEngineOnce(configuration: GestureConfiguration, frames: [TouchFrame]) {
     }
     report("engine: one pass", "\(frames.count) frames, \(frames.reduce(0) { $0 + $1.touches.count }) touches")
 }
+
+/// Where in a stroke the engine's time goes (`--only engine-20 --profile`): for each
+/// frame index within the stroke, the median over the strokes. Prints the first
+/// frames, every 50th, and any frame 1.5x slower than the median frame.
+/// Touch-down (0) and lift (last) frames are where recognizers engage and decide.
+func profileEngine(configuration: GestureConfiguration, frames: [TouchFrame], perStroke: Int) {
+    var outputs: [EngineOutput] = []
+    outputs.reserveCapacity(256)
+    var engine = Engine(configuration: configuration)
+    engine.recordsDebug = false
+    var samples = [[UInt64]](repeating: [], count: perStroke)
+    for (i, f) in frames.enumerated() {
+        outputs.removeAll(keepingCapacity: true)
+        let t0 = nowNanoseconds()
+        engine.handle(f, into: &outputs)
+        samples[i % perStroke].append(nowNanoseconds() - t0)
+    }
+    var medians: [UInt64] = []
+    for s in samples { let v = s.sorted(); medians.append(v[v.count / 2]) }
+    let overall = medians.sorted()[medians.count / 2]
+    print("overall median of medians \(overall) ns")
+    for (i, m) in medians.enumerated() where m > overall * 3 / 2 || i < 12 || i % 50 == 0 {
+        print("frame \(i): median \(m) ns, max \(samples[i].max()!) touches \(frames[i].touches.count)")
+    }
+}

@@ -10,6 +10,8 @@ import Trace
 // `touchd-bench ROOT [--only NAME]`: with --only, one benchmark runs once
 // (for valgrind --tool=callgrind): real, pipeline-synthetic, touchcore-latency,
 // touchcore-allocations, engine-default, engine-20, engine-200.
+// With --only engine-*: --short uses strokes of 2 frames (mostly touch-downs and
+// lifts, for callgrind); --profile (engine-20) prints the time per frame index of a stroke.
 let arguments = CommandLine.arguments
 let root = arguments.count > 1 && !arguments[1].hasPrefix("--") ? arguments[1] : "."
 let only: String? = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
@@ -114,7 +116,7 @@ let engineRuns = [
     ("engine-200", "200 surfaces / 1000 recognizers registered, 10 touches"),
 ]
 if engineRuns.contains(where: { selected($0.0) }) {
-    let frames = syntheticFrames(syntheticTenFingerStream(strokes: 40, frames: 480), panel: panel)
+    let frames = arguments.contains("--short") ? syntheticFrames(syntheticTenFingerStream(strokes: 100, frames: 2), panel: panel) : syntheticFrames(syntheticTenFingerStream(strokes: 40, frames: 480), panel: panel)
     for (name, label) in engineRuns where selected(name) {
         let configuration: GestureConfiguration
         switch name {
@@ -122,7 +124,9 @@ if engineRuns.contains(where: { selected($0.0) }) {
         case "engine-200": configuration = manySurfacesConfiguration()
         default: configuration = .default(screens: [ScreenGeometry(width: 1920, height: 1080)])
         }
-        if only != nil {
+        if only == "engine-20" && arguments.contains("--profile") && !arguments.contains("--short") {
+            profileEngine(configuration: configuration, frames: frames, perStroke: 482)  // 481 frames down + the lift
+        } else if only != nil {
             runEngineOnce(configuration: configuration, frames: frames)
         } else {
             benchmarkEngine(label, configuration: configuration, frames: frames)
