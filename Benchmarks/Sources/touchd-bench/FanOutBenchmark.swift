@@ -85,6 +85,13 @@ func startSubscriber(path: String, receipts: Receipts) -> Int32 {
     precondition(r == 0, "connect failed: errno \(errno)")
     let request = Array(#"{"op":"subscribe","id":1,"events":["gesture"]}"#.utf8) + [0x0A]
     _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    // The first two lines are the hello and the ack of the subscription.
+    startReader(fd: fd, skipping: 2, receipts: receipts)
+    return fd
+}
+
+/// Counts the lines arriving on `fd` on a thread of its own, blocking in `recv`.
+func startReader(fd: Int32, skipping: Int, receipts: Receipts) {
     let thread = Thread {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var skipped = 0
@@ -94,14 +101,12 @@ func startSubscriber(path: String, receipts: Receipts) -> Int32 {
             let time = nowNanoseconds()
             var newlines = 0
             for i in 0..<n where chunk[i] == 0x0A { newlines += 1 }
-            // The first two lines are the hello and the ack of the subscription.
-            let skip = Swift.min(newlines, 2 - skipped)
+            let skip = Swift.min(newlines, skipping - skipped)
             skipped += skip
             if newlines - skip > 0 { receipts.received(newlines - skip, at: time) }
         }
     }
     thread.start()
-    return fd
 }
 
 /// Time from a frame entering the engine to the last of `subscribers` having
@@ -145,4 +150,47 @@ func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
     await publisher.shutdown()
     for fd in fds { close(fd) }
     unlink(path)
+    socketFloor(readers: subscribers, frames: frames)
+}
+
+/// The floor under the fan-out figure: the same gesture lines written by one
+/// thread straight to `readers` connected Unix sockets (one `write` each, no
+/// engine, no event loop, no thread hop), read by the same reader threads.
+/// What is left is the kernel waking the readers on this machine's cores.
+func socketFloor(readers: Int, frames: [TouchFrame]) {
+    let receipts = Receipts()
+    var writers: [Int32] = []
+    for _ in 0..<readers {
+        var pair: [Int32] = [0, 0]
+        precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0, "socketpair failed: errno \(errno)")
+        writers.append(pair[0])
+        startReader(fd: pair[1], skipping: 0, receipts: receipts)
+    }
+    usleep(100_000)  // the reader threads are blocked in recv
+    var engine = Engine(configuration: .default(screens: [ScreenGeometry(width: 1920, height: 1080)]))
+    engine.recordsDebug = false
+    var outputs: [EngineOutput] = []
+    var bytes: [UInt8] = []
+    var latency = Latency()
+    var expected = 0
+    for frame in frames {
+        outputs.removeAll(keepingCapacity: true)
+        engine.handle(frame, into: &outputs)
+        bytes.removeAll(keepingCapacity: true)
+        var lines = 0
+        for o in outputs {
+            guard case .gesture(let g) = o else { continue }
+            bytes += MessageEncoder.line { MessageEncoder.gesture(g, into: &$0) }
+            bytes.append(0x0A)
+            lines += 1
+        }
+        guard lines > 0 else { continue }
+        let t0 = nowNanoseconds()
+        for fd in writers { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+        expected += lines * readers
+        receipts.wait(for: expected)
+        latency.record(receipts.lastReceipt.load(ordering: .acquiring) - t0)
+    }
+    report("socket floor, \(readers) reader\(readers == 1 ? "" : "s"): write to last reader", latency.summary)
+    for fd in writers { close(fd) }
 }
