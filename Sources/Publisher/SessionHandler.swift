@@ -316,20 +316,30 @@ final class SessionHandler: ChannelDuplexHandler {
 
     // MARK: Events
 
-    /// Offers one event line: written to the channel (flushed later, once per
-    /// batch) while the socket keeps up, queued otherwise; a client found stuck is closed.
-    func deliver(_ line: ByteBuffer, time: Double, now: Double) {
+    /// Offers the lines `lines` of a routed batch (`all`, line `i` ending at
+    /// `ends[i]`): written to the channel as one slice of the batch's buffer
+    /// (flushed by `flushQueue`) while the socket keeps up; otherwise queued
+    /// one by one, each copied out so that a queued line does not keep its
+    /// whole batch alive. A client found stuck is closed.
+    func deliver(_ all: ByteBuffer, lines: Range<Int>, ends: [Int], batch: [PublishedEvent], now: Double) {
         guard state == .active, let context else { return }
+        let start = lines.lowerBound == 0 ? 0 : ends[lines.lowerBound - 1]
         if queue.isEmpty, queue.lost == 0, context.channel.isWritable {
-            context.write(wrapOutboundOut(line), promise: nil)
+            context.write(wrapOutboundOut(all.getSlice(at: start, length: ends[lines.upperBound - 1] - start)!), promise: nil)
             return
         }
-        switch queue.offer(line, time: time, now: now) {
-        case .queued, .dropped:
-            break
-        case .stuck:
-            queue.removeAll()
-            context.close(promise: nil)
+        var lineStart = start
+        for i in lines {
+            let line = ByteBuffer(bytes: all.viewBytes(at: lineStart, length: ends[i] - lineStart)!)
+            lineStart = ends[i]
+            switch queue.offer(line, time: batch[i].time, now: now) {
+            case .queued, .dropped:
+                continue
+            case .stuck:
+                queue.removeAll()
+                context.close(promise: nil)
+                return
+            }
         }
     }
 

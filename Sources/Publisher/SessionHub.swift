@@ -15,7 +15,8 @@ final class SessionHub: @unchecked Sendable {
     private var privileged: [SessionHandler] = []
     private var byID: [ClientID: SessionHandler] = [:]
     private var nextID: UInt64 = 1
-    private var touched: [SessionHandler] = []
+    // End offset of each line of the batch being routed (reused).
+    private var lineEnds: [Int] = []
     private var disconnectsInProgress = 0
     private var idleWaiters: [EventLoopPromise<Void>] = []
     private(set) var isShuttingDown = false
@@ -97,40 +98,49 @@ final class SessionHub: @unchecked Sendable {
         eventLoop.assertInEventLoop()
         guard !sessions.isEmpty else { return }
         let now = configuration.clock()
+        // The whole batch in one buffer: what a client gets are slices of it (no
+        // copy, no allocation per line), and each run of consecutive lines it
+        // wants is one write (usually the whole batch: one write per client).
+        var size = 0
+        for event in batch { size += event.line.count + 1 }
+        var all = ByteBuffer()
+        all.reserveCapacity(size)
+        lineEnds.removeAll(keepingCapacity: true)
         for event in batch {
-            var buffer: ByteBuffer?
-            func line() -> ByteBuffer {
-                if let buffer { return buffer }
-                var b = ByteBuffer()
-                b.reserveCapacity(event.line.count + 1)
-                b.writeBytes(event.line)
-                b.writeInteger(UInt8(ascii: "\n"))
-                buffer = b
-                return b
-            }
-            if let owner = event.owner {
-                if let s = byID[owner], event.stream == .gesture || s.subscriptions.wants(event) {
-                    send(line(), event, to: s, now: now)
-                }
-                if event.stream == .touch {
-                    for s in privileged where s.info.id != owner && s.subscriptions.wants(event) {
-                        send(line(), event, to: s, now: now)
-                    }
-                }
-            } else {
-                for s in sessions where s.subscriptions.wants(event) {
-                    send(line(), event, to: s, now: now)
-                }
-            }
+            all.writeBytes(event.line)
+            all.writeInteger(UInt8(ascii: "\n"))
+            lineEnds.append(all.writerIndex)
         }
-        for s in touched { s.flushQueue() }
-        touched.removeAll(keepingCapacity: true)
+        for s in sessions {
+            var delivered = false
+            var start = -1
+            for (i, event) in batch.enumerated() {
+                if Self.isRecipient(s, of: event) {
+                    if start < 0 { start = i }
+                    continue
+                }
+                if start >= 0 {
+                    s.deliver(all, lines: start..<i, ends: lineEnds, batch: batch, now: now)
+                    delivered = true
+                    start = -1
+                }
+            }
+            if start >= 0 {
+                s.deliver(all, lines: start..<batch.count, ends: lineEnds, batch: batch, now: now)
+                delivered = true
+            }
+            if delivered { s.flushQueue() }
+        }
     }
 
-    private func send(_ line: ByteBuffer, _ event: PublishedEvent, to s: SessionHandler, now: Double) {
-        // A handful of recipients per batch: a linear check beats hashing.
-        if !touched.contains(where: { $0 === s }) { touched.append(s) }
-        s.deliver(line, time: event.time, now: now)
+    /// Who gets an event: events of a client's surfaces go to that client
+    /// (gestures whatever it subscribes to; touches when it subscribes to
+    /// them) and, for touches, to clients granted `seeAllTouches` that
+    /// subscribe; every other event to whoever subscribes.
+    private static func isRecipient(_ s: SessionHandler, of event: PublishedEvent) -> Bool {
+        guard let owner = event.owner else { return s.subscriptions.wants(event) }
+        if s.info.id == owner { return event.stream == .gesture || s.subscriptions.wants(event) }
+        return event.stream == .touch && s.seesAllTouches && s.subscriptions.wants(event)
     }
 
     func disconnectStarted() {

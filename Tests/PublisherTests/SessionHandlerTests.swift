@@ -113,6 +113,28 @@ import Wire
         #expect(numbers(try p.lines(none)) == [])
     }
 
+    /// The hub writes each run of consecutive lines a client wants as one slice
+    /// of the batch: one write for a client that wants the whole batch.
+    @Test func aBatchIsOneWritePerRunOfWantedLines() throws {
+        let p = EmbeddedPublisher()
+        let everything = try p.connect()
+        let gestures = try p.connect()
+        try p.send(everything, #"{"op":"subscribe","events":["gesture","touch"]}"# + "\n")
+        try p.send(gestures, #"{"op":"subscribe","events":["gesture"]}"# + "\n")
+        for c in [everything, gestures] { _ = try p.lines(c) }
+        p.hub.route([
+            event(1, .gesture, kind: "pan"), event(2, .gesture, kind: "pan"),
+            event(3, .touch), event(4, .touch),
+            event(5, .gesture, kind: "tap"),
+        ])
+        let all = try p.writes(everything)
+        #expect(all.count == 1)
+        #expect(numbers(all.flatMap { $0.split(separator: "\n").map(String.init) }) == [1, 2, 3, 4, 5])
+        let some = try p.writes(gestures)
+        #expect(some.count == 2)
+        #expect(some.map { numbers($0.split(separator: "\n").map(String.init)) } == [[1, 2], [5]])
+    }
+
     @Test func aClientThatStopsReadingGetsAnOverflowLater() throws {
         var limits = PublisherLimits()
         limits.maxQueuedEvents = 3

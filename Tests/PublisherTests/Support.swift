@@ -80,6 +80,13 @@ final class EmbeddedPublisher {
         try channel.writeInbound(ByteBuffer(bytes: bytes))
     }
 
+    /// The writes made to the client so far, each as its text.
+    func writes(_ channel: EmbeddedChannel) throws -> [String] {
+        var out: [String] = []
+        while let b = try channel.readOutbound(as: ByteBuffer.self) { out.append(String(buffer: b)) }
+        return out
+    }
+
     /// Everything written to the client so far, as lines.
     func lines(_ channel: EmbeddedChannel) throws -> [String] {
         var text = ""
