@@ -7,7 +7,8 @@ public struct ClientID: RawRepresentable, Hashable, Sendable, CustomStringConver
     public var description: String { "client \(rawValue)" }
 }
 
-/// The peer's credentials as the kernel reports them (`SO_PEERCRED`, `struct ucred`).
+/// The peer's credentials as the kernel reports them: `SO_PEERCRED`
+/// (`struct ucred`) and `SO_PEERGROUPS`, both as of when it connected.
 public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     /// Effective user id of the peer when it connected.
     public var uid: UInt32
@@ -15,12 +16,46 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     public var gid: UInt32
     /// Process id of the peer.
     public var pid: Int32
+    /// Supplementary group ids of the peer when it connected, ascending
+    /// without repeats (they may or may not include ``gid``; empty when the
+    /// kernel could not tell).
+    public private(set) var groups: [UInt32]
 
-    /// Creates credentials.
-    public init(uid: UInt32, gid: UInt32, pid: Int32) {
+    /// Creates credentials; `groups` are sorted and their repeats dropped.
+    public init(uid: UInt32, gid: UInt32, pid: Int32, groups: [UInt32] = []) {
         self.uid = uid
         self.gid = gid
         self.pid = pid
+        self.groups = Self.normalized(groups)
+    }
+
+    /// Whether `group` is among the supplementary ``groups`` (binary search).
+    public func hasSupplementaryGroup(_ group: UInt32) -> Bool {
+        var low = 0
+        var high = groups.count
+        while low < high {
+            let mid = (low + high) / 2
+            if groups[mid] < group { low = mid + 1 } else { high = mid }
+        }
+        return low < groups.count && groups[low] == group
+    }
+
+    private static func normalized(_ groups: [UInt32]) -> [UInt32] {
+        // The kernel's list is already sorted; only other callers pay for sorting.
+        var isStrictlyAscending = true
+        for i in groups.indices.dropFirst() where groups[i - 1] >= groups[i] {
+            isStrictlyAscending = false
+            break
+        }
+        if isStrictlyAscending { return groups }
+        var sorted = groups.sorted()
+        var kept = 0
+        for g in sorted where kept == 0 || sorted[kept - 1] != g {
+            sorted[kept] = g
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return sorted
     }
 
     public var description: String { "uid \(uid) gid \(gid) pid \(pid)" }
@@ -49,7 +84,8 @@ public struct ClientInfo: Hashable, Sendable, CustomStringConvertible {
 public struct AccessGrant: Hashable, Sendable {
     /// User ids granted.
     public var uids: Set<UInt32>
-    /// Group ids granted (matched against the peer's primary group).
+    /// Group ids granted, matched against the peer's primary group and its
+    /// supplementary groups.
     public var gids: Set<UInt32>
 
     /// Creates a grant.
@@ -61,7 +97,12 @@ public struct AccessGrant: Hashable, Sendable {
     /// Whether a peer with these credentials holds the grant (never without credentials).
     public func includes(_ credentials: PeerCredentials?) -> Bool {
         guard let credentials else { return false }
-        return uids.contains(credentials.uid) || gids.contains(credentials.gid)
+        if uids.contains(credentials.uid) || gids.contains(credentials.gid) { return true }
+        // Walk the smaller side: a peer may be in thousands of groups.
+        if gids.count < credentials.groups.count {
+            return gids.contains(where: credentials.hasSupplementaryGroup)
+        }
+        return credentials.groups.contains(where: gids.contains)
     }
 }
 
@@ -70,8 +111,9 @@ public struct AccessPolicy: Hashable, Sendable {
     /// Who sees the raw touches of other clients' surfaces.
     public var seeAllTouches: AccessGrant
     /// Who may hold a connection, checked on the peer's credentials when it
-    /// connects; nil: anyone the socket file's permissions let in. A peer
-    /// left out gets `not-permitted` and is closed.
+    /// connects and again when a new policy is put in force; nil: anyone the
+    /// socket file's permissions let in. A peer left out gets
+    /// `not-permitted` and is closed.
     public var connect: AccessGrant?
 
     /// Creates a policy; by default nobody sees other clients' touches and

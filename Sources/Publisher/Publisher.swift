@@ -90,30 +90,13 @@ public final class Publisher: Sendable {
             // A client that shuts down its write side still gets the answers to what it sent.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
-                peerCredentials(of: channel).flatMapThrowing { credentials in
+                PeerCredentialsQuery.read(channel).flatMapThrowing { credentials in
                     let info = ClientInfo(id: hub.makeClientID(), credentials: credentials)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(RequestFrameDecoder(maxLineBytes: hub.configuration.limits.maxRequestLineBytes)))
                     try channel.pipeline.syncOperations.addHandler(SessionHandler(hub: hub, info: info))
                 }
             }
-    }
-
-    /// `SO_PEERCRED` of a connected Unix socket; nil if the channel has none.
-    private static func peerCredentials(of channel: Channel) -> EventLoopFuture<PeerCredentials?> {
-        guard let provider = channel as? SocketOptionProvider else { return channel.eventLoop.makeSucceededFuture(nil) }
-        let future: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return future
-            .map { c -> PeerCredentials? in PeerCredentials(uid: c.uid, gid: c.gid, pid: c.pid) }
-            .recover { _ -> PeerCredentials? in nil }
-    }
-
-    /// `struct ucred` of <sys/socket.h> (hidden by Glibc's module without _GNU_SOURCE).
-    private struct KernelPeerCredentials: Sendable {
-        var pid: Int32
-        var uid: UInt32
-        var gid: UInt32
     }
 
     /// The socket file path, when listening on one created by the publisher.
@@ -133,6 +116,24 @@ public final class Publisher: Sendable {
     /// Events a client's own surfaces produce go to it whatever this says.
     public func wants(_ stream: EventStream) -> Bool {
         hub.wants(stream)
+    }
+
+    /// Puts a new access policy in force, e.g. after a configuration
+    /// reload: new connections are checked against it; connected clients it
+    /// no longer admits get `not-permitted` and are closed; `seeAllTouches`
+    /// is granted or withdrawn at once for every client. Returns the number
+    /// of clients closed.
+    @discardableResult
+    public func updateAccess(_ policy: AccessPolicy) async -> Int {
+        guard !stopped.load(ordering: .acquiring) else { return 0 }
+        let hub = self.hub
+        return (try? await hub.eventLoop.submit { hub.apply(policy) }.get()) ?? 0
+    }
+
+    /// The access policy in force.
+    public func access() async -> AccessPolicy {
+        let hub = self.hub
+        return (try? await hub.eventLoop.submit { hub.access }.get()) ?? hub.configuration.access
     }
 
     /// The number of connected clients.

@@ -17,6 +17,8 @@ final class SessionHandler: ChannelDuplexHandler {
         case active
         /// Refused (not permitted, or over the connection limit): told so, being closed.
         case rejected
+        /// Was active; a new access policy no longer admits it: told so, being closed.
+        case revoked
         /// Closed.
         case closed
     }
@@ -28,7 +30,8 @@ final class SessionHandler: ChannelDuplexHandler {
 
     let hub: SessionHub
     let info: ClientInfo
-    let seesAllTouches: Bool
+    /// Whether it gets other clients' surface touches (`seeAllTouches`); the hub updates it.
+    var seesAllTouches: Bool
     private(set) var state = State.idle
     private(set) var subscriptions = SubscriptionSet()
     private(set) var surfaces: Set<String> = []
@@ -46,7 +49,7 @@ final class SessionHandler: ChannelDuplexHandler {
         self.hub = hub
         self.info = info
         let limits = hub.configuration.limits
-        self.seesAllTouches = hub.configuration.access.seeAllTouches.includes(info.credentials)
+        self.seesAllTouches = hub.access.seeAllTouches.includes(info.credentials)
         self.queue = OutgoingQueue(maxEvents: limits.maxQueuedEvents, maxBytes: limits.maxQueuedBytes, stuckTimeout: limits.stuckTimeout)
     }
 
@@ -68,9 +71,8 @@ final class SessionHandler: ChannelDuplexHandler {
 
     private func start(context: ChannelHandlerContext) {
         guard state == .idle else { return }
-        guard hub.configuration.access.admits(info.credentials) else {
-            let who = info.credentials.map { "uid \($0.uid) gid \($0.gid)" } ?? "a peer without credentials"
-            refuse(context, RequestError(.notPermitted, "\(who) may not connect (access.connect)"))
+        guard hub.access.admits(info.credentials) else {
+            refuse(context, RequestError(.notPermitted, "\(peerName) may not connect (access.connect)"))
             return
         }
         guard hub.add(self) else {
@@ -87,6 +89,25 @@ final class SessionHandler: ChannelDuplexHandler {
         flushQueue()
     }
 
+    private var peerName: String {
+        info.credentials.map { "uid \($0.uid) gid \($0.gid)" } ?? "a peer without credentials"
+    }
+
+    /// A new access policy leaves this client out: it gets `not-permitted`
+    /// after what is already queued for it, then the connection closes (at
+    /// once if it is not keeping up). No event is delivered after this.
+    func revokeAdmission() {
+        guard let context, state == .active else { return }
+        respond(RequestError(.notPermitted, "\(peerName) may no longer connect (access.connect was reloaded)"))
+        state = .revoked
+        guard queue.isEmpty else {
+            context.close(promise: nil)
+            return
+        }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
+    }
+
     /// Sends one error and closes once it is written; the session is never counted.
     private func refuse(_ context: ChannelHandlerContext, _ error: RequestError) {
         state = .rejected
@@ -98,7 +119,8 @@ final class SessionHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        let wasActive = state == .active
+        // A revoked session was counted too: it leaves like an active one.
+        let wasActive = state == .active || state == .revoked
         state = .closed
         pending.removeAll()
         queue.removeAll()

@@ -10,6 +10,8 @@ final class SessionHub: @unchecked Sendable {
     let configuration: PublisherConfiguration
     let delegate: any PublisherDelegate
     let hello: @Sendable () -> HelloSnapshot
+    /// The access policy in force: `configuration.access` until ``apply(_:)``.
+    private(set) var access: AccessPolicy
 
     private var sessions: [SessionHandler] = []
     private var privileged: [SessionHandler] = []
@@ -28,6 +30,31 @@ final class SessionHub: @unchecked Sendable {
         self.configuration = configuration
         self.delegate = delegate
         self.hello = hello
+        self.access = configuration.access
+    }
+
+    /// Puts a new access policy in force: later connections are checked
+    /// against it, connected clients it no longer admits are told
+    /// `not-permitted` and closed, and `seeAllTouches` follows it for every
+    /// client. Returns the number of clients closed.
+    func apply(_ policy: AccessPolicy) -> Int {
+        eventLoop.assertInEventLoop()
+        access = policy
+        var revoked = 0
+        var granted: [SessionHandler] = []
+        for s in sessions {
+            if policy.admits(s.info.credentials) {
+                s.seesAllTouches = policy.seeAllTouches.includes(s.info.credentials)
+                if s.seesAllTouches { granted.append(s) }
+            } else {
+                s.seesAllTouches = false
+                revoked += 1
+            }
+        }
+        privileged = granted
+        // Closing may end a session at once (and remove it), so after the walk.
+        for s in sessions where !policy.admits(s.info.credentials) { s.revokeAdmission() }
+        return revoked
     }
 
     /// A fresh client id.

@@ -100,7 +100,7 @@ public enum Daemon {
 
         let configPath = options.configPath
         let reload: @Sendable () async -> Void = {
-            await Self.reload(path: configPath, engine: engine, logger: logger)
+            await Self.reload(path: configPath, engine: engine, publisher: publisher, logger: logger)
         }
         let input: any Service = live ?? ReplayInput(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger)
         // Shutdown runs in reverse: signals, input, systemd, engine (touches cancelled), publisher (goodbye).
@@ -156,8 +156,11 @@ public enum Daemon {
     }
 
     /// SIGHUP: reads the configuration file again; a file that does not load
-    /// leaves the configuration in force.
-    static func reload(path: String?, engine: DaemonEngine, logger: Logger) async {
+    /// leaves the configuration in force. A good one is applied to the
+    /// engine, then its `access` keys to the publisher (clients that
+    /// `access.connect` no longer admits are closed). The `socket` keys
+    /// stay as they were at start.
+    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, logger: Logger) async {
         guard let path else {
             logger.notice("SIGHUP: no configuration file to reload (started without --config)")
             return
@@ -166,8 +169,12 @@ public enum Daemon {
         defer { Systemd.notify("READY=1") }
         do {
             let c = try TouchdConfiguration.load(path: path)
-            _ = try DaemonSettings.load(path: path)
+            let settings = try DaemonSettings.load(path: path)
             try await engine.reload(c)
+            let closed = await publisher?.updateAccess(settings.accessPolicy) ?? 0
+            if closed > 0 {
+                logger.notice("access.connect no longer admits \(closed) connected client(s): closed them")
+            }
             logger.info("configuration reloaded", metadata: ["file": "\(path)"])
         } catch {
             let e = error.file.isEmpty ? ConfigurationError(file: path, path: error.path, error.message) : error

@@ -74,4 +74,109 @@ import Wire
         // Granted: the touches, never another client's recognizer actions.
         #expect(numbers(try p.lines(granted)) == [1, 3, 4])
     }
+
+    // Supplementary groups (SO_PEERGROUPS).
+
+    @Test func credentialsKeepTheirGroupsSortedWithoutRepeats() {
+        let dave = PeerCredentials(uid: 1003, gid: 1003, pid: 13, groups: [27, 4, 500, 27, 4])
+        #expect(dave.groups == [4, 27, 500])
+        #expect(dave.hasSupplementaryGroup(27))
+        #expect(dave.hasSupplementaryGroup(4) && dave.hasSupplementaryGroup(500))
+        #expect(!dave.hasSupplementaryGroup(1003))
+        #expect(!dave.hasSupplementaryGroup(0) && !dave.hasSupplementaryGroup(501))
+        // The initializer without groups still works: none.
+        #expect(alice.groups.isEmpty)
+        #expect(PeerCredentials(uid: 1, gid: 2, pid: 3, groups: [9, 8]) == PeerCredentials(uid: 1, gid: 2, pid: 3, groups: [8, 9, 9]))
+    }
+
+    @Test(arguments: [
+        // (grant gids, supplementary groups, admitted)
+        ([500], [27, 500], true),
+        ([500], [27, 501], false),
+        ([0], [0], true),
+        ([0], [], false),
+        ([27, 44, 100, 500, 600], [500], true),
+        ([27, 44, 100, 501, 600], [500], false),
+    ] as [([UInt32], [UInt32], Bool)])
+    func aSupplementaryGroupCountsLikeThePrimaryGroup(gids: [UInt32], groups: [UInt32], admitted: Bool) {
+        let peer = PeerCredentials(uid: 1003, gid: 1003, pid: 13, groups: groups)
+        let policy = AccessPolicy(seeAllTouches: AccessGrant(gids: Set(gids)), connect: AccessGrant(uids: [1000], gids: Set(gids)))
+        #expect(policy.admits(peer) == admitted)
+        #expect(policy.seeAllTouches.includes(peer) == admitted)
+    }
+
+    @Test func thousandsOfGroupsOnEitherSideAreMatched() {
+        let many = PeerCredentials(uid: 1003, gid: 1003, pid: 13, groups: (0..<5000).map { UInt32(70_000 + 3 * $0) })
+        #expect(AccessGrant(gids: [70_000 + 3 * 4999]).includes(many))
+        #expect(!AccessGrant(gids: [70_001]).includes(many))
+        let wide = AccessGrant(gids: Set((0..<5000).map { UInt32(90_000 + $0) }))
+        #expect(wide.includes(PeerCredentials(uid: 1, gid: 1, pid: 1, groups: [5, 94_999])))
+        #expect(!wide.includes(PeerCredentials(uid: 1, gid: 1, pid: 1, groups: [5, 95_000])))
+    }
+
+    @Test func aPeerAdmittedByASupplementaryGroupIsServed() throws {
+        let p = EmbeddedPublisher(access: AccessPolicy(connect: AccessGrant(gids: [4242])))
+        _ = try p.connect(credentials: PeerCredentials(uid: 65534, gid: 65534, pid: 20, groups: [100, 4242]))
+        let outsider = try p.connect(credentials: PeerCredentials(uid: 65534, gid: 65534, pid: 21, groups: [100, 4243]), readHello: false)
+        // The refusal names the uid and primary gid only, as before.
+        #expect(try p.lines(outsider) == [#"{"type":"error","code":"not-permitted","message":"uid 65534 gid 65534 may not connect (access.connect)"}"#])
+        #expect(p.hub.count == 1)
+    }
+
+    // A new policy (configuration reload).
+
+    @Test func aNewPolicyClosesClientsItNoLongerAdmitsAndChecksNewOnes() throws {
+        let p = EmbeddedPublisher()
+        let a = try p.connect(credentials: alice)
+        let b = try p.connect(credentials: bob)
+        for c in [a, b] {
+            try p.send(c, #"{"op":"subscribe","id":1,"events":["device"]}"# + "\n")
+            #expect(try p.lines(c) == [#"{"type":"ack","id":1}"#])
+        }
+        p.hub.route([event(1, .device)])
+        #expect(numbers(try p.lines(a)) == [1])
+        #expect(numbers(try p.lines(b)) == [1])
+
+        #expect(p.hub.apply(AccessPolicy(connect: AccessGrant(uids: [1000]))) == 1)
+        #expect(try p.lines(b) == [#"{"type":"error","code":"not-permitted","message":"uid 1001 gid 1001 may no longer connect (access.connect was reloaded)"}"#])
+        #expect(!b.isActive)
+        #expect(a.isActive)
+        #expect(p.hub.count == 1)
+        #expect(p.hub.clients.map(\.credentials) == [alice])
+        p.hub.route([event(2, .device)])
+        #expect(numbers(try p.lines(a)) == [2])
+        #expect(try p.lines(b) == [])
+        // Later connections meet the new policy.
+        let again = try p.connect(credentials: bob, readHello: false)
+        #expect(try p.lines(again) == [#"{"type":"error","code":"not-permitted","message":"uid 1001 gid 1001 may not connect (access.connect)"}"#])
+        _ = try p.connect(credentials: alice)
+        #expect(p.hub.count == 2)
+        // Back to no connect grant: everyone again; nobody is closed.
+        #expect(p.hub.apply(AccessPolicy()) == 0)
+        _ = try p.connect(credentials: bob)
+        #expect(p.hub.count == 3)
+    }
+
+    @Test func aNewPolicyGrantsAndWithdrawsSeeAllTouchesAtOnce() throws {
+        let p = EmbeddedPublisher()
+        let owner = try p.connect(credentials: alice)
+        let watcher = try p.connect(credentials: carol)
+        for c in [owner, watcher] {
+            try p.send(c, #"{"op":"subscribe","id":1,"events":["touch"]}"# + "\n")
+            #expect(try p.lines(c) == [#"{"type":"ack","id":1}"#])
+        }
+        let ownerID = try p.id(of: owner)
+        p.hub.route([event(1, .touch, surface: "main", owner: ownerID)])
+        #expect(numbers(try p.lines(watcher)) == [])
+
+        #expect(p.hub.apply(AccessPolicy(seeAllTouches: AccessGrant(gids: [500]))) == 0)
+        p.hub.route([event(2, .touch, surface: "main", owner: ownerID)])
+        #expect(numbers(try p.lines(watcher)) == [2])
+
+        #expect(p.hub.apply(AccessPolicy(seeAllTouches: AccessGrant(uids: [1000]))) == 0)
+        p.hub.route([event(3, .touch, surface: "main", owner: ownerID)])
+        #expect(numbers(try p.lines(watcher)) == [])
+        #expect(numbers(try p.lines(owner)) == [1, 2, 3])
+        #expect(watcher.isActive)
+    }
 }

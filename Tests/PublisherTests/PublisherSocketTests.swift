@@ -136,7 +136,7 @@ import Wire
             #expect(clients.count == 2)
             let ownerID = clients[0].id
             // Peer credentials are this process's own.
-            #expect(clients[0].credentials == PeerCredentials(uid: getuid(), gid: getgid(), pid: getpid()))
+            #expect(clients[0].credentials == PeerCredentials(uid: getuid(), gid: getgid(), pid: getpid(), groups: PeerCredentialsQueryTests.processGroups()))
             publisher.publish([event(1, .gesture, surface: "main", owner: ownerID), event(2, .gesture), event(3, .touch, surface: "main", owner: ownerID)])
             #expect(numbers([try owner.expectLine()]) == [1])
             #expect(numbers([try other.expectLine()]) == [2])

@@ -146,4 +146,32 @@ import Glibc
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
     }
+
+    @Test func aUserInAGrantedSupplementaryGroupIsAdmittedUntilAReloadWithdrawsIt() throws {
+        try #require(getuid() == 0)
+        let directory = TemporaryDirectory()
+        let config = directory.path + "/touchd.yaml"
+        try "socket: {mode: \"0660\", group: nogroup}\naccess:\n  connect: {users: [root], groups: [4242]}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", config, "--replay", PackagePaths.drag4, "--loop"])
+        chmod(daemon.directory.path, 0o711)
+        let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534"]
+        let refusal = #"{"type":"error","code":"not-permitted","message":"uid 65534 gid 65534 may not connect (access.connect)"}"#
+
+        // Same uid and primary gid; only the supplementary group 4242 differs (SO_PEERGROUPS).
+        let member = try Self.foreignClient(nobody + ["--groups=100,4242"], socket: daemon.socketPath, firstLineOnly: true)
+        #expect(member.status == 0)
+        #expect(member.lines.count == 2)
+        #expect(member.lines.last.flatMap(messageType) == "hello")
+        let outsider = try Self.foreignClient(nobody + ["--groups=100,4243"], socket: daemon.socketPath)
+        #expect(outsider.lines == ["connected", refusal])
+
+        // SIGHUP with the group gone from access.connect: the member is refused from then on.
+        try "socket: {mode: \"0660\", group: nogroup}\naccess:\n  connect: {users: [root]}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try daemon.waitForLog("configuration reloaded")
+        let formerMember = try Self.foreignClient(nobody + ["--groups=100,4242"], socket: daemon.socketPath)
+        #expect(formerMember.lines == ["connected", refusal])
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
 }
