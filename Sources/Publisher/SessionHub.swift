@@ -14,8 +14,6 @@ final class SessionHub: @unchecked Sendable {
     private(set) var access: AccessPolicy
 
     private var sessions: [SessionHandler] = []
-    private var privileged: [SessionHandler] = []
-    private var byID: [ClientID: SessionHandler] = [:]
     private var nextID: UInt64 = 1
     // End offset of each line of the batch being routed (reused).
     private var lineEnds: [Int] = []
@@ -41,17 +39,14 @@ final class SessionHub: @unchecked Sendable {
         eventLoop.assertInEventLoop()
         access = policy
         var revoked = 0
-        var granted: [SessionHandler] = []
         for s in sessions {
             if policy.admits(s.info.credentials) {
                 s.seesAllTouches = policy.seeAllTouches.includes(s.info.credentials)
-                if s.seesAllTouches { granted.append(s) }
             } else {
                 s.seesAllTouches = false
                 revoked += 1
             }
         }
-        privileged = granted
         // Closing may end a session at once (and remove it), so after the walk.
         for s in sessions where !policy.admits(s.info.credentials) { s.revokeAdmission() }
         return revoked
@@ -69,8 +64,6 @@ final class SessionHub: @unchecked Sendable {
         eventLoop.assertInEventLoop()
         guard !isShuttingDown, sessions.count < configuration.limits.maxConnections else { return false }
         sessions.append(s)
-        byID[s.info.id] = s
-        if s.seesAllTouches { privileged.append(s) }
         return true
     }
 
@@ -78,8 +71,6 @@ final class SessionHub: @unchecked Sendable {
     func remove(_ s: SessionHandler) {
         eventLoop.assertInEventLoop()
         sessions.removeAll(where: { $0 === s })
-        privileged.removeAll(where: { $0 === s })
-        byID[s.info.id] = nil
         subscriptionsChanged()
         wakeIdleWaiters()
     }
