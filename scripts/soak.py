@@ -350,7 +350,8 @@ def main():
     ap.add_argument("--recording", default=DEFAULT_RECORDING)
     ap.add_argument("--minutes", type=float, default=30)
     ap.add_argument("--interval", type=float, default=60, help="seconds between samples")
-    ap.add_argument("--baseline", type=float, default=20, help="seconds of the unloaded phase")
+    ap.add_argument("--baseline", type=float, default=None,
+                    help="seconds of each baseline phase (default: one interval, the span of each loaded sample)")
     ap.add_argument("--warmup", type=float, default=None, help="seconds after the clients start before the first sample (default: one interval)")
     ap.add_argument("--speed", type=float, default=4)
     ap.add_argument("--healthy", type=int, default=40)
@@ -365,6 +366,8 @@ def main():
                     help="print the p99 verdict but leave it out of the exit status (CI: timings are reported, not enforced)")
     args = ap.parse_args()
     warmup = args.interval if args.warmup is None else args.warmup
+    if args.baseline is None:
+        args.baseline = args.interval
 
     first, last = recording_span(args.recording)
     period = (last - first) + PASS_GAP

@@ -15,8 +15,9 @@ final class SessionHub: @unchecked Sendable {
 
     private var sessions: [SessionHandler] = []
     private var nextID: UInt64 = 1
-    // End offset of each line of the batch being routed (reused).
+    // End offset of each line of the batch being routed, and the clients written to (reused).
     private var lineEnds: [Int] = []
+    private var touched: [SessionHandler] = []
     private var disconnectsInProgress = 0
     private var idleWaiters: [EventLoopPromise<Void>] = []
     private(set) var isShuttingDown = false
@@ -147,8 +148,13 @@ final class SessionHub: @unchecked Sendable {
                 s.deliver(all, lines: start..<batch.count, ends: lineEnds, batch: batch, now: now)
                 delivered = true
             }
-            if delivered { s.flushQueue() }
+            if delivered { touched.append(s) }
         }
+        // Flushed once every client's writes are queued: flushing each client in
+        // turn woke its reader while the loop still had the others to write
+        // (on 2 cores the readers then competed with the writing loop).
+        for s in touched { s.flushQueue() }
+        touched.removeAll(keepingCapacity: true)
     }
 
     /// Who gets an event: events of a client's surfaces go to that client

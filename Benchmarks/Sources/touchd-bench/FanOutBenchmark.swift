@@ -52,17 +52,22 @@ final class Receipts: @unchecked Sendable {
             if exchanged { break }
             seen = current
         }
-        let total = lines.add(count, ordering: .acquiringAndReleasing).newValue
-        let wanted = target.load(ordering: .acquiring)
+        let total = lines.add(count, ordering: .sequentiallyConsistent).newValue
+        let wanted = target.load(ordering: .sequentiallyConsistent)
         // Exactly one reader crosses the target: it wakes the driver.
         if total >= wanted && total - count < wanted { sem_post(semaphore) }
     }
 
     /// Blocks until `expected` lines have arrived in all.
+    /// Store-then-load on this side and add-then-load on the readers' side are
+    /// sequentially consistent: with release/acquire the driver's load of the
+    /// count could pass its store of the target (x86 reorders a store with a
+    /// later load), a reader would then see the old target and not post, and
+    /// the driver would sleep for ever (it did, once in a few runs).
     func wait(for expected: Int) {
-        target.store(expected, ordering: .releasing)
+        target.store(expected, ordering: .sequentiallyConsistent)
         // A wake-up meant for an earlier target may still be pending: check the count after each.
-        while lines.load(ordering: .acquiring) < expected {
+        while lines.load(ordering: .sequentiallyConsistent) < expected {
             _ = sem_wait(semaphore)
         }
     }
