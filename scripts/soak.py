@@ -40,6 +40,8 @@ clients are gone; every interval's healthy p99 within 2x the unloaded p99
 no loss. Exit status 0 when all hold, 1 otherwise.
 """
 import argparse
+import collections
+import fcntl
 import hashlib
 import json
 import multiprocessing as mp
@@ -56,6 +58,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_RECORDING = os.path.join(ROOT, "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
 PASS_GAP = 1.0  # seconds of recording time between replay passes (DaemonReplayInput.swift)
 
 
@@ -78,10 +81,10 @@ def connect(path):
     return s
 
 
-def percentile(values, p):
+def percentile(values, p, ordered=False):
     if not values:
         return None
-    v = sorted(values)
+    v = values if ordered else sorted(values)
     return v[min(len(v) - 1, int(p / 100 * len(v)))]
 
 
@@ -98,10 +101,13 @@ def healthy_worker(ids, path, first, period, speed, out, stop):
         state[s] = {"id": cid, "buf": b"", "pass": None, "ds": [], "h": hashlib.sha1(), "n": 0, "overflow": 0, "acked": False}
         sel.register(s, selectors.EVENT_READ)
     out.send(("ready", ids))
+    longest_send = [0.0]  # seconds: a send blocked by a full pipe keeps this worker's sockets unread
 
     def flush(st):
         if st["pass"] is not None:
+            t_send = time.monotonic()
             out.send(("pass", st["id"], st["pass"], st["n"], st["h"].hexdigest(), st["ds"], st["overflow"]))
+            longest_send[0] = max(longest_send[0], time.monotonic() - t_send)
         st["ds"], st["h"], st["n"], st["overflow"] = [], hashlib.sha1(), 0, 0
 
     while not stop.is_set():
@@ -145,6 +151,7 @@ def healthy_worker(ids, path, first, period, speed, out, stop):
     for st in state.values():
         # The pass in progress is incomplete: not reported.
         out.send(("last", st["id"], st["pass"]))
+    out.send(("stall", ids, longest_send[0]))
     out.send(("done", ids))
 
 
@@ -399,7 +406,14 @@ def main():
 
     book = PassBook()
     conns = []
-    lock = threading.Lock()
+    # The listeners only move the workers' messages to `inbox`; the book is
+    # updated when a sample is taken. A listener that waited for the book (as
+    # it did until 2026-11-23, under a lock held while a sample sorted a
+    # minute of latencies) stopped draining its pipe; the worker then blocked
+    # in `send` and stopped reading its sockets: every healthy client late at
+    # once by 100-800 ms in some intervals, which was the harness.
+    inbox = collections.deque()  # append and popleft are thread-safe
+    stalls = []  # per worker: its longest blocked send to this process (seconds)
     newest = [0]
 
     def listen(conn):
@@ -408,18 +422,32 @@ def main():
                 msg = conn.recv()
             except EOFError:
                 return
-            with lock:
-                if msg[0] == "pass":
-                    _, cid, p, n, digest, ds, overflow = msg
-                    book.add(cid, p, n, digest, ds, overflow)
-                    newest[0] = max(newest[0], p)
-                elif msg[0] == "closed":
-                    book.problems.append(f"client {msg[1]} was disconnected")
-                elif msg[0] == "done":
-                    return
+            inbox.append(msg)
+            if msg[0] == "done":
+                return
+
+    def drain():
+        while inbox:
+            msg = inbox.popleft()
+            if msg[0] == "pass":
+                _, cid, p, n, digest, ds, overflow = msg
+                book.add(cid, p, n, digest, ds, overflow)
+                newest[0] = max(newest[0], p)
+            elif msg[0] == "closed":
+                book.problems.append(f"client {msg[1]} was disconnected")
+            elif msg[0] == "stall":
+                stalls.append(msg[2])
 
     def start_healthy(ids):
         parent, child = mp.Pipe(duplex=False)
+        # A sample sorts a minute of latencies (seconds, holding the GIL, so the
+        # listeners cannot drain meanwhile): a worker must not block on a full
+        # 64 kB pipe then (it reports about 40 kB/s), or it stops reading its
+        # sockets and every client it serves looks late.
+        try:
+            fcntl.fcntl(child.fileno(), F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass  # pipe-max-size below 1 MiB: keep the default
         proc = mp.Process(target=healthy_worker, args=(ids, sock, first, period, args.speed, child, stop), daemon=True)
         proc.start()
         assert parent.recv()[0] == "ready"
@@ -428,10 +456,10 @@ def main():
         conns.append((proc, t))
 
     def latencies():
-        with lock:
-            # A pass is closed once the newest is `lag_passes` further: a client
-            # reporting it later was more than `--late` seconds behind.
-            return book.finalize(newest[0] - lag_passes)
+        drain()
+        # A pass is closed once the newest is `lag_passes` further: a client
+        # reporting it later was more than `--late` seconds behind.
+        return book.finalize(newest[0] - lag_passes)
 
     # Unloaded baseline: one healthy client alone.
     def baseline(label):
@@ -471,8 +499,9 @@ def main():
     while True:
         rss, fds, cpu = daemon_sample(daemon.pid)
         lat, earliest = latencies()
-        p99 = percentile(lat, 99)
-        p50 = percentile(lat, 50)
+        lat.sort()
+        p99 = percentile(lat, 99, ordered=True)
+        p50 = percentile(lat, 50, ordered=True)
         first_p99 = percentile(earliest, 99)
         sample = {"t": round(time.monotonic() - t0, 1), "rss_kb": rss, "fds": fds, "cpu_s": cpu, "events": len(lat),
                   "p50_ms": p50 and p50 * 1e3, "p99_ms": p99 and p99 * 1e3,
@@ -492,6 +521,9 @@ def main():
     bad.join(15)
     if bad.is_alive():
         bad.terminate()
+    drain()  # disconnections reported after the last sample
+    if stalls:
+        print(f"healthy workers' longest blocked report to the driver: {max(stalls) * 1e3:.1f} ms", flush=True)
     # Every client gone: descriptors must be back where they were.
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and daemon_sample(daemon.pid)[1] != fds0:
