@@ -277,13 +277,12 @@ final class SessionHandler: ChannelDuplexHandler {
         let delegate = hub.delegate
         let client = info
         let bound = NIOLoopBound(self, eventLoop: hub.eventLoop)
+        let hop = hub.hopToLoop
         Task {
             var failure: RequestError?
             do throws(RequestError) { try await call(delegate, client) } catch { failure = error }
             let outcome = failure
-            bound.eventLoop.execute {
-                bound.value.finishDelegateCall(id: id, failure: outcome, added: added, removed: removed)
-            }
+            hop { bound.value.finishDelegateCall(id: id, failure: outcome, added: added, removed: removed) }
         }
     }
 
@@ -313,10 +312,11 @@ final class SessionHandler: ChannelDuplexHandler {
         let client = info
         let remaining = surfaces.sorted()
         hub.disconnectStarted()
+        let hop = hub.hopToLoop
         let hub = NIOLoopBound(hub, eventLoop: hub.eventLoop)
         Task {
             await delegate.clientDisconnected(client, surfaces: remaining)
-            hub.eventLoop.execute { hub.value.disconnectFinished() }
+            hop { hub.value.disconnectFinished() }
         }
     }
 

@@ -24,12 +24,23 @@ final class SessionHub: @unchecked Sendable {
     // One bit (`bit(_:)`) per stream that some session subscribes to.
     private let interest = Atomic<UInt8>(0)
 
-    init(eventLoop: EventLoop, configuration: PublisherConfiguration, delegate: any PublisherDelegate, hello: @escaping @Sendable () -> HelloSnapshot) {
+    /// How the end of a delegate call (run on Swift concurrency's threads)
+    /// gets back onto the event loop: `eventLoop.execute`. Tests on an
+    /// `EmbeddedEventLoop`, which must only be used from its own thread,
+    /// pass a hop that collects the work for their thread to run.
+    let hopToLoop: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    init(
+        eventLoop: EventLoop, configuration: PublisherConfiguration, delegate: any PublisherDelegate,
+        hello: @escaping @Sendable () -> HelloSnapshot,
+        hopToLoop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+    ) {
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.delegate = delegate
         self.hello = hello
         self.access = configuration.access
+        self.hopToLoop = hopToLoop ?? { [eventLoop] work in eventLoop.execute(work) }
     }
 
     /// Puts a new access policy in force: later connections are checked

@@ -176,7 +176,7 @@ import Wire
         #expect(!stuck.isActive)
         #expect(p.hub.count == 1)
         #expect(numbers(try p.lines(healthy)) == [1, 2, 3, 4, 5])
-        p.loop.run()
+        p.runHandedBack()
     }
 
     @Test func refusesConnectionsPastTheLimit() throws {
@@ -219,7 +219,7 @@ import Wire
         let a = try p.connect()
         let b = try p.connect()
         p.hub.beginShutdown(reason: .shutdown)
-        p.loop.run()
+        p.runHandedBack()
         for c in [a, b] {
             #expect(try p.lines(c) == [#"{"type":"goodbye","reason":"shutdown"}"#])
             #expect(!c.isActive)

@@ -40,16 +40,39 @@ let helloLine = #"{"type":"hello","protocol":1,"server":"touchd 0.1.0","devices"
 
 /// Sessions on EmbeddedChannels sharing one EmbeddedEventLoop and one hub:
 /// the test drives reads, writability and the clock.
+/// Closures waiting for the test's thread (see `EmbeddedPublisher.runHandedBack`).
+final class HandedBack: Sendable {
+    let work = Mutex<[@Sendable () -> Void]>([])
+}
+
 final class EmbeddedPublisher {
     let loop = EmbeddedEventLoop()
     let clock = ManualClock()
     let hub: SessionHub
     let delegate = RecordingDelegate()
+    /// Work that delegate calls (on Swift concurrency's threads) hand back to
+    /// the loop: the embedded loop is not thread-safe, so it waits here for
+    /// `runHandedBack()` on the test's thread (a delegate call's `execute`
+    /// on the loop from another thread crashed a CI run).
+    private let handedBack = HandedBack()
 
     init(limits: PublisherLimits = PublisherLimits(), access: AccessPolicy = AccessPolicy()) {
         let clock = self.clock
         let configuration = PublisherConfiguration(limits: limits, access: access, clock: { clock.now })
-        hub = SessionHub(eventLoop: loop, configuration: configuration, delegate: delegate, hello: { testHello })
+        let handedBack = self.handedBack
+        hub = SessionHub(
+            eventLoop: loop, configuration: configuration, delegate: delegate, hello: { testHello },
+            hopToLoop: { work in handedBack.work.withLock { $0.append(work) } })
+    }
+
+    /// Runs what delegate calls have handed back so far, then the loop.
+    func runHandedBack() {
+        let work = handedBack.work.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+        for w in work { w() }
+        loop.run()
     }
 
     /// A connected client (its hello already read).
