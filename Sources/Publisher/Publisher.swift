@@ -130,6 +130,14 @@ public final class Publisher: Sendable {
         return (try? await hub.eventLoop.submit { hub.apply(policy) }.get()) ?? 0
     }
 
+    /// Runs `body` on the event loop's thread and returns its result (nil
+    /// once the publisher has shut down): for what has to be done by that
+    /// thread itself, such as setting its scheduling policy.
+    public func onEventLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
+        guard !stopped.load(ordering: .acquiring) else { return nil }
+        return try? await hub.eventLoop.submit(body).get()
+    }
+
     /// The access policy in force.
     public func access() async -> AccessPolicy {
         let hub = self.hub

@@ -20,11 +20,16 @@ public struct DaemonOptions: Sendable {
     public var debugRecords: Bool
     /// Where to record the input as a native trace (`--record`); nil: no recording.
     public var recordPath: String?
+    /// `SCHED_FIFO` priority of the input path's threads (`--realtime-priority`);
+    /// nil: the file's `scheduling.realtimePriority`, else ``ThreadScheduling/defaultPriority``.
+    public var realtimePriority: Int?
 
     /// Creates options.
     public init(configPath: String? = nil, socketPath: String? = nil, replayPath: String? = nil,
-                pacing: ReplayPacing = ReplayPacing(), debugRecords: Bool = true, recordPath: String? = nil) {
+                pacing: ReplayPacing = ReplayPacing(), debugRecords: Bool = true, recordPath: String? = nil,
+                realtimePriority: Int? = nil) {
         self.recordPath = recordPath
+        self.realtimePriority = realtimePriority
         self.configPath = configPath
         self.socketPath = socketPath
         self.replayPath = replayPath
@@ -97,10 +102,12 @@ public enum Daemon {
 
         let publisher = try await listen(options: options, settings: settings, engine: engine, board: board, logger: logger)
         await engine.attach({ batch in publisher.publish(batch) }, wants: { publisher.wants($0) })
+        let priorityOverride = options.realtimePriority
+        await schedule(priority: priorityOverride ?? settings.realtimePriority, engine: engine, publisher: publisher, logger: logger)
 
         let configPath = options.configPath
         let reload: @Sendable () async -> Void = {
-            await Self.reload(path: configPath, engine: engine, publisher: publisher, logger: logger)
+            await Self.reload(path: configPath, engine: engine, publisher: publisher, priorityOverride: priorityOverride, logger: logger)
         }
         let input: any Service = live ?? ReplayInput(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger)
         // Shutdown runs in reverse: signals, input, systemd, engine (touches cancelled), publisher (goodbye).
@@ -155,12 +162,33 @@ public enum Daemon {
         }
     }
 
+    /// Puts the engine's thread and the publisher's event loop at `priority`
+    /// (``ThreadScheduling``) and logs what the kernel granted: a refusal is
+    /// a warning, never a failure (the daemon serves with normal scheduling).
+    /// Returns the engine thread's outcome and the event loop's.
+    @discardableResult
+    static func schedule(priority: Int, engine: DaemonEngine, publisher: Publisher?, logger: Logger) async
+        -> (engine: ThreadScheduling.Outcome, eventLoop: ThreadScheduling.Outcome?) {
+        let onEngine = await engine.perform { _ in ThreadScheduling.applyToCurrentThread(priority: priority) }
+        let onLoop = await publisher?.onEventLoop { ThreadScheduling.applyToCurrentThread(priority: priority) }
+        for (thread, outcome) in [("engine", onEngine), ("event loop", onLoop)] {
+            guard let outcome else { continue }
+            switch outcome {
+            case .refused: logger.warning("\(thread) thread: \(outcome)")
+            default: logger.info("\(thread) thread: \(outcome)")
+            }
+        }
+        return (onEngine, onLoop)
+    }
+
     /// SIGHUP: reads the configuration file again; a file that does not load
     /// leaves the configuration in force. A good one is applied to the
     /// engine, then its `access` keys to the publisher (clients that
-    /// `access.connect` no longer admits are closed). The `socket` keys
-    /// stay as they were at start.
-    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, logger: Logger) async {
+    /// `access.connect` no longer admits are closed), then its
+    /// `scheduling.realtimePriority` to the threads (unless
+    /// `--realtime-priority` gave one). The `socket` keys stay as they were
+    /// at start.
+    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, priorityOverride: Int? = nil, logger: Logger) async {
         guard let path else {
             logger.notice("SIGHUP: no configuration file to reload (started without --config)")
             return
@@ -174,6 +202,9 @@ public enum Daemon {
             let closed = await publisher?.updateAccess(settings.accessPolicy) ?? 0
             if closed > 0 {
                 logger.notice("access.connect no longer admits \(closed) connected client(s): closed them")
+            }
+            if priorityOverride == nil {
+                await schedule(priority: settings.realtimePriority, engine: engine, publisher: publisher, logger: logger)
             }
             logger.info("configuration reloaded", metadata: ["file": "\(path)"])
         } catch {

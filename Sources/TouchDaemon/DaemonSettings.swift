@@ -8,8 +8,9 @@ import Glibc
 import Musl
 #endif
 
-/// The daemon's own keys of the configuration file: the socket and who may
-/// see other clients' touches (docs/daemon.md).
+/// The daemon's own keys of the configuration file: the socket, who may
+/// connect and see other clients' touches, and the scheduling of the input
+/// path's threads (docs/daemon.md).
 ///
 /// ```yaml
 /// socket:
@@ -19,6 +20,8 @@ import Musl
 /// access:
 ///   seeAllTouches: {users: [root], groups: [touchd-debug]}
 ///   connect: {users: [root, kiosk], groups: [touchd-clients]}
+/// scheduling:
+///   realtimePriority: 10
 /// ```
 public struct DaemonSettings: Hashable, Sendable {
     /// The socket path used when neither `--socket` nor the file gives one.
@@ -34,11 +37,14 @@ public struct DaemonSettings: Hashable, Sendable {
     public var seeAllTouches = AccessGrant()
     /// Who may connect (nil: whoever the socket file's permissions let in).
     public var connect: AccessGrant?
+    /// `SCHED_FIFO` priority of the engine's thread and the event loop
+    /// (``ThreadScheduling``); 0: normal scheduling.
+    public var realtimePriority = ThreadScheduling.defaultPriority
 
     /// The defaults.
     public init() {}
 
-    /// Reads the `socket` and `access` keys of a configuration file; other keys are left to
+    /// Reads the `socket`, `access` and `scheduling` keys of a configuration file; other keys are left to
     /// ``TouchdConfiguration``. Users and groups may be names or numbers.
     public static func load(path: String) throws(ConfigurationError) -> DaemonSettings {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
@@ -84,6 +90,21 @@ public struct DaemonSettings: Hashable, Sendable {
                 case "connect": s.connect = try grant(v, file: file, path: "access.connect")
                 default:
                     throw ConfigurationError(file: file, path: "access.\(k.string ?? "?")", "unknown key (known: seeAllTouches, connect)")
+                }
+            }
+        }
+        if let scheduling = map["scheduling"] {
+            guard let m = scheduling.mapping else { throw ConfigurationError(file: file, path: "scheduling", "expected a mapping") }
+            for (k, v) in m {
+                switch k.string {
+                case "realtimePriority":
+                    guard let text = v.string, let p = Int(text), (0...ThreadScheduling.maximumPriority).contains(p) else {
+                        throw ConfigurationError(file: file, path: "scheduling.realtimePriority",
+                                                 "expected a SCHED_FIFO priority from 1 to \(ThreadScheduling.maximumPriority), or 0 for normal scheduling")
+                    }
+                    s.realtimePriority = p
+                default:
+                    throw ConfigurationError(file: file, path: "scheduling.\(k.string ?? "?")", "unknown key (known: realtimePriority)")
                 }
             }
         }

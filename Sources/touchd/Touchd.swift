@@ -34,12 +34,18 @@ struct Touchd: AsyncParsableCommand {
     @Option(help: "Record the input (devices and events) into this file as a native trace, frame by frame.")
     var record: String?
 
+    @Option(help: "SCHED_FIFO priority (1-99) of the engine and event-loop threads, 0 for normal scheduling (default: the file's scheduling.realtimePriority, else 10).")
+    var realtimePriority: Int?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
+        if let p = realtimePriority, !(0...ThreadScheduling.maximumPriority).contains(p) {
+            throw ValidationError("--realtime-priority must be from 0 to \(ThreadScheduling.maximumPriority)")
+        }
         guard waitForSubscribers >= 0 else { throw ValidationError("--wait-for-subscribers must be 0 or more") }
         if replay == nil && (loop || exitAfterReplay || waitForSubscribers > 0 || speed != 1) {
             throw ValidationError("--loop, --speed, --wait-for-subscribers and --exit-after-replay need --replay")
@@ -53,7 +59,7 @@ struct Touchd: AsyncParsableCommand {
         let options = DaemonOptions(
             configPath: config, socketPath: socket, replayPath: replay,
             pacing: ReplayPacing(speed: speed, loop: loop, waitForSubscribers: waitForSubscribers, exitWhenDone: exitAfterReplay),
-            recordPath: record)
+            recordPath: record, realtimePriority: realtimePriority)
         let trimming = HeapTrimming.start()
         defer { trimming?.cancel() }
         do {

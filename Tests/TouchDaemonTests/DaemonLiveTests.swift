@@ -30,6 +30,22 @@ import Trace
         }
     }
 
+    /// What systemd's `LimitRTPRIO=` gives the unprivileged service user
+    /// (docs/daemon.md, "Scheduling"): SCHED_FIFO without CAP_SYS_NICE.
+    /// In the guest because raising the limit needs CAP_SYS_RESOURCE.
+    @Test(.enabled(if: Self.hasUinput, "needs the guest's root (run make test-vm)"))
+    func rlimitRtprioGrantsFifoWithoutTheCapability() throws {
+        let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--loop", "--realtime-priority", "5"], launcher: [
+            "/usr/bin/prlimit", "--rtprio=5", "--", "/usr/bin/setpriv", "--bounding-set=-sys_nice", "--inh-caps=-sys_nice"])
+        try daemon.waitForLog("event loop thread: SCHED_FIFO priority 5")
+        #expect(ThreadSchedulingTests.policies(ThreadSchedulingTests.inputPathThreads(daemon)) == ["1/5", "1/5"])
+        // The limit is what allows it: one above is refused.
+        let above = try DaemonProcess(["--replay", PackagePaths.drag4, "--loop", "--realtime-priority", "6"], launcher: [
+            "/usr/bin/prlimit", "--rtprio=5", "--", "/usr/bin/setpriv", "--bounding-set=-sys_nice", "--inh-caps=-sys_nice"])
+        try above.waitForLog("warning: event loop thread: SCHED_FIFO priority 6 refused")
+        #expect(ThreadSchedulingTests.policies(ThreadSchedulingTests.inputPathThreads(above)) == ["0/0", "0/0"])
+    }
+
     func exercise(_ daemon: DaemonProcess) throws {
         let client = try WireSocket(path: daemon.socketPath)
         #expect(messageType(try #require(try client.readLine())) == "hello")

@@ -56,12 +56,14 @@ final class DaemonProcess {
     let logPath: String
 
     /// Starts `touchd ARGUMENTS --socket <temp>` and waits for the socket file.
-    init(_ arguments: [String], environment: [String: String] = [:], waitForSocket: Bool = true) throws {
+    /// A `launcher` (a command that execs the rest, such as `setpriv ...`)
+    /// runs touchd under other credentials or limits; the pid stays touchd's.
+    init(_ arguments: [String], environment: [String: String] = [:], waitForSocket: Bool = true, launcher: [String] = []) throws {
         socketPath = directory.path + "/touchd.sock"
         logPath = directory.path + "/touchd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: PackagePaths.touchd)
-        process.arguments = arguments + ["--socket", socketPath]
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? PackagePaths.touchd)
+        process.arguments = (launcher.isEmpty ? [] : Array(launcher.dropFirst()) + [PackagePaths.touchd]) + arguments + ["--socket", socketPath]
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "LISTEN_FDS")
@@ -113,6 +115,23 @@ final class DaemonProcess {
         try healthy.request(#"{"op":"subscribe","id":1,"events":["gesture"]}"#, id: 1)
         _ = try healthy.lines { messageType($0) == "gesture" }
         return healthy
+    }
+
+    /// Scheduling policy and real-time priority of each of the daemon's
+    /// threads by name (/proc/PID/task/TID/stat fields 41 and 40).
+    func threadScheduling() -> [String: (policy: Int, priority: Int)] {
+        var out: [String: (policy: Int, priority: Int)] = [:]
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        for tid in tasks {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let name = String(stat[stat.index(after: open)..<close])
+            // Fields after the name start at field 3 (state).
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard fields.count > 38, let priority = Int(fields[37]), let policy = Int(fields[38]) else { continue }
+            out[name] = (policy, priority)
+        }
+        return out
     }
 
     /// Open descriptors of the daemon.

@@ -2,7 +2,7 @@ import Publisher
 import Testing
 @testable import TouchDaemon
 
-/// The daemon's `socket` and `access` keys.
+/// The daemon's `socket`, `access` and `scheduling` keys.
 @Suite struct DaemonSettingsTests {
     @Test func readsTheAccessGrants() throws {
         let s = try DaemonSettings.parse(yaml: """
@@ -17,6 +17,30 @@ import Testing
         #expect(s.seeAllTouches == AccessGrant(uids: [0]))
         #expect(s.connect == AccessGrant(uids: [0, 1234], gids: [65534]))
         #expect(s.accessPolicy == AccessPolicy(seeAllTouches: AccessGrant(uids: [0]), connect: AccessGrant(uids: [0, 1234], gids: [65534])))
+    }
+
+    @Test func schedulingDefaultsToFifo10AndTakesAPriorityOrZero() throws {
+        #expect(try DaemonSettings.parse(yaml: "socket: {mode: \"0600\"}\n", file: "t.yaml").realtimePriority == 10)
+        #expect(try DaemonSettings.parse(yaml: "scheduling: {realtimePriority: 0}\n", file: "t.yaml").realtimePriority == 0)
+        #expect(try DaemonSettings.parse(yaml: "scheduling: {realtimePriority: 49}\n", file: "t.yaml").realtimePriority == 49)
+    }
+
+    @Test(arguments: [
+        ("scheduling: fifo\n", "scheduling", "expected a mapping"),
+        ("scheduling: {realtimePriority: 100}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
+        ("scheduling: {realtimePriority: -1}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
+        ("scheduling: {realtimePriority: high}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
+        ("scheduling: {nice: -8}\n", "scheduling.nice", "unknown key (known: realtimePriority)"),
+    ])
+    func rejectsMalformedScheduling(_ yaml: String, _ path: String, _ message: String) {
+        do {
+            _ = try DaemonSettings.parse(yaml: yaml, file: "t.yaml")
+            Issue.record("accepted \(yaml)")
+        } catch {
+            #expect(error.path == path)
+            #expect(error.message == message)
+            #expect(error.file == "t.yaml")
+        }
     }
 
     @Test func withoutConnectTheSocketModeDecides() throws {
