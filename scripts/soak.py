@@ -6,7 +6,9 @@ Runs `touchd --replay RECORDING --loop --speed 4` on a temporary socket and
 misbehaving (2 each: never read, subscribe/unsubscribe storm, garbage lines,
 reconnect loop, half-close loop). Every interval it samples the daemon's RSS
 (/proc/PID/status VmRSS), descriptors (/proc/PID/fd), CPU time, and the
-healthy clients' delivery latency p99.
+healthy clients' delivery latency p99. touchd runs as touchd.service runs
+it: nice -8 (--nice), and its engine thread and event loop at SCHED_FIFO 10
+when permitted (printed at the start; docs/daemon.md, "Scheduling").
 
 Latency. Replayed event times are the recording's, shifted by a whole pass
 per loop; within one pass touchd emits an event of time t at wall time
@@ -24,7 +26,11 @@ do and the length of the run; the healthy readers are the instrument, and on
 a small machine 40 Python readers' own scheduling sets their tail (see
 docs/reliability.md, "Latency"). Also shown (`first99`, not a criterion): the
 p99 over events of their earliest delivery to any healthy client, which a
-single slow reader process does not raise: mostly what touchd adds.
+single slow reader process does not raise: mostly what touchd adds. And
+touchd's own figures since the previous sample, which it logs on SIGUSR1
+(`hop99`, `hopmax`: from the engine's thread handing a frame over to the
+event loop starting to route it; `routmax`: the longest routing of a frame
+to every client).
 
 Loss. Every pass of the recording yields the same number of events; each
 healthy client's complete passes must all have that number, the same content
@@ -298,6 +304,58 @@ def select_poll(s):
 
 # --- The daemon --------------------------------------------------------------
 
+def input_thread_policies(pid):
+    """Scheduling of touchd's engine thread and event loop (docs/daemon.md,
+    "Scheduling"): SCHED_FIFO at its default priority when permitted."""
+    names = {0: "SCHED_OTHER", 1: "SCHED_FIFO", 2: "SCHED_RR", 3: "SCHED_BATCH", 5: "SCHED_IDLE"}
+    out = []
+    for tid in sorted(os.listdir(f"/proc/{pid}/task")):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        if name == "touchd-engine" or name.startswith("NIO-ELT"):
+            policy = int(fields[38])
+            out.append((name, names.get(policy, str(policy)) + (f" {fields[37]}" if policy in (1, 2) else "")))
+    return out
+
+
+def parse_duration_ms(text):
+    value, unit = text.split()
+    return float(value) * (1.0 if unit == "ms" else 1e-3)
+
+
+def delivery_statistics(daemon, log_path):
+    """Sends touchd SIGUSR1 and reads the `delivery statistics:` line it logs
+    (docs/daemon.md, "Signals"): (hop p99 ms, hop max ms, routing max ms) since
+    the previous one, or Nones. The hop is from the engine's thread handing a
+    frame's batch over to the event loop starting to route it."""
+    marker = "delivery statistics: "
+    def lines():
+        with open(log_path, errors="replace") as f:
+            return [l for l in f if marker in l]
+    before = len(lines())
+    daemon.send_signal(signal.SIGUSR1)
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        found = lines()
+        if len(found) > before:
+            text = found[-1].split(marker, 1)[1]
+            try:
+                hop = text.split("hop to the event loop ", 1)[1].split(";")[0]
+                routing = text.split("routing ", 1)[1].strip()
+                fields = dict(part.strip().split(" ", 1) for part in hop.split(","))
+                rfields = dict(part.strip().split(" ", 1) for part in routing.split(","))
+                return parse_duration_ms(fields["p99"]), parse_duration_ms(fields["max"]), parse_duration_ms(rfields["max"])
+            except (IndexError, KeyError, ValueError):
+                return None, None, None
+        time.sleep(0.02)
+    return None, None, None
+
+
 def daemon_sample(pid):
     with open(f"/proc/{pid}/status") as f:
         rss = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
@@ -398,6 +456,7 @@ def main():
     with open(f"/proc/{daemon.pid}/stat") as f:
         niceness = int(f.read().rsplit(")", 1)[1].split()[16])
     print(f"touchd nice {niceness}" + ("" if niceness == args.nice else f" (asked for {args.nice}: not permitted)"), flush=True)
+    print("touchd input threads: " + ", ".join(f"{name} {policy}" for name, policy in input_thread_policies(daemon.pid)), flush=True)
     print(f"touchd pid {daemon.pid}; recording {os.path.basename(args.recording)}: a pass every {period / args.speed:.2f} s at {args.speed}x; "
           f"before clients: RSS {rss0} kB, {fds0} fds", flush=True)
 
@@ -481,7 +540,11 @@ def main():
         start_healthy(rest[k::4])
     time.sleep(min(warmup, 5.0))
     latencies()  # passes from before all readers were in are not counted
+    delivery_statistics(daemon, log.name)  # the hop figures start here
     base_p99 = baseline(f"unloaded ({args.healthy} healthy clients, no misbehaving one)")
+    base_hop = delivery_statistics(daemon, log.name)
+    if base_hop[0] is not None:
+        print(f"  touchd's hop to the event loop in that phase: p99 {base_hop[0]:.3f} ms, max {base_hop[1]:.3f} ms; routing max {base_hop[2]:.3f} ms", flush=True)
 
     # The load: 10 misbehaving clients in one process.
     bad_counts = SharedCounts()
@@ -490,11 +553,12 @@ def main():
     bad.start()
     time.sleep(warmup)
     latencies()  # passes of the warm-up are not sampled
+    delivery_statistics(daemon, log.name)
 
     samples = []
     limit = max(2 * base_p99, 0.001)
     t_end = time.monotonic() + args.minutes * 60
-    print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7}  misbehaving", flush=True)
+    print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7} {'hop99':>6} {'hopmax':>6} {'routmax':>7}  misbehaving", flush=True)
     t0 = time.monotonic()
     while True:
         rss, fds, cpu = daemon_sample(daemon.pid)
@@ -503,11 +567,14 @@ def main():
         p99 = percentile(lat, 99, ordered=True)
         p50 = percentile(lat, 50, ordered=True)
         first_p99 = percentile(earliest, 99)
+        hop99, hopmax, routmax = delivery_statistics(daemon, log.name)
         sample = {"t": round(time.monotonic() - t0, 1), "rss_kb": rss, "fds": fds, "cpu_s": cpu, "events": len(lat),
                   "p50_ms": p50 and p50 * 1e3, "p99_ms": p99 and p99 * 1e3,
-                  "earliest_p99_ms": first_p99 and first_p99 * 1e3, "misbehaving": bad_counts.snapshot()}
+                  "earliest_p99_ms": first_p99 and first_p99 * 1e3,
+                  "hop_p99_ms": hop99, "hop_max_ms": hopmax, "routing_max_ms": routmax, "misbehaving": bad_counts.snapshot()}
         samples.append(sample)
-        print(f"{sample['t']:7.1f} {rss:8d} {fds:5d} {cpu:7.2f} {len(lat):8d} {(p50 or 0) * 1e3:7.3f} {(p99 or 0) * 1e3:7.3f} {(first_p99 or 0) * 1e3:7.3f}  "
+        print(f"{sample['t']:7.1f} {rss:8d} {fds:5d} {cpu:7.2f} {len(lat):8d} {(p50 or 0) * 1e3:7.3f} {(p99 or 0) * 1e3:7.3f} {(first_p99 or 0) * 1e3:7.3f} "
+              f"{hop99 or 0:6.3f} {hopmax or 0:6.3f} {routmax or 0:7.3f}  "
               + " ".join(f"{k}={v}" for k, v in sorted(bad_counts.items())), flush=True)
         if time.monotonic() >= t_end:
             break

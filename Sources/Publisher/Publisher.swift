@@ -108,7 +108,17 @@ public final class Publisher: Sendable {
     public func publish(_ batch: [PublishedEvent]) {
         guard !batch.isEmpty, !stopped.load(ordering: .acquiring) else { return }
         let hub = self.hub
-        hub.eventLoop.execute { hub.route(batch) }
+        let queued = NIODeadline.now().uptimeNanoseconds
+        hub.eventLoop.execute { hub.route(batch, queuedAt: queued) }
+    }
+
+    /// How long batches took from ``publish(_:)`` to the event loop and
+    /// through routing since the previous call (or the start); nil once the
+    /// publisher has shut down. Resets the figures.
+    public func takeStatistics() async -> DeliveryStatistics? {
+        guard !stopped.load(ordering: .acquiring) else { return nil }
+        let hub = self.hub
+        return try? await hub.eventLoop.submit { hub.takeStatistics() }.get()
     }
 
     /// Whether any client subscribes to `stream` now: the engine's owner

@@ -18,6 +18,8 @@ final class SessionHub: @unchecked Sendable {
     // End offset of each line of the batch being routed, and the clients written to (reused).
     private var lineEnds: [Int] = []
     private var touched: [SessionHandler] = []
+    /// Hop and routing times since the last ``takeStatistics()``.
+    private(set) var statistics = DeliveryStatistics()
     private var disconnectsInProgress = 0
     private var idleWaiters: [EventLoopPromise<Void>] = []
     private(set) var isShuttingDown = false
@@ -124,8 +126,11 @@ final class SessionHub: @unchecked Sendable {
 
     /// Routes a batch: one buffer per event shared by every recipient, then
     /// one flush per recipient.
-    func route(_ batch: [PublishedEvent]) {
+    func route(_ batch: [PublishedEvent], queuedAt queued: UInt64? = nil) {
         eventLoop.assertInEventLoop()
+        let started = NIODeadline.now().uptimeNanoseconds
+        if let queued { statistics.hop.record(nanoseconds: started &- min(queued, started)) }
+        defer { statistics.routing.record(nanoseconds: NIODeadline.now().uptimeNanoseconds &- started) }
         guard !sessions.isEmpty else { return }
         let now = configuration.clock()
         // The whole batch in one buffer: what a client gets are slices of it (no
@@ -176,6 +181,13 @@ final class SessionHub: @unchecked Sendable {
         guard let owner = event.owner else { return s.subscriptions.wants(event) }
         if s.info.id == owner { return event.stream == .gesture || s.subscriptions.wants(event) }
         return event.stream == .touch && s.seesAllTouches && s.subscriptions.wants(event)
+    }
+
+    /// The statistics since the last call, and a fresh start.
+    func takeStatistics() -> DeliveryStatistics {
+        eventLoop.assertInEventLoop()
+        defer { statistics = DeliveryStatistics() }
+        return statistics
     }
 
     func disconnectStarted() {

@@ -61,7 +61,7 @@ public enum Daemon {
     public static func run(_ options: DaemonOptions, logger: Logger) async throws(DaemonStartError) {
         // Signals are trapped before the socket exists: a client that sees the
         // socket may signal the daemon at once.
-        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup, .sigusr1)
 
         var configuration = TouchdConfiguration()
         var settings = DaemonSettings()
@@ -117,7 +117,9 @@ public enum Daemon {
                 .init(service: EngineService(engine: engine)),
                 .init(service: SystemdService(engine: engine, publisher: publisher, logger: logger)),
                 .init(service: input, successTerminationBehavior: .gracefullyShutdownGroup),
-                .init(service: SignalService(signals: signals, reload: reload, logger: logger),
+                .init(service: SignalService(signals: signals, reload: reload, report: {
+                    if let s = await publisher.takeStatistics() { logger.notice("delivery statistics: \(s)") }
+                }, logger: logger),
                       successTerminationBehavior: .gracefullyShutdownGroup),
             ],
             logger: logger))

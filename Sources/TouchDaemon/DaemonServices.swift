@@ -98,6 +98,8 @@ struct SystemdService: Service {
 struct SignalService: Service {
     let signals: UnixSignalsSequence
     let reload: @Sendable () async -> Void
+    /// SIGUSR1: logs the delivery statistics since the previous report.
+    var report: @Sendable () async -> Void = {}
     let logger: Logger
 
     func run() async throws {
@@ -105,6 +107,8 @@ struct SignalService: Service {
             switch signal {
             case .sighup:
                 await reload()
+            case .sigusr1:
+                await report()
             case .sigterm, .sigint:
                 logger.info("stopping", metadata: ["signal": "\(signal)"])
                 return

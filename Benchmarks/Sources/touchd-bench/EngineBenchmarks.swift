@@ -47,6 +47,34 @@ func manySurfacesConfiguration() -> GestureConfiguration {
     return c
 }
 
+/// The twenty recognizers of ``twentyRecognizerConfiguration()`` on the
+/// full-screen surface, under 199 more surfaces of 5 recognizers each (200
+/// surfaces, 1015 recognizers registered) stacked above it in a strip at the
+/// bottom of the screen where no touch of the stream lands: every touch-down
+/// scans the 199 in hit-test order and misses them, and the hit chain is the
+/// same twenty recognizers as in the 20-recognizer run. This isolates what
+/// registering many surfaces costs, which is what the issue's "only the hit
+/// chain in play" asks about; ``manySurfacesConfiguration()`` instead puts
+/// each touch on a different surface (50 recognizers in play).
+func manySurfacesSameChainConfiguration() -> GestureConfiguration {
+    var c = twentyRecognizerConfiguration()
+    for i in 0..<199 {
+        let col = Double(i % 20), row = Double(i / 20)
+        let recognizers = [
+            RecognizerConfiguration(name: "tap", kind: .tap(TapParameters())),
+            RecognizerConfiguration(name: "pan", kind: .pan(PanParameters(minTouches: 1, maxTouches: 10)), simultaneousWith: .all),
+            RecognizerConfiguration(name: "swipe", kind: .swipe(SwipeParameters(minTouches: 1, maxTouches: 5))),
+            RecognizerConfiguration(name: "long-press", kind: .longPress(LongPressParameters())),
+            RecognizerConfiguration(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: .all),
+        ]
+        // 20 x 10 cells of 96 x 12 px in y 960-1080; the stream's touches stay above y 900.
+        c.surfaces.append(SurfaceConfiguration(
+            id: SurfaceID("strip-\(i)"), owner: "bench", frame: ScreenRect(x: col * 96, y: 960 + row * 12, width: 96, height: 12),
+            z: 1, recognizers: recognizers))
+    }
+    return c
+}
+
 /// Engine figures: throughput and per-frame latency for a configuration.
 func benchmarkEngine(_ label: String, configuration: GestureConfiguration, frames: [TouchFrame]) {
     var outputs: [EngineOutput] = []

@@ -117,10 +117,17 @@ func startReader(fd: Int32, skipping: Int, receipts: Receipts) {
 /// Time from a frame entering the engine to the last of `subscribers` having
 /// the frame's gesture events: engine, encoding, publishing, socket, reader
 /// (the time the last reader's `recv` returned, stamped by that reader).
+/// The driver (the engine's role) runs on the main thread, and the event
+/// loop at the same scheduling as touchd's (``benchPriority``).
+@MainActor
 func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
     let path = "/tmp/touchd-bench-\(getpid())-\(subscribers).sock"
     let publisher = try await Publisher.listen(
         socketPath: path, delegate: NoSurfaces(), hello: { HelloSnapshot(devices: [], screens: []) })
+    if realtimeGranted {
+        let priority = benchPriority
+        _ = await publisher.onEventLoop { runRealtime(priority: priority) }
+    }
     let receipts = Receipts()
     var fds: [Int32] = []
     for _ in 0..<subscribers { fds.append(startSubscriber(path: path, receipts: receipts)) }

@@ -9,6 +9,15 @@ import MallocInterposerSwift
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
+/// Puts the calling thread at `SCHED_FIFO` `priority`, as touchd runs its
+/// engine thread and event loop (docs/daemon.md, "Scheduling"); false when
+/// the kernel refuses (no CAP_SYS_NICE or RLIMIT_RTPRIO).
+func runRealtime(priority: Int32) -> Bool {
+    var param = sched_param()
+    param.sched_priority = priority
+    return sched_setscheduler(0, SCHED_FIFO, &param) == 0
+}
+
 /// One row of the results table.
 struct Row {
     var name: String

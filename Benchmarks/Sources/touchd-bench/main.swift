@@ -9,7 +9,8 @@ import Trace
 
 // `touchd-bench ROOT [--only NAME]`: with --only, one benchmark runs once
 // (for valgrind --tool=callgrind): real, pipeline-synthetic, touchcore-latency,
-// touchcore-allocations, engine-default, engine-20, engine-200.
+// touchcore-allocations, engine-default, engine-20, engine-200, engine-200-chain20, fan-out.
+// --normal-scheduling: run in SCHED_OTHER instead of touchd's SCHED_FIFO 10.
 // With --only engine-*: --short uses strokes of 2 frames (mostly touch-downs and
 // lifts, for callgrind); --profile (engine-20) prints the time per frame index of a stroke.
 let arguments = CommandLine.arguments
@@ -20,6 +21,14 @@ func selected(_ name: String) -> Bool { only == nil || only == name }
 /// Timed repetitions: one under --only, so instruction counts are per pass.
 let repetitions = only == nil ? 5 : 1
 let sharedData = root + "/../shared/realdata"
+/// The fan-out's driver (the engine thread's role) and event loop run at
+/// touchd's default `SCHED_FIFO` 10 (docs/daemon.md, "Scheduling") unless
+/// --normal-scheduling; reader threads (the clients) stay in normal
+/// scheduling. The CPU-bound engine loops run in normal scheduling: at
+/// `SCHED_FIFO` the kernel's real-time throttling stops a thread that has
+/// not slept for 0.95 s for 50 ms, which is all such a loop would measure.
+let benchPriority: Int32 = arguments.contains("--normal-scheduling") ? 0 : 10
+nonisolated(unsafe) var realtimeGranted = false
 let fixtures = root + "/Tests/Fixtures/real"
 
 func exists(_ path: String) -> Bool { access(path, R_OK) == 0 }
@@ -114,6 +123,7 @@ let engineRuns = [
     ("engine-default", "default configuration, 10 touches"),
     ("engine-20", "20 recognizers in play, 10 touches"),
     ("engine-200", "200 surfaces / 1000 recognizers registered, 10 touches"),
+    ("engine-200-chain20", "200 surfaces / 1015 recognizers registered, 20 in play, 10 touches"),
 ]
 if engineRuns.contains(where: { selected($0.0) }) {
     let frames = arguments.contains("--short") ? syntheticFrames(syntheticTenFingerStream(strokes: 100, frames: 2), panel: panel) : syntheticFrames(syntheticTenFingerStream(strokes: 40, frames: 480), panel: panel)
@@ -122,6 +132,7 @@ if engineRuns.contains(where: { selected($0.0) }) {
         switch name {
         case "engine-20": configuration = twentyRecognizerConfiguration()
         case "engine-200": configuration = manySurfacesConfiguration()
+        case "engine-200-chain20": configuration = manySurfacesSameChainConfiguration()
         default: configuration = .default(screens: [ScreenGeometry(width: 1920, height: 1080)])
         }
         if only == "engine-20" && arguments.contains("--profile") && !arguments.contains("--short") {
@@ -136,6 +147,9 @@ if engineRuns.contains(where: { selected($0.0) }) {
 
 // 5. Fan-out: the engine's gesture events through the socket to 1, 10, 100 subscribers.
 if selected("fan-out") {
+    realtimeGranted = benchPriority > 0 && runRealtime(priority: benchPriority)
+    print("fan-out scheduling: " + (realtimeGranted ? "driver and event loop at SCHED_FIFO \(benchPriority), as touchd runs its engine thread and event loop"
+        : benchPriority > 0 ? "normal (SCHED_FIFO \(benchPriority) not permitted)" : "normal (--normal-scheduling)"))
     let fanOutFrames = syntheticFrames(syntheticTenFingerStream(strokes: 4, frames: 480), panel: panel)
     for n in [1, 10, 100] { try await benchmarkFanOut(subscribers: n, frames: fanOutFrames) }
 }

@@ -1,0 +1,49 @@
+import Testing
+@testable import Publisher
+
+/// The delivery statistics SIGUSR1 logs (docs/daemon.md, "Signals").
+@Suite struct DeliveryStatisticsTests {
+    @Test func percentilesFallInTheBucketOfTheRankedDuration() {
+        var d = DeliveryStatistics.Distribution()
+        // 1 to 100 us, once each.
+        for us in 1...100 { d.record(nanoseconds: UInt64(us) * 1000 + 300) }
+        #expect(d.count == 100)
+        #expect(d.maximum == 100_300)
+        // Below 8 us buckets are exact microseconds.
+        #expect(d.percentile(1) == 2_000)
+        // Above, within 12.5 %: the 50th is 50.3 us, in the 48-52 us bucket.
+        #expect(d.percentile(50) == 52_000)
+        // The 99th (99.3 us) is in the 96-104 us bucket, capped at the maximum.
+        #expect(d.percentile(99) == 100_300)
+        #expect(d.percentile(100) == 100_300)
+    }
+
+    @Test func bucketsCoverMillisecondsAndClampHuge() {
+        var d = DeliveryStatistics.Distribution()
+        d.record(nanoseconds: 2_300_000)
+        d.record(nanoseconds: UInt64.max / 2)
+        #expect(d.percentile(50) >= 2_300_000 && d.percentile(50) <= 2_300_000 * 9 / 8)
+        #expect(d.percentile(100) == UInt64.max / 2)
+    }
+
+    @Test func describesItselfForTheLog() {
+        #expect(DeliveryStatistics().description == "no batches")
+        var s = DeliveryStatistics()
+        // The 50th percentile (41 us) is reported as its bucket's upper bound (40-44 us).
+        for us in [40, 41, 42, 2300] { s.hop.record(nanoseconds: UInt64(us) * 1000) }
+        for us in [10, 11, 12, 13] { s.routing.record(nanoseconds: UInt64(us) * 1000) }
+        #expect(s.description == "4 batches; hop to the event loop p50 44 us, p99 2.3 ms, max 2.3 ms; routing p50 12 us, p99 13 us, max 13 us")
+    }
+
+    @Test func theHubRecordsEachRoutedBatchAndStartsAfreshWhenRead() {
+        let p = EmbeddedPublisher()
+        p.hub.route([], queuedAt: 0)
+        p.hub.route([])
+        let first = p.hub.takeStatistics()
+        // Both batches were routed; only the one with a queue time has a hop.
+        #expect(first.routing.count == 2)
+        #expect(first.hop.count == 1)
+        #expect(first.hop.maximum > 0)
+        #expect(p.hub.takeStatistics() == DeliveryStatistics())
+    }
+}

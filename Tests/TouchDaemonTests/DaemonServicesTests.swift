@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The signal service (Sources/TouchDaemon/DaemonServices.swift): SIGUSR1
+/// logs the delivery statistics (docs/daemon.md, "Signals").
+@Suite struct DaemonServicesTests {
+    /// The batch count of the latest `delivery statistics:` line, or nil.
+    static func batches(in log: String) -> Int? {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains("delivery statistics: ") }) else { return nil }
+        let text = line[line.range(of: "delivery statistics: ")!.upperBound...]
+        if text.hasPrefix("no batches") { return 0 }
+        return Int(text.prefix { $0.isNumber })
+    }
+
+    @Test func sigusr1LogsTheHopAndRoutingTimesAndStartsAfresh() throws {
+        let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--loop", "--speed", "4"])
+        let client = try daemon.gestureSubscriber()
+        _ = try client.lines { messageType($0) == "gesture" }
+        daemon.signal(SIGUSR1)
+        try daemon.waitForLog("delivery statistics: ")
+        let first = try #require(Self.batches(in: daemon.log))
+        #expect(first > 0)
+        let line = daemon.log.split(separator: "\n").last { $0.contains("delivery statistics: ") }.map(String.init) ?? ""
+        #expect(line.hasPrefix("notice: delivery statistics: \(first) batches; hop to the event loop p50 "))
+        #expect(line.contains("; routing p50 "))
+        // The daemon goes on serving after a report.
+        _ = try client.lines { messageType($0) == "gesture" }
+        #expect(daemon.process.isRunning)
+    }
+}
