@@ -163,7 +163,10 @@ def healthy_worker(ids, path, first, period, speed, out, stop):
 
 # --- Misbehaving clients -----------------------------------------------------
 
-def misbehaving_worker(path, stop, counts, rate):
+MISBEHAVIOURS = ["never_reads", "storm", "garbage", "reconnects", "half_closes"]
+
+
+def misbehaving_worker(path, stop, counts, rate, only=None):
     """Ten threads, two of each kind; `counts` gets how often each did its thing.
     `rate` bounds each thread's requests (or connections) per second: hostile,
     but not a CPU-exhaustion test of the machine the soak runs on."""
@@ -245,7 +248,7 @@ def misbehaving_worker(path, stop, counts, rate):
                 counts[name + "-missing-answer"] += 1
             time.sleep(pause)
 
-    kinds = [never_reads, storm, garbage, reconnects, half_closes]
+    kinds = [k for k in [never_reads, storm, garbage, reconnects, half_closes] if only is None or k.__name__ in only]
     threads = []
     for kind in kinds:
         for k in range(2):
@@ -421,6 +424,8 @@ def main():
     ap.add_argument("--speed", type=float, default=4)
     ap.add_argument("--healthy", type=int, default=40)
     ap.add_argument("--hostile-rate", type=float, default=100, help="requests or connections per second of each misbehaving client")
+    ap.add_argument("--kinds", default=",".join(MISBEHAVIOURS),
+                    help="misbehaving kinds to run, 2 clients each (a diagnostic: the criterion is for all five, the default)")
     ap.add_argument("--late", type=float, default=5, help="seconds after which a client still reporting a pass counts as losing it")
     ap.add_argument("--linger", type=float, default=15,
                     help="seconds touchd runs on after every client left before the after-clients sample (longer than its 10 s heap trim interval)")
@@ -548,7 +553,11 @@ def main():
 
     # The load: 10 misbehaving clients in one process.
     bad_counts = SharedCounts()
-    bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts, args.hostile_rate), daemon=True)
+    only = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    for k in only:
+        if k not in MISBEHAVIOURS:
+            sys.exit(f"--kinds: unknown kind {k!r} (known: {', '.join(MISBEHAVIOURS)})")
+    bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts, args.hostile_rate, set(only)), daemon=True)
 
     bad.start()
     time.sleep(warmup)
