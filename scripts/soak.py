@@ -435,6 +435,10 @@ def main():
     ap.add_argument("--latency-report-only", action="store_true",
                     help="print the p99 verdict but leave it out of the exit status (CI: timings are reported, not enforced)")
     args = ap.parse_args()
+    only = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    for k in only:
+        if k not in MISBEHAVIOURS:
+            ap.error(f"--kinds: unknown kind {k!r} (known: {', '.join(MISBEHAVIOURS)})")
     warmup = args.interval if args.warmup is None else args.warmup
     if args.baseline is None:
         args.baseline = args.interval
@@ -553,10 +557,6 @@ def main():
 
     # The load: 10 misbehaving clients in one process.
     bad_counts = SharedCounts()
-    only = [k.strip() for k in args.kinds.split(",") if k.strip()]
-    for k in only:
-        if k not in MISBEHAVIOURS:
-            sys.exit(f"--kinds: unknown kind {k!r} (known: {', '.join(MISBEHAVIOURS)})")
     bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts, args.hostile_rate, set(only)), daemon=True)
 
     bad.start()
