@@ -3,8 +3,8 @@
 /// ``Publisher/publish(_:)`` (the engine's thread) to the event loop, and
 /// the routing on the loop (each client's writes queued and flushed).
 ///
-/// Kept on the event loop; recording a batch is two clock reads and two
-/// bucket increments (no allocation).
+/// Kept on the event loop; recording a batch is three clock reads (one in
+/// `publish`, two around the routing) and two bucket increments (no allocation).
 public struct DeliveryStatistics: Sendable, Equatable, CustomStringConvertible {
     /// A distribution of durations in log-linear buckets: exact microseconds
     /// below 8 us, then 8 buckets per power of two (within 12.5 %).

@@ -25,24 +25,6 @@ import Testing
         #expect(try DaemonSettings.parse(yaml: "scheduling: {realtimePriority: 49}\n", file: "t.yaml").realtimePriority == 49)
     }
 
-    @Test(arguments: [
-        ("scheduling: fifo\n", "scheduling", "expected a mapping"),
-        ("scheduling: {realtimePriority: 100}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
-        ("scheduling: {realtimePriority: -1}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
-        ("scheduling: {realtimePriority: high}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
-        ("scheduling: {nice: -8}\n", "scheduling.nice", "unknown key (known: realtimePriority)"),
-    ])
-    func rejectsMalformedScheduling(_ yaml: String, _ path: String, _ message: String) {
-        do {
-            _ = try DaemonSettings.parse(yaml: yaml, file: "t.yaml")
-            Issue.record("accepted \(yaml)")
-        } catch {
-            #expect(error.path == path)
-            #expect(error.message == message)
-            #expect(error.file == "t.yaml")
-        }
-    }
-
     @Test func withoutConnectTheSocketModeDecides() throws {
         let s = try DaemonSettings.parse(yaml: "access:\n  seeAllTouches: {groups: [root]}\n", file: "t.yaml")
         #expect(s.connect == nil)
@@ -55,14 +37,20 @@ import Testing
         ("access:\n  connect: {people: [root]}\n", "access.connect.people", "unknown key (known: users, groups)"),
         ("access:\n  connect: {users: [no-such-user-here]}\n", "access.connect.users[0]", "no user \"no-such-user-here\""),
         ("access:\n  admit: {users: [root]}\n", "access.admit", "unknown key (known: seeAllTouches, connect)"),
+        ("scheduling: fifo\n", "scheduling", "expected a mapping"),
+        ("scheduling: {realtimePriority: 100}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
+        ("scheduling: {realtimePriority: -1}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
+        ("scheduling: {realtimePriority: high}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
+        ("scheduling: {nice: -8}\n", "scheduling.nice", "unknown key (known: realtimePriority)"),
     ])
-    func rejectsMalformedGrants(_ yaml: String, _ path: String, _ message: String) {
+    func rejectsMalformedKeysNamingThem(_ yaml: String, _ path: String, _ message: String) {
         do {
             _ = try DaemonSettings.parse(yaml: yaml, file: "t.yaml")
             Issue.record("accepted \(yaml)")
         } catch {
             #expect(error.path == path)
             #expect(error.message == message)
+            #expect(error.file == "t.yaml")
         }
     }
 }

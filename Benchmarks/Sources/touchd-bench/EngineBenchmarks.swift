@@ -27,22 +27,26 @@ func twentyRecognizerConfiguration() -> GestureConfiguration {
     return c
 }
 
+/// The five recognizers of each small surface of the many-surface configurations.
+func cellRecognizers() -> [RecognizerConfiguration] {
+    [
+        RecognizerConfiguration(name: "tap", kind: .tap(TapParameters())),
+        RecognizerConfiguration(name: "pan", kind: .pan(PanParameters(minTouches: 1, maxTouches: 10)), simultaneousWith: .all),
+        RecognizerConfiguration(name: "swipe", kind: .swipe(SwipeParameters(minTouches: 1, maxTouches: 5))),
+        RecognizerConfiguration(name: "long-press", kind: .longPress(LongPressParameters())),
+        RecognizerConfiguration(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: .all),
+    ]
+}
+
 /// 200 surfaces in a 20 x 10 grid over a 1920x1080 screen, 5 recognizers each
 /// (1000 in all), on top of the built-in full-screen surface.
 func manySurfacesConfiguration() -> GestureConfiguration {
     var c = GestureConfiguration.default(screens: [ScreenGeometry(width: 1920, height: 1080)])
     for i in 0..<200 {
         let col = Double(i % 20), row = Double(i / 20)
-        let recognizers = [
-            RecognizerConfiguration(name: "tap", kind: .tap(TapParameters())),
-            RecognizerConfiguration(name: "pan", kind: .pan(PanParameters(minTouches: 1, maxTouches: 10)), simultaneousWith: .all),
-            RecognizerConfiguration(name: "swipe", kind: .swipe(SwipeParameters(minTouches: 1, maxTouches: 5))),
-            RecognizerConfiguration(name: "long-press", kind: .longPress(LongPressParameters())),
-            RecognizerConfiguration(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: .all),
-        ]
         c.surfaces.append(SurfaceConfiguration(
             id: SurfaceID("cell-\(i)"), owner: "bench", frame: ScreenRect(x: col * 96, y: row * 108, width: 96, height: 108),
-            z: 1, recognizers: recognizers))
+            z: 1, recognizers: cellRecognizers()))
     }
     return c
 }
@@ -60,17 +64,10 @@ func manySurfacesSameChainConfiguration() -> GestureConfiguration {
     var c = twentyRecognizerConfiguration()
     for i in 0..<199 {
         let col = Double(i % 20), row = Double(i / 20)
-        let recognizers = [
-            RecognizerConfiguration(name: "tap", kind: .tap(TapParameters())),
-            RecognizerConfiguration(name: "pan", kind: .pan(PanParameters(minTouches: 1, maxTouches: 10)), simultaneousWith: .all),
-            RecognizerConfiguration(name: "swipe", kind: .swipe(SwipeParameters(minTouches: 1, maxTouches: 5))),
-            RecognizerConfiguration(name: "long-press", kind: .longPress(LongPressParameters())),
-            RecognizerConfiguration(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: .all),
-        ]
         // 20 x 10 cells of 96 x 12 px in y 960-1080; the stream's touches stay above y 900.
         c.surfaces.append(SurfaceConfiguration(
             id: SurfaceID("strip-\(i)"), owner: "bench", frame: ScreenRect(x: col * 96, y: 960 + row * 12, width: 96, height: 12),
-            z: 1, recognizers: recognizers))
+            z: 1, recognizers: cellRecognizers()))
     }
     return c
 }
