@@ -30,7 +30,8 @@ single slow reader process does not raise: mostly what touchd adds. And
 touchd's own figures since the previous sample, which it logs on SIGUSR1
 (`hop99`, `hopmax`: from the engine's thread handing a frame over to the
 event loop starting to route it; `routmax`: the longest routing of a frame
-to every client).
+to every client; `late99`, `latemax`: how late the replay handed frames to
+the engine after their due time).
 
 Loss. Every pass of the recording yields the same number of events; each
 healthy client's complete passes must all have that number, the same content
@@ -166,10 +167,16 @@ def healthy_worker(ids, path, first, period, speed, out, stop):
 MISBEHAVIOURS = ["never_reads", "storm", "garbage", "reconnects", "half_closes"]
 
 
-def misbehaving_worker(path, stop, counts, rate, only=None):
+def misbehaving_worker(path, stop, counts, rate, only=None, policy="idle"):
     """Ten threads, two of each kind; `counts` gets how often each did its thing.
     `rate` bounds each thread's requests (or connections) per second: hostile,
-    but not a CPU-exhaustion test of the machine the soak runs on."""
+    but not a CPU-exhaustion test of the machine the soak runs on. With
+    `policy` "idle" the process (its threads inherit it) runs at SCHED_IDLE:
+    what touchd gets from these clients is the same (the counts show it), but
+    their own Python work no longer holds a CPU a healthy reader woke up for
+    (see --load-policy)."""
+    if policy == "idle":
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     pause = 1.0 / rate
     def never_reads(name):
         while not stop.is_set():
@@ -333,10 +340,14 @@ def parse_duration_ms(text):
 
 def delivery_statistics(daemon, log_path):
     """Sends touchd SIGUSR1 and reads the `delivery statistics:` line it logs
-    (docs/daemon.md, "Signals"): (hop p99 ms, hop max ms, routing max ms) since
-    the previous one, or Nones. The hop is from the engine's thread handing a
-    frame's batch over to the event loop starting to route it."""
+    (docs/daemon.md, "Signals") since the previous one: a dict of hop p99 and
+    max, routing max and, when touchd replays, replay lateness p99 and max
+    (ms; keys hop99 hopmax routmax late99 latemax), the missing ones None.
+    The hop is from the engine's thread handing a frame's batch over to the
+    event loop starting to route it; the replay's lateness is from a frame's
+    due time to the engine being handed it."""
     marker = "delivery statistics: "
+    none = dict.fromkeys(["hop99", "hopmax", "routmax", "late99", "latemax"])
     def lines():
         with open(log_path, errors="replace") as f:
             return [l for l in f if marker in l]
@@ -346,17 +357,30 @@ def delivery_statistics(daemon, log_path):
     while time.monotonic() < deadline:
         found = lines()
         if len(found) > before:
-            text = found[-1].split(marker, 1)[1]
+            # `N batches; hop to the event loop p50 A, p99 B, max C; routing p50 ...; replay lateness p50 ...`
+            parts = {}
+            for section in found[-1].split(marker, 1)[1].strip().split(";"):
+                words = section.strip().split(" p50 ", 1)
+                if len(words) == 2:
+                    try:
+                        parts[words[0]] = dict(part.strip().split(" ", 1) for part in ("p50 " + words[1]).split(","))
+                    except ValueError:
+                        pass
+            out = dict(none)
             try:
-                hop = text.split("hop to the event loop ", 1)[1].split(";")[0]
-                routing = text.split("routing ", 1)[1].strip()
-                fields = dict(part.strip().split(" ", 1) for part in hop.split(","))
-                rfields = dict(part.strip().split(" ", 1) for part in routing.split(","))
-                return parse_duration_ms(fields["p99"]), parse_duration_ms(fields["max"]), parse_duration_ms(rfields["max"])
-            except (IndexError, KeyError, ValueError):
-                return None, None, None
+                if "hop to the event loop" in parts:
+                    out["hop99"] = parse_duration_ms(parts["hop to the event loop"]["p99"])
+                    out["hopmax"] = parse_duration_ms(parts["hop to the event loop"]["max"])
+                if "routing" in parts:
+                    out["routmax"] = parse_duration_ms(parts["routing"]["max"])
+                if "replay lateness" in parts:
+                    out["late99"] = parse_duration_ms(parts["replay lateness"]["p99"])
+                    out["latemax"] = parse_duration_ms(parts["replay lateness"]["max"])
+            except (KeyError, ValueError):
+                return none
+            return out
         time.sleep(0.02)
-    return None, None, None
+    return none
 
 
 def daemon_sample(pid):
@@ -424,6 +448,10 @@ def main():
     ap.add_argument("--speed", type=float, default=4)
     ap.add_argument("--healthy", type=int, default=40)
     ap.add_argument("--hostile-rate", type=float, default=100, help="requests or connections per second of each misbehaving client")
+    ap.add_argument("--load-policy", choices=["idle", "normal"], default="idle",
+                    help="scheduling of the misbehaving clients' process: idle (SCHED_IDLE, the default: their "
+                         "requests reach touchd as before, but their Python work does not make a healthy reader "
+                         "wait for a CPU) or normal (as the healthy readers; what runs until 2026-11-23 measured)")
     ap.add_argument("--kinds", default=",".join(MISBEHAVIOURS),
                     help="misbehaving kinds to run, 2 clients each (a diagnostic: the criterion is for all five, the default)")
     ap.add_argument("--late", type=float, default=5, help="seconds after which a client still reporting a pass counts as losing it")
@@ -552,14 +580,16 @@ def main():
     delivery_statistics(daemon, log.name)  # the hop figures start here
     base_p99 = baseline(f"unloaded ({args.healthy} healthy clients, no misbehaving one)")
     base_hop = delivery_statistics(daemon, log.name)
-    if base_hop[0] is not None:
-        print(f"  touchd's hop to the event loop in that phase: p99 {base_hop[0]:.3f} ms, max {base_hop[1]:.3f} ms; routing max {base_hop[2]:.3f} ms", flush=True)
+    if base_hop["hop99"] is not None:
+        print(f"  touchd's hop to the event loop in that phase: p99 {base_hop['hop99']:.3f} ms, max {base_hop['hopmax']:.3f} ms; "
+              f"routing max {base_hop['routmax']:.3f} ms; replay lateness p99 {base_hop['late99'] or 0:.3f} ms, max {base_hop['latemax'] or 0:.3f} ms", flush=True)
 
     # The load: 10 misbehaving clients in one process.
     bad_counts = SharedCounts()
-    bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts, args.hostile_rate, set(only)), daemon=True)
+    bad = mp.Process(target=misbehaving_worker, args=(sock, bad_stop, bad_counts, args.hostile_rate, set(only), args.load_policy), daemon=True)
 
     bad.start()
+    t_bad = time.monotonic()
     time.sleep(warmup)
     latencies()  # passes of the warm-up are not sampled
     delivery_statistics(daemon, log.name)
@@ -567,7 +597,7 @@ def main():
     samples = []
     limit = max(2 * base_p99, 0.001)
     t_end = time.monotonic() + args.minutes * 60
-    print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7} {'hop99':>6} {'hopmax':>6} {'routmax':>7}  misbehaving", flush=True)
+    print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7} {'hop99':>6} {'hopmax':>6} {'routmax':>7} {'late99':>6} {'latemax':>7}  misbehaving", flush=True)
     t0 = time.monotonic()
     while True:
         rss, fds, cpu = daemon_sample(daemon.pid)
@@ -576,19 +606,23 @@ def main():
         p99 = percentile(lat, 99, ordered=True)
         p50 = percentile(lat, 50, ordered=True)
         first_p99 = percentile(earliest, 99)
-        hop99, hopmax, routmax = delivery_statistics(daemon, log.name)
+        stats = delivery_statistics(daemon, log.name)
         sample = {"t": round(time.monotonic() - t0, 1), "rss_kb": rss, "fds": fds, "cpu_s": cpu, "events": len(lat),
                   "p50_ms": p50 and p50 * 1e3, "p99_ms": p99 and p99 * 1e3,
                   "earliest_p99_ms": first_p99 and first_p99 * 1e3,
-                  "hop_p99_ms": hop99, "hop_max_ms": hopmax, "routing_max_ms": routmax, "misbehaving": bad_counts.snapshot()}
+                  "hop_p99_ms": stats["hop99"], "hop_max_ms": stats["hopmax"], "routing_max_ms": stats["routmax"],
+                  "replay_lateness_p99_ms": stats["late99"], "replay_lateness_max_ms": stats["latemax"], "misbehaving": bad_counts.snapshot()}
         samples.append(sample)
         print(f"{sample['t']:7.1f} {rss:8d} {fds:5d} {cpu:7.2f} {len(lat):8d} {(p50 or 0) * 1e3:7.3f} {(p99 or 0) * 1e3:7.3f} {(first_p99 or 0) * 1e3:7.3f} "
-              f"{hop99 or 0:6.3f} {hopmax or 0:6.3f} {routmax or 0:7.3f}  "
+              f"{stats['hop99'] or 0:6.3f} {stats['hopmax'] or 0:6.3f} {stats['routmax'] or 0:7.3f} {stats['late99'] or 0:6.3f} {stats['latemax'] or 0:7.3f}  "
               + " ".join(f"{k}={v}" for k, v in sorted(bad_counts.items())), flush=True)
         if time.monotonic() >= t_end:
             break
         time.sleep(min(args.interval, max(0.0, t_end - time.monotonic())))
 
+    bad_cpu = daemon_sample(bad.pid)[2]
+    print(f"misbehaving clients' process ({args.load_policy} scheduling): CPU {bad_cpu:.1f} s since it started "
+          f"{time.monotonic() - t_bad:.0f} s ago", flush=True)
     bad_stop.set()
     stop.set()
     for proc, t in conns:

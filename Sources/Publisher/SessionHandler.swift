@@ -19,6 +19,9 @@ final class SessionHandler: ChannelDuplexHandler {
         case rejected
         /// Was active; a new access policy no longer admits it: told so, being closed.
         case revoked
+        /// Was active; found stuck while a batch was routed: closed once the
+        /// routing is over, so that freeing its queue does not delay the others.
+        case stuck
         /// Closed.
         case closed
     }
@@ -119,8 +122,8 @@ final class SessionHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        // A revoked session was counted too: it leaves like an active one.
-        let wasActive = state == .active || state == .revoked
+        // A revoked or stuck session was counted too: it leaves like an active one.
+        let wasActive = state == .active || state == .revoked || state == .stuck
         state = .closed
         pending.removeAll()
         queue.removeAll()
@@ -358,8 +361,12 @@ final class SessionHandler: ChannelDuplexHandler {
             case .queued, .dropped:
                 continue
             case .stuck:
-                queue.removeAll()
-                context.close(promise: nil)
+                // Closing frees the queued lines and the channel's pending
+                // writes (thousands of buffers): done after this batch's
+                // routing, not in the middle of it. Nothing is delivered meanwhile.
+                state = .stuck
+                let channel = context.channel
+                context.eventLoop.execute { channel.close(promise: nil) }
                 return
             }
         }

@@ -109,7 +109,8 @@ public enum Daemon {
         let reload: @Sendable () async -> Void = {
             await Self.reload(path: configPath, engine: engine, publisher: publisher, priorityOverride: priorityOverride, logger: logger)
         }
-        let input: any Service = live ?? ReplayInput(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger)
+        let replay = live == nil ? ReplayInput(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger) : nil
+        let input: any Service = live ?? replay!
         // Shutdown runs in reverse: signals, input, systemd, engine (touches cancelled), publisher (goodbye).
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
@@ -118,7 +119,13 @@ public enum Daemon {
                 .init(service: SystemdService(engine: engine, publisher: publisher, logger: logger)),
                 .init(service: input, successTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: SignalService(signals: signals, reload: reload, report: {
-                    if let s = await publisher.takeStatistics() { logger.notice("delivery statistics: \(s)") }
+                    guard let s = await publisher.takeStatistics() else { return }
+                    var line = "delivery statistics: \(s)"
+                    if let replay {
+                        let late = await engine.perform { replay.takeLateness($0) }
+                        line += "; replay lateness \(late.summary)"
+                    }
+                    logger.notice("\(line)")
                 }, logger: logger),
                       successTerminationBehavior: .gracefullyShutdownGroup),
             ],

@@ -67,6 +67,9 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
     // Event time `origin` is due at `passStart` on CLOCK_MONOTONIC (microseconds).
     private var origin: Int64 = 0
     private var passStart: Int64 = 0
+    // How late frames were handed to the engine after their due time, since
+    // the last `takeLateness()` (SIGUSR1's report).
+    private var lateness = DeliveryStatistics.Distribution()
 
     init(recording: Recording, engine: DaemonEngine, publisher: Publisher, pacing: ReplayPacing, logger: Logger) {
         self.recording = recording
@@ -166,7 +169,7 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
                     engine.advance(to: d)
                     return .yield
                 }
-                guard wait(until: event.time) else { return .yield }
+                guard wait(until: event.time, frame: true) else { return .yield }
             }
             groupDevice = e.device
             group.append(event)
@@ -197,21 +200,32 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
     }
 
     /// True when event time `t` is due; otherwise waits for it (or for a job,
-    /// or for shutdown) and returns false, to be asked again.
-    private func wait(until t: Timestamp) -> Bool {
+    /// or for shutdown) and returns false, to be asked again. For the start
+    /// of a `frame`, records how late it is (due time to now).
+    private func wait(until t: Timestamp, frame: Bool = false) -> Bool {
         guard pacing.speed > 0 else { return true }
         let due = passStart + Int64((Double(t.microseconds - origin) / pacing.speed).rounded(.up))
-        let now = LiveClock.now().microseconds
-        guard now < due else { return true }
-        let remaining = due - now
-        if remaining < 1000 {
+        var now = LiveClock.now().microseconds
+        if now < due {
+            let remaining = due - now
+            guard remaining < 1000 else {
+                var fd = pollfd(fd: engine.thread.wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&fd, 1, Int32(min(remaining / 1000, 1000))) > 0 { _ = engine.thread.wakeup.drain() }
+                return false
+            }
             // poll(2) counts whole milliseconds: the last one is slept exactly.
             var at = timespec(tv_sec: Int(due / 1_000_000), tv_nsec: Int(due % 1_000_000) * 1000)
             _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nil)
-            return true
+            if frame { now = LiveClock.now().microseconds }
         }
-        var fd = pollfd(fd: engine.thread.wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)
-        if poll(&fd, 1, Int32(min(remaining / 1000, 1000))) > 0 { _ = engine.thread.wakeup.drain() }
-        return false
+        if frame { lateness.record(nanoseconds: UInt64(max(0, now - due)) &* 1000) }
+        return true
+    }
+
+    /// How late frames reached the engine after their due time since the
+    /// previous call (or the start), and a fresh start. On the engine's thread.
+    func takeLateness(_ engine: isolated DaemonEngine) -> DeliveryStatistics.Distribution {
+        defer { lateness = DeliveryStatistics.Distribution() }
+        return lateness
     }
 }

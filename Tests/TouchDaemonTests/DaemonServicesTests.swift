@@ -27,6 +27,8 @@ import Glibc
         let line = daemon.log.split(separator: "\n").last { $0.contains("delivery statistics: ") }.map(String.init) ?? ""
         #expect(line.hasPrefix("notice: delivery statistics: \(first) batches; hop to the event loop p50 "))
         #expect(line.contains("; routing p50 "))
+        // Replaying: how late frames reached the engine after their due time.
+        #expect(line.contains("; replay lateness p50 "))
         // The daemon goes on serving after a report.
         _ = try client.lines { messageType($0) == "gesture" }
         #expect(daemon.process.isRunning)
