@@ -4,7 +4,9 @@
 Runs `touchd --replay RECORDING --loop --speed 4` on a temporary socket and
 50 clients: 40 healthy (subscribed to gesture and touch, reading all) and 10
 misbehaving (2 each: never read, subscribe/unsubscribe storm, garbage lines,
-reconnect loop, half-close loop). Every interval it samples the daemon's RSS
+reconnect loop, half-close loop; one process, at SCHED_IDLE unless
+--load-policy normal: touchd gets the same requests, but the load's own
+Python work does not hold a CPU a healthy reader woke up for). Every interval it samples the daemon's RSS
 (/proc/PID/status VmRSS), descriptors (/proc/PID/fd), CPU time, and the
 healthy clients' delivery latency p99. touchd runs as touchd.service runs
 it: nice -8 (--nice), and its engine thread and event loop at SCHED_FIFO 10

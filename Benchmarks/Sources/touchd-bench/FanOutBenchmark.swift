@@ -159,6 +159,8 @@ func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
         latency.record(receipts.lastReceipt.load(ordering: .acquiring) - t0)
     }
     report("fan-out to \(subscribers) subscriber\(subscribers == 1 ? "" : "s"): frame in to last subscriber", latency.summary)
+    // Where the time went inside the publisher (what touchd logs on SIGUSR1).
+    if let inside = await publisher.takeStatistics() { print("  inside the publisher: \(inside)") }
     await publisher.shutdown()
     for fd in fds { close(fd) }
     unlink(path)
