@@ -123,7 +123,8 @@ public enum Daemon {
                     var line = "delivery statistics: \(s)"
                     if let replay {
                         let late = await engine.perform { replay.takeLateness($0) }
-                        line += "; replay lateness \(late.summary)"
+                        // At --speed 0 (as fast as possible) no frame is ever due.
+                        line += "; replay lateness " + (late.count > 0 ? late.summary : "none")
                     }
                     logger.notice("\(line)")
                 }, logger: logger),
