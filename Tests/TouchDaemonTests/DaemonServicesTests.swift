@@ -33,4 +33,16 @@ import Glibc
         _ = try client.lines { messageType($0) == "gesture" }
         #expect(daemon.process.isRunning)
     }
+
+    /// At `--speed 0` no frame is ever due: the lateness says so instead of
+    /// reporting zeros.
+    @Test func replayAsFastAsPossibleHasNoLateness() throws {
+        let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--speed", "0"])
+        try daemon.waitForLog("replay pass finished")
+        daemon.signal(SIGUSR1)
+        try daemon.waitForLog("delivery statistics: ")
+        let line = daemon.log.split(separator: "\n").last { $0.contains("delivery statistics: ") }.map(String.init) ?? ""
+        #expect(line.hasSuffix("; replay lateness none"))
+        #expect(daemon.process.isRunning)
+    }
 }
