@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
         .library(name: "Render", targets: ["Render"]),
+        // For the benchmarks (Benchmarks/), which run as touchd schedules its threads.
+        .library(name: "TouchDaemon", targets: ["TouchDaemon"]),
         // For the fuzz harnesses (Fuzz/), which check the invariants it defines.
         .library(name: "TouchTesting", targets: ["TouchTesting"]),
     ],

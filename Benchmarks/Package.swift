@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "Gestures", package: "touchd"),
                 .product(name: "Wire", package: "touchd"),
                 .product(name: "Publisher", package: "touchd"),
+                .product(name: "TouchDaemon", package: "touchd"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]

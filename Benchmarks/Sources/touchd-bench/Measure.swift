@@ -1,6 +1,7 @@
 import Glibc
 import Histogram
 import MallocInterposerSwift
+import TouchDaemon
 
 /// Monotonic nanoseconds.
 @inline(__always) func nowNanoseconds() -> UInt64 {
@@ -9,13 +10,11 @@ import MallocInterposerSwift
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
-/// Puts the calling thread at `SCHED_FIFO` `priority`, as touchd runs its
+/// Puts the calling thread at `SCHED_FIFO` `priority` as touchd does its
 /// engine thread and event loop (docs/daemon.md, "Scheduling"); false when
 /// the kernel refuses (no CAP_SYS_NICE or RLIMIT_RTPRIO).
 func runRealtime(priority: Int32) -> Bool {
-    var param = sched_param()
-    param.sched_priority = priority
-    return sched_setscheduler(0, SCHED_FIFO, &param) == 0
+    ThreadScheduling.applyToCurrentThread(priority: Int(priority)) == .realtime(priority: Int(priority))
 }
 
 /// One row of the results table.
