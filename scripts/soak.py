@@ -30,9 +30,11 @@ docs/reliability.md, "Latency"). Also shown (`first99`, not a criterion): the
 p99 over events of their earliest delivery to any healthy client, which a
 single slow reader process does not raise: mostly what touchd adds. And
 touchd's own figures since the previous sample, which it logs on SIGUSR1
-(`hop99`, `hopmax`: from the engine's thread handing a frame over to the
-event loop starting to route it; `routmax`: the longest routing of a frame
-to every client; `late99`, `latemax`: how late the replay handed frames to
+(`pub99`, `pubmax`: the engine's thread publishing a frame: encoding it
+and writing it to every client keeping up; `hop99`, `hopmax`: for frames
+some client could not take at once, from the engine's thread handing them
+over to the event loop starting to route them; `routmax`: the longest
+routing of such a frame to those clients; `late99`, `latemax`: how late the replay handed frames to
 the engine after their due time).
 
 Loss. Every pass of the recording yields the same number of events; each
@@ -342,14 +344,17 @@ def parse_duration_ms(text):
 
 def delivery_statistics(daemon, log_path):
     """Sends touchd SIGUSR1 and reads the `delivery statistics:` line it logs
-    (docs/daemon.md, "Signals") since the previous one: a dict of hop p99 and
-    max, routing max and, when touchd replays, replay lateness p99 and max
-    (ms; keys hop99 hopmax routmax late99 latemax), the missing ones None.
-    The hop is from the engine's thread handing a frame's batch over to the
-    event loop starting to route it; the replay's lateness is from a frame's
-    due time to the engine being handed it."""
+    (docs/daemon.md, "Signals") since the previous one: a dict of publish p99
+    and max, hop p99 and max, routing max and, when touchd replays, replay
+    lateness p99 and max (ms; keys pub99 pubmax hop99 hopmax routmax late99
+    latemax), the missing ones None (no hop or routing when no frame was
+    handed to the event loop). Publishing is the engine's thread encoding a
+    frame and writing it to the clients keeping up; the hop is from it
+    handing a frame over to the event loop (for clients behind) to the loop
+    starting to route it; the replay's lateness is from a frame's due time to
+    the engine being handed it."""
     marker = "delivery statistics: "
-    none = dict.fromkeys(["hop99", "hopmax", "routmax", "late99", "latemax"])
+    none = dict.fromkeys(["pub99", "pubmax", "hop99", "hopmax", "routmax", "late99", "latemax"])
     def lines():
         with open(log_path, errors="replace") as f:
             return [l for l in f if marker in l]
@@ -359,7 +364,7 @@ def delivery_statistics(daemon, log_path):
     while time.monotonic() < deadline:
         found = lines()
         if len(found) > before:
-            # `N batches; hop to the event loop p50 A, p99 B, max C; routing p50 ...; replay lateness p50 ...`
+            # `N batches; publish p50 A, p99 B, max C; M handed to the event loop; hop to the event loop p50 ...; routing p50 ...; replay lateness p50 ...`
             parts = {}
             for section in found[-1].split(marker, 1)[1].strip().split(";"):
                 words = section.strip().split(" p50 ", 1)
@@ -370,6 +375,9 @@ def delivery_statistics(daemon, log_path):
                         pass
             out = dict(none)
             try:
+                if "publish" in parts:
+                    out["pub99"] = parse_duration_ms(parts["publish"]["p99"])
+                    out["pubmax"] = parse_duration_ms(parts["publish"]["max"])
                 if "hop to the event loop" in parts:
                     out["hop99"] = parse_duration_ms(parts["hop to the event loop"]["p99"])
                     out["hopmax"] = parse_duration_ms(parts["hop to the event loop"]["max"])
@@ -582,9 +590,10 @@ def main():
     delivery_statistics(daemon, log.name)  # the hop figures start here
     base_p99 = baseline(f"unloaded ({args.healthy} healthy clients, no misbehaving one)")
     base_hop = delivery_statistics(daemon, log.name)
-    if base_hop["hop99"] is not None:
-        print(f"  touchd's hop to the event loop in that phase: p99 {base_hop['hop99']:.3f} ms, max {base_hop['hopmax']:.3f} ms; "
-              f"routing max {base_hop['routmax']:.3f} ms; replay lateness p99 {base_hop['late99'] or 0:.3f} ms, max {base_hop['latemax'] or 0:.3f} ms", flush=True)
+    if base_hop["pub99"] is not None:
+        print(f"  touchd's publishing in that phase: p99 {base_hop['pub99']:.3f} ms, max {base_hop['pubmax']:.3f} ms; "
+              f"hop to the event loop (frames handed over) p99 {base_hop['hop99'] or 0:.3f} ms, max {base_hop['hopmax'] or 0:.3f} ms; "
+              f"routing max {base_hop['routmax'] or 0:.3f} ms; replay lateness p99 {base_hop['late99'] or 0:.3f} ms, max {base_hop['latemax'] or 0:.3f} ms", flush=True)
 
     # The load: 10 misbehaving clients in one process.
     bad_counts = SharedCounts()
@@ -599,7 +608,7 @@ def main():
     samples = []
     limit = max(2 * base_p99, 0.001)
     t_end = time.monotonic() + args.minutes * 60
-    print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7} {'hop99':>6} {'hopmax':>6} {'routmax':>7} {'late99':>6} {'latemax':>7}  misbehaving", flush=True)
+    print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7} {'pub99':>6} {'pubmax':>6} {'hop99':>6} {'hopmax':>6} {'routmax':>7} {'late99':>6} {'latemax':>7}  misbehaving", flush=True)
     t0 = time.monotonic()
     while True:
         rss, fds, cpu = daemon_sample(daemon.pid)
@@ -612,11 +621,12 @@ def main():
         sample = {"t": round(time.monotonic() - t0, 1), "rss_kb": rss, "fds": fds, "cpu_s": cpu, "events": len(lat),
                   "p50_ms": p50 and p50 * 1e3, "p99_ms": p99 and p99 * 1e3,
                   "earliest_p99_ms": first_p99 and first_p99 * 1e3,
+                  "publish_p99_ms": stats["pub99"], "publish_max_ms": stats["pubmax"],
                   "hop_p99_ms": stats["hop99"], "hop_max_ms": stats["hopmax"], "routing_max_ms": stats["routmax"],
                   "replay_lateness_p99_ms": stats["late99"], "replay_lateness_max_ms": stats["latemax"], "misbehaving": bad_counts.snapshot()}
         samples.append(sample)
         print(f"{sample['t']:7.1f} {rss:8d} {fds:5d} {cpu:7.2f} {len(lat):8d} {(p50 or 0) * 1e3:7.3f} {(p99 or 0) * 1e3:7.3f} {(first_p99 or 0) * 1e3:7.3f} "
-              f"{stats['hop99'] or 0:6.3f} {stats['hopmax'] or 0:6.3f} {stats['routmax'] or 0:7.3f} {stats['late99'] or 0:6.3f} {stats['latemax'] or 0:7.3f}  "
+              f"{stats['pub99'] or 0:6.3f} {stats['pubmax'] or 0:6.3f} {stats['hop99'] or 0:6.3f} {stats['hopmax'] or 0:6.3f} {stats['routmax'] or 0:7.3f} {stats['late99'] or 0:6.3f} {stats['latemax'] or 0:7.3f}  "
               + " ".join(f"{k}={v}" for k, v in sorted(bad_counts.items())), flush=True)
         if time.monotonic() >= t_end:
             break

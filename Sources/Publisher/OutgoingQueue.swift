@@ -81,6 +81,13 @@ public struct OutgoingQueue: Sendable {
         append(line)
     }
 
+    /// Puts a line ahead of everything queued (the rest of a line already
+    /// partly written to the socket); never dropped.
+    public mutating func prependControl(_ line: ByteBuffer) {
+        lines.prepend(line)
+        byteCount += line.readableBytes
+    }
+
     /// Takes the oldest line; when the queue runs dry with events lost, the
     /// `overflow` line comes out last.
     public mutating func pop() -> ByteBuffer? {

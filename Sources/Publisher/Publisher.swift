@@ -17,14 +17,22 @@ import Musl
 /// served by one event loop thread owned by the publisher.
 public final class Publisher: Sendable {
     let hub: SessionHub
-    private let serverChannel: Channel
+    private let acceptor: SocketAcceptor
     private let group: MultiThreadedEventLoopGroup
     private let socketPath: String?
     private let stopped = Atomic<Bool>(false)
+    /// The publishing thread's reused encoding and its direct-write figures.
+    private let writer = Mutex(PublishingState())
 
-    private init(hub: SessionHub, serverChannel: Channel, group: MultiThreadedEventLoopGroup, socketPath: String?) {
+    private struct PublishingState {
+        var writer = DirectWriter()
+        var handovers: [LaneHandover] = []
+        var direct = DeliveryStatistics.Distribution()
+    }
+
+    private init(hub: SessionHub, acceptor: SocketAcceptor, group: MultiThreadedEventLoopGroup, socketPath: String?) {
         self.hub = hub
-        self.serverChannel = serverChannel
+        self.acceptor = acceptor
         self.group = group
         self.socketPath = socketPath
     }
@@ -37,30 +45,23 @@ public final class Publisher: Sendable {
         delegate: any PublisherDelegate, hello: @escaping @Sendable () -> HelloSnapshot
     ) async throws -> Publisher {
         try UnixSocketFile.prepare(path: socketPath)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub = SessionHub(eventLoop: group.next(), configuration: configuration, delegate: delegate, hello: hello)
         // Bound and listening under a temporary name, with its mode and group
         // set, then renamed into place: a client that finds the socket file
         // can always connect, and never sees it with looser permissions.
         let staging = socketPath + ".\(getpid()).new"
         UnixSocketFile.remove(path: staging)
+        let listener = try SocketAcceptor.listeningSocket(path: staging, backlog: 128)
         do {
-            let channel = try await bootstrap(hub).bind(unixDomainSocketPath: staging, cleanupExistingSocketFile: false).get()
-            do {
-                try UnixSocketFile.applyPermissions(path: staging, mode: configuration.socketMode, group: configuration.socketGroup)
-                guard rename(staging, socketPath) == 0 else {
-                    throw PublisherError("cannot move the socket into place at \(socketPath)", errno: errno)
-                }
-            } catch {
-                try? await channel.close()
-                UnixSocketFile.remove(path: staging)
-                throw error
+            try UnixSocketFile.applyPermissions(path: staging, mode: configuration.socketMode, group: configuration.socketGroup)
+            guard rename(staging, socketPath) == 0 else {
+                throw PublisherError("cannot move the socket into place at \(socketPath)", errno: errno)
             }
-            return Publisher(hub: hub, serverChannel: channel, group: group, socketPath: socketPath)
         } catch {
-            try? await group.shutdownGracefully()
+            close(listener)
+            UnixSocketFile.remove(path: staging)
             throw error
         }
+        return try await start(listener: listener, configuration: configuration, delegate: delegate, hello: hello, socketPath: socketPath)
     }
 
     /// Serves an already bound and listening stream socket, e.g. one passed
@@ -70,31 +71,44 @@ public final class Publisher: Sendable {
         descriptor: CInt, configuration: PublisherConfiguration = PublisherConfiguration(),
         delegate: any PublisherDelegate, hello: @escaping @Sendable () -> HelloSnapshot
     ) async throws -> Publisher {
+        try SocketAcceptor.adopt(descriptor: descriptor)
+        return try await start(listener: descriptor, configuration: configuration, delegate: delegate, hello: hello, socketPath: nil)
+    }
+
+    private static func start(
+        listener: CInt, configuration: PublisherConfiguration, delegate: any PublisherDelegate,
+        hello: @escaping @Sendable () -> HelloSnapshot, socketPath: String?
+    ) async throws -> Publisher {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = SessionHub(eventLoop: group.next(), configuration: configuration, delegate: delegate, hello: hello)
         do {
-            let channel = try await bootstrap(hub).withBoundSocket(descriptor).get()
-            return Publisher(hub: hub, serverChannel: channel, group: group, socketPath: nil)
+            let acceptor = try SocketAcceptor(listener: listener) { fd in
+                _ = clientBootstrap(hub, descriptor: fd).withConnectedSocket(fd)
+            }
+            return Publisher(hub: hub, acceptor: acceptor, group: group, socketPath: socketPath)
         } catch {
+            close(listener)
+            if let socketPath { UnixSocketFile.remove(path: socketPath) }
             try? await group.shutdownGracefully()
             throw error
         }
     }
 
-    private static func bootstrap(_ hub: SessionHub) -> ServerBootstrap {
-        let loop = hub.eventLoop
-        return ServerBootstrap(group: loop, childGroup: loop)
-            .serverChannelOption(.backlog, value: 128)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
-            .childChannelOption(.maxMessagesPerRead, value: 4)
+    /// How an accepted connection becomes a session: its peer credentials
+    /// are read, then the request decoder and the session handler, with a
+    /// lane for direct writes on a duplicate of its descriptor, are added.
+    private static func clientBootstrap(_ hub: SessionHub, descriptor: CInt) -> ClientBootstrap {
+        ClientBootstrap(group: hub.eventLoop)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+            .channelOption(.maxMessagesPerRead, value: 4)
             // A client that shuts down its write side still gets the answers to what it sent.
-            .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelInitializer { channel in
+            .channelOption(.allowRemoteHalfClosure, value: true)
+            .channelInitializer { channel in
                 PeerCredentialsQuery.read(channel).flatMapThrowing { credentials in
                     let info = ClientInfo(id: hub.makeClientID(), credentials: credentials)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(RequestFrameDecoder(maxLineBytes: hub.configuration.limits.maxRequestLineBytes)))
-                    try channel.pipeline.syncOperations.addHandler(SessionHandler(hub: hub, info: info))
+                    try channel.pipeline.syncOperations.addHandler(SessionHandler(hub: hub, info: info, descriptor: descriptor))
                 }
             }
     }
@@ -102,23 +116,45 @@ public final class Publisher: Sendable {
     /// The socket file path, when listening on one created by the publisher.
     public var path: String? { socketPath }
 
-    /// Hands a batch of events to the clients. Non-blocking: one task is
-    /// queued on the publisher's event loop, whatever the number of clients;
+    /// Hands a batch of events to the clients. Non-blocking: the batch is
+    /// encoded once; each client that is keeping up gets its lines written
+    /// to its socket from the calling thread (one non-blocking `send`), and
+    /// the rest (clients behind, or whose socket took only part of it) are
+    /// handed to the publisher's event loop with one task for all of them;
     /// slow clients lose events (and get `overflow`) instead of slowing anyone.
     public func publish(_ batch: [PublishedEvent]) {
         guard !batch.isEmpty, !stopped.load(ordering: .acquiring) else { return }
         let hub = self.hub
-        let queued = NIODeadline.now().uptimeNanoseconds
-        hub.eventLoop.execute { hub.route(batch, queuedAt: queued) }
+        let lanes = hub.lanes.withLock { $0 }
+        let needsLoop = hub.hasSessionsWithoutLane
+        writer.withLock { p in
+            let started = NIODeadline.now().uptimeNanoseconds
+            p.writer.encode(batch)
+            for lane in lanes {
+                if let handover = p.writer.offer(batch, to: lane) { p.handovers.append(handover) }
+            }
+            let finished = NIODeadline.now().uptimeNanoseconds
+            p.direct.record(nanoseconds: finished &- started)
+            guard needsLoop || !p.handovers.isEmpty else { return }
+            let all = p.writer.all, ends = p.writer.ends, handovers = p.handovers
+            p.handovers.removeAll(keepingCapacity: true)
+            hub.eventLoop.execute { hub.deliver(batch, encoded: all, ends: ends, handovers: handovers, queuedAt: finished) }
+        }
     }
 
-    /// How long batches took from ``publish(_:)`` to the event loop and
-    /// through routing since the previous call (or the start); nil once the
-    /// publisher has shut down. Resets the figures.
+    /// How batches went since the previous call (or the start): the time
+    /// each took on the publishing thread, and for those handed to the event
+    /// loop the hop and the routing there; nil once the publisher has shut
+    /// down. Resets the figures.
     public func takeStatistics() async -> DeliveryStatistics? {
         guard !stopped.load(ordering: .acquiring) else { return nil }
         let hub = self.hub
-        return try? await hub.eventLoop.submit { hub.takeStatistics() }.get()
+        guard var s = try? await hub.eventLoop.submit({ hub.takeStatistics() }).get() else { return nil }
+        s.direct = writer.withLock { p in
+            defer { p.direct = DeliveryStatistics.Distribution() }
+            return p.direct
+        }
+        return s
     }
 
     /// Whether any client subscribes to `stream` now: the engine's owner
@@ -184,7 +220,7 @@ public final class Publisher: Sendable {
         let first = !stopped.exchange(true, ordering: .acquiringAndReleasing)
         guard first else { return }
         let hub = self.hub
-        try? await serverChannel.close()
+        acceptor.stop()
         let idle = hub.eventLoop.flatSubmit {
             hub.beginShutdown(reason: reason)
             return hub.whenIdle()

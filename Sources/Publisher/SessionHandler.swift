@@ -33,8 +33,14 @@ final class SessionHandler: ChannelDuplexHandler {
 
     let hub: SessionHub
     let info: ClientInfo
+    /// The publishing thread's direct path to the socket, made once the
+    /// session is admitted; nil without a descriptor (tests on an embedded
+    /// loop) or when it could not be duplicated.
+    private(set) var lane: DirectLane?
+    // The connection's descriptor (NIO's), to duplicate for the lane.
+    private let descriptor: CInt?
     /// Whether it gets other clients' surface touches (`seeAllTouches`); the hub updates it.
-    var seesAllTouches: Bool
+    private(set) var seesAllTouches: Bool
     private(set) var state = State.idle
     private(set) var subscriptions = SubscriptionSet()
     private(set) var surfaces: Set<String> = []
@@ -47,13 +53,33 @@ final class SessionHandler: ChannelDuplexHandler {
     // The client shut down its write side: answer what was read, then close.
     private var inputClosed = false
     private var closingAfterInput = false
+    // Event-loop writes not yet known to be in the socket: the lane stays
+    // closed until they are (each flush that wrote adds one).
+    private var unconfirmed = 0
 
-    init(hub: SessionHub, info: ClientInfo) {
+    /// A session; `descriptor` is the connection's socket when the publisher
+    /// accepted it (a lane is made on a duplicate of it).
+    init(hub: SessionHub, info: ClientInfo, descriptor: CInt? = nil) {
         self.hub = hub
         self.info = info
         let limits = hub.configuration.limits
-        self.seesAllTouches = hub.access.seeAllTouches.includes(info.credentials)
+        let sees = hub.access.seeAllTouches.includes(info.credentials)
+        self.seesAllTouches = sees
         self.queue = OutgoingQueue(maxEvents: limits.maxQueuedEvents, maxBytes: limits.maxQueuedBytes, stuckTimeout: limits.stuckTimeout)
+        self.descriptor = descriptor
+    }
+
+    /// Who this client is to receive events as (its id, subscriptions and
+    /// `seeAllTouches`).
+    var rule: RecipientRule { RecipientRule(id: info.id, subscriptions: subscriptions, seesAllTouches: seesAllTouches) }
+
+    /// Grants or withdraws `seeAllTouches` (a new access policy).
+    func setSeesAllTouches(_ sees: Bool) {
+        guard sees != seesAllTouches else { return }
+        seesAllTouches = sees
+        guard let lane else { return }
+        lane.update(rule)
+        reopenIfIdle()
     }
 
     // MARK: Channel events
@@ -65,6 +91,7 @@ final class SessionHandler: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        lane?.shutDown()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -84,6 +111,12 @@ final class SessionHandler: ChannelDuplexHandler {
             return
         }
         state = .active
+        // Admitted: now the lane (a refused connection never holds a second descriptor).
+        if let descriptor {
+            let lane = DirectLane(id: info.id, duplicating: descriptor, rule: rule)
+            if lane.isUsable { self.lane = lane }
+        }
+        hub.admitted(self)
         let snapshot = hub.hello()
         var w = JSONWriter(capacity: 512)
         MessageEncoder.hello(devices: snapshot.devices, screens: snapshot.screens, into: &w)
@@ -101,6 +134,7 @@ final class SessionHandler: ChannelDuplexHandler {
     /// once if it is not keeping up). No event is delivered after this.
     func revokeAdmission() {
         guard let context, state == .active else { return }
+        lane?.seal()
         respond(RequestError(.notPermitted, "\(peerName) may no longer connect (access.connect was reloaded)"))
         state = .revoked
         guard queue.isEmpty else {
@@ -125,6 +159,8 @@ final class SessionHandler: ChannelDuplexHandler {
         // A revoked or stuck session was counted too: it leaves like an active one.
         let wasActive = state == .active || state == .revoked || state == .stuck
         state = .closed
+        // The client sees the end once both descriptors are closed.
+        lane?.shutDown()
         pending.removeAll()
         queue.removeAll()
         // Report first so that the hub does not look idle in between.
@@ -207,6 +243,7 @@ final class SessionHandler: ChannelDuplexHandler {
     private func closeIfInputDone() {
         guard inputClosed, !closingAfterInput, state == .active, !inFlight, pending.isEmpty, queue.isEmpty, let context else { return }
         closingAfterInput = true
+        lane?.seal()
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
     }
@@ -221,10 +258,12 @@ final class SessionHandler: ChannelDuplexHandler {
                 return
             }
             subscriptions.add(subscription)
+            lane?.update(rule)
             hub.subscriptionsChanged()
             acknowledge(id)
         case let .unsubscribe(events):
             subscriptions.remove(events)
+            lane?.update(rule)
             hub.subscriptionsChanged()
             acknowledge(id)
         case .ping:
@@ -341,6 +380,39 @@ final class SessionHandler: ChannelDuplexHandler {
 
     // MARK: Events
 
+    /// Delivers what the publishing thread handed over: the runs of lines
+    /// `runs` of the batch, of which the first `written` bytes are already in
+    /// the socket. The rest of a line cut there goes first, ahead of anything
+    /// queued meanwhile (it is never dropped: the stream would be corrupt).
+    func deliver(_ all: ByteBuffer, runs: [Range<Int>], skipping written: Int, ends: [Int], batch: [PublishedEvent], now: Double) {
+        guard state == .active else { return }
+        var skip = written
+        for run in runs {
+            var first = run.lowerBound
+            if skip > 0 {
+                let from = first == 0 ? 0 : ends[first - 1]
+                let length = ends[run.upperBound - 1] - from
+                if skip >= length {
+                    skip -= length
+                    continue
+                }
+                // The line holding the cut, and the rest of it.
+                var i = first
+                while ends[i] - from <= skip { i += 1 }
+                let cut = from + skip
+                if cut > (i == 0 ? 0 : ends[i - 1]) {
+                    queue.prependControl(ByteBuffer(bytes: all.viewBytes(at: cut, length: ends[i] - cut)!))
+                    first = i + 1
+                } else {
+                    first = i
+                }
+                skip = 0
+                if first >= run.upperBound { continue }
+            }
+            deliver(all, lines: first..<run.upperBound, ends: ends, batch: batch, now: now)
+        }
+    }
+
     /// Offers the lines `lines` of a routed batch (`all`, line `i` ending at
     /// `ends[i]`): written to the channel as one slice of the batch's buffer
     /// (flushed by `flushQueue`) while the socket keeps up; otherwise queued
@@ -351,6 +423,7 @@ final class SessionHandler: ChannelDuplexHandler {
         let start = lines.lowerBound == 0 ? 0 : ends[lines.lowerBound - 1]
         if queue.isEmpty, queue.lost == 0, context.channel.isWritable {
             context.write(wrapOutboundOut(all.getSlice(at: start, length: ends[lines.upperBound - 1] - start)!), promise: nil)
+            wroteSinceFlush = true
             return
         }
         var lineStart = start
@@ -365,6 +438,7 @@ final class SessionHandler: ChannelDuplexHandler {
                 // writes (thousands of buffers): done after this batch's
                 // routing, not in the middle of it. Nothing is delivered meanwhile.
                 state = .stuck
+                lane?.seal()
                 let channel = context.channel
                 context.eventLoop.execute { channel.close(promise: nil) }
                 return
@@ -372,21 +446,59 @@ final class SessionHandler: ChannelDuplexHandler {
         }
     }
 
-    /// Moves queued lines to the channel while it accepts them.
-    func flushQueue() {
+    // A slice was written to the channel since the last flush.
+    private var wroteSinceFlush = false
+
+    /// Moves queued lines to the channel while it accepts them. From the
+    /// routing of a batch (`routing`), the publishing thread has already
+    /// stopped writing to this client; otherwise it is stopped first, and
+    /// nothing is written while a batch it handed over is still on its way
+    /// (it may begin with the rest of a line already in the socket): that
+    /// batch's routing flushes.
+    func flushQueue(routing: Bool = false) {
         guard let context, state == .active else { return }
+        if let lane, !routing, wroteSinceFlush || !queue.isEmpty || queue.lost > 0 {
+            guard lane.holdUnlessHandedOver() else { return }
+        }
+        var wrote = wroteSinceFlush
+        wroteSinceFlush = false
         while context.channel.isWritable, let line = queue.pop() {
             context.write(wrapOutboundOut(line), promise: nil)
+            wrote = true
+        }
+        if wrote, lane != nil {
+            // Told once everything written so far is in the socket.
+            unconfirmed += 1
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.write(wrapOutboundOut(ByteBuffer()), promise: promise)
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            promise.futureResult.whenComplete { _ in bound.value.writesConfirmed() }
         }
         context.flush()
+        if !wrote { reopenIfIdle() }
         resumeReadingIfPossible()
         closeIfInputDone()
+    }
+
+    private func writesConfirmed() {
+        unconfirmed -= 1
+        reopenIfIdle()
+    }
+
+    /// Lets the publishing thread write to this client again once nothing
+    /// of it waits here: no queued line, no lost count to report, nothing
+    /// unwritten in the channel.
+    private func reopenIfIdle() {
+        guard let lane, let context, state == .active, !closingAfterInput,
+              queue.isEmpty, queue.lost == 0, unconfirmed == 0, context.channel.isWritable else { return }
+        lane.reopen()
     }
 
     /// Queues `goodbye`, writes what the socket takes, and closes once written
     /// (or at once if the client is not keeping up).
     func sayGoodbye(_ reason: GoodbyeReason) {
         guard let context, state == .active else { return }
+        lane?.seal()
         var w = JSONWriter(capacity: 48)
         MessageEncoder.goodbye(reason: reason, into: &w)
         w.newline()

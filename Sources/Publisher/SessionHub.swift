@@ -15,8 +15,7 @@ final class SessionHub: @unchecked Sendable {
 
     private var sessions: [SessionHandler] = []
     private var nextID: UInt64 = 1
-    // End offset of each line of the batch being routed, and the clients written to (reused).
-    private var lineEnds: [Int] = []
+    // The clients written to while routing a batch (reused).
     private var touched: [SessionHandler] = []
     /// Hop and routing times since the last ``takeStatistics()``.
     private(set) var statistics = DeliveryStatistics()
@@ -25,6 +24,11 @@ final class SessionHub: @unchecked Sendable {
     private(set) var isShuttingDown = false
     // One bit (`bit(_:)`) per stream that some session subscribes to.
     private let interest = Atomic<UInt8>(0)
+    /// The direct-write lanes of the counted sessions that have one; read by
+    /// the publishing thread (docs/daemon.md, "Threads").
+    let lanes = Mutex<[DirectLane]>([])
+    // Counted sessions without a lane: every batch has to come through the loop for them.
+    private let withoutLane = Atomic<Int>(0)
 
     /// How the end of a delegate call (run on Swift concurrency's threads)
     /// gets back onto the event loop: `eventLoop.execute`. Tests on an
@@ -55,9 +59,9 @@ final class SessionHub: @unchecked Sendable {
         var revoked = 0
         for s in sessions {
             if policy.admits(s.info.credentials) {
-                s.seesAllTouches = policy.seeAllTouches.includes(s.info.credentials)
+                s.setSeesAllTouches(policy.seeAllTouches.includes(s.info.credentials))
             } else {
-                s.seesAllTouches = false
+                s.setSeesAllTouches(false)
                 revoked += 1
             }
         }
@@ -81,10 +85,31 @@ final class SessionHub: @unchecked Sendable {
         return true
     }
 
+    /// A session counted by ``add(_:)`` is set up: its lane (if it has one)
+    /// is offered batches from now on; without one, batches come through the loop.
+    func admitted(_ s: SessionHandler) {
+        eventLoop.assertInEventLoop()
+        if let lane = s.lane {
+            lanes.withLock { $0.append(lane) }
+        } else {
+            withoutLane.add(1, ordering: .releasing)
+        }
+    }
+
+    /// Whether some counted session has no lane (the publisher then hands
+    /// every batch to the loop).
+    var hasSessionsWithoutLane: Bool { withoutLane.load(ordering: .acquiring) > 0 }
+
     /// Forgets a closed session.
     func remove(_ s: SessionHandler) {
         eventLoop.assertInEventLoop()
+        guard sessions.contains(where: { $0 === s }) else { return }
         sessions.removeAll(where: { $0 === s })
+        if let lane = s.lane {
+            lanes.withLock { $0.removeAll(where: { $0 === lane }) }
+        } else {
+            withoutLane.subtract(1, ordering: .releasing)
+        }
         subscriptionsChanged()
         wakeIdleWaiters()
     }
@@ -124,63 +149,72 @@ final class SessionHub: @unchecked Sendable {
     /// Sessions holding at least one subscription.
     var subscribedCount: Int { sessions.reduce(0) { $0 + ($1.subscriptions.count > 0 ? 1 : 0) } }
 
-    /// Routes a batch: one buffer per event shared by every recipient, then
-    /// one flush per recipient.
+    /// Routes a batch to every session without a lane (tests on an embedded
+    /// loop; sessions whose descriptor could not be duplicated): the batch
+    /// in one buffer, each client written slices of it.
     func route(_ batch: [PublishedEvent], queuedAt queued: UInt64? = nil) {
+        var all = ByteBuffer()
+        var ends: [Int] = []
+        encode(batch, into: &all, ends: &ends)
+        deliver(batch, encoded: all, ends: ends, handovers: [], queuedAt: queued)
+    }
+
+    private func encode(_ batch: [PublishedEvent], into all: inout ByteBuffer, ends: inout [Int]) {
+        var size = 0
+        for event in batch { size += event.line.count + 1 }
+        all.reserveCapacity(size)
+        for event in batch {
+            all.writeBytes(event.line)
+            all.writeInteger(UInt8(ascii: "\n"))
+            ends.append(all.writerIndex)
+        }
+    }
+
+    /// Delivers a batch the publishing thread encoded (`all`, line `i` ending
+    /// at `ends[i]`): to the sessions it handed over (their runs of lines,
+    /// minus what it already wrote to their sockets) and to every session
+    /// without a lane. Each run of consecutive lines a client wants is one
+    /// write of a slice of `all`; queued lines are copied out.
+    func deliver(_ batch: [PublishedEvent], encoded all: ByteBuffer, ends: [Int], handovers: [LaneHandover], queuedAt queued: UInt64?) {
         eventLoop.assertInEventLoop()
         let started = NIODeadline.now().uptimeNanoseconds
         if let queued { statistics.hop.record(nanoseconds: started &- min(queued, started)) }
         defer { statistics.routing.record(nanoseconds: NIODeadline.now().uptimeNanoseconds &- started) }
-        guard !sessions.isEmpty else { return }
         let now = configuration.clock()
-        // The whole batch in one buffer: what a client gets are slices of it (no
-        // copy, no allocation per line), and each run of consecutive lines it
-        // wants is one write (usually the whole batch: one write per client).
-        var size = 0
-        for event in batch { size += event.line.count + 1 }
-        var all = ByteBuffer()
-        all.reserveCapacity(size)
-        lineEnds.removeAll(keepingCapacity: true)
-        for event in batch {
-            all.writeBytes(event.line)
-            all.writeInteger(UInt8(ascii: "\n"))
-            lineEnds.append(all.writerIndex)
+        for handover in handovers {
+            // Whatever happens to the session, the lane's count goes down.
+            defer { handover.lane.handOverDone() }
+            guard let s = sessions.first(where: { $0.lane === handover.lane }) else { continue }
+            s.deliver(all, runs: handover.runs, skipping: handover.written, ends: ends, batch: batch, now: now)
+            touched.append(s)
         }
-        for s in sessions {
-            var delivered = false
-            var start = -1
-            for (i, event) in batch.enumerated() {
-                if Self.isRecipient(s, of: event) {
-                    if start < 0 { start = i }
-                    continue
+        if hasSessionsWithoutLane {
+            for s in sessions where s.lane == nil {
+                var delivered = false
+                var start = -1
+                for (i, event) in batch.enumerated() {
+                    if s.rule.wants(event) {
+                        if start < 0 { start = i }
+                        continue
+                    }
+                    if start >= 0 {
+                        s.deliver(all, lines: start..<i, ends: ends, batch: batch, now: now)
+                        delivered = true
+                        start = -1
+                    }
                 }
                 if start >= 0 {
-                    s.deliver(all, lines: start..<i, ends: lineEnds, batch: batch, now: now)
+                    s.deliver(all, lines: start..<batch.count, ends: ends, batch: batch, now: now)
                     delivered = true
-                    start = -1
                 }
+                if delivered { touched.append(s) }
             }
-            if start >= 0 {
-                s.deliver(all, lines: start..<batch.count, ends: lineEnds, batch: batch, now: now)
-                delivered = true
-            }
-            if delivered { touched.append(s) }
         }
         // Flushed once every client's writes are queued: flushing each client in
         // turn woke its reader while the loop still had the others to write
         // (on 2 cores the readers then competed with the writing loop).
-        for s in touched { s.flushQueue() }
+        for s in touched { s.flushQueue(routing: true) }
         touched.removeAll(keepingCapacity: true)
-    }
-
-    /// Who gets an event: events of a client's surfaces go to that client
-    /// (gestures whatever it subscribes to; touches when it subscribes to
-    /// them) and, for touches, to clients granted `seeAllTouches` that
-    /// subscribe; every other event to whoever subscribes.
-    private static func isRecipient(_ s: SessionHandler, of event: PublishedEvent) -> Bool {
-        guard let owner = event.owner else { return s.subscriptions.wants(event) }
-        if s.info.id == owner { return event.stream == .gesture || s.subscriptions.wants(event) }
-        return event.stream == .touch && s.seesAllTouches && s.subscriptions.wants(event)
     }
 
     /// The statistics since the last call, and a fresh start.

@@ -32,7 +32,12 @@ import Testing
         // The 50th percentile (41 us) is reported as its bucket's upper bound (40-44 us).
         for us in [40, 41, 42, 2300] { s.hop.record(nanoseconds: UInt64(us) * 1000) }
         for us in [10, 11, 12, 13] { s.routing.record(nanoseconds: UInt64(us) * 1000) }
-        #expect(s.description == "4 batches; hop to the event loop p50 44 us, p99 2.3 ms, max 2.3 ms; routing p50 12 us, p99 13 us, max 13 us")
+        for us in [3, 4, 5, 6, 7, 9] { s.direct.record(nanoseconds: UInt64(us) * 1000) }
+        #expect(s.description == "6 batches; publish p50 6 us, p99 9 us, max 9 us; 4 handed to the event loop; hop to the event loop p50 44 us, p99 2.3 ms, max 2.3 ms; routing p50 12 us, p99 13 us, max 13 us")
+        // Nothing handed over: no hop, no routing.
+        var direct = DeliveryStatistics()
+        direct.direct.record(nanoseconds: 5000)
+        #expect(direct.description == "1 batches; publish p50 5 us, p99 5 us, max 5 us; 0 handed to the event loop")
     }
 
     @Test func theHubRecordsEachRoutedBatchAndStartsAfreshWhenRead() {

@@ -24,8 +24,9 @@ import Glibc
         for (c, first) in zip(crowd, firsts) where first == refusal {
             #expect(try c.readLine() == nil)
         }
-        // 256 sessions hold one descriptor each; the refused ones hold none.
-        try poll("refused connections closed") { daemon.descriptorCount() == baseline + 255 }
+        // 256 sessions hold two descriptors each (the connection and its
+        // lane's duplicate, docs/daemon.md "Structure"); the refused ones hold none.
+        try poll("refused connections closed") { daemon.descriptorCount() == baseline + 2 * 255 }
         try healthy.request(#"{"op":"ping","id":2}"#, id: 2)
         _ = try healthy.lines { messageType($0) == "gesture" }
 

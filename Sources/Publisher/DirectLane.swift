@@ -1,0 +1,245 @@
+import NIOCore
+import Synchronization
+import Wire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Who gets an event (docs/protocol.md, "Events"): events of a client's
+/// surfaces go to that client (gestures whatever it subscribes to, touches
+/// when it subscribes to them) and, for touches, to clients granted
+/// `seeAllTouches` that subscribe; every other event to whoever subscribes.
+struct RecipientRule: Sendable {
+    /// The client.
+    var id: ClientID
+    /// Its subscriptions.
+    var subscriptions: SubscriptionSet
+    /// Whether it gets other clients' surface touches.
+    var seesAllTouches: Bool
+
+    func wants(_ event: PublishedEvent) -> Bool {
+        guard let owner = event.owner else { return subscriptions.wants(event) }
+        if id == owner { return event.stream == .gesture || subscriptions.wants(event) }
+        return event.stream == .touch && seesAllTouches && subscriptions.wants(event)
+    }
+}
+
+/// A client's path from the engine's thread straight to its socket
+/// (docs/daemon.md, "Threads"): while nothing of that client waits anywhere
+/// else (no queued line, nothing in NIO's write buffer, no batch on its way
+/// to the event loop), the publishing thread writes its lines with one
+/// non-blocking `send` instead of handing them to the event loop. Anything
+/// else (a client that is behind, a socket that takes only part of a frame,
+/// replies to requests) goes through the event loop's path as before, and
+/// the lane stays closed until that path has drained.
+///
+/// The lane owns a duplicate of the connection's descriptor, so the socket
+/// it writes to cannot be closed (and its number reused) under it; it is
+/// closed when the session ends. Every field is behind one lock, held by
+/// the publishing thread for the time of a `send` and by the event loop for
+/// a few loads and stores.
+final class DirectLane: Sendable {
+    struct State {
+        /// The duplicate descriptor; -1 once closed.
+        var fd: CInt
+        /// Whether the publishing thread may write now.
+        var open = false
+        /// Set for good when the session is on its way out.
+        var sealed = false
+        /// Batches handed to the event loop for this client and not delivered yet.
+        var handedOver = 0
+        /// What the client is to receive.
+        var rule: RecipientRule
+    }
+
+    let id: ClientID
+    let state: Mutex<State>
+
+    /// A lane writing to a duplicate of `descriptor` (the caller keeps its own).
+    init(id: ClientID, duplicating descriptor: CInt, rule: RecipientRule) {
+        self.id = id
+        let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        state = Mutex(State(fd: fd, rule: rule))
+    }
+
+    deinit {
+        state.withLock { s in
+            if s.fd >= 0 { close(s.fd) }
+            s.fd = -1
+        }
+    }
+
+    /// Whether the lane has a descriptor (duplicating may fail: descriptor limit).
+    var isUsable: Bool { state.withLock { $0.fd >= 0 } }
+
+    /// Stops direct writes until ``reopen()``: the event loop is about to write.
+    func hold() {
+        state.withLock { $0.open = false }
+    }
+
+    /// Stops direct writes, unless a batch handed over is still on its way
+    /// to the event loop: then false, and the caller must not write yet
+    /// (that batch may begin with the rest of a line already in the socket).
+    func holdUnlessHandedOver() -> Bool {
+        state.withLock { s in
+            guard s.handedOver == 0 else { return false }
+            s.open = false
+            return true
+        }
+    }
+
+    /// Allows direct writes again if nothing is on its way through the
+    /// event loop; the caller has checked its own queue and NIO's are empty.
+    func reopen() {
+        state.withLock { s in
+            if !s.sealed, s.fd >= 0, s.handedOver == 0 { s.open = true }
+        }
+    }
+
+    /// Number of batches handed over and not yet delivered.
+    var handedOver: Int { state.withLock { $0.handedOver } }
+
+    /// A batch handed over has been delivered (or dropped with its session).
+    func handOverDone() {
+        state.withLock { $0.handedOver -= 1 }
+    }
+
+    /// New routing rule; direct writes stop until the event loop has written
+    /// what it is about to (the reply to the request that changed it), so
+    /// that events the new rule admits come after that reply.
+    func update(_ rule: RecipientRule) {
+        state.withLock { s in
+            s.rule = rule
+            s.open = false
+        }
+    }
+
+    /// No direct write any more (goodbye, revoked, stuck, half-closed).
+    func seal() {
+        state.withLock { s in
+            s.open = false
+            s.sealed = true
+        }
+    }
+
+    /// Seals the lane and closes its descriptor: the session has ended.
+    func shutDown() {
+        state.withLock { s in
+            s.open = false
+            s.sealed = true
+            if s.fd >= 0 { close(s.fd) }
+            s.fd = -1
+        }
+    }
+}
+
+/// What the publishing thread did with one client's share of a batch.
+struct LaneHandover {
+    /// The client.
+    var lane: DirectLane
+    /// The batch's lines it is to receive, as runs of consecutive lines.
+    var runs: [Range<Int>]
+    /// How many bytes of those runs (in order) are already in its socket: the
+    /// rest of a line cut there must be written first, before anything else.
+    var written: Int
+}
+
+/// The publishing thread's side: the batch encoded once, then written to
+/// every open lane. Reused between batches (kept behind the publisher's lock).
+struct DirectWriter {
+    /// The batch's lines, each followed by a newline.
+    var all = ByteBuffer()
+    /// End offset of each line in `all`.
+    var ends: [Int] = []
+    /// Byte ranges wanted by the client being written (reused).
+    private var spans: [Range<Int>] = []
+    private var lineRuns: [Range<Int>] = []
+
+    init() {
+        ends.reserveCapacity(64)
+        spans.reserveCapacity(8)
+        lineRuns.reserveCapacity(8)
+    }
+
+    /// Encodes the batch into `all` (reusing its storage when nobody else holds it).
+    mutating func encode(_ batch: [PublishedEvent]) {
+        var size = 0
+        for event in batch { size += event.line.count + 1 }
+        all.clear(minimumCapacity: size)
+        ends.removeAll(keepingCapacity: true)
+        for event in batch {
+            all.writeBytes(event.line)
+            all.writeInteger(UInt8(ascii: "\n"))
+            ends.append(all.writerIndex)
+        }
+    }
+
+    /// Offers the encoded batch to one lane: nil when the client wants none
+    /// of it or all of it went into its socket; otherwise what the event loop
+    /// has to deliver.
+    mutating func offer(_ batch: [PublishedEvent], to lane: DirectLane) -> LaneHandover? {
+        lane.state.withLock { s -> LaneHandover? in
+            // The session has ended: nothing more for it.
+            guard s.fd >= 0 else { return nil }
+            lineRuns.removeAll(keepingCapacity: true)
+            var start = -1
+            for i in batch.indices {
+                if s.rule.wants(batch[i]) {
+                    if start < 0 { start = i }
+                } else if start >= 0 {
+                    lineRuns.append(start..<i)
+                    start = -1
+                }
+            }
+            if start >= 0 { lineRuns.append(start..<batch.count) }
+            guard !lineRuns.isEmpty else { return nil }
+            var written = 0
+            if s.open {
+                spans.removeAll(keepingCapacity: true)
+                var total = 0
+                for r in lineRuns {
+                    let from = r.lowerBound == 0 ? 0 : ends[r.lowerBound - 1]
+                    spans.append(from..<ends[r.upperBound - 1])
+                    total += ends[r.upperBound - 1] - from
+                }
+                written = Self.write(fd: s.fd, all, spans)
+                if written == total { return nil }
+                s.open = false
+            }
+            s.handedOver += 1
+            return LaneHandover(lane: lane, runs: lineRuns, written: written)
+        }
+    }
+
+    /// Writes the byte ranges of `buffer` to `fd` without blocking: the bytes
+    /// written (0 when the socket takes none or fails; the event loop's path
+    /// then retries and sees the failure).
+    private static func write(fd: CInt, _ buffer: ByteBuffer, _ spans: [Range<Int>]) -> Int {
+        buffer.withUnsafeReadableBytes { raw -> Int in
+            guard let base = raw.baseAddress else { return 0 }
+            let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
+            var n: Int
+            if spans.count == 1 {
+                repeat {
+                    n = send(fd, base + spans[0].lowerBound, spans[0].count, flags)
+                } while n < 0 && errno == EINTR
+            } else {
+                n = withUnsafeTemporaryAllocation(of: iovec.self, capacity: spans.count) { iov -> Int in
+                    for (k, span) in spans.enumerated() {
+                        iov[k] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + span.lowerBound), iov_len: span.count)
+                    }
+                    var message = msghdr()
+                    message.msg_iov = iov.baseAddress
+                    message.msg_iovlen = spans.count
+                    var r: Int
+                    repeat { r = sendmsg(fd, &message, flags) } while r < 0 && errno == EINTR
+                    return r
+                }
+            }
+            return max(n, 0)
+        }
+    }
+}
