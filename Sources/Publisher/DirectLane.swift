@@ -36,6 +36,12 @@ struct RecipientRule: Sendable {
 /// replies to requests) goes through the event loop's path as before, and
 /// the lane stays closed until that path has drained.
 ///
+/// When the socket takes only part of a frame, the rest of the line it cut
+/// (the tail) stays in the lane, and the lines after it are handed over. The
+/// event loop takes the tail whenever it stops the lane to write
+/// (``hold()``) and writes it before anything else, so the client always
+/// reads whole lines, each once, in order.
+///
 /// The lane owns a duplicate of the connection's descriptor, so the socket
 /// it writes to cannot be closed (and its number reused) under it; it is
 /// closed when the session ends. Every field is behind one lock, held by
@@ -51,6 +57,8 @@ final class DirectLane: Sendable {
         var sealed = false
         /// Batches handed to the event loop for this client and not delivered yet.
         var handedOver = 0
+        /// The rest of a line the socket took only part of: written first.
+        var tail: ByteBuffer?
         /// What the client is to receive.
         var rule: RecipientRule
     }
@@ -75,19 +83,13 @@ final class DirectLane: Sendable {
     /// Whether the lane has a descriptor (duplicating may fail: descriptor limit).
     var isUsable: Bool { state.withLock { $0.fd >= 0 } }
 
-    /// Stops direct writes until ``reopen()``: the event loop is about to write.
-    func hold() {
-        state.withLock { $0.open = false }
-    }
-
-    /// Stops direct writes, unless a batch handed over is still on its way
-    /// to the event loop: then false, and the caller must not write yet
-    /// (that batch may begin with the rest of a line already in the socket).
-    func holdUnlessHandedOver() -> Bool {
+    /// Stops direct writes until ``reopen()``: the event loop is about to
+    /// write. Returns the tail of a cut line, which it must write first.
+    func hold() -> ByteBuffer? {
         state.withLock { s in
-            guard s.handedOver == 0 else { return false }
             s.open = false
-            return true
+            defer { s.tail = nil }
+            return s.tail
         }
     }
 
@@ -95,7 +97,7 @@ final class DirectLane: Sendable {
     /// event loop; the caller has checked its own queue and NIO's are empty.
     func reopen() {
         state.withLock { s in
-            if !s.sealed, s.fd >= 0, s.handedOver == 0 { s.open = true }
+            if !s.sealed, s.fd >= 0, s.handedOver == 0, s.tail == nil { s.open = true }
         }
     }
 
@@ -136,15 +138,15 @@ final class DirectLane: Sendable {
     }
 }
 
-/// What the publishing thread did with one client's share of a batch.
+/// What the publishing thread leaves to the event loop of one client's
+/// share of a batch.
 struct LaneHandover {
     /// The client.
     var lane: DirectLane
-    /// The batch's lines it is to receive, as runs of consecutive lines.
+    /// The batch's lines the event loop is to deliver, as runs of
+    /// consecutive lines (after a cut, those the socket took none of; may be
+    /// empty: the tail alone).
     var runs: [Range<Int>]
-    /// How many bytes of those runs (in order) are already in its socket: the
-    /// rest of a line cut there must be written first, before anything else.
-    var written: Int
 }
 
 /// The publishing thread's side: the batch encoded once, then written to
@@ -196,22 +198,55 @@ struct DirectWriter {
             }
             if start >= 0 { lineRuns.append(start..<batch.count) }
             guard !lineRuns.isEmpty else { return nil }
-            var written = 0
-            if s.open {
-                spans.removeAll(keepingCapacity: true)
-                var total = 0
-                for r in lineRuns {
-                    let from = r.lowerBound == 0 ? 0 : ends[r.lowerBound - 1]
-                    spans.append(from..<ends[r.upperBound - 1])
-                    total += ends[r.upperBound - 1] - from
-                }
-                written = Self.write(fd: s.fd, all, spans)
-                if written == total { return nil }
-                s.open = false
+            guard s.open else {
+                s.handedOver += 1
+                return LaneHandover(lane: lane, runs: lineRuns)
             }
+            spans.removeAll(keepingCapacity: true)
+            var total = 0
+            for r in lineRuns {
+                let from = r.lowerBound == 0 ? 0 : ends[r.lowerBound - 1]
+                spans.append(from..<ends[r.upperBound - 1])
+                total += ends[r.upperBound - 1] - from
+            }
+            let written = Self.write(fd: s.fd, all, spans)
+            if written == total { return nil }
+            s.open = false
             s.handedOver += 1
-            return LaneHandover(lane: lane, runs: lineRuns, written: written)
+            let (tail, rest) = Self.cut(runs: lineRuns, ends: ends, after: written)
+            if let tail { s.tail = all.getSlice(at: tail.lowerBound, length: tail.count) }
+            return LaneHandover(lane: lane, runs: rest)
         }
+    }
+
+    /// Where `written` bytes of the runs' lines (in order) end: the byte
+    /// range of the rest of the line cut there (nil on a line's end), and the
+    /// runs of the lines not started.
+    static func cut(runs: [Range<Int>], ends: [Int], after written: Int) -> (tail: Range<Int>?, rest: [Range<Int>]) {
+        var skip = written
+        for (k, run) in runs.enumerated() {
+            let from = run.lowerBound == 0 ? 0 : ends[run.lowerBound - 1]
+            let length = ends[run.upperBound - 1] - from
+            if skip >= length {
+                skip -= length
+                continue
+            }
+            // The first line of the run ending past the cut.
+            var i = run.lowerBound
+            while ends[i] - from <= skip { i += 1 }
+            let lineStart = i == 0 ? 0 : ends[i - 1]
+            let cut = from + skip
+            var rest: [Range<Int>] = []
+            if cut > lineStart {
+                if i + 1 < run.upperBound { rest.append(i + 1..<run.upperBound) }
+                rest += runs[(k + 1)...]
+                return (cut..<ends[i], rest)
+            }
+            rest.append(i..<run.upperBound)
+            rest += runs[(k + 1)...]
+            return (nil, rest)
+        }
+        return (nil, [])
     }
 
     /// Writes the byte ranges of `buffer` to `fd` without blocking: the bytes

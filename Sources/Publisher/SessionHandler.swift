@@ -380,37 +380,19 @@ final class SessionHandler: ChannelDuplexHandler {
 
     // MARK: Events
 
-    /// Delivers what the publishing thread handed over: the runs of lines
-    /// `runs` of the batch, of which the first `written` bytes are already in
-    /// the socket. The rest of a line cut there goes first, ahead of anything
-    /// queued meanwhile (it is never dropped: the stream would be corrupt).
-    func deliver(_ all: ByteBuffer, runs: [Range<Int>], skipping written: Int, ends: [Int], batch: [PublishedEvent], now: Double) {
+    /// Delivers the runs of lines `runs` of a batch the publishing thread
+    /// handed over for this client.
+    func deliver(_ all: ByteBuffer, runs: [Range<Int>], ends: [Int], batch: [PublishedEvent], now: Double) {
         guard state == .active else { return }
-        var skip = written
-        for run in runs {
-            var first = run.lowerBound
-            if skip > 0 {
-                let from = first == 0 ? 0 : ends[first - 1]
-                let length = ends[run.upperBound - 1] - from
-                if skip >= length {
-                    skip -= length
-                    continue
-                }
-                // The line holding the cut, and the rest of it.
-                var i = first
-                while ends[i] - from <= skip { i += 1 }
-                let cut = from + skip
-                if cut > (i == 0 ? 0 : ends[i - 1]) {
-                    queue.prependControl(ByteBuffer(bytes: all.viewBytes(at: cut, length: ends[i] - cut)!))
-                    first = i + 1
-                } else {
-                    first = i
-                }
-                skip = 0
-                if first >= run.upperBound { continue }
-            }
-            deliver(all, lines: first..<run.upperBound, ends: ends, batch: batch, now: now)
-        }
+        claimLane()
+        for run in runs { deliver(all, lines: run, ends: ends, batch: batch, now: now) }
+    }
+
+    /// Stops the publishing thread's direct writes before this loop writes,
+    /// and puts the rest of a line it left cut ahead of everything queued
+    /// (never dropped: the stream would be corrupt).
+    private func claimLane() {
+        if let lane, let tail = lane.hold() { queue.prependControl(tail) }
     }
 
     /// Offers the lines `lines` of a routed batch (`all`, line `i` ending at
@@ -420,6 +402,7 @@ final class SessionHandler: ChannelDuplexHandler {
     /// whole batch alive. A client found stuck is closed.
     func deliver(_ all: ByteBuffer, lines: Range<Int>, ends: [Int], batch: [PublishedEvent], now: Double) {
         guard state == .active, let context else { return }
+        claimLane()
         let start = lines.lowerBound == 0 ? 0 : ends[lines.lowerBound - 1]
         if queue.isEmpty, queue.lost == 0, context.channel.isWritable {
             context.write(wrapOutboundOut(all.getSlice(at: start, length: ends[lines.upperBound - 1] - start)!), promise: nil)
@@ -449,17 +432,12 @@ final class SessionHandler: ChannelDuplexHandler {
     // A slice was written to the channel since the last flush.
     private var wroteSinceFlush = false
 
-    /// Moves queued lines to the channel while it accepts them. From the
-    /// routing of a batch (`routing`), the publishing thread has already
-    /// stopped writing to this client; otherwise it is stopped first, and
-    /// nothing is written while a batch it handed over is still on its way
-    /// (it may begin with the rest of a line already in the socket): that
-    /// batch's routing flushes.
-    func flushQueue(routing: Bool = false) {
+    /// Moves queued lines to the channel while it accepts them (the
+    /// publishing thread's direct writes stopped first, and the rest of a
+    /// line it left cut written before them).
+    func flushQueue() {
         guard let context, state == .active else { return }
-        if let lane, !routing, wroteSinceFlush || !queue.isEmpty || queue.lost > 0 {
-            guard lane.holdUnlessHandedOver() else { return }
-        }
+        claimLane()
         var wrote = wroteSinceFlush
         wroteSinceFlush = false
         while context.channel.isWritable, let line = queue.pop() {

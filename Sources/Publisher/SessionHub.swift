@@ -185,7 +185,7 @@ final class SessionHub: @unchecked Sendable {
             // Whatever happens to the session, the lane's count goes down.
             defer { handover.lane.handOverDone() }
             guard let s = sessions.first(where: { $0.lane === handover.lane }) else { continue }
-            s.deliver(all, runs: handover.runs, skipping: handover.written, ends: ends, batch: batch, now: now)
+            s.deliver(all, runs: handover.runs, ends: ends, batch: batch, now: now)
             touched.append(s)
         }
         if hasSessionsWithoutLane {
@@ -213,7 +213,7 @@ final class SessionHub: @unchecked Sendable {
         // Flushed once every client's writes are queued: flushing each client in
         // turn woke its reader while the loop still had the others to write
         // (on 2 cores the readers then competed with the writing loop).
-        for s in touched { s.flushQueue(routing: true) }
+        for s in touched { s.flushQueue() }
         touched.removeAll(keepingCapacity: true)
     }
 

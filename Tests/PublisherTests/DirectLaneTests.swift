@@ -82,12 +82,11 @@ import Wire
         let offered = writer.offer(batch, to: lane)
         let handover = try #require(offered)
         #expect(handover.runs == [0..<2, 3..<6])
-        #expect(handover.written == 0)
         #expect(lane.handedOver == 1)
         #expect(pair.drain().isEmpty)
         // Until the event loop has delivered it, the lane cannot reopen.
         lane.reopen()
-        do { let h = writer.offer(batch, to: lane); #expect(h?.written == 0) }
+        do { let h = writer.offer(batch, to: lane); #expect(h?.runs == [0..<2, 3..<6]) }
         lane.handOverDone()
         lane.handOverDone()
         lane.reopen()
@@ -117,73 +116,73 @@ import Wire
         #expect(!lane.isUsable)
     }
 
-    @Test func theEventLoopMustNotWriteWhileAHandoverIsOnItsWay() throws {
-        let pair = try Pair()
-        let lane = DirectLane(id: Self.client, duplicating: pair.a, rule: Self.touches())
-        lane.reopen()
-        #expect(lane.holdUnlessHandedOver())
-        var writer = DirectWriter()
-        let batch = [event(1, .touch)]
-        writer.encode(batch)
-        do { let h = writer.offer(batch, to: lane); #expect(h != nil) }
-        #expect(!lane.holdUnlessHandedOver())
-        lane.handOverDone()
-        #expect(lane.holdUnlessHandedOver())
-    }
-
-    /// A frame larger than the socket takes: the lane writes what fits and
-    /// hands the rest over; the session completes the cut line before
-    /// anything else, then the other lines: the client reads the frame
-    /// whole, once.
-    @Test func aFrameLargerThanTheSocketTakesIsCutAndCompletedByTheEventLoop() throws {
+    /// A frame larger than the socket takes, with a request answered before
+    /// the handed-over part is delivered: the lane writes what fits and keeps
+    /// the rest of the line it cut; the event loop writes that rest first,
+    /// then the reply, then the lines the socket took none of. The client
+    /// reads every line whole, once, in order, and the reply between two of them.
+    @Test func aFrameCutByAFullSocketReachesTheClientWholeAroundAReply() throws {
         let pair = try Pair(sendBufferBytes: 4096)
-        let lane = DirectLane(id: Self.client, duplicating: pair.a, rule: Self.touches())
-        lane.reopen()
+        let p = EmbeddedPublisher()
+        let channel = try p.connect(descriptor: pair.a)
+        let session = try channel.pipeline.syncOperations.handler(type: SessionHandler.self)
+        let lane = try #require(session.lane)
+        try p.send(channel, #"{"op":"subscribe","id":1,"events":["touch"]}"# + "\n")
+        #expect(try p.lines(channel) == [#"{"type":"ack","id":1}"#])
+        // The reply is in the socket: the lane is open.
+        let openAfterReply = lane.state.withLock { $0.open }
+        #expect(openAfterReply)
+
         let batch = (0..<60).map { n in
             PublishedEvent(
                 stream: n == 4 ? .gesture : .touch, time: Double(n),
                 line: Array(#"{"type":"touch","n":\#(n),"pad":"\#(String(repeating: "x", count: 600 + n))"}"#.utf8))
         }
-        let expected = Self.text(batch) { $0.stream == .touch }
         var writer = DirectWriter()
         writer.encode(batch)
         let offered = writer.offer(batch, to: lane)
         let handover = try #require(offered)
-        #expect(handover.runs == [0..<4, 5..<60])
-        #expect(handover.written > 0 && handover.written < expected.count)
         var received = pair.drain()
-        #expect(received.count == handover.written)
+        #expect(!received.isEmpty)
+        let cut = lane.state.withLock { $0.tail != nil }
+        #expect(cut)
 
-        let p = EmbeddedPublisher()
-        let channel = try p.connect()
-        let session = try channel.pipeline.syncOperations.handler(type: SessionHandler.self)
-        try p.send(channel, #"{"op":"subscribe","id":1,"events":["touch"]}"# + "\n")
-        #expect(try p.lines(channel) == [#"{"type":"ack","id":1}"#])
-        session.deliver(writer.all, runs: handover.runs, skipping: handover.written, ends: writer.ends, batch: batch, now: 0)
-        session.flushQueue(routing: true)
+        // A request answered before the handover reaches the loop.
+        try p.send(channel, #"{"op":"ping","id":2}"# + "\n")
+        p.hub.deliver(batch, encoded: writer.all, ends: writer.ends, handovers: [handover], queuedAt: nil)
         while let b = try channel.readOutbound(as: ByteBuffer.self) { received += b.readableBytesView }
-        #expect(String(decoding: received, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+
+        var lines = String(decoding: received, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.last == "")
+        lines.removeLast()
+        let ack = #"{"type":"ack","id":2}"#
+        #expect(lines.filter { $0 == ack }.count == 1)
+        #expect(lines.filter { $0 != ack } == batch.filter { $0.stream == .touch }.map { String(decoding: $0.line, as: UTF8.self) })
+        // Everything is written: the lane is open again.
+        #expect(lane.handedOver == 0)
+        let reopened = lane.state.withLock { $0.open && $0.tail == nil }
+        #expect(reopened)
     }
 
-    /// Wherever the socket cut the runs (inside a line, on a line's end,
-    /// at a run's end), what the session writes is exactly the rest.
-    @Test func theRestFollowsExactlyWhereverTheCut() throws {
+    /// Wherever the socket cut the runs (inside a line, on a line's end, at a
+    /// run's end), the tail and the runs not started are exactly the rest.
+    @Test func theCutLeavesExactlyTheRest() throws {
         let batch = (0..<7).map { event($0, $0 == 2 || $0 == 3 ? .gesture : .touch) }
         let runs = [0..<2, 4..<7]
         let expected = Self.text(batch) { $0.stream == .touch }
         var writer = DirectWriter()
         writer.encode(batch)
-        for written in 0..<expected.count {
-            let p = EmbeddedPublisher()
-            let channel = try p.connect()
-            let session = try channel.pipeline.syncOperations.handler(type: SessionHandler.self)
-            try p.send(channel, #"{"op":"subscribe","id":1,"events":["touch"]}"# + "\n")
-            _ = try p.lines(channel)
-            session.deliver(writer.all, runs: runs, skipping: written, ends: writer.ends, batch: batch, now: 0)
-            session.flushQueue(routing: true)
+        let all = Array(writer.all.readableBytesView)
+        for written in 0...expected.count {
+            let (tail, rest) = DirectWriter.cut(runs: runs, ends: writer.ends, after: written)
             var received = Array(expected[..<written])
-            while let b = try channel.readOutbound(as: ByteBuffer.self) { received += b.readableBytesView }
+            if let tail { received += all[tail] }
+            for run in rest {
+                for i in run { received += all[(i == 0 ? 0 : writer.ends[i - 1])..<writer.ends[i]] }
+            }
             #expect(String(decoding: received, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "cut after \(written) bytes")
+            // A tail is always part of one line, never a whole one.
+            if let tail { #expect(tail.count > 0 && !all[tail].dropLast().contains(0x0a)) }
         }
     }
 }

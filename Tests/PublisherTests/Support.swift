@@ -76,12 +76,13 @@ final class EmbeddedPublisher {
     }
 
     /// A connected client (its hello already read).
-    func connect(credentials: PeerCredentials? = nil, readHello: Bool = true) throws -> EmbeddedChannel {
+    /// With `descriptor`, the session gets a lane writing to a duplicate of it.
+    func connect(credentials: PeerCredentials? = nil, readHello: Bool = true, descriptor: CInt? = nil) throws -> EmbeddedChannel {
         let info = ClientInfo(id: hub.makeClientID(), credentials: credentials)
         let channel = EmbeddedChannel(
             handlers: [
                 ByteToMessageHandler(RequestFrameDecoder(maxLineBytes: hub.configuration.limits.maxRequestLineBytes)),
-                SessionHandler(hub: hub, info: info),
+                SessionHandler(hub: hub, info: info, descriptor: descriptor),
             ], loop: loop)
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/embedded")).wait()
         if readHello {
