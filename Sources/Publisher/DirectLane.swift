@@ -61,6 +61,8 @@ final class DirectLane: Sendable {
         var tail: ByteBuffer?
         /// What the client is to receive.
         var rule: RecipientRule
+        /// Changes with `rule`.
+        var generation: UInt64 = 0
     }
 
     let id: ClientID
@@ -115,6 +117,7 @@ final class DirectLane: Sendable {
     func update(_ rule: RecipientRule) {
         state.withLock { s in
             s.rule = rule
+            s.generation &+= 1
             s.open = false
         }
     }
@@ -179,25 +182,75 @@ struct DirectWriter {
         }
     }
 
+    // Which lanes want lines of the batch being published, and which runs
+    // (`planned[first..<first + count]`), decided before any is written.
+    private struct Plan {
+        var lane: Int
+        var first: Int
+        var count: Int
+        var generation: UInt64
+    }
+    private var plans: [Plan] = []
+    private var planned: [Range<Int>] = []
+
+    /// Offers the encoded batch to every lane; what the event loop has to
+    /// deliver is appended to `handovers`. Who wants what is decided for
+    /// every lane first, then the writes follow back to back: a reader woken
+    /// by one does not compete with the rest of the decisions (with readers
+    /// that each serve several sockets, interleaving measured worse).
+    mutating func offer(_ batch: [PublishedEvent], to lanes: [DirectLane], handovers: inout [LaneHandover]) {
+        plans.removeAll(keepingCapacity: true)
+        planned.removeAll(keepingCapacity: true)
+        for k in lanes.indices {
+            let first = planned.count
+            let generation = lanes[k].state.withLock { s -> UInt64? in
+                // The session has ended: nothing more for it.
+                guard s.fd >= 0 else { return nil }
+                Self.appendRuns(of: batch, for: s.rule, to: &planned)
+                return s.generation
+            }
+            guard let generation, planned.count > first else { continue }
+            plans.append(Plan(lane: k, first: first, count: planned.count - first, generation: generation))
+        }
+        for plan in plans {
+            if let handover = write(batch, plan: plan, lane: lanes[plan.lane]) { handovers.append(handover) }
+        }
+    }
+
     /// Offers the encoded batch to one lane: nil when the client wants none
     /// of it or all of it went into its socket; otherwise what the event loop
     /// has to deliver.
     mutating func offer(_ batch: [PublishedEvent], to lane: DirectLane) -> LaneHandover? {
+        var handovers: [LaneHandover] = []
+        offer(batch, to: [lane], handovers: &handovers)
+        return handovers.first
+    }
+
+    /// The runs of consecutive lines of `batch` that `rule` admits.
+    private static func appendRuns(of batch: [PublishedEvent], for rule: RecipientRule, to runs: inout [Range<Int>]) {
+        var start = -1
+        for i in batch.indices {
+            if rule.wants(batch[i]) {
+                if start < 0 { start = i }
+            } else if start >= 0 {
+                runs.append(start..<i)
+                start = -1
+            }
+        }
+        if start >= 0 { runs.append(start..<batch.count) }
+    }
+
+    private mutating func write(_ batch: [PublishedEvent], plan: Plan, lane: DirectLane) -> LaneHandover? {
         lane.state.withLock { s -> LaneHandover? in
-            // The session has ended: nothing more for it.
             guard s.fd >= 0 else { return nil }
             lineRuns.removeAll(keepingCapacity: true)
-            var start = -1
-            for i in batch.indices {
-                if s.rule.wants(batch[i]) {
-                    if start < 0 { start = i }
-                } else if start >= 0 {
-                    lineRuns.append(start..<i)
-                    start = -1
-                }
+            if s.generation == plan.generation {
+                lineRuns.append(contentsOf: planned[plan.first..<plan.first + plan.count])
+            } else {
+                // The event loop changed its rule since the plan: decide again.
+                Self.appendRuns(of: batch, for: s.rule, to: &lineRuns)
+                guard !lineRuns.isEmpty else { return nil }
             }
-            if start >= 0 { lineRuns.append(start..<batch.count) }
-            guard !lineRuns.isEmpty else { return nil }
             guard s.open else {
                 s.handedOver += 1
                 return LaneHandover(lane: lane, runs: lineRuns)

@@ -130,9 +130,7 @@ public final class Publisher: Sendable {
         writer.withLock { p in
             let started = NIODeadline.now().uptimeNanoseconds
             p.writer.encode(batch)
-            for lane in lanes {
-                if let handover = p.writer.offer(batch, to: lane) { p.handovers.append(handover) }
-            }
+            p.writer.offer(batch, to: lanes, handovers: &p.handovers)
             let finished = NIODeadline.now().uptimeNanoseconds
             p.direct.record(nanoseconds: finished &- started)
             guard needsLoop || !p.handovers.isEmpty else { return }

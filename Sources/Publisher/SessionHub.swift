@@ -90,10 +90,24 @@ final class SessionHub: @unchecked Sendable {
     func admitted(_ s: SessionHandler) {
         eventLoop.assertInEventLoop()
         if let lane = s.lane {
-            lanes.withLock { $0.append(lane) }
+            var list = lanes.withLock { $0 }
+            list.append(lane)
+            replaceLanes(with: list)
         } else {
             withoutLane.add(1, ordering: .releasing)
         }
+    }
+
+    /// Puts a new lane list in place. The list is built outside the lock and
+    /// the old one released outside it: the publishing thread never waits
+    /// for an allocation or a free made under the lock it takes every frame.
+    private func replaceLanes(with list: [DirectLane]) {
+        let old = lanes.withLock { current -> [DirectLane] in
+            let old = current
+            current = list
+            return old
+        }
+        _ = old
     }
 
     /// Whether some counted session has no lane (the publisher then hands
@@ -106,7 +120,9 @@ final class SessionHub: @unchecked Sendable {
         guard sessions.contains(where: { $0 === s }) else { return }
         sessions.removeAll(where: { $0 === s })
         if let lane = s.lane {
-            lanes.withLock { $0.removeAll(where: { $0 === lane }) }
+            var list = lanes.withLock { $0 }
+            list.removeAll(where: { $0 === lane })
+            replaceLanes(with: list)
         } else {
             withoutLane.subtract(1, ordering: .releasing)
         }
