@@ -49,7 +49,10 @@ while [ ! -S "$SOCK" ]; do
     tries=$((tries + 1)); [ $tries -gt 300 ] && { echo "touchd did not start"; echo 2 >"$RESULTS/status"; exit 2; }
     /usr/bin/sleep 0.1
 done
-/usr/bin/sleep 1
+# Each memory sample waits for one of touchd's heap trims (every 10 s,
+# docs/reliability.md "Memory"): a sample taken just before one counts up
+# to 10 s of freed memory, which moved these figures by 2 MB between runs.
+/usr/bin/sleep 11
 read -r rss0 _ < <(rss $TOUCHD_PID)
 result rss_no_device_kb "$rss0"
 
@@ -60,14 +63,14 @@ for i in 1 2 3 4; do
     IDLE_PIDS+=($!)
 done
 for i in 1 2 3 4; do wait_for_line "$RESULTS/idle-$i.log" "created" || echo "idle device $i not created"; done
-/usr/bin/sleep 3
+/usr/bin/sleep 11
 read -r rss4 _ < <(rss $TOUCHD_PID)
 result rss_4_devices_kb "$rss4"
 
 "$PY" "$TOOLS" clients "$SOCK" 100 >"$RESULTS/clients.out" 2>"$RESULTS/clients.log" &
 CLIENTS_PID=$!
 wait_for_line "$RESULTS/clients.out" ready || echo "clients not ready"
-/usr/bin/sleep 2
+/usr/bin/sleep 11
 read -r rss100 _ < <(rss $TOUCHD_PID)
 result rss_4_devices_100_clients_kb "$rss100"
 

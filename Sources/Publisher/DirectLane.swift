@@ -115,11 +115,14 @@ final class DirectLane: Sendable {
     /// what it is about to (the reply to the request that changed it), so
     /// that events the new rule admits come after that reply.
     func update(_ rule: RecipientRule) {
+        var replaced = rule
         state.withLock { s in
-            s.rule = rule
+            swap(&s.rule, &replaced)
             s.generation &+= 1
             s.open = false
         }
+        // The old rule is released here, outside the lock.
+        _ = replaced
     }
 
     /// No direct write any more (goodbye, revoked, stuck, half-closed).

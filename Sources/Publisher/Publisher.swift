@@ -148,10 +148,11 @@ public final class Publisher: Sendable {
         guard !stopped.load(ordering: .acquiring) else { return nil }
         let hub = self.hub
         guard var s = try? await hub.eventLoop.submit({ hub.takeStatistics() }).get() else { return nil }
-        s.direct = writer.withLock { p in
-            defer { p.direct = DeliveryStatistics.Distribution() }
-            return p.direct
-        }
+        // Swapped for a fresh one made outside the lock: the publishing
+        // thread never waits for an allocation made under the lock it takes.
+        var taken = DeliveryStatistics.Distribution()
+        writer.withLock { p in swap(&p.direct, &taken) }
+        s.direct = taken
         return s
     }
 
