@@ -169,21 +169,9 @@ final class SessionHub: @unchecked Sendable {
     /// loop; sessions whose descriptor could not be duplicated): the batch
     /// in one buffer, each client written slices of it.
     func route(_ batch: [PublishedEvent], queuedAt queued: UInt64? = nil) {
-        var all = ByteBuffer()
-        var ends: [Int] = []
-        encode(batch, into: &all, ends: &ends)
-        deliver(batch, encoded: all, ends: ends, handovers: [], queuedAt: queued)
-    }
-
-    private func encode(_ batch: [PublishedEvent], into all: inout ByteBuffer, ends: inout [Int]) {
-        var size = 0
-        for event in batch { size += event.line.count + 1 }
-        all.reserveCapacity(size)
-        for event in batch {
-            all.writeBytes(event.line)
-            all.writeInteger(UInt8(ascii: "\n"))
-            ends.append(all.writerIndex)
-        }
+        var writer = DirectWriter()
+        writer.encode(batch)
+        deliver(batch, encoded: writer.all, ends: writer.ends, handovers: [], queuedAt: queued)
     }
 
     /// Delivers a batch the publishing thread encoded (`all`, line `i` ending

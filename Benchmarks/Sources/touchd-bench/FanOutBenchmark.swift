@@ -144,14 +144,7 @@ func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
         let t0 = nowNanoseconds()
         outputs.removeAll(keepingCapacity: true)
         engine.handle(frame, into: &outputs)
-        batch.removeAll(keepingCapacity: true)
-        for o in outputs {
-            guard case .gesture(let g) = o else { continue }
-            batch.append(PublishedEvent(
-                stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
-                touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds,
-                line: MessageEncoder.line { MessageEncoder.gesture(g, into: &$0) }))
-        }
+        gestureBatch(outputs, into: &batch)
         guard !batch.isEmpty else { continue }
         publisher.publish(batch)
         expected += batch.count * subscribers
@@ -166,14 +159,7 @@ func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
     for frame in frames.prefix(200) {
         outputs.removeAll(keepingCapacity: true)
         engine.handle(frame, into: &outputs)
-        batch.removeAll(keepingCapacity: true)
-        for o in outputs {
-            guard case .gesture(let g) = o else { continue }
-            batch.append(PublishedEvent(
-                stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
-                touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds,
-                line: MessageEncoder.line { MessageEncoder.gesture(g, into: &$0) }))
-        }
+        gestureBatch(outputs, into: &batch)
         guard !batch.isEmpty else { continue }
         mallocs += countAllocations { publisher.publish(batch) }
         published += 1
@@ -229,4 +215,16 @@ func socketFloor(readers: Int, frames: [TouchFrame]) {
     }
     report("socket floor, \(readers) reader\(readers == 1 ? "" : "s"): write to last reader", latency.summary)
     for fd in writers { close(fd) }
+}
+
+/// The gesture events of `outputs`, encoded as the daemon publishes them.
+func gestureBatch(_ outputs: [EngineOutput], into batch: inout [PublishedEvent]) {
+    batch.removeAll(keepingCapacity: true)
+    for o in outputs {
+        guard case .gesture(let g) = o else { continue }
+        batch.append(PublishedEvent(
+            stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
+            touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds,
+            line: MessageEncoder.line { MessageEncoder.gesture(g, into: &$0) }))
+    }
 }
