@@ -172,6 +172,14 @@ struct DirectWriter {
         lineRuns.reserveCapacity(8)
     }
 
+    /// Takes an encoded batch's lines into `all` (one copy, reusing the storage when nobody else holds it).
+    mutating func take(_ batch: EventBatch) {
+        all.clear(minimumCapacity: batch.writer.count)
+        all.writeBytes(batch.writer.bytes)
+        ends.removeAll(keepingCapacity: true)
+        ends.append(contentsOf: batch.ends)
+    }
+
     /// Encodes the batch into `all` (reusing its storage when nobody else holds it).
     mutating func encode(_ batch: [PublishedEvent]) {
         var size = 0

@@ -117,19 +117,20 @@ public final class Publisher: Sendable {
     public var path: String? { socketPath }
 
     /// Hands a batch of events to the clients. Non-blocking: the batch is
-    /// encoded once; each client that is keeping up gets its lines written
+    /// encoded already (one buffer); each client that is keeping up gets its lines written
     /// to its socket from the calling thread (one non-blocking `send`), and
     /// the rest (clients behind, or whose socket took only part of it) are
     /// handed to the publisher's event loop with one task for all of them;
     /// slow clients lose events (and get `overflow`) instead of slowing anyone.
-    public func publish(_ batch: [PublishedEvent]) {
+    public func publish(_ batch: EventBatch) {
         guard !batch.isEmpty, !stopped.load(ordering: .acquiring) else { return }
         let hub = self.hub
         let lanes = hub.lanes.withLock { $0 }
         let needsLoop = hub.hasSessionsWithoutLane
         writer.withLock { p in
             let started = NIODeadline.now().uptimeNanoseconds
-            p.writer.encode(batch)
+            p.writer.take(batch)
+            let batch = batch.events
             p.writer.offer(batch, to: lanes, handovers: &p.handovers)
             let finished = NIODeadline.now().uptimeNanoseconds
             p.direct.record(nanoseconds: finished &- started)
@@ -138,6 +139,13 @@ public final class Publisher: Sendable {
             p.handovers.removeAll(keepingCapacity: true)
             hub.eventLoop.execute { hub.deliver(batch, encoded: all, ends: ends, handovers: handovers, queuedAt: finished) }
         }
+    }
+
+    /// Hands events that carry their own lines to the clients, as one
+    /// batch (see ``publish(_:)-(EventBatch)``).
+    public func publish(_ events: [PublishedEvent]) {
+        guard !events.isEmpty else { return }
+        publish(EventBatch(events))
     }
 
     /// How batches went since the previous call (or the start): the time

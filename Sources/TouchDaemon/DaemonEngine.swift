@@ -52,7 +52,7 @@ public actor DaemonEngine {
     var known: [KnownDevice] = []
     let board: HelloBoard
     let logger: Logger
-    var sink: (@Sendable ([PublishedEvent]) -> Void)?
+    var sink: (@Sendable (EventBatch) -> Void)?
     /// Whether some client subscribes to a stream: events nobody would get are not encoded.
     var wants: @Sendable (EventStream) -> Bool = { _ in true }
     /// Whether the `debug` stream was asked for (`touchd --no-debug` says no).
@@ -72,8 +72,8 @@ public actor DaemonEngine {
 
     // Buffers reused for every frame.
     var outputs: [EngineOutput] = []
-    var batch: [PublishedEvent] = []
-    var writer = JSONWriter(capacity: 512)
+    /// The frame's events, encoded into one buffer as they are routed.
+    var batch = EventBatch()
 
     /// Creates the owner with no device and starts its thread; `recordsDebug`
     /// turns the engine's explanations (the `debug` stream) on.
@@ -95,7 +95,6 @@ public actor DaemonEngine {
         engine.recordsDebug = recordsDebug
         debugAllowed = recordsDebug
         outputs.reserveCapacity(64)
-        batch.reserveCapacity(64)
         board.write(HelloSnapshot(devices: [], screens: Self.helloScreens(configuration)))
     }
 
@@ -112,7 +111,7 @@ public actor DaemonEngine {
     /// wanted (by default all): a stream nobody subscribes to is not encoded,
     /// and the engine explains itself only while someone reads `debug`.
     /// Events of a client's own surfaces are always encoded.
-    public func attach(_ sink: @escaping @Sendable ([PublishedEvent]) -> Void,
+    public func attach(_ sink: @escaping @Sendable (EventBatch) -> Void,
                        wants: @escaping @Sendable (EventStream) -> Bool = { _ in true }) {
         self.sink = sink
         self.wants = wants
@@ -144,8 +143,9 @@ public actor DaemonEngine {
             "touchTypes": "\(entry.touchTypes.map(\.rawValue).joined(separator: ","))", "screen": "\(entry.screen)",
         ])
         publishHello()
-        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds,
-                                    line: MessageEncoder.line { MessageEncoder.device(.added, entry, time: time.seconds, into: &$0) }))
+        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds, line: [])) {
+            MessageEncoder.device(.added, entry, time: time.seconds, into: &$0)
+        }
         flush()
         return nil
     }
@@ -160,8 +160,9 @@ public actor DaemonEngine {
         logger.info("device removed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)"])
         publishHello()
         let entry = Self.helloDevice(info)
-        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds,
-                                    line: MessageEncoder.line { MessageEncoder.device(.removed, entry, time: time.seconds, into: &$0) }))
+        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds, line: [])) {
+            MessageEncoder.device(.removed, entry, time: time.seconds, into: &$0)
+        }
         flush()
     }
 
@@ -180,8 +181,9 @@ public actor DaemonEngine {
         logger.info("device changed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)", "screen": "\(info.mapping.screen)"])
         publishHello()
         let entry = Self.helloDevice(info)
-        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds,
-                                    line: MessageEncoder.line { MessageEncoder.device(.changed, entry, time: time.seconds, into: &$0) }))
+        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds, line: [])) {
+            MessageEncoder.device(.changed, entry, time: time.seconds, into: &$0)
+        }
         flush()
     }
 
@@ -236,10 +238,8 @@ public actor DaemonEngine {
                 contactOwners[t.id] = client
             }
             if touchesWanted, contactOwners[t.id] == nil {
-                writer.reset()
-                MessageEncoder.touch(t, into: &writer)
                 batch.append(PublishedEvent(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
-                                            time: t.time.seconds, line: writer.bytes))
+                                            time: t.time.seconds, line: [])) { MessageEncoder.touch(t, into: &$0) }
             }
             if t.phase == .ended || t.phase == .cancelled { contactOwners[t.id] = nil }
         }
@@ -251,25 +251,22 @@ public actor DaemonEngine {
     /// the rest to global subscribers.
     func route(_ outputs: [EngineOutput]) {
         for o in outputs {
-            writer.reset()
             switch o {
             case .gesture(var g):
                 let client = ownerClients[g.owner]
                 guard client != nil || wants(g.isSystem ? .system : .gesture) else { continue }
                 if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
-                MessageEncoder.gesture(g, into: &writer)
                 batch.append(PublishedEvent(
                     stream: g.isSystem ? .system : .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
                     touchType: g.touchType.rawValue, surface: g.surface?.rawValue, owner: client, time: g.time.seconds,
-                    line: writer.bytes))
+                    line: [])) { MessageEncoder.gesture(g, into: &$0) }
             case .touch(var r):
                 // Raw streams of surfaces nobody connected owns repeat the global touch stream.
                 guard let client = ownerClients[r.owner], let local = localIDs[r.surface] else { continue }
                 r.surface = SurfaceID(local)
-                MessageEncoder.rawTouch(r, into: &writer)
                 batch.append(PublishedEvent(
                     stream: .touch, device: r.touch.device.rawValue, touchType: r.touch.type.rawValue, surface: local,
-                    owner: client, time: r.time.seconds, line: writer.bytes))
+                    owner: client, time: r.time.seconds, line: [])) { MessageEncoder.rawTouch(r, into: &$0) }
             case .system(let e):
                 switch e.kind {
                 case .deferral(let d):
@@ -277,17 +274,18 @@ public actor DaemonEngine {
                     let client = ownerClients[d.owner]
                     guard client != nil || wants(.system) else { continue }
                     let local = client == nil ? d.surface.rawValue : (localIDs[d.surface] ?? d.surface.rawValue)
-                    MessageEncoder.system(e, surface: local, into: &writer)
-                    batch.append(PublishedEvent(stream: .system, surface: local, owner: client, time: e.time.seconds, line: writer.bytes))
+                    batch.append(PublishedEvent(stream: .system, surface: local, owner: client, time: e.time.seconds, line: [])) {
+                        MessageEncoder.system(e, surface: local, into: &$0)
+                    }
                 case .edgeHint:
                     guard wants(.system) else { continue }
-                    MessageEncoder.system(e, into: &writer)
-                    batch.append(PublishedEvent(stream: .system, time: e.time.seconds, line: writer.bytes))
+                    batch.append(PublishedEvent(stream: .system, time: e.time.seconds, line: [])) { MessageEncoder.system(e, into: &$0) }
                 }
             case .debug(let d):
                 guard wants(.debug) else { continue }
-                MessageEncoder.debug(d, into: &writer)
-                batch.append(PublishedEvent(stream: .debug, recognizer: d.recognizer, time: d.time.seconds, line: writer.bytes))
+                batch.append(PublishedEvent(stream: .debug, recognizer: d.recognizer, time: d.time.seconds, line: [])) {
+                    MessageEncoder.debug(d, into: &$0)
+                }
             }
         }
     }
@@ -295,7 +293,7 @@ public actor DaemonEngine {
     func flush() {
         guard !batch.isEmpty else { return }
         sink?(batch)
-        batch.removeAll(keepingCapacity: true)
+        batch.removeAll()
     }
 
     // MARK: Recording

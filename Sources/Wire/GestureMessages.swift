@@ -10,29 +10,29 @@ extension MessageEncoder {
     /// rad/s (rotate), `edge` (edge-pan).
     public static func gesture(_ e: GestureEvent, into w: inout JSONWriter) {
         w.beginObject()
-        w.key("type"); w.string("gesture")
-        w.key("time"); w.number(e.time.seconds, decimals: 6)
-        w.key("device"); w.int(e.device.rawValue)
+        w.field("type", string: "gesture")
+        w.field("time", number: e.time.seconds, decimals: 6)
+        w.field("device", int: e.device.rawValue)
         w.key("surface")
         if let s = e.surface { w.string(s.rawValue) } else { w.null() }
-        w.key("owner"); w.string(e.owner)
-        w.key("recognizer"); w.string(e.recognizer)
-        w.key("kind"); w.string(e.kind.rawValue)
-        w.key("state"); w.string(e.state.rawValue)
-        w.key("touches"); w.int(e.touches)
-        w.key("touchType"); w.string(e.touchType.rawValue)
-        w.key("location"); w.point(x: e.location.x, y: e.location.y, decimals: 2)
-        if let v = e.taps { w.key("taps"); w.int(v) }
-        if let v = e.direction { w.key("direction"); w.string(v.rawValue) }
-        if let v = e.translation { w.key("translation"); w.point(x: v.x, y: v.y, decimals: 2) }
-        if let v = e.velocity { w.key("velocity"); w.point(x: v.x, y: v.y, decimals: 1) }
-        if let v = e.scale { w.key("scale"); w.number(v, decimals: 4) }
-        if let v = e.scaleVelocity { w.key("velocity"); w.number(v, decimals: 4) }
-        if let v = e.rotation { w.key("rotation"); w.number(v, decimals: 4) }
-        if let v = e.rotationVelocity { w.key("velocity"); w.number(v, decimals: 4) }
-        if let v = e.edge { w.key("edge"); w.string(v.rawValue) }
-        if let v = e.purpose { w.key("purpose"); w.string(v) }
-        if e.isSystem { w.key("system"); w.bool(true) }
+        w.field("owner", string: e.owner)
+        w.field("recognizer", string: e.recognizer)
+        w.field("kind", string: e.kind.rawValue)
+        w.field("state", string: e.state.rawValue)
+        w.field("touches", int: e.touches)
+        w.field("touchType", string: e.touchType.rawValue)
+        w.field("location", x: e.location.x, y: e.location.y, decimals: 2)
+        if let v = e.taps { w.field("taps", int: v) }
+        if let v = e.direction { w.field("direction", string: v.rawValue) }
+        if let v = e.translation { w.field("translation", x: v.x, y: v.y, decimals: 2) }
+        if let v = e.velocity { w.field("velocity", x: v.x, y: v.y, decimals: 1) }
+        if let v = e.scale { w.field("scale", number: v, decimals: 4) }
+        if let v = e.scaleVelocity { w.field("velocity", number: v, decimals: 4) }
+        if let v = e.rotation { w.field("rotation", number: v, decimals: 4) }
+        if let v = e.rotationVelocity { w.field("velocity", number: v, decimals: 4) }
+        if let v = e.edge { w.field("edge", string: v.rawValue) }
+        if let v = e.purpose { w.field("purpose", string: v) }
+        if e.isSystem { w.field("system", bool: true) }
         w.endObject()
     }
 
@@ -41,11 +41,11 @@ extension MessageEncoder {
     /// record as one readable line.
     public static func debug(_ r: DebugRecord, into w: inout JSONWriter) {
         w.beginObject()
-        w.key("type"); w.string("debug")
-        w.key("time"); w.number(r.time.seconds, decimals: 6)
-        if let i = r.interaction { w.key("interaction"); w.int(i) }
-        if let t = r.touch { w.key("touch"); w.int(t.rawValue) }
-        if let n = r.recognizer { w.key("recognizer"); w.string(n) }
+        w.field("type", string: "debug")
+        w.field("time", number: r.time.seconds, decimals: 6)
+        if let i = r.interaction { w.field("interaction", int: i) }
+        if let t = r.touch { w.field("touch", int: t.rawValue) }
+        if let n = r.recognizer { w.field("recognizer", string: n) }
         w.key("record")
         switch r.kind {
         case .inPlay(let surface, let recognizers):
@@ -57,41 +57,41 @@ extension MessageEncoder {
             for n in recognizers { w.string(n) }
             w.endArray()
         case .unhandled(let reason):
-            w.string("unhandled"); w.key("reason"); w.string(reason)
+            w.string("unhandled"); w.field("reason", string: reason)
         case .refused(let reason):
-            w.string("refused"); w.key("reason"); w.string(reason)
+            w.string("refused"); w.field("reason", string: reason)
         case .transition(let from, let to):
-            w.string("transition"); w.key("from"); w.string(from.rawValue); w.key("to"); w.string(to.rawValue)
+            w.string("transition"); w.key("from"); w.string(from.rawValue); w.field("to", string: to.rawValue)
         case .excluded(let by):
-            w.string("excluded"); w.key("by"); w.string(by)
+            w.string("excluded"); w.field("by", string: by)
         case .simultaneous(let with):
-            w.string("simultaneous"); w.key("with"); w.string(with)
+            w.string("simultaneous"); w.field("with", string: with)
         case .waiting(let on):
-            w.string("waiting"); w.key("on"); w.string(on)
+            w.string("waiting"); w.field("on", string: on)
         case .released(let by):
-            w.string("released"); w.key("by"); w.string(by)
+            w.string("released"); w.field("by", string: by)
         case .dropped(let by):
-            w.string("dropped"); w.key("by"); w.string(by)
+            w.string("dropped"); w.field("by", string: by)
         case .cancelled(let reason):
-            w.string("cancelled"); w.key("reason"); w.string(reason)
+            w.string("cancelled"); w.field("reason", string: reason)
         case .gated:
             w.string("gated")
         case .withheldDelivered(let phase):
-            w.string("withheld-delivered"); w.key("phase"); w.string(phase.rawValue)
+            w.string("withheld-delivered"); w.field("phase", string: phase.rawValue)
         case .bug(let what):
-            w.string("bug"); w.key("message"); w.string(what)
+            w.string("bug"); w.field("message", string: what)
         case .failing(let reason):
-            w.string("failing"); w.key("reason"); w.string(reason)
+            w.string("failing"); w.field("reason", string: reason)
         case .edgeDeferral(let edge, let surface, let outcome):
-            w.string("edge-deferral"); w.key("edge"); w.string(edge.rawValue)
-            w.key("surface"); w.string(surface.rawValue); w.key("outcome"); w.string(outcome.rawValue)
+            w.string("edge-deferral"); w.field("edge", string: edge.rawValue)
+            w.key("surface"); w.string(surface.rawValue); w.field("outcome", string: outcome.rawValue)
         case .edgeHint(let edge, let windowEnd):
-            w.string("edge-hint"); w.key("edge"); w.string(edge.rawValue)
-            w.key("windowEnd"); w.number(windowEnd.seconds, decimals: 6)
+            w.string("edge-hint"); w.field("edge", string: edge.rawValue)
+            w.field("windowEnd", number: windowEnd.seconds, decimals: 6)
         case .withheldDiscarded:
             w.string("withheld-discarded")
         }
-        w.key("text"); w.string(r.description)
+        w.field("text", string: r.description)
         w.endObject()
     }
 
@@ -100,19 +100,19 @@ extension MessageEncoder {
     /// `surface` replaces the decision's surface id (a client's own name for it).
     public static func system(_ e: SystemEvent, surface: String? = nil, into w: inout JSONWriter) {
         w.beginObject()
-        w.key("type"); w.string("system")
-        w.key("time"); w.number(e.time.seconds, decimals: 6)
+        w.field("type", string: "system")
+        w.field("time", number: e.time.seconds, decimals: 6)
         switch e.kind {
         case .deferral(let d):
-            w.key("event"); w.string("deferral")
-            w.key("surface"); w.string(surface ?? d.surface.rawValue)
+            w.field("event", string: "deferral")
+            w.field("surface", string: surface ?? d.surface.rawValue)
             w.key("requested"); w.beginArray(); for edge in d.requested { w.string(edge.rawValue) }; w.endArray()
             w.key("granted"); w.beginArray(); for edge in d.granted { w.string(edge.rawValue) }; w.endArray()
         case .edgeHint(let edge, let screen, let windowEnd):
-            w.key("event"); w.string("edge-hint")
-            w.key("edge"); w.string(edge.rawValue)
-            w.key("screen"); w.int(screen)
-            w.key("windowEnd"); w.number(windowEnd.seconds, decimals: 6)
+            w.field("event", string: "edge-hint")
+            w.field("edge", string: edge.rawValue)
+            w.field("screen", int: screen)
+            w.field("windowEnd", number: windowEnd.seconds, decimals: 6)
         }
         w.endObject()
     }

@@ -3,195 +3,470 @@
 ///
 /// The caller is responsible for structure (it writes keys and values in
 /// order); the writer takes care of commas, escaping and number formatting.
+///
+/// Encoding is on the path of every event to every client, so each value is
+/// one append to ``bytes`` (separator, quotes and digits written in place into
+/// the room it reserves), which containers need a comma is kept as bits, and
+/// the `field` methods write a key and its value with one append
+/// (docs/performance.md, "Encoding").
 public struct JSONWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
-    // One flag per open container: does it need a comma before the next element?
-    private var needsComma: [Bool]
+    /// How many containers are open.
+    private var depth = 0
+    /// Bit `d` set: the container open at depth `d` (0 the outermost) needs a
+    /// comma before its next element.
+    private var commas: UInt64 = 0
+    /// The same flags for containers nested deeper than 64 (index `d - 64`).
+    private var deepCommas: [Bool] = []
+    /// A key was written: its value takes no comma.
+    private var pendingValueAfterKey = false
 
     /// Creates an empty writer with some capacity reserved.
     public init(capacity: Int = 512) {
         bytes = []
         bytes.reserveCapacity(capacity)
-        needsComma = []
-        needsComma.reserveCapacity(8)
     }
 
     /// Forgets what was written, keeping the capacity.
     public mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
-        needsComma.removeAll(keepingCapacity: true)
+        depth = 0
+        commas = 0
+        deepCommas.removeAll(keepingCapacity: true)
+        pendingValueAfterKey = false
     }
+
+    /// The number of bytes written so far.
+    public var count: Int { bytes.count }
 
     /// The bytes as a String.
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    private mutating func separate() {
-        if let last = needsComma.last {
-            if last { bytes.append(UInt8(ascii: ",")) }
-            needsComma[needsComma.count - 1] = true
+    // MARK: Separators
+
+    /// The innermost open container's flag (false when none is open).
+    @inline(__always)
+    private func innermostNeedsComma() -> Bool {
+        guard depth > 0 else { return false }
+        let d = depth &- 1
+        return d < 64 ? commas & (1 &<< UInt64(d)) != 0 : deepCommas[d - 64]
+    }
+
+    @inline(__always)
+    private mutating func setInnermost(_ needsComma: Bool) {
+        guard depth > 0 else { return }
+        let d = depth &- 1
+        if d < 64 {
+            if needsComma { commas |= 1 &<< UInt64(d) } else { commas &= ~(1 &<< UInt64(d)) }
+        } else {
+            deepCommas[d - 64] = needsComma
         }
     }
 
-    /// Opens an object as the next value.
-    public mutating func beginObject() {
-        beginValue()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+    /// Whether the next value takes a comma before it; marks the container
+    /// as having an element.
+    @inline(__always)
+    private mutating func valueNeedsComma() -> Bool {
+        if pendingValueAfterKey {
+            pendingValueAfterKey = false
+            setInnermost(true)
+            return false
+        }
+        let comma = innermostNeedsComma()
+        setInnermost(true)
+        return comma
     }
+
+    /// Whether a key and its value (a field) take a comma before them; marks
+    /// the container as having an element.
+    @inline(__always)
+    private mutating func fieldNeedsComma() -> Bool {
+        let comma = innermostNeedsComma()
+        setInnermost(true)
+        return comma
+    }
+
+    /// Reserves `room` bytes and lets `body` write into them (`n`: bytes written so far).
+    @inline(__always)
+    private mutating func write(room: Int, _ body: (UnsafeMutableBufferPointer<UInt8>, inout Int) -> Void) {
+        bytes.append(addingCapacity: room) { span in
+            span.withUnsafeMutableBufferPointer { out, n in body(out, &n) }
+        }
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        let comma = valueNeedsComma()
+        write(room: 2) { out, n in
+            if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+            out[n] = bracket; n &+= 1
+        }
+        if depth >= 64 { deepCommas.append(false) }
+        depth += 1
+        setInnermost(false)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        if depth > 0 {
+            setInnermost(false)
+            if depth > 64 { deepCommas.removeLast() }
+            depth -= 1
+        }
+        bytes.append(bracket)
+    }
+
+    // MARK: Structure
+
+    /// Opens an object as the next value.
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
 
     /// Closes the innermost object.
-    public mutating func endObject() {
-        needsComma.removeLast()
-        bytes.append(UInt8(ascii: "}"))
-    }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
 
     /// Opens an array as the next value.
-    public mutating func beginArray() {
-        beginValue()
-        bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
-    }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
 
     /// Closes the innermost array.
-    public mutating func endArray() {
-        needsComma.removeLast()
-        bytes.append(UInt8(ascii: "]"))
-    }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Writes an object key; the next call writes its value.
     public mutating func key(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        // The value that follows must not be preceded by a comma.
-        needsComma[needsComma.count - 1] = false
+        let comma = innermostNeedsComma()
+        setInnermost(false)
         pendingValueAfterKey = true
+        name.withUTF8Buffer { utf8 in
+            write(room: utf8.count + 4) { out, n in
+                if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                Self.writeKey(utf8, into: out, at: &n)
+            }
+        }
     }
 
     /// Writes an object key given at run time (escaped).
     public mutating func key(dynamic name: String) {
-        separate()
-        appendEscaped(name)
+        let comma = innermostNeedsComma()
+        setInnermost(false)
+        appendEscaped(name, comma: comma)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
         pendingValueAfterKey = true
     }
 
-    private var pendingValueAfterKey = false
-
-    private mutating func beginValue() {
-        if pendingValueAfterKey {
-            pendingValueAfterKey = false
-            if !needsComma.isEmpty { needsComma[needsComma.count - 1] = true }
-        } else {
-            separate()
-        }
-    }
+    // MARK: Values
 
     /// Writes a string value.
     public mutating func string(_ value: String) {
-        beginValue()
-        appendEscaped(value)
+        appendEscaped(value, comma: valueNeedsComma())
     }
 
     /// Writes an integer value.
     public mutating func int<T: BinaryInteger>(_ value: T) {
-        beginValue()
-        appendInteger(Int64(value))
+        let comma = valueNeedsComma()
+        let v = Int64(value)
+        write(room: 21) { out, n in
+            if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+            Self.writeInteger(v, into: out, at: &n)
+        }
     }
 
     /// Writes a boolean value.
     public mutating func bool(_ value: Bool) {
-        beginValue()
-        if value { appendASCII("true") } else { appendASCII("false") }
+        appendLiteral(value ? "true" : "false", comma: valueNeedsComma())
     }
 
     /// Writes `null`.
     public mutating func null() {
-        beginValue()
-        appendASCII("null")
+        appendLiteral("null", comma: valueNeedsComma())
     }
 
     /// Writes a number with at most `decimals` fraction digits, trailing zeros
     /// trimmed. Non-finite values are written as `null` (JSON has no NaN).
     public mutating func number(_ value: Double, decimals: Int) {
-        beginValue()
-        appendFixed(value, decimals: decimals)
+        let comma = valueNeedsComma()
+        guard let fixed = Fixed(value, decimals: decimals) else {
+            appendUnfixed(value, comma: comma)
+            return
+        }
+        write(room: fixed.room + 1) { out, n in
+            if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+            fixed.write(into: out, at: &n)
+        }
     }
 
     /// Writes `{"x":X,"y":Y}` with the given precision.
     public mutating func point(x: Double, y: Double, decimals: Int) {
-        beginObject()
-        key("x"); number(x, decimals: decimals)
-        key("y"); number(y, decimals: decimals)
-        endObject()
+        let comma = valueNeedsComma()
+        appendPoint(x: x, y: y, decimals: decimals, comma: comma, key: nil)
     }
 
     /// Appends raw, already valid JSON as the next value.
     public mutating func raw(_ json: String) {
-        beginValue()
+        if valueNeedsComma() { bytes.append(UInt8(ascii: ",")) }
         bytes.append(contentsOf: json.utf8)
+    }
+
+    /// Appends raw, already valid JSON given as UTF-8 bytes as the next value.
+    public mutating func raw(bytes json: [UInt8]) {
+        if valueNeedsComma() { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(contentsOf: json)
     }
 
     /// Appends a newline (between JSON lines).
     public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 
-    private mutating func appendASCII(_ s: StaticString) {
-        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    // MARK: Fields (a key and its value in one append)
+
+    /// Writes `"name":"value"` (the value escaped): `key(name)` then `string(value)`.
+    public mutating func field(_ name: StaticString, string value: String) {
+        let comma = fieldNeedsComma()
+        name.withUTF8Buffer { key in appendEscaped(value, comma: comma, key: key) }
     }
 
-    private mutating func appendInteger(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendUnsigned(value.magnitude, minDigits: 1)
-    }
-
-    private mutating func appendUnsigned(_ value: UInt64, minDigits: Int) {
-        var n = value
-        var count = 0
-        repeat { count += 1; n /= 10 } while n > 0
-        count = Swift.max(count, minDigits)
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        var i = start + count - 1
-        n = value
-        while n > 0 {
-            bytes[i] = UInt8(ascii: "0") + UInt8(n % 10)
-            n /= 10
-            i -= 1
+    /// Writes `"name":value`: `key(name)` then `int(value)`.
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, int value: T) {
+        let comma = fieldNeedsComma()
+        let v = Int64(value)
+        name.withUTF8Buffer { key in
+            write(room: key.count + 25) { out, n in
+                if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                Self.writeKey(key, into: out, at: &n)
+                Self.writeInteger(v, into: out, at: &n)
+            }
         }
     }
 
-    private mutating func appendFixed(_ value: Double, decimals: Int) {
-        guard value.isFinite else { appendASCII("null"); return }
-        var scale: Double = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (value * scale).rounded()
-        guard scaled.magnitude < 9.0e18 else {
-            bytes.append(contentsOf: value.description.utf8)
+    /// Writes `"name":value` with at most `decimals` fraction digits: `key(name)` then `number(value, decimals:)`.
+    public mutating func field(_ name: StaticString, number value: Double, decimals: Int) {
+        let comma = fieldNeedsComma()
+        name.withUTF8Buffer { key in
+            guard let fixed = Fixed(value, decimals: decimals) else {
+                write(room: key.count + 4) { out, n in
+                    if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                    Self.writeKey(key, into: out, at: &n)
+                }
+                appendUnfixed(value, comma: false)
+                return
+            }
+            write(room: key.count + 4 + fixed.room) { out, n in
+                if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                Self.writeKey(key, into: out, at: &n)
+                fixed.write(into: out, at: &n)
+            }
+        }
+    }
+
+    /// Writes `"name":{"x":X,"y":Y}`: `key(name)` then `point(x:y:decimals:)`.
+    public mutating func field(_ name: StaticString, x: Double, y: Double, decimals: Int) {
+        let comma = fieldNeedsComma()
+        name.withUTF8Buffer { key in appendPoint(x: x, y: y, decimals: decimals, comma: comma, key: key) }
+    }
+
+    /// Writes `"name":true` or `"name":false`: `key(name)` then `bool(value)`.
+    public mutating func field(_ name: StaticString, bool value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    // MARK: Bytes
+
+    /// A number as fixed-point decimal text: sign, whole part, and the
+    /// fraction's significant digits (trailing zeros trimmed).
+    private struct Fixed {
+        var negative: Bool
+        var whole: UInt64
+        var fraction: UInt64
+        /// Digits of `fraction` to write (zero-padded on the left); 0 when there is no fraction.
+        var digits: Int
+
+        /// Nil when `value` is not finite or too large for 64-bit fixed point.
+        @inline(__always)
+        init?(_ value: Double, decimals: Int) {
+            guard value.isFinite else { return nil }
+            let scaled = (value * Fixed.scale(decimals)).rounded()
+            guard scaled.magnitude < 9.0e18 else { return nil }
+            let units = Int64(scaled)
+            negative = units < 0
+            (whole, fraction) = Fixed.split(units.magnitude, decimals: decimals)
+            digits = decimals
+            if fraction == 0 {
+                digits = 0
+            } else {
+                while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            }
+        }
+
+        /// Bytes it may take: sign, 20 digits, point, fraction digits.
+        var room: Int { 22 + digits }
+
+        @inline(__always)
+        func write(into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
+            if negative { out[n] = UInt8(ascii: "-"); n &+= 1 }
+            JSONWriter.writeDigits(whole, minDigits: 1, into: out, at: &n)
+            if digits > 0 {
+                out[n] = UInt8(ascii: "."); n &+= 1
+                JSONWriter.writeDigits(fraction, minDigits: digits, into: out, at: &n)
+            }
+        }
+
+        /// 10^decimals, as repeated multiplication by 10 from 1 gives it (exact up to 10^22).
+        @inline(__always)
+        static func scale(_ decimals: Int) -> Double {
+            switch decimals {
+            case 0: return 1
+            case 1: return 1e1
+            case 2: return 1e2
+            case 4: return 1e4
+            case 6: return 1e6
+            default:
+                var scale: Double = 1
+                for _ in 0..<decimals { scale *= 10 }
+                return scale
+            }
+        }
+
+        /// Whole part and fraction of `units` with `decimals` fraction digits: constant divisors
+        /// for the precisions the protocol uses (a multiplication instead of a division).
+        @inline(__always)
+        static func split(_ units: UInt64, decimals: Int) -> (UInt64, UInt64) {
+            switch decimals {
+            case 0: return (units, 0)
+            case 1: return (units / 10, units % 10)
+            case 2: return (units / 100, units % 100)
+            case 4: return (units / 10_000, units % 10_000)
+            case 6: return (units / 1_000_000, units % 1_000_000)
+            default:
+                var divisor: UInt64 = 1
+                for _ in 0..<decimals { divisor *= 10 }
+                return (units / divisor, units % divisor)
+            }
+        }
+    }
+
+    /// A number `Fixed` cannot take: `null` when not finite, else its shortest text.
+    private mutating func appendUnfixed(_ value: Double, comma: Bool) {
+        guard value.isFinite else { appendLiteral("null", comma: comma); return }
+        if comma { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// `[,]["key":]{"x":X,"y":Y}`.
+    private mutating func appendPoint(x: Double, y: Double, decimals: Int, comma: Bool, key: UnsafeBufferPointer<UInt8>?) {
+        guard let fx = Fixed(x, decimals: decimals), let fy = Fixed(y, decimals: decimals) else {
+            // Not finite or huge: the general path.
+            if let key {
+                write(room: key.count + 4) { out, n in
+                    if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                    Self.writeKey(key, into: out, at: &n)
+                }
+            } else if comma {
+                bytes.append(UInt8(ascii: ","))
+            }
+            bytes.append(UInt8(ascii: "{"))
+            bytes.append(contentsOf: #""x":"#.utf8)
+            appendNumberText(x, decimals: decimals)
+            bytes.append(contentsOf: #","y":"#.utf8)
+            appendNumberText(y, decimals: decimals)
+            bytes.append(UInt8(ascii: "}"))
             return
         }
-        var units = Int64(scaled)
-        if units < 0 { bytes.append(UInt8(ascii: "-")); units = -units }
-        let magnitude = UInt64(units)
-        var divisor: UInt64 = 1
-        for _ in 0..<decimals { divisor *= 10 }
-        appendUnsigned(magnitude / divisor, minDigits: 1)
-        var fraction = magnitude % divisor
-        guard fraction != 0 else { return }
-        var digits = decimals
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        bytes.append(UInt8(ascii: "."))
-        appendUnsigned(fraction, minDigits: digits)
+        write(room: (key?.count ?? 0) + 16 + fx.room + fy.room) { out, n in
+            if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+            if let key { Self.writeKey(key, into: out, at: &n) }
+            out[n] = UInt8(ascii: "{"); out[n &+ 1] = UInt8(ascii: "\""); out[n &+ 2] = UInt8(ascii: "x")
+            out[n &+ 3] = UInt8(ascii: "\""); out[n &+ 4] = UInt8(ascii: ":"); n &+= 5
+            fx.write(into: out, at: &n)
+            out[n] = UInt8(ascii: ","); out[n &+ 1] = UInt8(ascii: "\""); out[n &+ 2] = UInt8(ascii: "y")
+            out[n &+ 3] = UInt8(ascii: "\""); out[n &+ 4] = UInt8(ascii: ":"); n &+= 5
+            fy.write(into: out, at: &n)
+            out[n] = UInt8(ascii: "}"); n &+= 1
+        }
+    }
+
+    /// A number's text with no separator (inside ``appendPoint``'s general path).
+    private mutating func appendNumberText(_ value: Double, decimals: Int) {
+        if let fixed = Fixed(value, decimals: decimals) {
+            write(room: fixed.room) { out, n in fixed.write(into: out, at: &n) }
+        } else {
+            appendUnfixed(value, comma: false)
+        }
+    }
+
+    private mutating func appendLiteral(_ s: StaticString, comma: Bool) {
+        s.withUTF8Buffer { utf8 in
+            write(room: utf8.count + 1) { out, n in
+                if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                Self.copy(utf8, into: out, at: &n)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func copy(_ source: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
+        guard let base = source.baseAddress, source.count > 0 else { return }
+        (out.baseAddress! + n).initialize(from: base, count: source.count)
+        n &+= source.count
+    }
+
+    /// `"name":` (the name is a literal the caller knows needs no escaping).
+    @inline(__always)
+    private static func writeKey(_ name: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
+        out[n] = UInt8(ascii: "\""); n &+= 1
+        copy(name, into: out, at: &n)
+        out[n] = UInt8(ascii: "\""); out[n &+ 1] = UInt8(ascii: ":"); n &+= 2
+    }
+
+    @inline(__always)
+    private static func writeInteger(_ v: Int64, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
+        if v < 0 { out[n] = UInt8(ascii: "-"); n &+= 1 }
+        writeDigits(v.magnitude, minDigits: 1, into: out, at: &n)
+    }
+
+    /// Writes the decimal digits of `value`, at least `minDigits` of them
+    /// (zero-padded), at `out[n...]`. The caller reserved the room (at most
+    /// 20 digits, or `minDigits`).
+    @inline(__always)
+    static func writeDigits(_ value: UInt64, minDigits: Int, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
+        var count = 1
+        var probe = value
+        while probe >= 10 { count &+= 1; probe /= 10 }
+        if count < minDigits { count = minDigits }
+        var v = value
+        var i = n &+ count &- 1
+        while i >= n {
+            out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+            i &-= 1
+        }
+        n &+= count
     }
 
     private static func hexDigit(_ v: UInt8) -> UInt8 {
         v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10
     }
 
-    private mutating func appendEscaped(_ s: String) {
+    @inline(__always)
+    private static func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
+    }
+
+    /// `[,]["key":]"s"`, escaped: one copy of the string's bytes when nothing
+    /// in it needs escaping (names, ids, enum values).
+    private mutating func appendEscaped(_ s: String, comma: Bool, key: UnsafeBufferPointer<UInt8>? = nil) {
+        let copied = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            for b in utf8 where Self.needsEscape(b) { return false }
+            write(room: utf8.count + (key?.count ?? 0) + 7) { out, n in
+                if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                if let key { Self.writeKey(key, into: out, at: &n) }
+                out[n] = UInt8(ascii: "\""); n &+= 1
+                Self.copy(utf8, into: out, at: &n)
+                out[n] = UInt8(ascii: "\""); n &+= 1
+            }
+            return true
+        }
+        if copied == true { return }
+        if comma { bytes.append(UInt8(ascii: ",")) }
+        if let key {
+            write(room: key.count + 3) { out, n in Self.writeKey(key, into: out, at: &n) }
+        }
         bytes.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {

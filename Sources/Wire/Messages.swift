@@ -61,9 +61,9 @@ public enum MessageEncoder {
     /// Writes the `hello` object (no trailing newline).
     public static func hello(devices: [HelloDevice], screens: [HelloScreen], into w: inout JSONWriter) {
         w.beginObject()
-        w.key("type"); w.string("hello")
-        w.key("protocol"); w.int(protocolVersion)
-        w.key("server"); w.string("touchd " + serverVersion)
+        w.field("type", string: "hello")
+        w.field("protocol", int: protocolVersion)
+        w.field("server", string: "touchd " + serverVersion)
         w.key("devices")
         w.beginArray()
         for d in devices { device(d, into: &w) }
@@ -72,10 +72,10 @@ public enum MessageEncoder {
         w.beginArray()
         for s in screens {
             w.beginObject()
-            w.key("id"); w.int(s.index)
-            w.key("name"); w.string(s.name)
-            w.key("width"); w.int(s.width)
-            w.key("height"); w.int(s.height)
+            w.field("id", int: s.index)
+            w.field("name", string: s.name)
+            w.field("width", int: s.width)
+            w.field("height", int: s.height)
             w.endObject()
         }
         w.endArray()
@@ -85,22 +85,22 @@ public enum MessageEncoder {
     /// Writes one device entry, as `hello` and `device` messages carry it.
     public static func device(_ d: HelloDevice, into w: inout JSONWriter) {
         w.beginObject()
-        w.key("id"); w.int(d.id.rawValue)
-        w.key("name"); w.string(d.name)
+        w.field("id", int: d.id.rawValue)
+        w.field("name", string: d.name)
         w.key("touchType")
         if let first = d.touchTypes.first { w.string(first.rawValue) } else { w.null() }
         w.key("touchTypes")
         w.beginArray()
         for t in d.touchTypes { w.string(t.rawValue) }
         w.endArray()
-        w.key("slots"); w.int(d.slots)
+        w.field("slots", int: d.slots)
         w.key("size")
         w.beginObject()
-        w.key("width"); w.number(d.widthMM, decimals: 1)
-        w.key("height"); w.number(d.heightMM, decimals: 1)
-        w.key("source"); w.string(d.sizeSource)
+        w.field("width", number: d.widthMM, decimals: 1)
+        w.field("height", number: d.heightMM, decimals: 1)
+        w.field("source", string: d.sizeSource)
         w.endObject()
-        w.key("screen"); w.int(d.screen)
+        w.field("screen", int: d.screen)
         w.endObject()
     }
 
@@ -108,32 +108,32 @@ public enum MessageEncoder {
     /// set for a surface's raw touch stream.
     public static func touch(_ t: Touch, surface: String? = nil, into w: inout JSONWriter) {
         w.beginObject()
-        w.key("type"); w.string("touch")
-        w.key("time"); w.number(t.time.seconds, decimals: 6)
-        w.key("device"); w.int(t.device.rawValue)
-        w.key("id"); w.int(t.id.rawValue)
-        w.key("phase"); w.string(t.phase.rawValue)
-        w.key("touchType"); w.string(t.type.rawValue)
-        w.key("tool"); w.string(t.tool.rawValue)
-        w.key("screen"); w.int(t.screen)
-        w.key("location"); w.point(x: t.location.x, y: t.location.y, decimals: 2)
-        w.key("locationMM"); w.point(x: t.locationMM.x, y: t.locationMM.y, decimals: 2)
-        if let v = t.force { w.key("force"); w.number(v, decimals: 4) }
-        if let v = t.majorRadius { w.key("majorRadius"); w.number(v, decimals: 2) }
-        if let v = t.minorRadius { w.key("minorRadius"); w.number(v, decimals: 2) }
-        if let v = t.altitude { w.key("altitude"); w.number(v, decimals: 4) }
-        if let v = t.azimuth { w.key("azimuth"); w.number(v, decimals: 4) }
-        if let v = t.distance { w.key("distance"); w.number(v, decimals: 4) }
+        w.field("type", string: "touch")
+        w.field("time", number: t.time.seconds, decimals: 6)
+        w.field("device", int: t.device.rawValue)
+        w.field("id", int: t.id.rawValue)
+        w.field("phase", string: t.phase.rawValue)
+        w.field("touchType", string: t.type.rawValue)
+        w.field("tool", string: t.tool.rawValue)
+        w.field("screen", int: t.screen)
+        w.field("location", x: t.location.x, y: t.location.y, decimals: 2)
+        w.field("locationMM", x: t.locationMM.x, y: t.locationMM.y, decimals: 2)
+        if let v = t.force { w.field("force", number: v, decimals: 4) }
+        if let v = t.majorRadius { w.field("majorRadius", number: v, decimals: 2) }
+        if let v = t.minorRadius { w.field("minorRadius", number: v, decimals: 2) }
+        if let v = t.altitude { w.field("altitude", number: v, decimals: 4) }
+        if let v = t.azimuth { w.field("azimuth", number: v, decimals: 4) }
+        if let v = t.distance { w.field("distance", number: v, decimals: 4) }
         if !t.buttons.isEmpty {
             w.key("buttons")
             w.beginArray()
             for name in t.buttons.names { w.string(name) }
             w.endArray()
         }
-        if let s = t.serial { w.key("serial"); w.int(s) }
-        if t.phase == .hover { w.key("inProximity"); w.bool(t.inProximity) }
-        if t.isSynthetic { w.key("synthetic"); w.bool(true) }
-        if let surface { w.key("surface"); w.string(surface) }
+        if let s = t.serial { w.field("serial", int: s) }
+        if t.phase == .hover { w.field("inProximity", bool: t.inProximity) }
+        if t.isSynthetic { w.field("synthetic", bool: true) }
+        if let surface { w.field("surface", string: surface) }
         w.endObject()
     }
 }

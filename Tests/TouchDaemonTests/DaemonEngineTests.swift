@@ -32,7 +32,7 @@ import Wire
                                   logger: Logger(label: "test"), recordsDebug: false)
         await engine.attach { batch in
             collected.withLock { lines in
-                for e in batch where e.stream == .gesture { lines.append(String(decoding: e.line, as: UTF8.self)) }
+                for e in batch.eventsWithLines where e.stream == .gesture { lines.append(String(decoding: e.line, as: UTF8.self)) }
             }
         }
         let start = recording.events.first?.event.time ?? .zero
@@ -80,7 +80,7 @@ import Wire
         let recording = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
         let published = Mutex<[PublishedEvent]>([])
         let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
-        await engine.attach { batch in published.withLock { $0 += batch } }
+        await engine.attach { batch in published.withLock { $0 += batch.eventsWithLines } }
         let id = DeviceID(rawValue: 0)
         await engine.addDevice(id, description: try #require(recording.devices.first).description, at: .zero)
         for e in recording.events.prefix(200) { await engine.handle([e.event], from: e.device) }
@@ -113,7 +113,7 @@ import Wire
         func publish(wanting wanted: Set<EventStream>) async throws -> [PublishedEvent] {
             let published = Mutex<[PublishedEvent]>([])
             let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
-            await engine.attach({ batch in published.withLock { $0 += batch } }, wants: { wanted.contains($0) })
+            await engine.attach({ batch in published.withLock { $0 += batch.eventsWithLines } }, wants: { wanted.contains($0) })
             await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
             for e in recording.events { await engine.handle([e.event], from: e.device) }
             await engine.finishTouches(at: try #require(recording.events.last).event.time)

@@ -39,4 +39,122 @@ import Wire
         w.beginObject(); w.key("k"); w.int(2); w.endObject()
         #expect(w.string == #"{"k":2}"#)
     }
+
+    /// The formatting rule written out plainly (decimal digits of the rounded
+    /// scaled value, point inserted, trailing zeros trimmed): the writer fills
+    /// its buffer in place and must produce the same text.
+    static func reference(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var scale: Double = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (value * scale).rounded()
+        guard scaled.magnitude < 9.0e18 else { return value.description }
+        let units = Int64(scaled)
+        var digits = String(units.magnitude)
+        while digits.count <= decimals { digits = "0" + digits }
+        var whole = String(digits.dropLast(decimals))
+        var fraction = String(digits.suffix(decimals))
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        if whole.isEmpty { whole = "0" }
+        return (units < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    @Test func numbersMatchTheReferenceFormatting() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, -0.5, 0.004, -0.004, 0.005, 9.995, 123456789.987654, -1e-7, 1e17, -1e17, 5e18, 1e300, .infinity]
+        for _ in 0..<2000 {
+            let magnitude = Double.random(in: -8...12, using: &generator)
+            values.append((Bool.random(using: &generator) ? 1 : -1) * Double.random(in: 1...10, using: &generator) * pow10(magnitude))
+        }
+        for decimals in [0, 1, 2, 4, 6] {
+            for v in values {
+                var w = JSONWriter()
+                w.number(v, decimals: decimals)
+                #expect(w.string == Self.reference(v, decimals: decimals), "\(v) with \(decimals) decimals")
+                var p = JSONWriter()
+                p.point(x: v, y: -v, decimals: decimals)
+                #expect(p.string == #"{"x":\#(Self.reference(v, decimals: decimals)),"y":\#(Self.reference(-v, decimals: decimals))}"#)
+            }
+        }
+    }
+
+    private func pow10(_ e: Double) -> Double {
+        var r = 1.0
+        var k = Int(e.rounded(.down))
+        while k > 0 { r *= 10; k -= 1 }
+        while k < 0 { r /= 10; k += 1 }
+        return r
+    }
+
+    @Test func integersOfEveryWidth() {
+        var w = JSONWriter()
+        w.beginArray()
+        let values: [Int64] = [0, 7, -7, 10, 99, -100, 1_000_000_007, Int64.max, Int64.min + 1]
+        for v in values { w.int(v) }
+        w.int(UInt32.max)
+        w.endArray()
+        #expect(w.string == "[" + values.map(String.init).joined(separator: ",") + ",4294967295]")
+    }
+
+    @Test func linesBackToBackEachStartWithoutAComma() {
+        var w = JSONWriter()
+        for i in 0..<3 {
+            w.beginObject(); w.key("i"); w.int(i); w.key("s"); w.string("long enough to be stored out of line"); w.endObject()
+            w.newline()
+        }
+        #expect(w.string == (0..<3).map { #"{"i":\#($0),"s":"long enough to be stored out of line"}"# + "\n" }.joined())
+    }
+
+    @Test func deepNestingBeyondSixtyFourLevels() {
+        var w = JSONWriter()
+        var expected = ""
+        for _ in 0..<70 { w.beginArray(); w.int(1); expected += "[1," }
+        w.int(2)
+        expected += "2"
+        for level in 0..<70 {
+            w.endArray()
+            expected += "]"
+            if level < 69 { w.int(3); expected += ",3" }  // a value after each inner array, in its parent
+        }
+        #expect(w.string == expected)
+    }
+
+    @Test func dynamicKeysAndStringsNeedingEscapesKeepTheirCommas() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key(dynamic: "plain"); w.string("tab\there")
+        w.key(dynamic: "quote\"d"); w.string("ok")
+        w.key("n"); w.bool(false)
+        w.endObject()
+        #expect(w.string == #"{"plain":"tab\there","quote\"d":"ok","n":false}"#)
+    }
+
+    /// Each `field` method writes what `key` and the value method write.
+    @Test func fieldsWriteWhatAKeyAndItsValueWrite() {
+        var generator = SystemRandomNumberGenerator()
+        var numbers: [Double] = [0, -0.0, .nan, .infinity, -.infinity, 1e19, -3e25, 0.00004, 12.345678]
+        for _ in 0..<300 { numbers.append(Double.random(in: -1e7...1e7, using: &generator)) }
+        let strings = ["", "touch", "quote\"inside", "line\nbreak", "é and more than fifteen bytes", "\u{1}"]
+        for (i, v) in numbers.enumerated() {
+            let text = strings[i % strings.count]
+            var pairs = JSONWriter(), fields = JSONWriter()
+            pairs.beginObject()
+            pairs.key("n"); pairs.number(v, decimals: i % 7)
+            pairs.key("s"); pairs.string(text)
+            pairs.key("i"); pairs.int(i * (i % 2 == 0 ? 1 : -1))
+            pairs.key("p"); pairs.point(x: v, y: -v / 3, decimals: 2)
+            pairs.key("b"); pairs.bool(i % 3 == 0)
+            pairs.key("in"); pairs.beginArray(); pairs.point(x: v, y: 1, decimals: 1); pairs.number(v, decimals: 4); pairs.endArray()
+            pairs.endObject()
+            fields.beginObject()
+            fields.field("n", number: v, decimals: i % 7)
+            fields.field("s", string: text)
+            fields.field("i", int: i * (i % 2 == 0 ? 1 : -1))
+            fields.field("p", x: v, y: -v / 3, decimals: 2)
+            fields.field("b", bool: i % 3 == 0)
+            fields.key("in"); fields.beginArray(); fields.point(x: v, y: 1, decimals: 1); fields.number(v, decimals: 4); fields.endArray()
+            fields.endObject()
+            #expect(fields.string == pairs.string)
+        }
+    }
 }

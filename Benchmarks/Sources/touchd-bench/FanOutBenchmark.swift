@@ -137,7 +137,7 @@ func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
     var engine = Engine(configuration: .default(screens: [ScreenGeometry(width: 1920, height: 1080)]))
     engine.recordsDebug = false
     var outputs: [EngineOutput] = []
-    var batch: [PublishedEvent] = []
+    var batch = EventBatch()
     var latency = Latency()
     var expected = 0
     for frame in frames {
@@ -217,14 +217,56 @@ func socketFloor(readers: Int, frames: [TouchFrame]) {
     for fd in writers { close(fd) }
 }
 
-/// The gesture events of `outputs`, encoded as the daemon publishes them.
-func gestureBatch(_ outputs: [EngineOutput], into batch: inout [PublishedEvent]) {
-    batch.removeAll(keepingCapacity: true)
+/// The gesture events of `outputs`, encoded as the daemon publishes them (one buffer per frame).
+func gestureBatch(_ outputs: [EngineOutput], into batch: inout EventBatch) {
+    batch.removeAll()
     for o in outputs {
         guard case .gesture(let g) = o else { continue }
         batch.append(PublishedEvent(
             stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
             touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds,
-            line: MessageEncoder.line { MessageEncoder.gesture(g, into: &$0) }))
+            line: [])) { MessageEncoder.gesture(g, into: &$0) }
     }
+}
+
+/// Encoding a frame as the daemon does for a client subscribed to touches and
+/// gestures (`--only encode`): every touch of the frame and every gesture the
+/// engine reported, written into one reused ``EventBatch``. Time per frame
+/// (the engine outside the timing) and allocations per frame once warm.
+func benchmarkEncoding(frames: [TouchFrame]) {
+    var engine = Engine(configuration: .default(screens: [ScreenGeometry(width: 1920, height: 1080)]))
+    engine.recordsDebug = false
+    var outputs: [EngineOutput] = []
+    var perFrame: [[EngineOutput]] = []
+    for frame in frames {
+        outputs.removeAll(keepingCapacity: true)
+        engine.handle(frame, into: &outputs)
+        perFrame.append(outputs)
+    }
+    var batch = EventBatch()
+    func encode(_ i: Int) {
+        batch.removeAll()
+        for t in frames[i].touches {
+            batch.append(PublishedEvent(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
+                                        time: t.time.seconds, line: [])) { MessageEncoder.touch(t, into: &$0) }
+        }
+        for o in perFrame[i] {
+            guard case .gesture(let g) = o else { continue }
+            batch.append(PublishedEvent(
+                stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
+                touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds,
+                line: [])) { MessageEncoder.gesture(g, into: &$0) }
+        }
+    }
+    var lines = 0, bytes = 0
+    for i in frames.indices { encode(i); lines += batch.count; bytes += batch.bytes.count }
+    var latency = Latency()
+    for i in frames.indices {
+        let t0 = nowNanoseconds()
+        encode(i)
+        latency.record(nowNanoseconds() - t0)
+    }
+    report("encode a frame (touches + gestures)", "\(fixed(Double(lines) / Double(frames.count), 1)) lines, \(bytes / frames.count) bytes per frame; \(latency.summary)")
+    let mallocs = countAllocations { for i in frames.indices { encode(i) } }
+    report("encode a frame: allocations per frame", fixed(Double(mallocs) / Double(frames.count), 2))
 }

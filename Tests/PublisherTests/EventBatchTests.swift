@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import Wire
+
+@testable import Publisher
+
+/// A frame's events encoded into one buffer (Sources/Publisher/EventBatch.swift):
+/// lines, ends, the attributes filters read, reuse, and what a client of the
+/// publishing thread receives from it.
+@Suite struct EventBatchTests {
+    @Test func linesAreWrittenBackToBackEachWithItsNewline() {
+        var batch = EventBatch()
+        batch.append(PublishedEvent(stream: .touch, device: 3, time: 1, line: [])) { w in
+            w.beginObject(); w.key("n"); w.int(1); w.endObject()
+        }
+        batch.append(event(2, .gesture, kind: "pan"))
+        batch.append(PublishedEvent(stream: .system, time: 2, line: [])) { w in
+            w.beginObject(); w.key("s"); w.string("x"); w.endObject()
+        }
+        #expect(String(decoding: batch.bytes, as: UTF8.self) == "{\"n\":1}\n{\"type\":\"gesture\",\"n\":2}\n{\"s\":\"x\"}\n")
+        #expect(batch.ends == [8, 33, 43])
+        #expect(batch.count == 3)
+        // Attributes stay with the events; their lines live in the buffer only.
+        #expect(batch.events.map(\.stream) == [.touch, .gesture, .system])
+        #expect(batch.events[1].kind == "pan")
+        #expect(batch.events.allSatisfy { $0.line.isEmpty })
+        #expect(String(decoding: batch.line(1), as: UTF8.self) == #"{"type":"gesture","n":2}"#)
+        #expect(batch.eventsWithLines.map { String(decoding: $0.line, as: UTF8.self) }
+            == [#"{"n":1}"#, #"{"type":"gesture","n":2}"#, #"{"s":"x"}"#])
+    }
+
+    @Test func aReusedBatchStartsEmptyAndKeepsItsStorage() {
+        var batch = EventBatch()
+        for n in 0..<20 { batch.append(event(n, .touch)) }
+        let capacity = batch.bytes.capacity
+        batch.removeAll()
+        #expect(batch.isEmpty && batch.bytes.isEmpty && batch.ends.isEmpty)
+        batch.append(event(99, .touch))
+        #expect(String(decoding: batch.bytes, as: UTF8.self) == "{\"type\":\"touch\",\"n\":99}\n")
+        #expect(batch.bytes.capacity == capacity)
+    }
+
+    /// What the publishing thread sends from an encoded batch is what it sent
+    /// when every event carried its own line.
+    @Test func theWriterTakesTheBatchAsItEncodesSeparateLines() throws {
+        let events = (0..<12).map { event($0, $0 % 4 == 0 ? .gesture : .touch) }
+        var separate = DirectWriter()
+        separate.encode(events)
+        var taken = DirectWriter()
+        taken.take(EventBatch(events))
+        #expect(taken.all == separate.all)
+        #expect(taken.ends == separate.ends)
+
+        let pair = try DirectLaneTests.Pair()
+        let lane = DirectLane(id: DirectLaneTests.client, duplicating: pair.a, rule: DirectLaneTests.touches())
+        lane.reopen()
+        let batch = EventBatch(events)
+        taken.take(batch)
+        #expect(taken.offer(batch.events, to: lane) == nil)
+        #expect(pair.drain() == DirectLaneTests.text(events) { $0.stream == .touch })
+    }
+}
