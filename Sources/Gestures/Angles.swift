@@ -2,6 +2,8 @@
 // or libc, so the few functions the recognizers need are here. Accuracy is far
 // beyond what touch input needs (errors below 1e-8 rad).
 
+import TouchCore
+
 enum Angles {
     static let pi = 3.141592653589793
 
@@ -16,16 +18,19 @@ enum Angles {
             offset = pi / 6
             t = (z * sqrt3 - 1) / (z + sqrt3)
         }
+        // The series t - t^3/3 + t^5/5 - ... - t^15/15 + t^17/17, in Horner form: multiplications
+        // by constants instead of a division per term.
         let t2 = t * t
-        var term = t
-        var sum = t
-        var n = 1.0
-        for _ in 0..<8 {
-            term *= -t2
-            n += 2
-            sum += term / n
-        }
-        return offset + sum
+        var p = 1.0 / 17
+        p = p * t2 - 1.0 / 15
+        p = p * t2 + 1.0 / 13
+        p = p * t2 - 1.0 / 11
+        p = p * t2 + 1.0 / 9
+        p = p * t2 - 1.0 / 7
+        p = p * t2 + 1.0 / 5
+        p = p * t2 - 1.0 / 3
+        p = p * t2 + 1
+        return offset + t * p
     }
 
     /// The angle of (x, y) in radians, in (-pi, pi].
@@ -35,6 +40,14 @@ enum Angles {
         var a = ay <= ax ? atanUnit(ay / ax) : pi / 2 - atanUnit(ax / ay)
         if x < 0 { a = pi - a }
         return y < 0 ? -a : a
+    }
+
+    /// The signed angle from direction `a` to direction `b`, in (-pi, pi]
+    /// (clockwise positive on screen, where y grows downwards): the angle of
+    /// `b` minus the angle of `a`, wrapped, measured with one atan2 of their
+    /// cross and dot products instead of two.
+    static func turn(from a: Point, to b: Point) -> Double {
+        atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)
     }
 
     /// `a` wrapped into (-pi, pi].

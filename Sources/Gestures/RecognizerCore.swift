@@ -58,7 +58,7 @@ struct RecognizerCore: Sendable {
     var lastTime: Timestamp = .zero
     /// Whether the span (``scale``, ``spanChangeMM``) is integrated: only pinch reads it.
     var measuresScale = false
-    /// Whether ``rotation`` is integrated: only rotate reads it, and it costs two atan2 per touch.
+    /// Whether ``rotation`` is integrated: only rotate reads it, and it costs an atan2 per touch.
     var measuresRotation = false
     /// A ring of motion samples, indexed by sequence number modulo ``sampleCapacity``.
     private var samples: [MotionSample] = []
@@ -199,7 +199,7 @@ struct RecognizerCore: Sendable {
                     prevSpanMM += (t.previousMM - prevCMM).length; curSpanMM += (t.locationMM - curCMM).length
                 }
                 if measuresRotation && a.length > 0.5 && b.length > 0.5 {
-                    turn += Angles.wrapped(Angles.atan2(b.y, b.x) - Angles.atan2(a.y, a.x))
+                    turn += Angles.turn(from: a, to: b)
                     turning += 1
                 }
             }
@@ -252,7 +252,7 @@ struct RecognizerCore: Sendable {
     }
 
     /// Adds the mean turn of the touches around their centroid to `step` (rotate): once per step,
-    /// when two or more are present. Two atan2 per touch: the dearest part of the motion.
+    /// when two or more are present. One atan2 per touch: the dearest part of the motion.
     func measureTurn(into step: inout MotionStep) {
         guard !step.measuredTurn else { return }
         step.measuredTurn = true
@@ -263,7 +263,7 @@ struct RecognizerCore: Sendable {
         for t in touches where !t.isNew {
             let a = t.previousPX - prevCPX, b = t.locationPX - curCPX
             if a.length > 0.5 && b.length > 0.5 {
-                turn += Angles.wrapped(Angles.atan2(b.y, b.x) - Angles.atan2(a.y, a.x))
+                turn += Angles.turn(from: a, to: b)
                 turning += 1
             }
         }

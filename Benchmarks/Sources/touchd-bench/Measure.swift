@@ -50,6 +50,15 @@ func fixed(_ v: Double, _ decimals: Int) -> String {
 }
 
 /// Counts malloc calls made by `body` (needs the interposer library loaded).
+/// Whether ``countAllocations(_:)`` sees allocations at all: a known allocation
+/// must be counted, or every "0 allocations" figure would mean nothing.
+func allocationCountingWorks() -> Bool {
+    countAllocations {
+        let array = [Int](repeating: 7, count: 1000)
+        withExtendedLifetime(array) {}
+    } > 0
+}
+
 func countAllocations(_ body: () -> Void) -> Int {
     MallocInterposerSwift.reset()
     MallocInterposerSwift.hook()

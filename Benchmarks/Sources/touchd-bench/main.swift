@@ -21,6 +21,10 @@ func selected(_ name: String) -> Bool { only == nil || only == name }
 /// Timed repetitions: one under --only, so instruction counts are per pass.
 let repetitions = only == nil ? 5 : 1
 let sharedData = root + "/../shared/realdata"
+if !allocationCountingWorks() {
+    print("allocation counting does not work (a known allocation was not counted): run with LD_PRELOAD of libMallocInterposerSwift.so")
+    exit(2)
+}
 /// The fan-out's driver (the engine thread's role) and event loop run at
 /// touchd's default `SCHED_FIFO` 10 (docs/daemon.md, "Scheduling") unless
 /// --normal-scheduling; reader threads (the clients) stay in normal
