@@ -91,7 +91,7 @@ clean:
 # Host benchmarks (release build), printed as a table; see docs/performance.md.
 bench: deps
 	cd Benchmarks && $(SWIFT) build -c release
-	LD_PRELOAD="$$(find Benchmarks/.build/release -name 'libMallocInterposerSwift.so' | head -1)" Benchmarks/.build/release/touchd-bench "$(CURDIR)"
+	LD_PRELOAD="$$(find -L Benchmarks/.build/release -name 'libMallocInterposerSwift.so' | head -1)" Benchmarks/.build/release/touchd-bench "$(CURDIR)"
 
 # Soak (docs/reliability.md): touchd replaying a real recording in a loop at
 # 4x with 50 clients (10 misbehaving); RSS, descriptors and healthy clients'

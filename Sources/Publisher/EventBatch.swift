@@ -1,7 +1,7 @@
 import Wire
 
 /// A frame's events, encoded back to back into one buffer: what the engine's
-/// thread hands to ``Publisher/publish(_:)-(EventBatch)``. Each event's line is
+/// thread hands to the publisher (`Publisher.publish(_:)`). Each event's line is
 /// written straight into the batch's buffer and followed by a newline, so a
 /// frame costs no buffer per line, and the publisher sends slices of this one
 /// buffer (docs/performance.md, "Encoding").

@@ -20,7 +20,8 @@ public struct PublishedEvent: Sendable {
     public var owner: ClientID?
     /// Event time in seconds (the `time` field of the message); reported in `overflow`.
     public var time: Double
-    /// The encoded JSON object, without a newline.
+    /// The encoded JSON object, without a newline; empty for the events of an
+    /// ``EventBatch``, whose lines are in the batch's buffer.
     public var line: [UInt8]
 
     /// Creates an event.

@@ -142,7 +142,7 @@ public final class Publisher: Sendable {
     }
 
     /// Hands events that carry their own lines to the clients, as one
-    /// batch (see ``publish(_:)-(EventBatch)``).
+    /// batch (see the `EventBatch` variant).
     public func publish(_ events: [PublishedEvent]) {
         guard !events.isEmpty else { return }
         publish(EventBatch(events))
