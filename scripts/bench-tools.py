@@ -172,6 +172,21 @@ def cpu(args):
         print("%.2f" % ((int(fields[11]) + int(fields[12])) / tick))
 
 
+def threads(args):
+    """utime+stime of each thread of a process, in seconds: `TID NAME SECONDS` lines."""
+    tick = os.sysconf("SC_CLK_TCK")
+    base = "/proc/%s/task" % args.pid
+    for tid in sorted(os.listdir(base), key=int):
+        try:
+            with open("%s/%s/stat" % (base, tid)) as f:
+                text = f.read()
+        except OSError:
+            continue  # ended meanwhile
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        print("%s %s %.2f" % (tid, name.replace(" ", "_"), (int(fields[11]) + int(fields[12])) / tick))
+
+
 def rss(args):
     values = {}
     with open("/proc/%s/status" % args.pid) as f:
@@ -204,6 +219,9 @@ def main():
     s = sub.add_parser("cpu")
     s.add_argument("pids", nargs="+")
     s.set_defaults(run=cpu)
+    s = sub.add_parser("threads")
+    s.add_argument("pid")
+    s.set_defaults(run=threads)
     s = sub.add_parser("rss")
     s.add_argument("pid")
     s.set_defaults(run=rss)

@@ -56,6 +56,49 @@ done
 read -r rss0 _ < <(rss $TOUCHD_PID)
 result rss_no_device_kb "$rss0"
 
+# --- profile (BENCH_VM_PROFILE=1): where touchd's CPU goes with one client ---
+# `perf record` (cpu-clock samples, the guest kernel included) on touchd and
+# `libinput debug-events` while the synthetic stream is replayed and one
+# client reads every touch and gesture from touchd; the reports (by process
+# with `--sort comm,...`) go to RESULT_DIR/profile-*.txt and nothing else runs.
+if [ -f "$TRACES/profile" ]; then
+    PERF=/usr/bin/perf
+    "$PY" "$TOOLS" clients "$SOCK" 1 --events gesture,touch >"$RESULTS/client-profile.out" 2>"$RESULTS/client-profile.log" &
+    CLIENT_PID=$!
+    wait_for_line "$RESULTS/client-profile.out" ready || echo "profile: client not ready"
+    "$TOUCHCTL" replay --live "$TRACES/synthetic.events" 2>"$RESULTS/replay-profile.log" &
+    REPLAY_PID=$!
+    wait_for_line "$RESULTS/replay-profile.log" "created /dev/input/event" || echo "profile: no device"
+    node=$(/usr/bin/grep -o '/dev/input/event[0-9]*' "$RESULTS/replay-profile.log" | /usr/bin/head -1)
+    "$LIBINPUT" debug-events --device "$node" >/dev/null 2>"$RESULTS/libinput-profile.log" &
+    LIBINPUT_PID=$!
+    /usr/bin/sleep 2
+    # No throttling of the sampling (under TCG a sample's interrupt is slow, and the
+    # kernel would otherwise lower the rate to a few samples per second).
+    echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+    "$PY" "$TOOLS" threads $TOUCHD_PID >"$RESULTS/threads-before.txt"
+    t0=$(cpu $TOUCHD_PID); l0=$(cpu $LIBINPUT_PID)
+    # STREAM_SECONDS of the stream (which started 2 s ago with the lead-in's last seconds);
+    # perf stops by itself.
+    stream=$(/usr/bin/cat "$TRACES/synthetic.seconds")
+    "$PERF" record -e cpu-clock -F 997 -g -p "$TOUCHD_PID,$LIBINPUT_PID" -o "$RESULTS/perf.data" -- /usr/bin/sleep "$stream"
+    t1=$(cpu $TOUCHD_PID); l1=$(cpu $LIBINPUT_PID)
+    "$PY" "$TOOLS" threads $TOUCHD_PID >"$RESULTS/threads-after.txt"
+    /usr/bin/dmesg | /usr/bin/grep -i perf | /usr/bin/tail -5
+    wait $REPLAY_PID
+    /usr/bin/kill -TERM $LIBINPUT_PID; wait $LIBINPUT_PID 2>/dev/null
+    /usr/bin/kill -TERM $CLIENT_PID; wait $CLIENT_PID 2>/dev/null
+    /usr/bin/tail -1 "$RESULTS/client-profile.log"
+    result profile_touchd_seconds "$(/usr/bin/awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+    result profile_libinput_seconds "$(/usr/bin/awk -v a="$l0" -v b="$l1" 'BEGIN { printf "%.2f", b - a }')"
+    "$PERF" report -i "$RESULTS/perf.data" --stdio --no-children -g none --sort comm,dso >"$RESULTS/profile-dso.txt" 2>&1
+    "$PERF" report -i "$RESULTS/perf.data" --stdio --no-children -g none --sort comm,sym >"$RESULTS/profile-sym.txt" 2>&1
+    "$PERF" report -i "$RESULTS/perf.data" --stdio --children -g none --sort comm,sym >"$RESULTS/profile-children.txt" 2>&1
+    /usr/bin/kill -TERM $TOUCHD_PID; wait $TOUCHD_PID 2>/dev/null
+    echo 0 >"$RESULTS/status"
+    exit 0
+fi
+
 # --- memory: 4 idle devices, then 100 clients, then a stream through them ----
 IDLE_PIDS=()
 for i in 1 2 3 4; do

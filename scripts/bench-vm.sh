@@ -8,7 +8,9 @@
 # Usage: scripts/bench-vm.sh
 # Environment: SWIFT, VM_MEMORY (default 2G), VM_CPUS (default 2),
 #              VM_DIR (default .build-vm), VM_TIMEOUT (default 1800 s),
-#              STREAM_SECONDS (synthetic stream length, default 20).
+#              STREAM_SECONDS (synthetic stream length, default 20),
+#              BENCH_VM_PROFILE=1 (instead: `perf record` of touchd with one
+#              client on the synthetic stream; reports in .build-vm/bench).
 # Needs (installed when missing, as root): what scripts/vm-test.sh installs,
 # and libinput-tools.
 set -euo pipefail
@@ -54,6 +56,7 @@ add_real() {
 add_real atmel-4-finger-drag "$TS/Atmel maXTouch Touchscreen.4-finger-drag-down.events" "$DESC"
 add_real ep0430m09-2-finger-scroll "$TS/EP0430M09.2-finger-scroll-down.events" "$TS/EP0430M09.desc"
 echo "$list" >"$TRACES/cpu-list"
+if [ "${BENCH_VM_PROFILE:-0}" = 1 ]; then : >"$TRACES/profile"; fi
 
 # --- one guest boot -------------------------------------------------------------
 KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
@@ -71,6 +74,16 @@ if [ "$(cat "$RESULTS/status" 2>/dev/null)" != 0 ]; then
     log "the guest run failed; $RESULTS/guest.log:"
     tail -n 30 "$RESULTS/guest.log" >&2 || tail -n 30 "$RESULTS/vng.log" >&2
     exit 2
+fi
+
+if [ -f "$TRACES/profile" ]; then
+    log "CPU while profiled: touchd $(grep '^profile_touchd_seconds=' "$RESULTS/results.txt" | cut -d= -f2) s, libinput $(grep '^profile_libinput_seconds=' "$RESULTS/results.txt" | cut -d= -f2) s"
+    # CPU seconds of each touchd thread over the profiled stream.
+    join <(sort "$RESULTS/threads-before.txt") <(sort "$RESULTS/threads-after.txt") |
+        awk '{ printf "touchd thread %-20s %6.2f s\n", $2, $5 - $3 }' | sort -k4 -rn
+    head -n 40 "$RESULTS/profile-dso.txt"
+    log "profiles: $RESULTS/profile-{dso,sym,children}.txt (perf.data beside them)"
+    exit 0
 fi
 
 # --- the table -------------------------------------------------------------------

@@ -18,8 +18,9 @@ struct TrackedTouch: Sendable {
     var locationMM: Point
     var previousPX: Point
     var previousMM: Point
-    /// Largest distance from the start so far, in mm.
-    var farthestMM: Double
+    /// Square of the largest distance from the start so far, in mm² (the root is taken
+    /// when a recognizer asks, not at every move of every recognizer following the touch).
+    var farthestSquaredMM: Double
 }
 
 /// One sample of a recognizer's cumulative motion, for velocities.
@@ -107,7 +108,7 @@ struct RecognizerCore: Sendable {
             key: key, id: touch.id, device: touch.device, type: touch.type, isDown: true, isNew: true,
             beganAt: touch.time, startPX: touch.location, startMM: touch.locationMM,
             locationPX: touch.location, locationMM: touch.locationMM,
-            previousPX: touch.location, previousMM: touch.locationMM, farthestMM: 0))
+            previousPX: touch.location, previousMM: touch.locationMM, farthestSquaredMM: 0))
     }
 
     /// Updates a tracked touch; returns false when it is not tracked.
@@ -125,8 +126,9 @@ struct RecognizerCore: Sendable {
         lastUpdated = i
         touches[i].locationPX = touch.location
         touches[i].locationMM = touch.locationMM
-        let moved = touch.locationMM.distance(to: touches[i].startMM)
-        if moved > touches[i].farthestMM { touches[i].farthestMM = moved }
+        let d = touch.locationMM - touches[i].startMM
+        let moved = d.x * d.x + d.y * d.y
+        if moved > touches[i].farthestSquaredMM { touches[i].farthestSquaredMM = moved }
         if lifted && touches[i].isDown {
             touches[i].isDown = false
             downCount -= 1
@@ -146,11 +148,13 @@ struct RecognizerCore: Sendable {
         touches.removeAll { !$0.isDown }
     }
 
-    /// Largest distance any touch moved from where it started, in mm.
+    /// Largest distance any touch moved from where it started, in mm: the same value, bit
+    /// for bit, as the largest of each touch's `distance(to:)` (a correctly rounded square
+    /// root is monotonic, so the root of the largest square is the largest root).
     var farthestMM: Double {
         var m = 0.0
-        for t in touches where t.farthestMM > m { m = t.farthestMM }
-        return m
+        for t in touches where t.farthestSquaredMM > m { m = t.farthestSquaredMM }
+        return m.squareRoot()
     }
 
     /// Centroid in pixels of the touches down (of all tracked ones when none is down).

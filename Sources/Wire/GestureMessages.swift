@@ -10,17 +10,17 @@ extension MessageEncoder {
     /// rad/s (rotate), `edge` (edge-pan).
     public static func gesture(_ e: GestureEvent, into w: inout JSONWriter) {
         w.beginObject()
-        w.field("type", string: "gesture")
+        w.field("type", literal: "gesture")
         w.field("time", number: e.time.seconds, decimals: 6)
         w.field("device", int: e.device.rawValue)
         w.key("surface")
         if let s = e.surface { w.string(s.rawValue) } else { w.null() }
         w.field("owner", string: e.owner)
         w.field("recognizer", string: e.recognizer)
-        w.field("kind", string: e.kind.rawValue)
-        w.field("state", string: e.state.rawValue)
+        w.field("kind", literal: e.kind.protocolName)
+        w.field("state", literal: e.state.protocolName)
         w.field("touches", int: e.touches)
-        w.field("touchType", string: e.touchType.rawValue)
+        w.field("touchType", literal: e.touchType.protocolName)
         w.field("location", x: e.location.x, y: e.location.y, decimals: 2)
         if let v = e.taps { w.field("taps", int: v) }
         if let v = e.direction { w.field("direction", string: v.rawValue) }
@@ -41,7 +41,7 @@ extension MessageEncoder {
     /// record as one readable line.
     public static func debug(_ r: DebugRecord, into w: inout JSONWriter) {
         w.beginObject()
-        w.field("type", string: "debug")
+        w.field("type", literal: "debug")
         w.field("time", number: r.time.seconds, decimals: 6)
         if let i = r.interaction { w.field("interaction", int: i) }
         if let t = r.touch { w.field("touch", int: t.rawValue) }
@@ -100,7 +100,7 @@ extension MessageEncoder {
     /// `surface` replaces the decision's surface id (a client's own name for it).
     public static func system(_ e: SystemEvent, surface: String? = nil, into w: inout JSONWriter) {
         w.beginObject()
-        w.field("type", string: "system")
+        w.field("type", literal: "system")
         w.field("time", number: e.time.seconds, decimals: 6)
         switch e.kind {
         case .deferral(let d):

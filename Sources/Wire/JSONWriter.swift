@@ -221,6 +221,24 @@ public struct JSONWriter: Sendable {
         name.withUTF8Buffer { key in appendEscaped(value, comma: comma, key: key) }
     }
 
+    /// Writes `"name":"value"` for a value that is a protocol name (an event
+    /// type, an enum's raw value): `key(name)` then `string(value)`, without
+    /// looking for characters to escape, which such a value does not have.
+    public mutating func field(_ name: StaticString, literal value: StaticString) {
+        let comma = fieldNeedsComma()
+        name.withUTF8Buffer { key in
+            value.withUTF8Buffer { text in
+                write(room: key.count + text.count + 6) { out, n in
+                    if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                    Self.writeKey(key, into: out, at: &n)
+                    out[n] = UInt8(ascii: "\""); n &+= 1
+                    Self.copy(text, into: out, at: &n)
+                    out[n] = UInt8(ascii: "\""); n &+= 1
+                }
+            }
+        }
+    }
+
     /// Writes `"name":value`: `key(name)` then `int(value)`.
     public mutating func field<T: BinaryInteger>(_ name: StaticString, int value: T) {
         let comma = fieldNeedsComma()
@@ -281,9 +299,13 @@ public struct JSONWriter: Sendable {
         @inline(__always)
         init?(_ value: Double, decimals: Int) {
             guard value.isFinite else { return nil }
-            let scaled = (value * Fixed.scale(decimals)).rounded()
+            let scaled = value * Fixed.scale(decimals)
             guard scaled.magnitude < 9.0e18 else { return nil }
-            let units = Int64(scaled)
+            // Rounded half away from zero, as `rounded()` does, without its library call:
+            // the part below the truncation is exact (a double at or over 2^52 is an integer).
+            var units = Int64(scaled)
+            let rest = scaled - Double(units)
+            if rest >= 0.5 { units &+= 1 } else if rest <= -0.5 { units &-= 1 }
             negative = units < 0
             (whole, fraction) = Fixed.split(units.magnitude, decimals: decimals)
             digits = decimals
@@ -303,7 +325,7 @@ public struct JSONWriter: Sendable {
             JSONWriter.writeDigits(whole, minDigits: 1, into: out, at: &n)
             if digits > 0 {
                 out[n] = UInt8(ascii: "."); n &+= 1
-                JSONWriter.writeDigits(fraction, minDigits: digits, into: out, at: &n)
+                JSONWriter.writeDigits(fraction, count: digits, into: out, at: &n)
             }
         }
 
@@ -429,6 +451,20 @@ public struct JSONWriter: Sendable {
         var probe = value
         while probe >= 10 { count &+= 1; probe /= 10 }
         if count < minDigits { count = minDigits }
+        var v = value
+        var i = n &+ count &- 1
+        while i >= n {
+            out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+            i &-= 1
+        }
+        n &+= count
+    }
+
+    /// Writes the last `count` decimal digits of `value` (zero-padded) at
+    /// `out[n...]`: a fraction, whose number of digits is known.
+    @inline(__always)
+    static func writeDigits(_ value: UInt64, count: Int, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
         var v = value
         var i = n &+ count &- 1
         while i >= n {

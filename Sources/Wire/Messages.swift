@@ -108,13 +108,13 @@ public enum MessageEncoder {
     /// set for a surface's raw touch stream.
     public static func touch(_ t: Touch, surface: String? = nil, into w: inout JSONWriter) {
         w.beginObject()
-        w.field("type", string: "touch")
+        w.field("type", literal: "touch")
         w.field("time", number: t.time.seconds, decimals: 6)
         w.field("device", int: t.device.rawValue)
         w.field("id", int: t.id.rawValue)
-        w.field("phase", string: t.phase.rawValue)
-        w.field("touchType", string: t.type.rawValue)
-        w.field("tool", string: t.tool.rawValue)
+        w.field("phase", literal: t.phase.protocolName)
+        w.field("touchType", literal: t.type.protocolName)
+        w.field("tool", literal: t.tool.protocolName)
         w.field("screen", int: t.screen)
         w.field("location", x: t.location.x, y: t.location.y, decimals: 2)
         w.field("locationMM", x: t.locationMM.x, y: t.locationMM.y, decimals: 2)

@@ -1,5 +1,5 @@
 import Testing
-import Wire
+@testable import Wire
 
 @Suite struct JSONWriterTests {
     @Test func nestedStructureGetsCommasRight() {
@@ -62,6 +62,9 @@ import Wire
     @Test func numbersMatchTheReferenceFormatting() {
         var generator = SystemRandomNumberGenerator()
         var values: [Double] = [0, -0.0, 1, -1, 0.5, -0.5, 0.004, -0.004, 0.005, 9.995, 123456789.987654, -1e-7, 1e17, -1e17, 5e18, 1e300, .infinity]
+        // Halves (rounded away from zero), the largest double below a half, and halves just under 2^52.
+        values += [0.125, -0.125, 2.5, -2.5, 0.0000005, -0.0000015, 0.49999999999999994, -0.49999999999999994,
+                   4503599627370495.5, -4503599627370495.5, 8.999999999999998e18, -8.999999999999998e18]
         for _ in 0..<2000 {
             let magnitude = Double.random(in: -8...12, using: &generator)
             values.append((Bool.random(using: &generator) ? 1 : -1) * Double.random(in: 1...10, using: &generator) * pow10(magnitude))
@@ -94,6 +97,42 @@ import Wire
         w.int(UInt32.max)
         w.endArray()
         #expect(w.string == "[" + values.map(String.init).joined(separator: ",") + ",4294967295]")
+    }
+
+    /// Every power of ten and its neighbours (where the digit count changes), random values of
+    /// every length, and zero padding: as `String(value)` writes them, padded on the left; a
+    /// fraction's fixed count of digits likewise.
+    @Test func digitsAtEveryCountChange() {
+        var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1]
+        var p: UInt64 = 1
+        for _ in 0..<19 {
+            p *= 10
+            values += [p - 1, p, p + 1]
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            values.append(UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator))
+        }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        for v in values {
+            for minDigits in [1, 2, 6, 21] {
+                let written = buffer.withUnsafeMutableBufferPointer { out -> String in
+                    var n = 3
+                    JSONWriter.writeDigits(v, minDigits: minDigits, into: out, at: &n)
+                    return String(decoding: out[3..<n], as: UTF8.self)
+                }
+                let plain = String(v)
+                let expected = String(repeating: "0", count: max(0, minDigits - plain.count)) + plain
+                #expect(written == expected, "\(v), at least \(minDigits) digits")
+            }
+            let last6 = buffer.withUnsafeMutableBufferPointer { out -> String in
+                var n = 0
+                JSONWriter.writeDigits(v % 1_000_000, count: 6, into: out, at: &n)
+                return String(decoding: out[0..<n], as: UTF8.self)
+            }
+            let plain6 = String(v % 1_000_000)
+            #expect(last6 == String(repeating: "0", count: 6 - plain6.count) + plain6, "\(v), 6 digits")
+        }
     }
 
     @Test func linesBackToBackEachStartWithoutAComma() {
@@ -144,6 +183,7 @@ import Wire
             pairs.key("i"); pairs.int(i * (i % 2 == 0 ? 1 : -1))
             pairs.key("p"); pairs.point(x: v, y: -v / 3, decimals: 2)
             pairs.key("b"); pairs.bool(i % 3 == 0)
+            pairs.key("l"); pairs.string("edge-swipe")
             pairs.key("in"); pairs.beginArray(); pairs.point(x: v, y: 1, decimals: 1); pairs.number(v, decimals: 4); pairs.endArray()
             pairs.endObject()
             fields.beginObject()
@@ -152,6 +192,7 @@ import Wire
             fields.field("i", int: i * (i % 2 == 0 ? 1 : -1))
             fields.field("p", x: v, y: -v / 3, decimals: 2)
             fields.field("b", bool: i % 3 == 0)
+            fields.field("l", literal: "edge-swipe")
             fields.key("in"); fields.beginArray(); fields.point(x: v, y: 1, decimals: 1); fields.number(v, decimals: 4); fields.endArray()
             fields.endObject()
             #expect(fields.string == pairs.string)

@@ -1,0 +1,30 @@
+import Gestures
+import Testing
+import TouchCore
+import Wire
+
+/// The static names the encoders copy without escaping are the enums' raw
+/// values (what clients parse, docs/protocol.md), for every case.
+@Suite struct ProtocolNamesTests {
+    @Test func touchEnums() {
+        for c in TouchPhase.allCases { #expect(c.protocolName.description == c.rawValue) }
+        for c in TouchType.allCases { #expect(c.protocolName.description == c.rawValue) }
+        for c in Tool.allCases { #expect(c.protocolName.description == c.rawValue) }
+    }
+
+    @Test func gestureEnums() {
+        for c in GestureKind.allCases { #expect(c.protocolName.description == c.rawValue) }
+        for c in GestureState.allCases { #expect(c.protocolName.description == c.rawValue) }
+    }
+
+    /// Every name is a plain protocol word: nothing `field(_:literal:)` would have had to escape.
+    @Test func namesNeedNoEscaping() {
+        let names = TouchPhase.allCases.map(\.rawValue) + TouchType.allCases.map(\.rawValue) + Tool.allCases.map(\.rawValue)
+            + GestureKind.allCases.map(\.rawValue) + GestureState.allCases.map(\.rawValue)
+        for name in names {
+            var w = JSONWriter()
+            w.string(name)
+            #expect(w.string == "\"\(name)\"")
+        }
+    }
+}
