@@ -37,10 +37,10 @@ public struct EventBatch: Sendable {
     public var count: Int { events.count }
 
     /// Adds an event whose line `encode` writes (one JSON object, no newline).
-    public mutating func append(_ event: PublishedEvent, encode: (inout JSONWriter) -> Void) {
-        var attributes = event
-        attributes.line = []
-        events.append(attributes)
+    public mutating func append(_ event: consuming PublishedEvent, encode: (inout JSONWriter) -> Void) {
+        // Moved in, not copied: the attributes' strings are not retained again per event.
+        if !event.line.isEmpty { event.line = [] }
+        events.append(event)
         encode(&writer)
         writer.newline()
         ends.append(writer.count)

@@ -59,8 +59,11 @@ extension SubscriptionFilter {
 public struct SubscriptionSet: Sendable {
     /// The subscriptions, oldest first.
     public private(set) var subscriptions: [Subscription] = []
-    // Which streams at least one subscription lists: the routing fast path.
-    private var streams: Set<EventStream> = []
+    // The streams each subscription lists, as bits (`EventStream.bit`), and
+    // which streams at least one lists: routing asks for every event and
+    // every client, so without hashing.
+    private var streamBits: [UInt8] = []
+    private var streams: UInt8 = 0
 
     /// Creates an empty set.
     public init() {}
@@ -71,7 +74,8 @@ public struct SubscriptionSet: Sendable {
     /// Adds a subscription.
     public mutating func add(_ s: Subscription) {
         subscriptions.append(s)
-        streams.formUnion(s.events)
+        streamBits.append(EventStream.bits(s.events))
+        streams |= streamBits[streamBits.count - 1]
     }
 
     /// Removes the streams from every subscription (nil: removes everything);
@@ -79,23 +83,44 @@ public struct SubscriptionSet: Sendable {
     public mutating func remove(_ events: [EventStream]?) {
         guard let events else {
             subscriptions.removeAll()
-            streams.removeAll()
+            streamBits.removeAll()
+            streams = 0
             return
         }
         for k in subscriptions.indices {
             subscriptions[k].events.removeAll(where: events.contains)
         }
         subscriptions.removeAll(where: { $0.events.isEmpty })
-        streams = Set(subscriptions.flatMap(\.events))
+        streamBits = subscriptions.map { EventStream.bits($0.events) }
+        streams = streamBits.reduce(0, |)
     }
 
     /// Whether any subscription lists the stream.
-    public func includes(_ stream: EventStream) -> Bool { streams.contains(stream) }
+    public func includes(_ stream: EventStream) -> Bool { streams & stream.bit != 0 }
 
     /// Whether the event is wanted.
     public func wants(_ e: PublishedEvent) -> Bool {
-        guard streams.contains(e.stream) else { return false }
-        for s in subscriptions where s.events.contains(e.stream) && s.filter.matches(e) { return true }
+        let bit = e.stream.bit
+        guard streams & bit != 0 else { return false }
+        for k in subscriptions.indices where streamBits[k] & bit != 0 && subscriptions[k].filter.matches(e) { return true }
         return false
+    }
+}
+
+extension EventStream {
+    /// The stream's bit in a set of streams kept as bits.
+    var bit: UInt8 {
+        switch self {
+        case .gesture: return 1 << 0
+        case .touch: return 1 << 1
+        case .system: return 1 << 2
+        case .device: return 1 << 3
+        case .debug: return 1 << 4
+        }
+    }
+
+    /// The streams as bits.
+    static func bits(_ streams: [EventStream]) -> UInt8 {
+        streams.reduce(0) { $0 | $1.bit }
     }
 }

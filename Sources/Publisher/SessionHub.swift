@@ -22,7 +22,7 @@ final class SessionHub: @unchecked Sendable {
     private var disconnectsInProgress = 0
     private var idleWaiters: [EventLoopPromise<Void>] = []
     private(set) var isShuttingDown = false
-    // One bit (`bit(_:)`) per stream that some session subscribes to.
+    // One bit (`EventStream.bit`) per stream that some session subscribes to.
     private let interest = Atomic<UInt8>(0)
     /// The direct-write lanes of the counted sessions that have one; read by
     /// the publishing thread (docs/daemon.md, "Threads").
@@ -136,24 +136,14 @@ final class SessionHub: @unchecked Sendable {
         eventLoop.assertInEventLoop()
         var bits: UInt8 = 0
         for s in sessions {
-            for stream in EventStream.allCases where s.subscriptions.includes(stream) { bits |= Self.bit(stream) }
+            for stream in EventStream.allCases where s.subscriptions.includes(stream) { bits |= stream.bit }
         }
         interest.store(bits, ordering: .releasing)
     }
 
     /// Whether some session subscribes to `stream`; any thread.
     func wants(_ stream: EventStream) -> Bool {
-        interest.load(ordering: .acquiring) & Self.bit(stream) != 0
-    }
-
-    private static func bit(_ stream: EventStream) -> UInt8 {
-        switch stream {
-        case .gesture: 1 << 0
-        case .touch: 1 << 1
-        case .system: 1 << 2
-        case .device: 1 << 3
-        case .debug: 1 << 4
-        }
+        interest.load(ordering: .acquiring) & stream.bit != 0
     }
 
     /// Sessions counted now.

@@ -9,32 +9,65 @@ extension MessageEncoder {
     /// `velocity` in scale/s (pinch), `rotation` in radians and `velocity` in
     /// rad/s (rotate), `edge` (edge-pan).
     public static func gesture(_ e: GestureEvent, into w: inout JSONWriter) {
-        w.beginObject()
-        w.field("type", literal: "gesture")
-        w.field("time", number: e.time.seconds, decimals: 6)
-        w.field("device", int: e.device.rawValue)
-        w.key("surface")
-        if let s = e.surface { w.string(s.rawValue) } else { w.null() }
-        w.field("owner", string: e.owner)
-        w.field("recognizer", string: e.recognizer)
-        w.field("kind", literal: e.kind.protocolName)
-        w.field("state", literal: e.state.protocolName)
-        w.field("touches", int: e.touches)
-        w.field("touchType", literal: e.touchType.protocolName)
-        w.field("location", x: e.location.x, y: e.location.y, decimals: 2)
-        if let v = e.taps { w.field("taps", int: v) }
-        if let v = e.direction { w.field("direction", string: v.rawValue) }
-        if let v = e.translation { w.field("translation", x: v.x, y: v.y, decimals: 2) }
-        if let v = e.velocity { w.field("velocity", x: v.x, y: v.y, decimals: 1) }
-        if let v = e.scale { w.field("scale", number: v, decimals: 4) }
-        if let v = e.scaleVelocity { w.field("velocity", number: v, decimals: 4) }
-        if let v = e.rotation { w.field("rotation", number: v, decimals: 4) }
-        if let v = e.rotationVelocity { w.field("velocity", number: v, decimals: 4) }
-        if let v = e.edge { w.field("edge", string: v.rawValue) }
-        if let v = e.purpose { w.field("purpose", string: v) }
-        if e.isSystem { w.field("system", bool: true) }
-        w.endObject()
+        var room = gestureRoom &+ JSONCursor.stringRoom(e.owner) &+ JSONCursor.stringRoom(e.recognizer)
+        if let s = e.surface { room &+= JSONCursor.stringRoom(s.rawValue) }
+        if let p = e.purpose { room &+= 11 &+ JSONCursor.stringRoom(p) }
+        w.value(room: room) { c in
+            c.raw(#"{"type":"gesture","time":"#)
+            c.number(e.time.seconds, decimals: 6)
+            c.raw(#","device":"#)
+            c.int(e.device.rawValue)
+            c.raw(#","surface":"#)
+            if let s = e.surface { c.string(s.rawValue) } else { c.raw("null") }
+            c.raw(#","owner":"#)
+            c.string(e.owner)
+            c.raw(#","recognizer":"#)
+            c.string(e.recognizer)
+            c.raw(#","kind":"#)
+            c.quoted(e.kind.protocolName)
+            c.raw(#","state":"#)
+            c.quoted(e.state.protocolName)
+            c.raw(#","touches":"#)
+            c.int(e.touches)
+            c.raw(#","touchType":"#)
+            c.quoted(e.touchType.protocolName)
+            c.raw(#","location":{"x":"#)
+            c.number(e.location.x, decimals: 2)
+            c.raw(#","y":"#)
+            c.number(e.location.y, decimals: 2)
+            c.raw("}")
+            if let v = e.taps { c.raw(#","taps":"#); c.int(v) }
+            if let v = e.direction { c.raw(#","direction":"#); c.quoted(v.protocolName) }
+            if let v = e.translation {
+                c.raw(#","translation":{"x":"#)
+                c.number(v.x, decimals: 2)
+                c.raw(#","y":"#)
+                c.number(v.y, decimals: 2)
+                c.raw("}")
+            }
+            if let v = e.velocity {
+                c.raw(#","velocity":{"x":"#)
+                c.number(v.x, decimals: 1)
+                c.raw(#","y":"#)
+                c.number(v.y, decimals: 1)
+                c.raw("}")
+            }
+            if let v = e.scale { c.raw(#","scale":"#); c.number(v, decimals: 4) }
+            if let v = e.scaleVelocity { c.raw(#","velocity":"#); c.number(v, decimals: 4) }
+            if let v = e.rotation { c.raw(#","rotation":"#); c.number(v, decimals: 4) }
+            if let v = e.rotationVelocity { c.raw(#","velocity":"#); c.number(v, decimals: 4) }
+            if let v = e.edge { c.raw(#","edge":"#); c.quoted(v.protocolName) }
+            if let p = e.purpose { c.raw(#","purpose":"#); c.string(p) }
+            if e.isSystem { c.raw(#","system":true"#) }
+            c.raw("}")
+        }
     }
+
+    /// The most a gesture line takes without its strings (`surface`, `owner`,
+    /// `recognizer`, `purpose`): the keys and punctuation (about 330 bytes
+    /// with every optional key), 11 numbers (at most 32 bytes each), 3
+    /// integers (21), 4 enum names (at most 14 each): under 800.
+    static var gestureRoom: Int { 1024 }
 
     /// Writes one `debug` record object (no trailing newline): `record` names
     /// the kind of record, the kind's details follow, and `text` is the

@@ -67,7 +67,7 @@ public struct JSONWriter: Sendable {
     /// Whether the next value takes a comma before it; marks the container
     /// as having an element.
     @inline(__always)
-    private mutating func valueNeedsComma() -> Bool {
+    mutating func valueNeedsComma() -> Bool {
         if pendingValueAfterKey {
             pendingValueAfterKey = false
             setInnermost(true)
@@ -89,7 +89,7 @@ public struct JSONWriter: Sendable {
 
     /// Reserves `room` bytes and lets `body` write into them (`n`: bytes written so far).
     @inline(__always)
-    private mutating func write(room: Int, _ body: (UnsafeMutableBufferPointer<UInt8>, inout Int) -> Void) {
+    mutating func write(room: Int, _ body: (UnsafeMutableBufferPointer<UInt8>, inout Int) -> Void) {
         bytes.append(addingCapacity: room) { span in
             span.withUnsafeMutableBufferPointer { out, n in body(out, &n) }
         }
@@ -288,7 +288,7 @@ public struct JSONWriter: Sendable {
 
     /// A number as fixed-point decimal text: sign, whole part, and the
     /// fraction's significant digits (trailing zeros trimmed).
-    private struct Fixed {
+    struct Fixed {
         var negative: Bool
         var whole: UInt64
         var fraction: UInt64
@@ -447,40 +447,53 @@ public struct JSONWriter: Sendable {
     /// 20 digits, or `minDigits`).
     @inline(__always)
     static func writeDigits(_ value: UInt64, minDigits: Int, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
-        var count = 1
-        var probe = value
-        while probe >= 10 { count &+= 1; probe /= 10 }
-        if count < minDigits { count = minDigits }
-        var v = value
-        var i = n &+ count &- 1
-        while i >= n {
-            out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
-            v /= 10
-            i &-= 1
-        }
-        n &+= count
+        writeDigits(value, count: max(digitCount(value), minDigits), into: out, at: &n)
     }
+
+    /// How many decimal digits `value` has (1 for 0): comparisons with
+    /// powers of ten, no division.
+    @inline(__always)
+    static func digitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var power: UInt64 = 10
+        while value >= power {
+            count &+= 1
+            if count == 20 { break }  // 10^20 does not fit in 64 bits
+            power &*= 10
+        }
+        return count
+    }
+
+    /// "00", "01", ... "99": two digits per division by 100.
+    private static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
 
     /// Writes the last `count` decimal digits of `value` (zero-padded) at
-    /// `out[n...]`: a fraction, whose number of digits is known.
+    /// `out[n...]`, two at a time from the right: a fraction, whose number of
+    /// digits is known, or a whole part after ``digitCount(_:)``.
     @inline(__always)
     static func writeDigits(_ value: UInt64, count: Int, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
+        let pairs = digitPairs.utf8Start
+        let base = out.baseAddress!
         var v = value
-        var i = n &+ count &- 1
-        while i >= n {
-            out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
-            v /= 10
-            i &-= 1
+        var i = n &+ count
+        while i &- n >= 2 {
+            let q = v / 100
+            let r = Int(truncatingIfNeeded: v &- q &* 100) &<< 1
+            i &-= 2
+            base[i] = pairs[r]
+            base[i &+ 1] = pairs[r &+ 1]
+            v = q
         }
+        if i > n { base[n] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10) }
         n &+= count
     }
 
-    private static func hexDigit(_ v: UInt8) -> UInt8 {
+    static func hexDigit(_ v: UInt8) -> UInt8 {
         v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10
     }
 
     @inline(__always)
-    private static func needsEscape(_ b: UInt8) -> Bool {
+    static func needsEscape(_ b: UInt8) -> Bool {
         b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
     }
 

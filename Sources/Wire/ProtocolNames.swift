@@ -77,3 +77,36 @@ extension GestureState {
         }
     }
 }
+
+extension ToolButtons {
+    /// Each button with its protocol name, in bit order: the order and names
+    /// of ``names``, as static strings.
+    public static let protocolNames: [(button: ToolButtons, name: StaticString)] = [
+        (.stylus, "stylus"), (.stylus2, "stylus2"), (.stylus3, "stylus3"),
+        (.left, "left"), (.right, "right"), (.middle, "middle"),
+    ]
+}
+
+extension SwipeDirection {
+    /// ``rawValue`` as a static string.
+    public var protocolName: StaticString {
+        switch self {
+        case .left: return "left"
+        case .right: return "right"
+        case .up: return "up"
+        case .down: return "down"
+        }
+    }
+}
+
+extension SurfaceEdge {
+    /// ``rawValue`` as a static string.
+    public var protocolName: StaticString {
+        switch self {
+        case .left: return "left"
+        case .right: return "right"
+        case .top: return "top"
+        case .bottom: return "bottom"
+        }
+    }
+}

@@ -1,0 +1,166 @@
+/// Writes JSON text straight into room a ``JSONWriter`` reserved for one
+/// value (``JSONWriter/value(room:_:)``). It is for encoders that lay out a
+/// whole object themselves (the touch and gesture lines, written for every
+/// frame to every client): keys, punctuation and commas are the encoder's
+/// static strings, copied as they are, and numbers are written as digits in
+/// place, so a line costs no per-value bookkeeping (docs/performance.md,
+/// "A line through a cursor").
+///
+/// The encoder reserves the room its line can take at most (``numberRoom``
+/// and ``stringRoom`` for the parts whose size it does not know); each write
+/// checks that it fits, so an encoder that reserved too little stops with a
+/// precondition failure instead of writing past the buffer. A cursor is valid
+/// only inside the closure it is given to.
+struct JSONCursor {
+    private let base: UnsafeMutablePointer<UInt8>
+    private let limit: Int
+    /// Bytes written into the reserved room (the writer's `n`).
+    private(set) var count: Int
+
+    init(base: UnsafeMutablePointer<UInt8>, count: Int, limit: Int) {
+        self.base = base
+        self.count = count
+        self.limit = limit
+    }
+
+    /// Bytes a ``number(_:decimals:)`` takes at most: a fixed-point number
+    /// (sign, 20 digits, point, fraction) or the shortest text of a double too
+    /// large for it (at most 24 bytes), or `null`.
+    static func numberRoom(decimals: Int) -> Int { 26 + max(decimals, 0) }
+
+    /// Bytes ``int(_:)`` takes at most.
+    static let intRoom = 21
+
+    /// Bytes ``string(_:)`` takes at most for `s`: quotes and every byte
+    /// escaped as `\u00XX`.
+    static func stringRoom(_ s: String) -> Int { 2 + 6 * s.utf8.count }
+
+    @inline(__always)
+    private func check(_ room: Int) {
+        precondition(room <= limit &- count, "JSONCursor: the line is longer than the room reserved for it")
+    }
+
+    /// Writes `text` as it is: punctuation and keys the caller knows to be
+    /// valid JSON text (`,"device":`).
+    @inline(__always)
+    mutating func raw(_ text: StaticString) {
+        let size = text.utf8CodeUnitCount
+        check(size)
+        (base + count).initialize(from: text.utf8Start, count: size)
+        count &+= size
+    }
+
+    /// Writes `"name"`: a protocol name (an enum's raw value), which needs no escaping.
+    @inline(__always)
+    mutating func quoted(_ name: StaticString) {
+        let size = name.utf8CodeUnitCount
+        check(size &+ 2)
+        base[count] = UInt8(ascii: "\"")
+        (base + (count &+ 1)).initialize(from: name.utf8Start, count: size)
+        base[count &+ 1 &+ size] = UInt8(ascii: "\"")
+        count &+= size &+ 2
+    }
+
+    /// Writes an integer.
+    @inline(__always)
+    mutating func int<T: BinaryInteger>(_ value: T) {
+        check(Self.intRoom)
+        let out = UnsafeMutableBufferPointer(start: base, count: limit)
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count &+= 1
+            JSONWriter.writeDigits(UInt64(truncatingIfNeeded: value.magnitude), minDigits: 1, into: out, at: &count)
+        } else {
+            JSONWriter.writeDigits(UInt64(truncatingIfNeeded: value), minDigits: 1, into: out, at: &count)
+        }
+    }
+
+    /// Writes a number with at most `decimals` fraction digits, trailing zeros
+    /// trimmed, as ``JSONWriter/number(_:decimals:)`` does (`null` when not finite).
+    @inline(__always)
+    mutating func number(_ value: Double, decimals: Int) {
+        check(Self.numberRoom(decimals: decimals))
+        let out = UnsafeMutableBufferPointer(start: base, count: limit)
+        if let fixed = JSONWriter.Fixed(value, decimals: decimals) {
+            fixed.write(into: out, at: &count)
+        } else {
+            unfixed(value)
+        }
+    }
+
+    /// A number fixed point cannot take: `null`, or its shortest text.
+    private mutating func unfixed(_ value: Double) {
+        guard value.isFinite else { raw("null"); return }
+        var text = value.description
+        text.withUTF8 { utf8 in
+            (base + count).initialize(from: utf8.baseAddress!, count: utf8.count)
+            count &+= utf8.count
+        }
+    }
+
+    /// Writes `true` or `false`.
+    @inline(__always)
+    mutating func bool(_ value: Bool) {
+        if value { raw("true") } else { raw("false") }
+    }
+
+    /// Writes a string, quoted and escaped; the caller reserved
+    /// ``stringRoom(_:)`` for it.
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            check(2 &+ 6 &* utf8.count)
+            base[count] = UInt8(ascii: "\"")
+            count &+= 1
+            var plain = true
+            for b in utf8 where JSONWriter.needsEscape(b) { plain = false; break }
+            if plain, let start = utf8.baseAddress {
+                (base + count).initialize(from: start, count: utf8.count)
+                count &+= utf8.count
+            } else {
+                for b in utf8 { escape(b) }
+            }
+            base[count] = UInt8(ascii: "\"")
+            count &+= 1
+        }
+    }
+
+    /// One byte of a string, escaped as JSON requires.
+    private mutating func escape(_ b: UInt8) {
+        let backslash = UInt8(ascii: "\\")
+        switch b {
+        case UInt8(ascii: "\""), backslash:
+            base[count] = backslash; base[count &+ 1] = b; count &+= 2
+        case 0x0A:
+            base[count] = backslash; base[count &+ 1] = UInt8(ascii: "n"); count &+= 2
+        case 0x0D:
+            base[count] = backslash; base[count &+ 1] = UInt8(ascii: "r"); count &+= 2
+        case 0x09:
+            base[count] = backslash; base[count &+ 1] = UInt8(ascii: "t"); count &+= 2
+        case 0..<0x20:
+            base[count] = backslash; base[count &+ 1] = UInt8(ascii: "u")
+            base[count &+ 2] = UInt8(ascii: "0"); base[count &+ 3] = UInt8(ascii: "0")
+            base[count &+ 4] = JSONWriter.hexDigit(b >> 4); base[count &+ 5] = JSONWriter.hexDigit(b & 15)
+            count &+= 6
+        default:
+            base[count] = b; count &+= 1
+        }
+    }
+}
+
+extension JSONWriter {
+    /// Writes one value that `body` lays out in full through a ``JSONCursor``
+    /// (an object with its keys, punctuation and commas), into `room` bytes
+    /// reserved for it: the most that value can take. The comma before it, if
+    /// its container needs one, is the writer's.
+    @inline(__always)
+    mutating func value(room: Int, _ body: (inout JSONCursor) -> Void) {
+        let comma = valueNeedsComma()
+        write(room: room &+ 1) { out, n in
+            if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+            var cursor = JSONCursor(base: out.baseAddress!, count: n, limit: out.count)
+            body(&cursor)
+            n = cursor.count
+        }
+    }
+}
