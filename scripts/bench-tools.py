@@ -168,8 +168,11 @@ def cpu(args):
     for pid in args.pids:
         with open("/proc/%s/stat" % pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        # Fields 14 and 15 of stat(5): fields[0] here is field 3.
-        print("%.2f" % ((int(fields[11]) + int(fields[12])) / tick))
+        # Fields 14 and 15 of stat(5) (utime, stime): fields[0] here is field 3.
+        if args.system:
+            print("%.2f" % (int(fields[12]) / tick))
+        else:
+            print("%.2f" % ((int(fields[11]) + int(fields[12])) / tick))
 
 
 def threads(args):
@@ -218,6 +221,7 @@ def main():
     s.set_defaults(run=clients)
     s = sub.add_parser("cpu")
     s.add_argument("pids", nargs="+")
+    s.add_argument("--system", action="store_true", help="system (kernel) time only")
     s.set_defaults(run=cpu)
     s = sub.add_parser("threads")
     s.add_argument("pid")

@@ -7,7 +7,7 @@
 #    100 subscribed clients, then after a 10-finger stream reached them all.
 # 2. CPU: touchd and `libinput debug-events --device NODE` read the same
 #    uinput device while a trace is replayed into it; utime+stime of each
-#    (/proc/PID/stat) over the stream.
+#    (/proc/PID/stat) over the stream, and stime (the kernel's part) alone.
 # Results: RESULT_DIR/results.txt (key=value lines), RESULT_DIR/guest.log.
 ROOT="$1"; RESULTS="$2"
 cd "$ROOT" || exit 2
@@ -30,6 +30,8 @@ done
 now() { /usr/bin/date +%s.%N; }
 result() { echo "$1=$2" | /usr/bin/tee -a "$OUT"; }
 cpu() { "$PY" "$TOOLS" cpu "$1"; }
+# System (kernel) time alone: what the process's system calls cost.
+syscpu() { "$PY" "$TOOLS" cpu --system "$1"; }
 rss() { "$PY" "$TOOLS" rss "$1"; }
 # Waits until FILE has a line matching PATTERN (up to 30 s).
 wait_for_line() {
@@ -157,9 +159,11 @@ for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
     /usr/bin/sleep 2
     r0=$(/usr/bin/grep -c 'events dropped' "$RESULTS/touchd.log")
     t0=$(cpu $TOUCHD_PID); l0=$(cpu $LIBINPUT_PID); w0=$(now)
+    ts0=$(syscpu $TOUCHD_PID); ls0=$(syscpu $LIBINPUT_PID)
     wait $REPLAY_PID
     /usr/bin/sleep 0.5
     t1=$(cpu $TOUCHD_PID); l1=$(cpu $LIBINPUT_PID); w1=$(now)
+    ts1=$(syscpu $TOUCHD_PID); ls1=$(syscpu $LIBINPUT_PID)
     /usr/bin/kill -TERM $LIBINPUT_PID; wait $LIBINPUT_PID 2>/dev/null
     if [ -n "$CLIENT_PID" ]; then
         /usr/bin/kill -TERM $CLIENT_PID; wait $CLIENT_PID 2>/dev/null
@@ -172,6 +176,8 @@ for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
     result "cpu_${name}_wall_seconds" "$(/usr/bin/awk -v a="$w0" -v b="$w1" 'BEGIN { printf "%.2f", b - a }')"
     result "cpu_${name}_touchd_seconds" "$(/usr/bin/awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
     result "cpu_${name}_libinput_seconds" "$(/usr/bin/awk -v a="$l0" -v b="$l1" 'BEGIN { printf "%.2f", b - a }')"
+    result "cpu_${name}_touchd_system_seconds" "$(/usr/bin/awk -v a="$ts0" -v b="$ts1" 'BEGIN { printf "%.2f", b - a }')"
+    result "cpu_${name}_libinput_system_seconds" "$(/usr/bin/awk -v a="$ls0" -v b="$ls1" 'BEGIN { printf "%.2f", b - a }')"
     /usr/bin/grep -h "wrote" "$log"
 done
 

@@ -95,15 +95,15 @@ awk -F= '
         printf "| 4 idle touchscreens | %.1f MB |\n", v["rss_4_devices_kb"] / 1024
         printf "| 4 touchscreens, 100 subscribed clients | %.1f MB |\n", v["rss_4_devices_100_clients_kb"] / 1024
         printf "| after a 10-finger stream to the 100 clients | %.1f MB (peak %.1f MB) |\n", v["rss_after_stream_100_clients_kb"] / 1024, v["hwm_after_stream_100_clients_kb"] / 1024
-        printf "\n| trace | events | stream s | touchd CPU s | libinput CPU s | touchd ms / 1000 events | libinput ms / 1000 events | touchd / libinput | touchd CPU ms per stream s | touchd resyncs |\n"
-        printf "|---|---|---|---|---|---|---|---|---|---|\n"
+        printf "\n| trace | events | stream s | touchd CPU s | libinput CPU s | touchd ms / 1000 events | libinput ms / 1000 events | touchd / libinput | touchd CPU ms per stream s | touchd resyncs | of which touchd kernel s | of which libinput kernel s |\n"
+        printf "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         n = split(list, names, " ")
         for (i = 1; i <= n; i++) {
             k = "cpu_" names[i] "_"
             e = v[k "events"]; s = v[k "stream_seconds"]; t = v[k "touchd_seconds"]; l = v[k "libinput_seconds"]
             if (e == "") continue
             ratio = l > 0 ? sprintf("%.2f", t / l) : "n/a"
-            printf "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %s | %.1f | %d |\n", names[i], e, s, t, l, 1e6 * t / e, 1e6 * l / e, ratio, (s > 0 ? 1000 * t / s : 0), v[k "touchd_resyncs"]
+            printf "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %s | %.1f | %d | %s | %s |\n", names[i], e, s, t, l, 1e6 * t / e, 1e6 * l / e, ratio, (s > 0 ? 1000 * t / s : 0), v[k "touchd_resyncs"], v[k "touchd_system_seconds"], v[k "libinput_system_seconds"]
         }
     }' list="$list" "$RESULTS/results.txt"
 log "guest log: $RESULTS/guest.log"
