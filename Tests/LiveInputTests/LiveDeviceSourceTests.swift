@@ -164,8 +164,12 @@ import Udev
 
         // A new property: the same device, changed, with the new size.
         try setRule(#"ENV{TOUCHD_SIZE_MM}="150x100""#)
-        let changed = try triggerChange { if case .deviceChanged = $0 { true } else { false } }
-        guard case .deviceChanged(let changedID, let newInfo) = try #require(changed.last) else { return }
+        // A `change` udevd handled with the old rules is a change too: wait for the one with the property.
+        let sized: (LiveInputEvent) -> Bool = {
+            if case .deviceChanged(_, let i) = $0 { i.udevProperties["TOUCHD_SIZE_MM"] == "150x100" } else { false }
+        }
+        let changed = try triggerChange(until: sized)
+        guard case .deviceChanged(let changedID, let newInfo) = try #require(changed.last(where: sized)) else { return }
         #expect(changedID == id)
         #expect(newInfo.udevProperties["TOUCHD_SIZE_MM"] == "150x100")
         #expect(newInfo.settings.mapping.sizeMM?.width == 150 && newInfo.settings.mapping.sizeMM?.height == 100)
