@@ -31,27 +31,12 @@ extension MessageEncoder {
             c.int(e.touches)
             c.raw(#","touchType":"#)
             c.quoted(e.touchType.protocolName)
-            c.raw(#","location":{"x":"#)
-            c.number(e.location.x, decimals: 2)
-            c.raw(#","y":"#)
-            c.number(e.location.y, decimals: 2)
-            c.raw("}")
+            c.raw(#","location":"#)
+            c.point(x: e.location.x, y: e.location.y, decimals: 2)
             if let v = e.taps { c.raw(#","taps":"#); c.int(v) }
             if let v = e.direction { c.raw(#","direction":"#); c.quoted(v.protocolName) }
-            if let v = e.translation {
-                c.raw(#","translation":{"x":"#)
-                c.number(v.x, decimals: 2)
-                c.raw(#","y":"#)
-                c.number(v.y, decimals: 2)
-                c.raw("}")
-            }
-            if let v = e.velocity {
-                c.raw(#","velocity":{"x":"#)
-                c.number(v.x, decimals: 1)
-                c.raw(#","y":"#)
-                c.number(v.y, decimals: 1)
-                c.raw("}")
-            }
+            if let v = e.translation { c.raw(#","translation":"#); c.point(x: v.x, y: v.y, decimals: 2) }
+            if let v = e.velocity { c.raw(#","velocity":"#); c.point(x: v.x, y: v.y, decimals: 1) }
             if let v = e.scale { c.raw(#","scale":"#); c.number(v, decimals: 4) }
             if let v = e.scaleVelocity { c.raw(#","velocity":"#); c.number(v, decimals: 4) }
             if let v = e.rotation { c.raw(#","rotation":"#); c.number(v, decimals: 4) }

@@ -98,6 +98,16 @@ struct JSONCursor {
         }
     }
 
+    /// Writes `{"x":X,"y":Y}` with at most `decimals` fraction digits each.
+    @inline(__always)
+    mutating func point(x: Double, y: Double, decimals: Int) {
+        raw(#"{"x":"#)
+        number(x, decimals: decimals)
+        raw(#","y":"#)
+        number(y, decimals: decimals)
+        raw("}")
+    }
+
     /// Writes `true` or `false`.
     @inline(__always)
     mutating func bool(_ value: Bool) {

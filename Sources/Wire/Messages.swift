@@ -124,15 +124,10 @@ public enum MessageEncoder {
             c.quoted(t.tool.protocolName)
             c.raw(#","screen":"#)
             c.int(t.screen)
-            c.raw(#","location":{"x":"#)
-            c.number(t.location.x, decimals: 2)
-            c.raw(#","y":"#)
-            c.number(t.location.y, decimals: 2)
-            c.raw(#"},"locationMM":{"x":"#)
-            c.number(t.locationMM.x, decimals: 2)
-            c.raw(#","y":"#)
-            c.number(t.locationMM.y, decimals: 2)
-            c.raw("}")
+            c.raw(#","location":"#)
+            c.point(x: t.location.x, y: t.location.y, decimals: 2)
+            c.raw(#","locationMM":"#)
+            c.point(x: t.locationMM.x, y: t.locationMM.y, decimals: 2)
             if let v = t.force { c.raw(#","force":"#); c.number(v, decimals: 4) }
             if let v = t.majorRadius { c.raw(#","majorRadius":"#); c.number(v, decimals: 2) }
             if let v = t.minorRadius { c.raw(#","minorRadius":"#); c.number(v, decimals: 2) }

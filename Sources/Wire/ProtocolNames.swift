@@ -2,7 +2,8 @@ import Gestures
 import TouchCore
 
 // The protocol's names of the enums on every touch and gesture line, as
-// static strings: `JSONWriter.field(_:literal:)` copies them without looking
+// static strings: the touch and gesture encoders (`JSONCursor.quoted`,
+// `JSONWriter.field(_:literal:)`) copy them without looking
 // for characters to escape. Each is the enum's raw value (ProtocolNamesTests
 // checks every case).
 
