@@ -45,6 +45,17 @@ public struct Engine: Sendable {
     /// Per screen edge (``edgeKey(_:screen:)``): end of the window opened by its last hint.
     var edgeWindows: [Int: Timestamp] = [:]
 
+    /// The earliest time at which ``advance(to:)`` would do something, if any.
+    ///
+    /// Kept up to date by every mutating entry point (``handle(_:into:)``,
+    /// ``advance(to:into:)``, the configuration changes) rather than computed
+    /// when read: the daemon reads it once or more per wake-up through a
+    /// stored property, and a computed property of this struct called there
+    /// made the caller copy the whole engine first (a retain and a release of
+    /// every buffer it holds; docs/performance.md, "A round of input: copies of
+    /// the engine, the runtime's check").
+    public internal(set) var nextDeadline: Timestamp?
+
     /// Creates an engine. Surfaces with unknown parents are treated as roots; call
     /// ``GestureConfiguration/validate()`` first to reject such configurations.
     public init(configuration: GestureConfiguration) {
@@ -53,6 +64,7 @@ public struct Engine: Sendable {
         scratch.reserveCapacity(64)
         engagedSlots.reserveCapacity(64)
         rebuild()
+        nextDeadline = earliestDeadline()
     }
 
     // MARK: Input
@@ -82,6 +94,7 @@ public struct Engine: Sendable {
         }
         stepDirty()
         settle()
+        nextDeadline = earliestDeadline()
     }
 
     /// Fires the deadlines up to `time` (long presses, double-tap windows...); returns what they caused.
@@ -96,10 +109,12 @@ public struct Engine: Sendable {
         swap(&out, &output)
         defer { swap(&out, &output) }
         fireDeadlines(upTo: time)
+        nextDeadline = earliestDeadline()
     }
 
-    /// The earliest time at which ``advance(to:)`` would do something, if any.
-    public var nextDeadline: Timestamp? {
+    /// The earliest deadline of the engaged recognizers: what ``nextDeadline``
+    /// holds after each mutating entry point.
+    func earliestDeadline() -> Timestamp? {
         var best: Timestamp?
         for s in engagedSlots {
             if let d = slots[s].core.deadline, best == nil || d < best! { best = d }

@@ -71,6 +71,7 @@ extension Engine {
         rebuild()
         publishDeferrals(changedFrom: before, answering: asker)
         settle()
+        nextDeadline = earliestDeadline()
         swap(&out, &buffer)
         return buffer
     }

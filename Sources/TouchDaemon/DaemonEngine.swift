@@ -45,6 +45,23 @@ public actor DaemonEngine {
     /// The engine's thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
+    /// Runs `round` isolated to the engine, from the engine's own thread (an
+    /// input's round, called by the thread's loop): what `assumeIsolated`
+    /// does, with the isolation checked by comparing the thread's identity
+    /// (one load) instead of asking the runtime for the current executor,
+    /// which on this custom executor looked up conformances and thread-local
+    /// state and allocated a closure context on every round
+    /// (docs/performance.md, "A round of input: copies of the engine, the runtime's check").
+    /// `round` captures nothing (it gets `input`), so passing it allocates nothing.
+    nonisolated func onThread<Input: AnyObject>(
+        _ input: Input, _ round: @escaping (Input, isolated DaemonEngine) -> Bool
+    ) -> Bool {
+        precondition(thread.isCurrent, "DaemonEngine: an input round off the engine's thread")
+        // Sound because the check above holds: the thread is the actor's executor.
+        let plain = unsafeBitCast(round, to: ((Input, DaemonEngine) -> Bool).self)
+        return plain(input, self)
+    }
+
     /// The configuration in force.
     public internal(set) var configuration: TouchdConfiguration
     var pipeline: TouchPipeline

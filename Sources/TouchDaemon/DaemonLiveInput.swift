@@ -91,22 +91,24 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     /// One round on the engine's thread: wait up to the next deadline, apply
     /// what came, fire the deadlines due.
     func pumpOnce() -> Bool {
-        engine.assumeIsolated { engine in
-            guard !stopping.load(ordering: .acquiring) else {
-                apply(source.closeAll(), on: engine)
-                return false
-            }
-            let timeout = LiveClock.pollTimeout(until: engine.nextDeadline, cap: 1000)
-            do {
-                // An empty batch still matters: it is the wake-up for a deadline.
-                apply(try source.pumpOnce(timeoutMilliseconds: timeout), on: engine)
-                _ = engine.advanceIfDue(now: LiveClock.now())
-                return true
-            } catch {
-                logger.error("input devices: \(error)")
-                apply(source.closeAll(), on: engine)
-                return false
-            }
+        engine.onThread(self) { input, engine in input.round(engine) }
+    }
+
+    private func round(_ engine: isolated DaemonEngine) -> Bool {
+        guard !stopping.load(ordering: .acquiring) else {
+            apply(source.closeAll(), on: engine)
+            return false
+        }
+        let timeout = LiveClock.pollTimeout(until: engine.nextDeadline, cap: 1000)
+        do {
+            // An empty batch still matters: it is the wake-up for a deadline.
+            apply(try source.pumpOnce(timeoutMilliseconds: timeout), on: engine)
+            _ = engine.advanceIfDue(now: LiveClock.now())
+            return true
+        } catch {
+            logger.error("input devices: \(error)")
+            apply(source.closeAll(), on: engine)
+            return false
         }
     }
 

@@ -131,16 +131,18 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
     /// handed a frame over: jobs get their turn between frames); false when
     /// the replay is over or stopping.
     func pumpOnce() -> Bool {
-        engine.assumeIsolated { engine in
-            while !stopping.load(ordering: .acquiring) {
-                switch step(engine) {
-                case .next: continue
-                case .yield: return true
-                case .finished: return false
-                }
+        engine.onThread(self) { input, engine in input.round(engine) }
+    }
+
+    private func round(_ engine: isolated DaemonEngine) -> Bool {
+        while !stopping.load(ordering: .acquiring) {
+            switch step(engine) {
+            case .next: continue
+            case .yield: return true
+            case .finished: return false
             }
-            return false
         }
+        return false
     }
 
     private enum Step { case next, yield, finished }

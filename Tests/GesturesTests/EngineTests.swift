@@ -1,4 +1,4 @@
-import Gestures
+@testable import Gestures
 import Testing
 import TouchCore
 import TouchTesting
@@ -160,5 +160,45 @@ struct EngineTests {
         #expect(!out.gestures.contains { $0.isSystem })
         #expect(out.gestureOutline.first == "pan:began")
         #expect(e.isIdle)
+    }
+
+    @Test("nextDeadline is kept: after every frame, advance and configuration change it is the earliest deadline in play",
+          arguments: 0..<12)
+    func nextDeadlineKept(seed: Int) {
+        var e = Engine(configuration: PropertyTests.richConfiguration())
+        let script = PropertyTests.randomScript(seed: UInt64(500 + seed))
+        let sheet = SurfaceConfiguration(
+            id: "sheet", owner: "app", frame: ScreenRect(x: 0, y: 0, width: 300, height: 300), z: 2,
+            recognizers: [RecognizerConfiguration(name: "hold", kind: .longPress(LongPressParameters()))])
+        var out: [EngineOutput] = []
+        var pending = 0
+        var problems: [String] = []
+        func check(_ what: String) {
+            if e.nextDeadline != e.earliestDeadline() {
+                problems.append("\(what): kept \(String(describing: e.nextDeadline)), earliest \(String(describing: e.earliestDeadline()))")
+            }
+            if e.nextDeadline != nil { pending += 1 }
+        }
+        for (k, frame) in script.frames.enumerated() {
+            if let d = e.nextDeadline, d < frame.time, k % 3 == 0 {
+                e.advance(to: d, into: &out)
+                check("advance before frame \(k)")
+            }
+            e.handle(frame, into: &out)
+            check("frame \(k)")
+            switch k % 40 {
+            case 10: _ = e.upsertSurface(sheet); check("sheet added at frame \(k)")
+            case 20: _ = e.setRecognizerEnabled(false, name: "press", surface: "panel"); check("press disabled at frame \(k)")
+            case 25: _ = e.setRecognizerEnabled(true, name: "press", surface: "panel"); check("press enabled at frame \(k)")
+            case 30: _ = e.removeSurface("sheet"); check("sheet removed at frame \(k)")
+            default: break
+            }
+        }
+        e.advance(to: script.end.adding(milliseconds: 5000), into: &out)
+        check("settled")
+        #expect(problems == [])
+        // Deadlines were pending at many of the checks (long presses, tap windows), so the comparison means something.
+        #expect(pending >= 10)
+        #expect(e.nextDeadline == nil)
     }
 }
