@@ -62,6 +62,8 @@ public final class LiveDeviceSource {
     private var nextID: UInt32 = 0
     private var pollSet: [pollfd] = []
     private var readyIDs: [DeviceID] = []
+    /// The last read's event buffer (shared with the events handed out until they are released).
+    private var readBuffer: [InputEvent] = []
 
     /// Creates a source; nothing is opened before ``start()``.
     ///
@@ -129,6 +131,17 @@ public final class LiveDeviceSource {
     /// - Throws: ``LiveInputError`` when `poll(2)` or the udev monitor fails.
     ///   A failing device is reported and dropped, never thrown.
     public func pumpOnce(timeoutMilliseconds: Int32) throws(LiveInputError) -> [LiveInputEvent] {
+        var out: [LiveInputEvent] = []
+        try pumpOnce(timeoutMilliseconds: timeoutMilliseconds, into: &out)
+        return out
+    }
+
+    /// ``pumpOnce(timeoutMilliseconds:)`` appending to `out`: a caller that
+    /// empties `out` (keeping its capacity) once it has applied the events
+    /// lets every round reuse it and the read buffer, so a steady stream
+    /// allocates nothing per round (docs/performance.md, "A round of input:
+    /// copies of the engine, the runtime's check").
+    public func pumpOnce(timeoutMilliseconds: Int32, into out: inout [LiveInputEvent]) throws(LiveInputError) {
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0))
         pollSet.append(pollfd(fd: monitor?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
@@ -136,17 +149,15 @@ public final class LiveDeviceSource {
         let rc = poll(&pollSet, nfds_t(pollSet.count), timeoutMilliseconds)
         if rc < 0 {
             let err = errno
-            if err == EINTR { return [] }
+            if err == EINTR { return }
             throw LiveInputError(subject: "poll", message: "cannot wait for input", errno: err)
         }
-        var out: [LiveInputEvent] = []
-        guard rc > 0 else { return out }
+        guard rc > 0 else { return }
         if pollSet[0].revents != 0, wakeup.drain() { out.append(.woken) }
         readyIDs.removeAll(keepingCapacity: true)
         for (i, d) in open.enumerated() where pollSet[i + 2].revents != 0 { readyIDs.append(d.id) }
         for id in readyIDs { read(id, into: &out) }
         if pollSet[1].revents != 0 { try receiveHotplug(into: &out) }
-        return out
     }
 
     /// Reads whatever every device has queued, without waiting (before
@@ -277,9 +288,14 @@ public final class LiveDeviceSource {
     private func read(_ id: DeviceID, into out: inout [LiveInputEvent]) {
         guard let index = open.firstIndex(where: { $0.id == id }) else { return }
         let device = open[index].device
-        var batch: [InputEvent] = []
-        // A 10-finger frame is about 40 events: one allocation per read, not one per doubling.
+        // The buffer of the previous read, reused when its events have been
+        // applied and released (otherwise this is a fresh one, as it has to be).
+        var batch = readBuffer
+        readBuffer = []
+        batch.removeAll(keepingCapacity: true)
+        // A 10-finger frame is about 40 events: one allocation for a first read, not one per doubling.
         batch.reserveCapacity(64)
+        defer { readBuffer = batch }
         while true {
             let outcome: ReadOutcome
             do {

@@ -45,6 +45,8 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     private let engine: DaemonEngine
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
+    /// What a round read, reused from round to round (engine's thread only).
+    private var received: [LiveInputEvent] = []
 
     /// Opens udev; devices are enumerated when the service starts.
     init(configuration: TouchdConfiguration, engine: DaemonEngine, logger: Logger) throws(DaemonStartError) {
@@ -102,7 +104,10 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         let timeout = LiveClock.pollTimeout(until: engine.nextDeadline, cap: 1000)
         do {
             // An empty batch still matters: it is the wake-up for a deadline.
-            apply(try source.pumpOnce(timeoutMilliseconds: timeout), on: engine)
+            // `received` is emptied after use: the next round reuses it and the source's read buffer.
+            defer { received.removeAll(keepingCapacity: true) }
+            try source.pumpOnce(timeoutMilliseconds: timeout, into: &received)
+            apply(received, on: engine)
             _ = engine.advanceIfDue(now: LiveClock.now())
             return true
         } catch {

@@ -96,6 +96,48 @@ import Udev
         #expect(ids == [DeviceID(0), DeviceID(1)])
     }
 
+    @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    func roundsIntoOneBufferKeepWhatAnEarlierRoundHandedOut() throws {
+        let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
+        var syspath = ""
+        let source = try LiveDeviceSource(accepts: { info in !syspath.isEmpty && info.syspath.hasPrefix(syspath + "/") })
+        #expect(try source.start().isEmpty)
+        let uinput = try UinputDevice(description: description)
+        syspath = try #require(uinput.syspath)
+        _ = try LiveFixtures.pump(source) { if case .deviceAdded = $0 { true } else { false } }
+
+        // Pumps into `out` (emptied first, capacity kept, as the daemon does) until a frame arrives.
+        func frame(_ x: Int32, into out: inout [LiveInputEvent]) throws -> [String] {
+            out.removeAll(keepingCapacity: true)
+            try uinput.write(TouchFrames.down(slot: 0, trackingID: x, x: x, y: 400))
+            for _ in 0..<100 {
+                try source.pumpOnce(timeoutMilliseconds: 200, into: &out)
+                for case .events(_, let events) in out {
+                    return events.map { "\($0.type.rawValue):\($0.code):\($0.value)" }
+                }
+            }
+            Issue.record("no frame arrived; saw \(out.map(\.summary))")
+            return []
+        }
+        // A new contact in slot 0: the kernel passes its tracking id, its x and the frame's end
+        // (values equal to the previous frame's, such as y, are filtered out).
+        func isFrame(_ events: [String], _ x: Int32) -> Bool {
+            events.contains("3:57:\(x)") && events.contains("3:53:\(x)") && events.last == "0:0:0"
+        }
+
+        var out: [LiveInputEvent] = []
+        let first = try frame(300, into: &out)
+        #expect(first == ["3:57:300", "3:53:300", "3:54:400", "1:330:1", "3:0:300", "3:1:400", "0:0:0"])
+        // A caller still holding the first round's events while the next rounds read into the same buffers.
+        let held = out
+        #expect(isFrame(try frame(1300, into: &out), 1300))
+        #expect(isFrame(try frame(2300, into: &out), 2300))
+        var heldEvents: [InputEvent] = []
+        for case .events(_, let events) in held { heldEvents = events; break }
+        #expect(heldEvents.map { "\($0.type.rawValue):\($0.code):\($0.value)" } == first)
+        uinput.close()
+    }
+
     // Issue 9, faults: the node disappears between enumeration and open.
     @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
     func aNodeGoneBetweenEnumerationAndOpenIsReportedByName() throws {
