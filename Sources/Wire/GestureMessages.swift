@@ -14,7 +14,7 @@ extension MessageEncoder {
         if let p = e.purpose { room &+= 11 &+ JSONCursor.stringRoom(p) }
         w.value(room: room) { c in
             c.raw(#"{"type":"gesture","time":"#)
-            c.number(e.time.seconds, decimals: 6)
+            c.number(e.time.seconds, SixDecimals.self)
             c.raw(#","device":"#)
             c.int(e.device.rawValue)
             c.raw(#","surface":"#)
@@ -32,15 +32,15 @@ extension MessageEncoder {
             c.raw(#","touchType":"#)
             c.quoted(e.touchType.protocolName)
             c.raw(#","location":"#)
-            c.point(x: e.location.x, y: e.location.y, decimals: 2)
+            c.point(x: e.location.x, y: e.location.y, TwoDecimals.self)
             if let v = e.taps { c.raw(#","taps":"#); c.int(v) }
             if let v = e.direction { c.raw(#","direction":"#); c.quoted(v.protocolName) }
-            if let v = e.translation { c.raw(#","translation":"#); c.point(x: v.x, y: v.y, decimals: 2) }
-            if let v = e.velocity { c.raw(#","velocity":"#); c.point(x: v.x, y: v.y, decimals: 1) }
-            if let v = e.scale { c.raw(#","scale":"#); c.number(v, decimals: 4) }
-            if let v = e.scaleVelocity { c.raw(#","velocity":"#); c.number(v, decimals: 4) }
-            if let v = e.rotation { c.raw(#","rotation":"#); c.number(v, decimals: 4) }
-            if let v = e.rotationVelocity { c.raw(#","velocity":"#); c.number(v, decimals: 4) }
+            if let v = e.translation { c.raw(#","translation":"#); c.point(x: v.x, y: v.y, TwoDecimals.self) }
+            if let v = e.velocity { c.raw(#","velocity":"#); c.point(x: v.x, y: v.y, OneDecimal.self) }
+            if let v = e.scale { c.raw(#","scale":"#); c.number(v, FourDecimals.self) }
+            if let v = e.scaleVelocity { c.raw(#","velocity":"#); c.number(v, FourDecimals.self) }
+            if let v = e.rotation { c.raw(#","rotation":"#); c.number(v, FourDecimals.self) }
+            if let v = e.rotationVelocity { c.raw(#","velocity":"#); c.number(v, FourDecimals.self) }
             if let v = e.edge { c.raw(#","edge":"#); c.quoted(v.protocolName) }
             if let p = e.purpose { c.raw(#","purpose":"#); c.string(p) }
             if e.isSystem { c.raw(#","system":true"#) }

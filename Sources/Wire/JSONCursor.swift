@@ -23,10 +23,10 @@ struct JSONCursor {
         self.limit = limit
     }
 
-    /// Bytes a ``number(_:decimals:)`` takes at most: a fixed-point number
-    /// (sign, 20 digits, point, fraction) or the shortest text of a double too
-    /// large for it (at most 24 bytes), or `null`.
-    static func numberRoom(decimals: Int) -> Int { 26 + max(decimals, 0) }
+    /// Bytes a ``number(_:_:)`` takes at most: a fixed-point number (sign,
+    /// 20 digits, point, fraction) or the shortest text of a double too large
+    /// for it (at most 24 bytes), or `null`.
+    static func numberRoom<D: Decimals>(_: D.Type) -> Int { 26 + D.count }
 
     /// Bytes ``int(_:)`` takes at most.
     static let intRoom = 21
@@ -75,13 +75,16 @@ struct JSONCursor {
         }
     }
 
-    /// Writes a number with at most `decimals` fraction digits, trailing zeros
-    /// trimmed, as ``JSONWriter/number(_:decimals:)`` does (`null` when not finite).
-    @inline(__always)
-    mutating func number(_ value: Double, decimals: Int) {
-        check(Self.numberRoom(decimals: decimals))
+    /// Writes a number with at most `D.count` fraction digits, trailing zeros
+    /// trimmed, as ``JSONWriter/number(_:decimals:)`` does (`null` when not
+    /// finite). Specialized for each precision, so its scale and divisors are
+    /// constants: with the precision a run-time value, the compiler made the
+    /// divisors a table and each number a hardware division
+    /// (docs/performance.md, "Numbers specialized by precision").
+    mutating func number<D: Decimals>(_ value: Double, _: D.Type) {
+        check(Self.numberRoom(D.self))
         let out = UnsafeMutableBufferPointer(start: base, count: limit)
-        if let fixed = JSONWriter.Fixed(value, decimals: decimals) {
+        if let fixed = JSONWriter.Fixed(value, decimals: D.count) {
             fixed.write(into: out, at: &count)
         } else {
             unfixed(value)
@@ -98,13 +101,12 @@ struct JSONCursor {
         }
     }
 
-    /// Writes `{"x":X,"y":Y}` with at most `decimals` fraction digits each.
-    @inline(__always)
-    mutating func point(x: Double, y: Double, decimals: Int) {
+    /// Writes `{"x":X,"y":Y}` with at most `D.count` fraction digits each.
+    mutating func point<D: Decimals>(x: Double, y: Double, _: D.Type) {
         raw(#"{"x":"#)
-        number(x, decimals: decimals)
+        number(x, D.self)
         raw(#","y":"#)
-        number(y, decimals: decimals)
+        number(y, D.self)
         raw("}")
     }
 
@@ -157,6 +159,22 @@ struct JSONCursor {
         }
     }
 }
+
+/// A number of fraction digits the protocol writes, as a type
+/// (``JSONCursor/number(_:_:)`` is specialized for each).
+protocol Decimals {
+    /// The number of fraction digits.
+    static var count: Int { get }
+}
+
+/// One fraction digit (velocities).
+enum OneDecimal: Decimals { static var count: Int { 1 } }
+/// Two fraction digits (pixels, millimetres).
+enum TwoDecimals: Decimals { static var count: Int { 2 } }
+/// Four fraction digits (force, angles, scale).
+enum FourDecimals: Decimals { static var count: Int { 4 } }
+/// Six fraction digits (times in seconds: microseconds).
+enum SixDecimals: Decimals { static var count: Int { 6 } }
 
 extension JSONWriter {
     /// Writes one value that `body` lays out in full through a ``JSONCursor``

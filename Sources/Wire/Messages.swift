@@ -111,7 +111,7 @@ public enum MessageEncoder {
         if let surface { room &+= 11 &+ JSONCursor.stringRoom(surface) }
         w.value(room: room) { c in
             c.raw(#"{"type":"touch","time":"#)
-            c.number(t.time.seconds, decimals: 6)
+            c.number(t.time.seconds, SixDecimals.self)
             c.raw(#","device":"#)
             c.int(t.device.rawValue)
             c.raw(#","id":"#)
@@ -125,15 +125,15 @@ public enum MessageEncoder {
             c.raw(#","screen":"#)
             c.int(t.screen)
             c.raw(#","location":"#)
-            c.point(x: t.location.x, y: t.location.y, decimals: 2)
+            c.point(x: t.location.x, y: t.location.y, TwoDecimals.self)
             c.raw(#","locationMM":"#)
-            c.point(x: t.locationMM.x, y: t.locationMM.y, decimals: 2)
-            if let v = t.force { c.raw(#","force":"#); c.number(v, decimals: 4) }
-            if let v = t.majorRadius { c.raw(#","majorRadius":"#); c.number(v, decimals: 2) }
-            if let v = t.minorRadius { c.raw(#","minorRadius":"#); c.number(v, decimals: 2) }
-            if let v = t.altitude { c.raw(#","altitude":"#); c.number(v, decimals: 4) }
-            if let v = t.azimuth { c.raw(#","azimuth":"#); c.number(v, decimals: 4) }
-            if let v = t.distance { c.raw(#","distance":"#); c.number(v, decimals: 4) }
+            c.point(x: t.locationMM.x, y: t.locationMM.y, TwoDecimals.self)
+            if let v = t.force { c.raw(#","force":"#); c.number(v, FourDecimals.self) }
+            if let v = t.majorRadius { c.raw(#","majorRadius":"#); c.number(v, TwoDecimals.self) }
+            if let v = t.minorRadius { c.raw(#","minorRadius":"#); c.number(v, TwoDecimals.self) }
+            if let v = t.altitude { c.raw(#","altitude":"#); c.number(v, FourDecimals.self) }
+            if let v = t.azimuth { c.raw(#","azimuth":"#); c.number(v, FourDecimals.self) }
+            if let v = t.distance { c.raw(#","distance":"#); c.number(v, FourDecimals.self) }
             if !t.buttons.isEmpty {
                 c.raw(#","buttons":["#)
                 var first = true
