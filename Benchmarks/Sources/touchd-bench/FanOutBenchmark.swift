@@ -64,11 +64,23 @@ final class Receipts: @unchecked Sendable {
     /// count could pass its store of the target (x86 reorders a store with a
     /// later load), a reader would then see the old target and not post, and
     /// the driver would sleep for ever (it did, once in a few runs).
-    func wait(for expected: Int) {
+    ///
+    /// Lines that never come (a reader that lost some, a write cut short)
+    /// would leave the driver asleep for ever: after 10 s without reaching
+    /// the count the benchmark stops with what it got (`what` names the
+    /// measurement) instead of hanging.
+    func wait(for expected: Int, _ what: String) {
         target.store(expected, ordering: .sequentiallyConsistent)
+        var limit = timespec()
+        clock_gettime(CLOCK_REALTIME, &limit)
+        limit.tv_sec += 10
         // A wake-up meant for an earlier target may still be pending: check the count after each.
         while lines.load(ordering: .sequentiallyConsistent) < expected {
-            _ = sem_wait(semaphore)
+            if sem_timedwait(semaphore, &limit) != 0 && errno == ETIMEDOUT
+                && lines.load(ordering: .sequentiallyConsistent) < expected {
+                let got = lines.load(ordering: .sequentiallyConsistent)
+                benchFailed("\(what): \(got) of \(expected) lines arrived; none for 10 s, stopping")
+            }
         }
     }
 }
@@ -148,7 +160,7 @@ func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
         guard !batch.isEmpty else { continue }
         publisher.publish(batch)
         expected += batch.count * subscribers
-        receipts.wait(for: expected)
+        receipts.wait(for: expected, "fan-out to \(subscribers)")
         latency.record(receipts.lastReceipt.load(ordering: .acquiring) - t0)
     }
     report("fan-out to \(subscribers) subscriber\(subscribers == 1 ? "" : "s"): frame in to last subscriber", latency.summary)
@@ -164,7 +176,7 @@ func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
         mallocs += countAllocations { publisher.publish(batch) }
         published += 1
         expected += batch.count * subscribers
-        receipts.wait(for: expected)
+        receipts.wait(for: expected, "fan-out to \(subscribers), allocations")
     }
     report("fan-out to \(subscribers): allocations per publish", "\(fixed(Double(mallocs) / Double(max(published, 1)), 2)) (\(mallocs) in \(published) frames)")
     // Where the time went inside the publisher (what touchd logs on SIGUSR1).
@@ -208,13 +220,32 @@ func socketFloor(readers: Int, frames: [TouchFrame]) {
         }
         guard lines > 0 else { continue }
         let t0 = nowNanoseconds()
-        for fd in writers { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+        for fd in writers { writeAll(fd, bytes) }
         expected += lines * readers
-        receipts.wait(for: expected)
+        receipts.wait(for: expected, "socket floor, \(readers) readers")
         latency.record(receipts.lastReceipt.load(ordering: .acquiring) - t0)
     }
     report("socket floor, \(readers) reader\(readers == 1 ? "" : "s"): write to last reader", latency.summary)
     for fd in writers { close(fd) }
+}
+
+/// Stops the benchmark with `message` on standard error and status 1.
+func benchFailed(_ message: String) -> Never {
+    FileHandle.standardError.write(Data(("touchd-bench: " + message + "\n").utf8))
+    exit(1)
+}
+
+/// Writes all of `bytes` to a blocking socket (a `write` a signal interrupts may take only part).
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { raw in
+        var done = 0
+        while done < raw.count {
+            let n = write(fd, raw.baseAddress! + done, raw.count - done)
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else {
+                benchFailed("socket floor: write failed (errno \(errno))")
+            }
+        }
+    }
 }
 
 /// The gesture events of `outputs`, encoded as the daemon publishes them (one buffer per frame).
