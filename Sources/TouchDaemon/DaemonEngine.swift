@@ -250,19 +250,18 @@ public actor DaemonEngine {
         outputs.removeAll(keepingCapacity: true)
         engine.handle(frame, into: &outputs)
         let touchesWanted = wants(.touch)
-        // Without client surfaces (the common case) no touch has an owner:
-        // no lookup per touch, and no hit query on a touch-down.
+        // Without client surfaces (the common case) no touch has an owner: no hit query on a touch-down.
         let clientsOwnSurfaces = !ownerClients.isEmpty
         for t in frame.touches {
             if clientsOwnSurfaces, t.phase == .began, let hit = engine.surface(ofContact: t.id),
                let client = ownerClients[hit.owner] {
                 contactOwners[t.id] = client
             }
-            if touchesWanted, contactOwners.isEmpty || contactOwners[t.id] == nil {
+            if touchesWanted, contactOwners[t.id] == nil {
                 batch.append(PublishedEvent(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
                                             time: t.time.seconds, line: [])) { MessageEncoder.touch(t, into: &$0) }
             }
-            if t.phase == .ended || t.phase == .cancelled, !contactOwners.isEmpty { contactOwners[t.id] = nil }
+            if t.phase == .ended || t.phase == .cancelled { contactOwners[t.id] = nil }
         }
         route(outputs)
         flush()
@@ -274,7 +273,7 @@ public actor DaemonEngine {
         for o in outputs {
             switch o {
             case .gesture(var g):
-                let client = ownerClients.isEmpty ? nil : ownerClients[g.owner]
+                let client = ownerClients[g.owner]
                 guard client != nil || wants(g.isSystem ? .system : .gesture) else { continue }
                 if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
                 batch.append(PublishedEvent(
