@@ -44,7 +44,8 @@ let package = Package(
         ),
         .target(name: "TouchCore"),
         .target(name: "Gestures", dependencies: ["TouchCore"]),
-        .target(name: "Trace", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "YAMLReader"),
+        .target(name: "Trace", dependencies: ["TouchCore", "YAMLReader"]),
         .target(name: "Wire", dependencies: ["TouchCore", "Gestures"]),
         .target(
             name: "Publisher",
@@ -69,8 +70,7 @@ let package = Package(
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev",
-                .product(name: "Yams", package: "Yams"),
+                "TouchCore", "Gestures", "Trace", "Wire", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -102,6 +102,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "Trace", "TouchTesting"]),
+        .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),

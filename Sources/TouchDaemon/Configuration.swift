@@ -1,7 +1,7 @@
 import Foundation
 import Gestures
 import TouchCore
-import Yams
+import YAMLReader
 
 /// A configuration file that could not be used: names the file and the key at fault.
 public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Publisher
-import Yams
+import YAMLReader
 
 #if canImport(Glibc)
 import Glibc
@@ -56,55 +56,56 @@ public struct DaemonSettings: Hashable, Sendable {
     /// Parses the daemon keys of configuration text; `file` names it in errors.
     public static func parse(yaml: String, file: String) throws(ConfigurationError) -> DaemonSettings {
         var s = DaemonSettings()
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try YAMLParser.parse(yaml)
         } catch {
             throw ConfigurationError(file: file, "not valid YAML: \(error)")
         }
-        guard let map = root?.mapping else { return s }
+        guard let map = root, map.mapping != nil else { return s }
         if let socket = map["socket"] {
-            guard let m = socket.mapping else { throw ConfigurationError(file: file, path: "socket", "expected a mapping") }
-            for (k, _) in m where !["path", "mode", "group"].contains(k.string ?? "") {
-                throw ConfigurationError(file: file, path: "socket.\(k.string ?? "?")", "unknown key (known: path, mode, group)")
+            guard let pairs = socket.mapping else { throw ConfigurationError(file: file, path: "socket", "expected a mapping") }
+            let m = socket
+            for k in pairs.map(\.key) where !["path", "mode", "group"].contains(k.scalar ?? "") {
+                throw ConfigurationError(file: file, path: "socket.\(k.scalar ?? "?")", "unknown key (known: path, mode, group)")
             }
             if let p = m["path"] {
-                guard let v = p.string, v.hasPrefix("/") else { throw ConfigurationError(file: file, path: "socket.path", "expected an absolute path") }
+                guard let v = p.scalar, v.hasPrefix("/") else { throw ConfigurationError(file: file, path: "socket.path", "expected an absolute path") }
                 s.socketPath = v
             }
             if let mode = m["mode"] {
-                guard let text = mode.string, let v = UInt32(text, radix: 8), v <= 0o777 else {
+                guard let text = mode.scalar, let v = UInt32(text, radix: 8), v <= 0o777 else {
                     throw ConfigurationError(file: file, path: "socket.mode", "expected octal permission bits like \"0660\"")
                 }
                 s.socketMode = v
             }
             if let g = m["group"] {
-                s.socketGroup = try groupID(g.string ?? "", file: file, path: "socket.group")
+                s.socketGroup = try groupID(g.scalar ?? "", file: file, path: "socket.group")
             }
         }
         if let access = map["access"] {
             guard let m = access.mapping else { throw ConfigurationError(file: file, path: "access", "expected a mapping") }
-            for (k, v) in m {
-                switch k.string {
+            for (k, v) in m.map({ ($0.key, $0.value) }) {
+                switch k.scalar {
                 case "seeAllTouches": s.seeAllTouches = try grant(v, file: file, path: "access.seeAllTouches")
                 case "connect": s.connect = try grant(v, file: file, path: "access.connect")
                 default:
-                    throw ConfigurationError(file: file, path: "access.\(k.string ?? "?")", "unknown key (known: seeAllTouches, connect)")
+                    throw ConfigurationError(file: file, path: "access.\(k.scalar ?? "?")", "unknown key (known: seeAllTouches, connect)")
                 }
             }
         }
         if let scheduling = map["scheduling"] {
             guard let m = scheduling.mapping else { throw ConfigurationError(file: file, path: "scheduling", "expected a mapping") }
-            for (k, v) in m {
-                switch k.string {
+            for (k, v) in m.map({ ($0.key, $0.value) }) {
+                switch k.scalar {
                 case "realtimePriority":
-                    guard let text = v.string, let p = Int(text), (0...ThreadScheduling.maximumPriority).contains(p) else {
+                    guard let text = v.scalar, let p = Int(text), (0...ThreadScheduling.maximumPriority).contains(p) else {
                         throw ConfigurationError(file: file, path: "scheduling.realtimePriority",
                                                  "expected a SCHED_FIFO priority from 1 to \(ThreadScheduling.maximumPriority), or 0 for normal scheduling")
                     }
                     s.realtimePriority = p
                 default:
-                    throw ConfigurationError(file: file, path: "scheduling.\(k.string ?? "?")", "unknown key (known: realtimePriority)")
+                    throw ConfigurationError(file: file, path: "scheduling.\(k.scalar ?? "?")", "unknown key (known: realtimePriority)")
                 }
             }
         }
@@ -117,17 +118,17 @@ public struct DaemonSettings: Hashable, Sendable {
     }
 
     /// A `{users: [...], groups: [...]}` mapping; names or numbers.
-    static func grant(_ node: Node, file: String, path: String) throws(ConfigurationError) -> AccessGrant {
+    static func grant(_ node: YAMLNode, file: String, path: String) throws(ConfigurationError) -> AccessGrant {
         guard let mapping = node.mapping else { throw ConfigurationError(file: file, path: path, "expected users and groups") }
         var grant = AccessGrant()
-        for (gk, list) in mapping {
-            let key = gk.string ?? "?"
+        for (gk, list) in mapping.map({ ($0.key, $0.value) }) {
+            let key = gk.scalar ?? "?"
             let path = "\(path).\(key)"
             guard let items = list.sequence else { throw ConfigurationError(file: file, path: path, "expected a list") }
             for (i, item) in items.enumerated() {
                 switch key {
-                case "users": grant.uids.insert(try userID(item.string ?? "", file: file, path: "\(path)[\(i)]"))
-                case "groups": grant.gids.insert(try groupID(item.string ?? "", file: file, path: "\(path)[\(i)]"))
+                case "users": grant.uids.insert(try userID(item.scalar ?? "", file: file, path: "\(path)[\(i)]"))
+                case "groups": grant.gids.insert(try groupID(item.scalar ?? "", file: file, path: "\(path)[\(i)]"))
                 default: throw ConfigurationError(file: file, path: path, "unknown key (known: users, groups)")
                 }
             }

@@ -1,33 +1,21 @@
 import TouchCore
-import Yams
+import YAMLReader
 
 /// Reads `libinput record` YAML version 1 (FORMATS.md §2): one or several
 /// devices, each with its `evdev` description and its `events` frames.
 enum LibinputRecordReader {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws -> Recording {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let root: Node
+        let root: YAMLNode
         do {
-            guard let node = try Yams.compose(yaml: text) else {
+            guard let node = try YAMLParser.parse(bytes) else {
                 throw TraceError(.badHeader, file: file, "empty YAML document")
             }
             root = node
-        } catch let error as YamlError {
-            throw traceError(error, file: file)
+        } catch let error as YAMLError {
+            throw TraceError(.badLine, file: file, line: error.line, "YAML: column \(error.column): \(error.message)")
         }
         let reader = Reader(file: file)
         return try reader.recording(root)
-    }
-
-    private static func traceError(_ error: YamlError, file: String) -> TraceError {
-        switch error {
-        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-            return TraceError(.badLine, file: file, line: mark.line, "YAML: \(problem)")
-        case let .reader(problem, _, _, _):
-            return TraceError(.badLine, file: file, "YAML: \(problem)")
-        case .no, .memory, .writer, .emitter, .representer, .dataCouldNotBeDecoded, .duplicatedKeysInMapping:
-            return TraceError(.badLine, file: file, "YAML: \(error)")
-        }
     }
 }
 
@@ -35,15 +23,16 @@ enum LibinputRecordReader {
 private struct Reader {
     let file: String
 
-    func fail(_ node: Node?, _ message: String, _ code: TraceError.Code = .badLine) -> TraceError {
-        TraceError(code, file: file, line: node?.mark?.line ?? 0, message)
+    func fail(_ node: YAMLNode?, _ message: String, _ code: TraceError.Code = .badLine) -> TraceError {
+        TraceError(code, file: file, line: node?.line ?? 0, message)
     }
 
-    func recording(_ root: Node) throws -> Recording {
-        guard let top = root.mapping else { throw fail(root, "libinput record: the document must be a mapping", .badHeader) }
+    func recording(_ root: YAMLNode) throws -> Recording {
+        guard root.mapping != nil else { throw fail(root, "libinput record: the document must be a mapping", .badHeader) }
+        let top = root
         guard let version = top["version"] else { throw fail(root, "libinput record: no \"version:\" key", .badHeader) }
-        guard version.scalar?.string == "1" else {
-            throw fail(version, "libinput record version \(version.scalar?.string ?? "?") is not supported (version 1 is)", .badHeader)
+        guard version.scalar == "1" else {
+            throw fail(version, "libinput record version \(version.scalar ?? "?") is not supported (version 1 is)", .badHeader)
         }
         guard let devicesNode = top["devices"], let devices = devicesNode.sequence, !devices.isEmpty else {
             throw fail(top["devices"] ?? root, "libinput record: no devices", .badDevice)
@@ -52,13 +41,14 @@ private struct Reader {
         var perDevice: [[InputEvent]] = []
         var warnings: [TraceWarning] = []
         for (index, deviceNode) in devices.enumerated() {
-            guard let device = deviceNode.mapping else { throw fail(deviceNode, "device \(index) must be a mapping", .badDevice) }
-            guard let evdev = device["evdev"]?.mapping else { throw fail(deviceNode, "device \(index) has no \"evdev:\" mapping", .badDevice) }
-            var description = try self.description(evdev, at: device["evdev"]!)
-            if let udev = device["udev"]?.mapping, let properties = udev["properties"], !isNull(properties) {
+            guard deviceNode.mapping != nil else { throw fail(deviceNode, "device \(index) must be a mapping", .badDevice) }
+            let device = deviceNode
+            guard let evdev = device["evdev"], evdev.mapping != nil else { throw fail(deviceNode, "device \(index) has no \"evdev:\" mapping", .badDevice) }
+            var description = try self.description(evdev, at: evdev)
+            if let udev = device["udev"], udev.mapping != nil, let properties = udev["properties"], !isNull(properties) {
                 guard let list = properties.sequence else { throw fail(properties, "udev.properties must be a list of KEY=VALUE strings") }
                 for item in list {
-                    guard let s = item.scalar?.string else { throw fail(item, "udev property must be a string") }
+                    guard let s = item.scalar else { throw fail(item, "udev property must be a string") }
                     if let eq = s.firstIndex(of: "=") {
                         description.udevProperties[String(s[..<eq])] = String(s[s.index(after: eq)...])
                     } else {
@@ -66,7 +56,7 @@ private struct Reader {
                     }
                 }
             }
-            let node = device["node"]?.scalar?.string
+            let node = device["node"]?.scalar
             var usage = CodeUsage()
             let events = try self.events(device["events"], usage: &usage)
             warnings += usage.warnings(against: description, device: DeviceID(index), file: file)
@@ -76,13 +66,10 @@ private struct Reader {
         return Recording(devices: recorded, events: merge(perDevice), warnings: warnings, format: .libinputYAML)
     }
 
-    private func isNull(_ node: Node) -> Bool {
-        guard let s = node.scalar else { return false }
-        return s.string.isEmpty || s.string == "~" || s.string == "null"
-    }
+    private func isNull(_ node: YAMLNode) -> Bool { node.isNull }
 
-    private func description(_ evdev: Node.Mapping, at node: Node) throws -> DeviceDescription {
-        guard let nameNode = evdev["name"], let name = nameNode.scalar?.string else { throw fail(node, "evdev has no \"name:\"", .badDevice) }
+    private func description(_ evdev: YAMLNode, at node: YAMLNode) throws -> DeviceDescription {
+        guard let nameNode = evdev["name"], let name = nameNode.scalar else { throw fail(node, "evdev has no \"name:\"", .badDevice) }
         var description = DeviceDescription(name: name)
         if let idNode = evdev["id"] {
             let id = try ints(idNode, "evdev.id")
@@ -93,7 +80,7 @@ private struct Reader {
         }
         if let codesNode = evdev["codes"], !isNull(codesNode) {
             guard let codes = codesNode.mapping else { throw fail(codesNode, "evdev.codes must map event types to code lists") }
-            for (key, value) in codes {
+            for (key, value) in codes.map({ ($0.key, $0.value) }) {
                 let type = try int(key, "event type")
                 guard type >= 0, type <= 0x1f else { throw fail(key, "event type \(type) out of range") }
                 var set = CodeSet()
@@ -108,7 +95,7 @@ private struct Reader {
         }
         if let absNode = evdev["absinfo"], !isNull(absNode) {
             guard let abs = absNode.mapping else { throw fail(absNode, "evdev.absinfo must map codes to [min, max, fuzz, flat, resolution]") }
-            for (key, value) in abs {
+            for (key, value) in abs.map({ ($0.key, $0.value) }) {
                 let code = try int(key, "absinfo code")
                 let v = try ints(value, "absinfo")
                 guard code >= 0, code <= 0xFFFF, v.count == 5, v.allSatisfy({ $0 >= Int64(Int32.min) && $0 <= Int64(Int32.max) }) else {
@@ -124,15 +111,15 @@ private struct Reader {
         return description
     }
 
-    private func events(_ node: Node?, usage: inout CodeUsage) throws -> [InputEvent] {
+    private func events(_ node: YAMLNode?, usage: inout CodeUsage) throws -> [InputEvent] {
         guard let node, !isNull(node) else { return [] }
         guard let frames = node.sequence else { throw fail(node, "events must be a list of frames") }
         var events: [InputEvent] = []
         events.reserveCapacity(frames.count * 6)
         for frame in frames {
             // Only `evdev` frames carry events; `libinput` and `hid` items are ignored.
-            guard let map = frame.mapping else { throw fail(frame, "an events item must be a mapping like \"- evdev: [...]\"") }
-            guard let evdev = map["evdev"] else { continue }
+            guard frame.mapping != nil else { throw fail(frame, "an events item must be a mapping like \"- evdev: [...]\"") }
+            guard let evdev = frame["evdev"] else { continue }
             guard let list = evdev.sequence else { throw fail(evdev, "evdev frame must be a list of [sec, usec, type, code, value]") }
             for item in list {
                 guard let fields = item.sequence, fields.count == 5 else {
@@ -144,7 +131,7 @@ private struct Reader {
                     throw fail(item, "event type, code or value out of range")
                 }
                 let eventType = EventType(rawValue: UInt16(type))
-                usage.note(eventType, UInt16(code), line: item.mark?.line ?? 0)
+                usage.note(eventType, UInt16(code), line: item.line)
                 events.append(InputEvent(
                     time: Timestamp(seconds: sec, microseconds: usec), type: eventType, code: UInt16(code), value: Int32(value)))
             }
@@ -152,12 +139,12 @@ private struct Reader {
         return events
     }
 
-    private func int(_ node: Node, _ what: String) throws -> Int64 {
-        guard let s = node.scalar?.string, let v = Int64(s) else { throw fail(node, "\(what): expected a decimal integer") }
+    private func int(_ node: YAMLNode, _ what: String) throws -> Int64 {
+        guard let s = node.scalar, let v = Int64(s) else { throw fail(node, "\(what): expected a decimal integer") }
         return v
     }
 
-    private func ints(_ node: Node, _ what: String) throws -> [Int64] {
+    private func ints(_ node: YAMLNode, _ what: String) throws -> [Int64] {
         guard let seq = node.sequence else { throw fail(node, "\(what): expected a list of integers") }
         return try seq.map { try int($0, what) }
     }
