@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -34,12 +34,14 @@ final class SocketAcceptor: Sendable {
         self.listener = listener
         self.wake = wake
         self.wakeWriter = ends[1]
-        let thread = Thread { [listener, wake, done] in
-            Thread.current.name = "touchd-accept"
+        let started = DetachedThread.start(name: "touchd-accept") { [listener, wake, done] in
             Self.run(listener: listener, wake: wake, accepted: accepted)
             done.signal()
         }
-        thread.start()
+        guard started == 0 else {
+            for fd in ends { close(fd) }
+            throw PublisherError("cannot start the acceptor's thread", errno: started)
+        }
     }
 
     private static func run(listener: CInt, wake: CInt, accepted: @Sendable (CInt) -> Void) {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Gestures
 import TouchCore
 import YAMLReader
@@ -346,7 +350,9 @@ public struct TouchdConfiguration: Sendable {
         }
         switch e {
         case .typeMismatch(let type, let ctx):
-            return ConfigurationError(file: file, path: path(ctx.codingPath), "expected \(Self.typeName(type)): \(ctx.debugDescription)")
+            // YAMLDecoder says what it expected, found and where; other throwers may not.
+            let message = ctx.debugDescription.hasPrefix("expected ") ? ctx.debugDescription : "expected \(Self.typeName(type)): \(ctx.debugDescription)"
+            return ConfigurationError(file: file, path: path(ctx.codingPath), message)
         case .valueNotFound(let type, let ctx):
             return ConfigurationError(file: file, path: path(ctx.codingPath), "missing \(Self.typeName(type))")
         case .keyNotFound(let key, let ctx):

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import Publisher
 import ServiceLifecycle
@@ -158,7 +162,7 @@ public enum Daemon {
             }
         }
         let path = options.socketPath ?? settings.socketPath ?? DaemonSettings.defaultSocketPath
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o755])

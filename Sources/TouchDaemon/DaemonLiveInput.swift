@@ -1,5 +1,9 @@
 import Evdev
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LiveInput
 import Logging
 import ServiceLifecycle

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Gestures
 import Publisher
 import Wire
@@ -106,8 +110,8 @@ public enum SurfaceTranslation {
     /// `unknown-recognizer`, the rest `bad-field`).
     static func describe(_ e: GestureConfigurationError, client: ClientID) -> RequestError {
         let prefix = ClientNamespace.owner(client) + "/"
-        let message = e.message.replacingOccurrences(of: prefix, with: "")
-            .replacingOccurrences(of: " of owner '\(ClientNamespace.owner(client))'", with: "")
+        let message = e.message.replacing(prefix, with: "")
+            .replacing(" of owner '\(ClientNamespace.owner(client))'", with: "")
         let field = "surface." + e.field
         if e.field.hasSuffix("requiresFailureOf"), e.message.hasPrefix("no recognizer") {
             return RequestError(.unknownRecognizer, "\(field): \(message)")

@@ -3,8 +3,13 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LiveInput
+import Publisher
 import Synchronization
 
 /// What the engine's thread does between jobs when it reads the input itself
@@ -52,12 +57,10 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
     init(name: String) throws(LiveInputError) {
         wakeup = try LiveWakeup()
         running.reserveCapacity(16)
-        let thread = Thread { [self] in
-            // Named from inside: what `top -H` and /proc/PID/task/*/comm show (at most 15 bytes).
-            Thread.current.name = name
-            main()
+        let started = DetachedThread.start(name: name) { [self] in main() }
+        guard started == 0 else {
+            throw LiveInputError(subject: name, message: "cannot start the thread", errno: started)
         }
-        thread.start()
     }
 
     /// Makes the thread return once the jobs queued now have run. The

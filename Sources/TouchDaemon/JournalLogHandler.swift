@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A swift-log handler writing one line per message to stderr, in a form
 /// journald reads well: `<6>message key=value` (the syslog priority prefix
@@ -31,7 +41,20 @@ public struct JournalLogHandler: LogHandler {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         let line = Self.format(level: event.level, message: event.message.description, metadata: merged, journal: journalPrefixes) + "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeMutableBytes { b in
+            var offset = 0
+            while offset < b.count {
+                let n = write(2, b.baseAddress! + offset, b.count - offset)
+                if n > 0 {
+                    offset += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return  // stderr is gone: nothing else to tell
+                }
+            }
+        }
     }
 
     /// One line: the prefix, the message, then `key=value` pairs sorted by key

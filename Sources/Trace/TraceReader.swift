@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TouchCore
 
 /// Reads traces in any format touchd knows, detecting the format from the content.

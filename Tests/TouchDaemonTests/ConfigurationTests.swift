@@ -63,11 +63,13 @@ import TouchDaemon
         #expect(calibration.path == "devices[0].calibration")
         let width = try #require(error("screens:\n  - {name: a, width: wide, height: 10}\n"))
         #expect(width.path == "screens[0].width")
+        #expect(width.message == "expected an integer, found \"wide\" at line 2, column 22", "\(width)")
         let vendor = try #require(error("devices:\n  - match: {vendor: \"zz\"}\n"))
         #expect(vendor.path == "devices[0].match.vendor")
         #expect(error("screens: []\n")?.path == "screens")
         let yaml = try #require(error("screens: [\n"))
         #expect(yaml.description.hasPrefix("test.yaml: "))
+        #expect(yaml.message.contains("line 1, column 10: a [ list is not closed with ]"), "\(yaml)")
         let recognizer = try #require(error("recognizers:\n  - {name: t, kind: tapp}\n"))
         #expect(recognizer.description.contains("recognizers[0]") || recognizer.description.contains("tapp"), "\(recognizer)")
     }
