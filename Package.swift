@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "Gestures", targets: ["Gestures"]),
         .library(name: "Trace", targets: ["Trace"]),
+        .library(name: "YAMLReader", targets: ["YAMLReader"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),

@@ -34,6 +34,15 @@ let package = Package(
             swiftSettings: harness
         ),
         .executableTarget(
+            name: "fuzz-yaml-config",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "YAMLReader", package: "touchd"),
+                .product(name: "Gestures", package: "touchd"),
+            ],
+            swiftSettings: harness
+        ),
+        .executableTarget(
             name: "fuzz-native-trace",
             dependencies: ["FuzzSupport", .product(name: "Trace", package: "touchd")],
             swiftSettings: harness

@@ -17,12 +17,12 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 OUT=${FUZZ_OUT:-$ROOT/Fuzz/.build/fuzz-runs}
-ALL="fuzz-evemu fuzz-libinput-yaml fuzz-native-trace fuzz-wire-request fuzz-request-frames fuzz-pipeline-engine"
+ALL="fuzz-evemu fuzz-libinput-yaml fuzz-yaml-config fuzz-native-trace fuzz-wire-request fuzz-request-frames fuzz-pipeline-engine"
 HARNESSES=${*:-$ALL}
 
 declare -A MAXLEN=([fuzz-pipeline-engine]=1024 [fuzz-wire-request]=2048 [fuzz-request-frames]=2048)
 declare -A DICT=(
-    [fuzz-evemu]=evemu.dict [fuzz-libinput-yaml]=libinput-yaml.dict [fuzz-native-trace]=native-trace.dict
+    [fuzz-evemu]=evemu.dict [fuzz-libinput-yaml]=libinput-yaml.dict [fuzz-yaml-config]=yaml-config.dict [fuzz-native-trace]=native-trace.dict
     [fuzz-wire-request]=wire.dict [fuzz-request-frames]=wire.dict
 )
 

@@ -43,6 +43,14 @@ public enum SeedCorpus {
         }
     }
 
+    /// Files of the repository by their relative paths (missing ones are left out).
+    public static func projectFiles(_ paths: [String]) -> [(name: String, bytes: [UInt8])] {
+        paths.compactMap { p in
+            guard let data = FileManager.default.contents(atPath: repositoryRoot + "/" + p) else { return nil }
+            return ("file-" + p.replacingOccurrences(of: "/", with: "-"), Array(data))
+        }
+    }
+
     /// Every real recording (its first `maxEvents` events) rewritten in `format` by TraceWriter.
     public static func converted(to format: TraceFormat, maxEvents: Int = 40) -> [(name: String, bytes: [UInt8])] {
         realRecordingPaths.compactMap { p in
