@@ -36,6 +36,10 @@ private let plus: UInt8 = 0x2B, at: UInt8 = 0x40, backtick: UInt8 = 0x60
 /// Nesting deeper than this is refused (a hostile file cannot exhaust the stack).
 private let maximumDepth = 200
 
+/// Aliases may repeat at most this many nodes in all (a hostile file cannot make
+/// a few lines of anchors and aliases expand to billions of nodes).
+private let maximumAliasedNodes = 100_000
+
 private struct Parser {
     let b: UnsafeBufferPointer<UInt8>
     var pos = 0
@@ -43,6 +47,12 @@ private struct Parser {
     var lineStart = 0
     var depth = 0
     var anchors: [String: YAMLNode] = [:]
+    /// Nodes made so far, each alias counting as the nodes it repeats.
+    var nodes = 0
+    /// Per anchor, how many nodes its node counts as.
+    var anchorSizes: [String: Int] = [:]
+    /// Nodes repeated by aliases so far.
+    var aliasedNodes = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         b = bytes
@@ -193,7 +203,9 @@ private struct Parser {
         guard depth <= maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
         if peek() == ampersand {
             let name = try anchorName()
+            let before = nodes
             skipSpaces()
+            if peek() == ampersand { throw error("a node has one anchor at most") }
             let node: YAMLNode
             if peek() == hash || isLineEnd(peek()) {
                 try skipToContent()
@@ -205,7 +217,7 @@ private struct Parser {
             } else {
                 node = try blockNode(parentIndent: parentIndent)
             }
-            anchors[name] = node
+            register(name, node, since: before)
             return node
         }
         if atSequenceIndicator() { return try blockSequence(indent: indent) }
@@ -235,9 +247,11 @@ private struct Parser {
             return node
         case ampersand:
             let name = try anchorName()
+            let before = nodes
             skipSpaces()
+            if peek() == ampersand { throw error("a node has one anchor at most") }
             let node = try inlineValue(parentIndent: parentIndent, context: context)
-            anchors[name] = node
+            register(name, node, since: before)
             return node
         case bang:
             throw error("tags (\"!...\") are not supported")
@@ -296,13 +310,15 @@ private struct Parser {
                 value = try valueOnFollowingLines(indent: indent)
             } else if peek() == ampersand {
                 let name = try anchorName()
+                let before = nodes
                 skipSpaces()
+                if peek() == ampersand { throw error("a node has one anchor at most") }
                 if peek() == hash || isLineEnd(peek()) {
                     value = try valueOnFollowingLines(indent: indent)
                 } else {
                     value = try inlineValue(parentIndent: indent, context: "a value")
                 }
-                anchors[name] = value
+                register(name, value, since: before)
             } else {
                 value = try inlineValue(parentIndent: indent, context: "a value")
             }
@@ -314,6 +330,7 @@ private struct Parser {
                 throw error("unexpected indentation (a value continued on the next line? quote it, or indent a nested entry under a key that ends with \":\")")
             }
         }
+        nodes += 1
         return YAMLNode(.mapping(pairs), line: startLine, column: startColumn)
     }
 
@@ -371,6 +388,7 @@ private struct Parser {
             if column <= indent { break }
             throw error("unexpected indentation in a list")
         }
+        nodes += 1
         return YAMLNode(.sequence(items), line: startLine, column: startColumn)
     }
 
@@ -388,6 +406,7 @@ private struct Parser {
             if c != space && c != tab { end = pos }
         }
         if peek() == hash { skipToLineEnd() }
+        nodes += 1
         return YAMLNode(.scalar(text(start..<end), .plain), line: startLine, column: startColumn)
     }
 
@@ -485,6 +504,7 @@ private struct Parser {
         } else if chomp == plus {
             out.append(contentsOf: repeatElement(lf, count: lines.count))
         }
+        nodes += 1
         return YAMLNode(.scalar(String(decoding: out, as: UTF8.self), folded ? .folded : .literal), line: startLine, column: startColumn)
     }
 
@@ -498,11 +518,22 @@ private struct Parser {
         return text(start..<pos)
     }
 
+    mutating func register(_ name: String, _ node: YAMLNode, since before: Int) {
+        anchors[name] = node
+        anchorSizes[name] = max(nodes - before, 1)
+    }
+
     mutating func alias() throws(YAMLError) -> YAMLNode {
         let startLine = line, startColumn = column + 1
         let name = try anchorName()
         guard var node = anchors[name] else {
             throw YAMLError(line: startLine, column: startColumn, "alias *\(name) names no anchor before it")
+        }
+        let size = anchorSizes[name] ?? 1
+        aliasedNodes += size
+        nodes += size
+        guard aliasedNodes <= maximumAliasedNodes else {
+            throw YAMLError(line: startLine, column: startColumn, "aliases repeat more than \(maximumAliasedNodes) nodes")
         }
         node.line = startLine
         node.column = startColumn
@@ -538,9 +569,11 @@ private struct Parser {
         case asterisk: return try alias()
         case ampersand:
             let name = try anchorName()
+            let before = nodes
             skipFlowSpace()
+            if peek() == ampersand { throw error("a node has one anchor at most") }
             let node = try flowNode()
-            anchors[name] = node
+            register(name, node, since: before)
             return node
         case bang: throw error("tags (\"!...\") are not supported")
         default: return try plainFlowScalar()
@@ -563,6 +596,7 @@ private struct Parser {
             if c != space && c != tab { end = pos }
         }
         guard end > start else { throw error("expected a value") }
+        nodes += 1
         return YAMLNode(.scalar(text(start..<end), .plain), line: startLine, column: startColumn)
     }
 
@@ -595,6 +629,7 @@ private struct Parser {
             if n == closeBracket { pos += 1; break }
             throw error("expected \",\" or \"]\" in a [...] list")
         }
+        nodes += 1
         return YAMLNode(.sequence(items), line: startLine, column: startColumn)
     }
 
@@ -632,6 +667,7 @@ private struct Parser {
             if n == closeBrace { pos += 1; break }
             throw error("expected \",\" or \"}\" in a {...} mapping")
         }
+        nodes += 1
         return YAMLNode(.mapping(pairs), line: startLine, column: startColumn)
     }
 
@@ -680,6 +716,7 @@ private struct Parser {
             out.append(c)
             pos += 1
         }
+        nodes += 1
         return YAMLNode(.scalar(String(decoding: out, as: UTF8.self), quote == doubleQuote ? .doubleQuoted : .singleQuoted),
                         line: startLine, column: startColumn)
     }

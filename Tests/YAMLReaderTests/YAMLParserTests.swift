@@ -115,6 +115,8 @@ import Testing
         ("? a\n: b\n", 1, 1, "\"? \" keys are not supported"),
         ("a: \"\\q\"\n", 1, 7, "unknown escape \\q"),
         ("a:\n  - 1\n  b: 2\n", 3, 3, "unexpected indentation"),
+        ("a: &x &y 1\n", 1, 7, "a node has one anchor at most"),
+        ("a: 1\rb: [\r", 2, 4, "a [ list is not closed with ]"),
     ])
     func refusesWithLineAndColumn(_ text: String, _ line: Int, _ column: Int, _ message: String) throws {
         let e = try #require(failure(text), "accepted \(text.debugDescription)")
@@ -129,6 +131,17 @@ import Testing
         var block = ""
         for i in 0..<1_000 { block += String(repeating: " ", count: i) + "k:\n" }
         #expect(failure(block)?.message.contains("nesting deeper") == true)
+    }
+
+    /// A few lines of anchors and aliases cannot expand to billions of nodes ("billion laughs").
+    @Test func aliasesRepeatABoundedNumberOfNodes() throws {
+        var doc = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1..<9 { doc += "l\(i): &l\(i) [" + Array(repeating: "*l\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        let e = try #require(failure(doc))
+        #expect(e.message == "aliases repeat more than 100000 nodes" && e.line == 5, "\(e)")
+        // Within the bound, aliases repeat their anchor's node.
+        let small = try parse("a: &a {x: [1, 2]}\nb: [*a, *a]\n")
+        #expect(small["b"]?.sequence?.map { canonical($0) } == ["{x:['1','2']}", "{x:['1','2']}"])
     }
 
     /// Random trees written out in block and flow style, with plain and quoted

@@ -16,7 +16,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     do {
         root = try YAMLParser.parse(bytes)
     } catch {
-        let lines = bytes.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        // Line breaks as YAML counts them: LF, CR LF or a lone CR.
+        var lines = 1
+        for (i, b) in bytes.enumerated() where b == 0x0A || (b == 0x0D && (i + 1 == bytes.count || bytes[i + 1] != 0x0A)) {
+            lines += 1
+        }
         precondition(error.line >= 1 && error.line <= lines + 1 && error.column >= 1 && !error.message.isEmpty, "\(error)")
         return 0
     }
