@@ -32,12 +32,12 @@ struct KnownDevice: Sendable {
 /// The one owner of the touch pipeline and the gesture engine. Input events,
 /// surface requests and reloads arrive as calls on this actor, one at a time;
 /// what the engine produces is encoded once and handed to the publisher in
-/// one batch per frame.
+/// one batch per device read (one frame, or the frames a late read found queued).
 ///
 /// The actor runs on its own thread (``EngineThread``, its executor), where
 /// live input is also read: a device read reaches the engine without a
-/// thread hop, and the only hop on the way to a client is the one batch per
-/// frame to the publisher's event loop.
+/// thread hop, and the publisher writes each batch to the clients that keep
+/// up from this thread (only the others are handed to its event loop).
 public actor DaemonEngine {
     /// The thread the actor runs on.
     nonisolated let thread: EngineThread
@@ -215,12 +215,15 @@ public actor DaemonEngine {
     // MARK: Input
 
     /// Feeds events of one device, in order; every completed frame goes
-    /// through the engine and out to the clients.
+    /// through the engine, and what they produced goes out to the clients
+    /// as one batch (a read that found several frames queued, because the
+    /// engine's thread was late, costs each client one write, not one per frame).
     public func handle(_ events: [InputEvent], from device: DeviceID) {
         if recorder != nil { record { r throws(TraceError) in try r.append(events, from: device) } }
         for e in events {
             if let frame = pipeline.process(e, from: device) { run(frame) }
         }
+        flush()
     }
 
     /// Fires the engine's deadlines up to `time` (long presses, tap windows).
@@ -243,7 +246,8 @@ public actor DaemonEngine {
         advance(to: time)
     }
 
-    /// One frame through the engine: the global touches first, then what the engine made of them.
+    /// One frame through the engine: the global touches first, then what the
+    /// engine made of them, encoded into the batch (the caller flushes it).
     func run(_ frame: TouchFrame) {
         lastTime = max(lastTime, frame.time)
         engine.recordsDebug = debugAllowed && wants(.debug)
@@ -264,7 +268,6 @@ public actor DaemonEngine {
             if t.phase == .ended || t.phase == .cancelled { contactOwners[t.id] = nil }
         }
         route(outputs)
-        flush()
     }
 
     /// Encodes engine outputs into the batch: client surfaces' events to their owners,

@@ -29,6 +29,7 @@ extension DaemonEngine {
         if let frame = pipeline.resync(device: id, slots: slots, keysDown: report.keysDown,
                                        absValues: report.axisValues, at: max(report.droppedAt, lastTime)) {
             run(frame)
+            flush()
         }
     }
 }

@@ -125,4 +125,37 @@ import Wire
         #expect(Set(gestures.map(\.stream)) == [.gesture, .device], "device events are always announced")
         #expect(gestures.filter { $0.stream == .gesture }.map(\.line) == all.filter { $0.stream == .gesture }.map(\.line))
     }
+
+    // The frames of one device read go out as one batch (one write per client),
+    // with the same lines in the same order as when each frame is read alone.
+    @Test func framesOfOneReadGoOutAsOneBatch() async throws {
+        let recording = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+        let events = recording.events.map(\.event)
+        // Frame boundaries: each SYN_REPORT ends one.
+        var frames: [[InputEvent]] = [[]]
+        for e in events {
+            frames[frames.count - 1].append(e)
+            if e.type == .syn && e.code == 0 { frames.append([]) }
+        }
+        frames.removeAll { $0.isEmpty }
+        func publish(readsOf framesPerRead: Int) async throws -> (batches: Int, lines: [[UInt8]]) {
+            let published = Mutex<(batches: Int, lines: [[UInt8]])>((0, []))
+            let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+            await engine.attach({ batch in published.withLock { $0.batches += 1; $0.lines += batch.eventsWithLines.map(\.line) } },
+                                wants: { _ in true })
+            await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
+            published.withLock { $0 = (0, []) }
+            var i = 0
+            while i < frames.count {
+                await engine.handle(frames[i..<min(i + framesPerRead, frames.count)].flatMap { $0 }, from: DeviceID(rawValue: 0))
+                i += framesPerRead
+            }
+            return published.withLock { $0 }
+        }
+        let single = try await publish(readsOf: 1)
+        let triple = try await publish(readsOf: 3)
+        #expect(single.lines == triple.lines && !single.lines.isEmpty)
+        #expect(single.batches == frames.count, "every frame of this drag publishes something")
+        #expect(triple.batches == (frames.count + 2) / 3)
+    }
 }
