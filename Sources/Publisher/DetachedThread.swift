@@ -5,7 +5,7 @@ import Musl
 #endif
 
 /// A named thread of its own (pthreads, without Foundation's `Thread`: touchd
-/// does not load Foundation, see docs/performance.md, "Memory").
+/// does not load Foundation, see docs/performance.md, "Memory without Foundation").
 package enum DetachedThread {
     private final class Start {
         let name: String

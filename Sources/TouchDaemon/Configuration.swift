@@ -349,10 +349,9 @@ public struct TouchdConfiguration: Sendable {
             return s
         }
         switch e {
-        case .typeMismatch(let type, let ctx):
-            // YAMLDecoder says what it expected, found and where; other throwers may not.
-            let message = ctx.debugDescription.hasPrefix("expected ") ? ctx.debugDescription : "expected \(Self.typeName(type)): \(ctx.debugDescription)"
-            return ConfigurationError(file: file, path: path(ctx.codingPath), message)
+        case .typeMismatch(_, let ctx):
+            // YAMLDecoder's text says what it expected, what it found and where.
+            return ConfigurationError(file: file, path: path(ctx.codingPath), ctx.debugDescription)
         case .valueNotFound(let type, let ctx):
             return ConfigurationError(file: file, path: path(ctx.codingPath), "missing \(Self.typeName(type))")
         case .keyNotFound(let key, let ctx):

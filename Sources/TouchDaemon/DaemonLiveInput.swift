@@ -1,9 +1,4 @@
 import Evdev
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import LiveInput
 import Logging
 import ServiceLifecycle

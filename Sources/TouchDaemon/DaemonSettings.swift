@@ -69,27 +69,27 @@ public struct DaemonSettings: Hashable, Sendable {
         guard let map = root, map.mapping != nil else { return s }
         if let socket = map["socket"] {
             guard let pairs = socket.mapping else { throw ConfigurationError(file: file, path: "socket", "expected a mapping") }
-            let m = socket
-            for k in pairs.map(\.key) where !["path", "mode", "group"].contains(k.scalar ?? "") {
-                throw ConfigurationError(file: file, path: "socket.\(k.scalar ?? "?")", "unknown key (known: path, mode, group)")
+            for pair in pairs where !["path", "mode", "group"].contains(pair.key.scalar ?? "") {
+                throw ConfigurationError(file: file, path: "socket.\(pair.key.scalar ?? "?")", "unknown key (known: path, mode, group)")
             }
-            if let p = m["path"] {
+            if let p = socket["path"] {
                 guard let v = p.scalar, v.hasPrefix("/") else { throw ConfigurationError(file: file, path: "socket.path", "expected an absolute path") }
                 s.socketPath = v
             }
-            if let mode = m["mode"] {
+            if let mode = socket["mode"] {
                 guard let text = mode.scalar, let v = UInt32(text, radix: 8), v <= 0o777 else {
                     throw ConfigurationError(file: file, path: "socket.mode", "expected octal permission bits like \"0660\"")
                 }
                 s.socketMode = v
             }
-            if let g = m["group"] {
+            if let g = socket["group"] {
                 s.socketGroup = try groupID(g.scalar ?? "", file: file, path: "socket.group")
             }
         }
         if let access = map["access"] {
             guard let m = access.mapping else { throw ConfigurationError(file: file, path: "access", "expected a mapping") }
-            for (k, v) in m.map({ ($0.key, $0.value) }) {
+            for pair in m {
+                let k = pair.key, v = pair.value
                 switch k.scalar {
                 case "seeAllTouches": s.seeAllTouches = try grant(v, file: file, path: "access.seeAllTouches")
                 case "connect": s.connect = try grant(v, file: file, path: "access.connect")
@@ -100,7 +100,8 @@ public struct DaemonSettings: Hashable, Sendable {
         }
         if let scheduling = map["scheduling"] {
             guard let m = scheduling.mapping else { throw ConfigurationError(file: file, path: "scheduling", "expected a mapping") }
-            for (k, v) in m.map({ ($0.key, $0.value) }) {
+            for pair in m {
+                let k = pair.key, v = pair.value
                 switch k.scalar {
                 case "realtimePriority":
                     guard let text = v.scalar, let p = Int(text), (0...ThreadScheduling.maximumPriority).contains(p) else {
@@ -125,7 +126,8 @@ public struct DaemonSettings: Hashable, Sendable {
     static func grant(_ node: YAMLNode, file: String, path: String) throws(ConfigurationError) -> AccessGrant {
         guard let mapping = node.mapping else { throw ConfigurationError(file: file, path: path, "expected users and groups") }
         var grant = AccessGrant()
-        for (gk, list) in mapping.map({ ($0.key, $0.value) }) {
+        for pair in mapping {
+            let gk = pair.key, list = pair.value
             let key = gk.scalar ?? "?"
             let path = "\(path).\(key)"
             guard let items = list.sequence else { throw ConfigurationError(file: file, path: path, "expected a list") }

@@ -3,11 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import LiveInput
 import Publisher
 import Synchronization

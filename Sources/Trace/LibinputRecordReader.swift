@@ -80,7 +80,8 @@ private struct Reader {
         }
         if let codesNode = evdev["codes"], !isNull(codesNode) {
             guard let codes = codesNode.mapping else { throw fail(codesNode, "evdev.codes must map event types to code lists") }
-            for (key, value) in codes.map({ ($0.key, $0.value) }) {
+            for pair in codes {
+                let key = pair.key, value = pair.value
                 let type = try int(key, "event type")
                 guard type >= 0, type <= 0x1f else { throw fail(key, "event type \(type) out of range") }
                 var set = CodeSet()
@@ -95,7 +96,8 @@ private struct Reader {
         }
         if let absNode = evdev["absinfo"], !isNull(absNode) {
             guard let abs = absNode.mapping else { throw fail(absNode, "evdev.absinfo must map codes to [min, max, fuzz, flat, resolution]") }
-            for (key, value) in abs.map({ ($0.key, $0.value) }) {
+            for pair in abs {
+                let key = pair.key, value = pair.value
                 let code = try int(key, "absinfo code")
                 let v = try ints(value, "absinfo")
                 guard code >= 0, code <= 0xFFFF, v.count == 5, v.allSatisfy({ $0 >= Int64(Int32.min) && $0 <= Int64(Int32.max) }) else {

@@ -202,10 +202,7 @@ private struct Parser {
         defer { depth -= 1 }
         guard depth <= maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
         if peek() == ampersand {
-            let name = try anchorName()
-            let before = nodes
-            skipSpaces()
-            if peek() == ampersand { throw error("a node has one anchor at most") }
+            let anchor = try anchor(flow: false)
             let node: YAMLNode
             if peek() == hash || isLineEnd(peek()) {
                 try skipToContent()
@@ -217,17 +214,17 @@ private struct Parser {
             } else {
                 node = try blockNode(parentIndent: parentIndent)
             }
-            register(name, node, since: before)
+            register(anchor, node)
             return node
         }
         if atSequenceIndicator() { return try blockSequence(indent: indent) }
         if peek() == question, isBlankOrEnd(peek(1)) { throw error("\"? \" keys are not supported") }
         if try lineHasMappingKey() { return try blockMapping(indent: indent) }
-        return try inlineValue(parentIndent: parentIndent, context: "a value")
+        return try inlineValue(parentIndent: parentIndent)
     }
 
     /// A scalar, flow collection, block scalar or alias that starts on the current line.
-    mutating func inlineValue(parentIndent: Int, context: String) throws(YAMLError) -> YAMLNode {
+    mutating func inlineValue(parentIndent: Int) throws(YAMLError) -> YAMLNode {
         let startLine = line, startColumn = column + 1
         guard let c = peek() else { return YAMLNode(.scalar("", .plain), line: startLine, column: startColumn) }
         switch c {
@@ -246,12 +243,9 @@ private struct Parser {
             try expectLineEnd("an alias")
             return node
         case ampersand:
-            let name = try anchorName()
-            let before = nodes
-            skipSpaces()
-            if peek() == ampersand { throw error("a node has one anchor at most") }
-            let node = try inlineValue(parentIndent: parentIndent, context: context)
-            register(name, node, since: before)
+            let anchor = try anchor(flow: false)
+            let node = try inlineValue(parentIndent: parentIndent)
+            register(anchor, node)
             return node
         case bang:
             throw error("tags (\"!...\") are not supported")
@@ -309,18 +303,15 @@ private struct Parser {
             if peek() == hash || isLineEnd(peek()) {
                 value = try valueOnFollowingLines(indent: indent)
             } else if peek() == ampersand {
-                let name = try anchorName()
-                let before = nodes
-                skipSpaces()
-                if peek() == ampersand { throw error("a node has one anchor at most") }
+                let anchor = try anchor(flow: false)
                 if peek() == hash || isLineEnd(peek()) {
                     value = try valueOnFollowingLines(indent: indent)
                 } else {
-                    value = try inlineValue(parentIndent: indent, context: "a value")
+                    value = try inlineValue(parentIndent: indent)
                 }
-                register(name, value, since: before)
+                register(anchor, value)
             } else {
-                value = try inlineValue(parentIndent: indent, context: "a value")
+                value = try inlineValue(parentIndent: indent)
             }
             pairs.append(YAMLPair(key: key, value: value))
             try skipToContent()
@@ -518,9 +509,25 @@ private struct Parser {
         return text(start..<pos)
     }
 
-    mutating func register(_ name: String, _ node: YAMLNode, since before: Int) {
-        anchors[name] = node
-        anchorSizes[name] = max(nodes - before, 1)
+    /// An anchor read, waiting for its node.
+    struct Anchor {
+        let name: String
+        /// ``Parser/nodes`` before its node.
+        let nodesBefore: Int
+    }
+
+    /// Reads `&name` and the space after it; a node has one anchor at most.
+    mutating func anchor(flow: Bool) throws(YAMLError) -> Anchor {
+        let name = try anchorName()
+        if flow { skipFlowSpace() } else { skipSpaces() }
+        if peek() == ampersand { throw error("a node has one anchor at most") }
+        return Anchor(name: name, nodesBefore: nodes)
+    }
+
+    /// Keeps `node` under the anchor's name, with how many nodes an alias of it repeats.
+    mutating func register(_ anchor: Anchor, _ node: YAMLNode) {
+        anchors[anchor.name] = node
+        anchorSizes[anchor.name] = max(nodes - anchor.nodesBefore, 1)
     }
 
     mutating func alias() throws(YAMLError) -> YAMLNode {
@@ -568,12 +575,9 @@ private struct Parser {
         case doubleQuote, singleQuote: return try quotedScalar()
         case asterisk: return try alias()
         case ampersand:
-            let name = try anchorName()
-            let before = nodes
-            skipFlowSpace()
-            if peek() == ampersand { throw error("a node has one anchor at most") }
+            let anchor = try anchor(flow: true)
             let node = try flowNode()
-            register(name, node, since: before)
+            register(anchor, node)
             return node
         case bang: throw error("tags (\"!...\") are not supported")
         default: return try plainFlowScalar()
