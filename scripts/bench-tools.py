@@ -12,10 +12,11 @@
   bench-tools.py idle DESC OUT [--seconds S]
       A trace that holds its device open for S seconds and writes nothing
       but two SYN_REPORTs.
-  bench-tools.py clients SOCKET N [--events LIST]
+  bench-tools.py clients SOCKET N [--events LIST] [--coalesce MS]
       N clients subscribed to LIST (default gesture,touch,system), reading
       and discarding; prints "ready" once every subscription is acknowledged,
-      then runs until SIGTERM or SIGINT.
+      then runs until SIGTERM or SIGINT. With --coalesce, each also asks for
+      continuous updates at most once per MS milliseconds (op "coalesce").
   bench-tools.py cpu PID...
       utime+stime in seconds of each process (/proc/PID/stat), one per line.
   bench-tools.py rss PID
@@ -124,13 +125,17 @@ def idle(args):
 
 def clients(args):
     request = ('{"op":"subscribe","id":1,"events":[%s]}\n' % ",".join('"%s"' % e for e in args.events.split(","))).encode()
+    answers = 2  # hello, then the ack
+    if args.coalesce > 0:
+        request += ('{"op":"coalesce","id":2,"intervalMs":%g}\n' % args.coalesce).encode()
+        answers += 1
     socks = []
     for _ in range(args.n):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.connect(args.socket)
         s.sendall(request)
         socks.append(s)
-    pending = {s.fileno(): 2 for s in socks}  # hello, then the ack
+    pending = {s.fileno(): answers for s in socks}
     by_fd = {s.fileno(): s for s in socks}
     received = 0
     stop = False
@@ -218,6 +223,7 @@ def main():
     s = sub.add_parser("clients")
     s.add_argument("socket"); s.add_argument("n", type=int)
     s.add_argument("--events", default="gesture,touch,system")
+    s.add_argument("--coalesce", type=float, default=0, help="ask for coalescing to this many ms (0: every update)")
     s.set_defaults(run=clients)
     s = sub.add_parser("cpu")
     s.add_argument("pids", nargs="+")

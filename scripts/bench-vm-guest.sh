@@ -136,16 +136,23 @@ wait "${IDLE_PIDS[@]}" 2>/dev/null
 # (printed by touchctl) before the first event arrives.
 # A name ending in -1-client replays the trace of the name before it while one
 # client subscribed to gesture and touch reads everything touchd sends (libinput
-# debug-events likewise formats and prints every event).
+# debug-events likewise formats and prints every event, to /dev/null).
+# -1-client-16ms: the client asks for coalescing to 16 ms (a 60 Hz display:
+# touch moves and gesture changes at most once per 16 ms, the latest of each).
+# -1-client-piped: libinput's output goes through a pipe to a reading process,
+# as touchd's goes through a socket to its client (both then wake a reader).
 for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
-    base=${name%-1-client}
+    base=${name%%-1-client*}
+    variant=${name#"$base"}
     trace="$TRACES/$base.events"
     events=$(/usr/bin/cat "$TRACES/$base.count")
     seconds=$(/usr/bin/cat "$TRACES/$base.seconds")
     log="$RESULTS/replay-$name.log"
     CLIENT_PID=
     if [ "$base" != "$name" ]; then
-        "$PY" "$TOOLS" clients "$SOCK" 1 --events gesture,touch >"$RESULTS/client-$name.out" 2>"$RESULTS/client-$name.log" &
+        coalesce=0
+        [ "$variant" = -1-client-16ms ] && coalesce=16
+        "$PY" "$TOOLS" clients "$SOCK" 1 --events gesture,touch --coalesce "$coalesce" >"$RESULTS/client-$name.out" 2>"$RESULTS/client-$name.log" &
         CLIENT_PID=$!
         wait_for_line "$RESULTS/client-$name.out" ready || echo "$name: client not ready"
     fi
@@ -153,7 +160,11 @@ for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
     REPLAY_PID=$!
     wait_for_line "$log" "created /dev/input/event" || { echo "$name: no device"; continue; }
     node=$(/usr/bin/grep -o '/dev/input/event[0-9]*' "$log" | /usr/bin/head -1)
-    "$LIBINPUT" debug-events --device "$node" >/dev/null 2>"$RESULTS/libinput-$name.log" &
+    if [ "$variant" = -1-client-piped ]; then
+        "$LIBINPUT" debug-events --device "$node" 2>"$RESULTS/libinput-$name.log" > >(/usr/bin/cat >/dev/null) &
+    else
+        "$LIBINPUT" debug-events --device "$node" >/dev/null 2>"$RESULTS/libinput-$name.log" &
+    fi
     LIBINPUT_PID=$!
     # Both readers have the device open before the lead-in ends.
     /usr/bin/sleep 2

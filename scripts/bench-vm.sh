@@ -44,7 +44,7 @@ tools idle "$DESC" "$TRACES/idle.events" --seconds 600
 tools synthetic "$DESC" "$TRACES/synthetic-short.events" --seconds 2 --rate 240 >/dev/null
 tools synthetic "$DESC" "$TRACES/synthetic.events" --seconds "$STREAM_SECONDS" --rate 240 >"$TRACES/synthetic.count"
 echo "$STREAM_SECONDS" >"$TRACES/synthetic.seconds"
-list="synthetic synthetic-1-client"
+list="synthetic synthetic-1-client synthetic-1-client-16ms synthetic-1-client-piped"
 # Two real recordings: a 4-finger drag (Atmel) and a 2-finger scroll (EP0430M09).
 add_real() {
     local name="$1" events="$2" desc="$3"

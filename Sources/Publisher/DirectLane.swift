@@ -57,13 +57,31 @@ final class DirectLane: Sendable {
         var sealed = false
         /// Batches handed to the event loop for this client and not delivered yet.
         var handedOver = 0
-        /// The rest of a line the socket took only part of: written first.
+        /// The rest of what the socket took only part of (a cut line, or a
+        /// coalescing client's held lines and frame): written first.
         var tail: ByteBuffer?
         /// What the client is to receive.
         var rule: RecipientRule
         /// Changes with `rule`.
         var generation: UInt64 = 0
+        /// Coalescing (`coalesce`): the client's interval in seconds; 0 is off.
+        var interval: Double = 0
+        /// Event time of the last lines written to the client while coalescing.
+        var lastSent = -Double.infinity
+        /// Updates held back until the interval has passed.
+        var held = HeldLines()
+
+        /// When held lines go out even if no frame comes to carry them: a
+        /// quarter of the interval after they were due (infinity: none held,
+        /// or the lane is closed and they are the event loop's to write).
+        var heldDeadline: Double {
+            held.isEmpty || !open || fd < 0 ? .infinity : lastSent + interval * DirectLane.releaseFactor
+        }
     }
+
+    /// Held updates wait for a frame to carry them until this many intervals
+    /// after the last delivery, then go out on their own (docs/protocol.md, "coalesce").
+    static let releaseFactor = 1.25
 
     let id: ClientID
     let state: Mutex<State>
@@ -86,12 +104,28 @@ final class DirectLane: Sendable {
     var isUsable: Bool { state.withLock { $0.fd >= 0 } }
 
     /// Stops direct writes until ``reopen()``: the event loop is about to
-    /// write. Returns the tail of a cut line, which it must write first.
+    /// write. Returns what it must write first: the tail of a cut line, or
+    /// the updates held for a coalescing client (never both: a lane with a
+    /// tail is closed, and a closed lane holds nothing new).
     func hold() -> ByteBuffer? {
         state.withLock { s in
             s.open = false
             defer { s.tail = nil }
-            return s.tail
+            guard !s.held.isEmpty else { return s.tail }
+            var out = s.tail ?? ByteBuffer()
+            out.writeImmutableBuffer(s.held.joined())
+            s.held.removeAll()
+            return out
+        }
+    }
+
+    /// Sets the coalescing interval (seconds, 0: off). Direct writes stop
+    /// until the event loop has written what is held and the answer to the
+    /// request, so that nothing held goes out after that answer.
+    func setCoalescing(interval: Double) {
+        state.withLock { s in
+            s.interval = interval
+            s.open = false
         }
     }
 
@@ -165,6 +199,11 @@ struct DirectWriter {
     /// Byte ranges wanted by the client being written (reused).
     private var spans: [Range<Int>] = []
     private var lineRuns: [Range<Int>] = []
+    /// A coalescing client's held lines and frame, put together for one `send` (reused).
+    private var scratch = ByteBuffer()
+    /// The earliest ``DirectLane/State/heldDeadline`` of the lanes seen by
+    /// the last ``offer(_:to:handovers:)`` or ``release(_:upTo:handovers:)``.
+    private(set) var earliestHeld = Double.infinity
 
     init() {
         ends.reserveCapacity(64)
@@ -212,12 +251,15 @@ struct DirectWriter {
     mutating func offer(_ batch: [PublishedEvent], to lanes: [DirectLane], handovers: inout [LaneHandover]) {
         plans.removeAll(keepingCapacity: true)
         planned.removeAll(keepingCapacity: true)
+        earliestHeld = .infinity
         for k in lanes.indices {
             let first = planned.count
             let generation = lanes[k].state.withLock { s -> UInt64? in
                 // The session has ended: nothing more for it.
                 guard s.fd >= 0 else { return nil }
                 Self.appendRuns(of: batch, for: s.rule, to: &planned)
+                // Lanes written below report their deadline there.
+                if planned.count == first { earliestHeld = min(earliestHeld, s.heldDeadline) }
                 return s.generation
             }
             guard let generation, planned.count > first else { continue }
@@ -253,35 +295,126 @@ struct DirectWriter {
 
     private mutating func write(_ batch: [PublishedEvent], plan: Plan, lane: DirectLane) -> LaneHandover? {
         lane.state.withLock { s -> LaneHandover? in
-            guard s.fd >= 0 else { return nil }
-            lineRuns.removeAll(keepingCapacity: true)
-            if s.generation == plan.generation {
-                lineRuns.append(contentsOf: planned[plan.first..<plan.first + plan.count])
-            } else {
-                // The event loop changed its rule since the plan: decide again.
-                Self.appendRuns(of: batch, for: s.rule, to: &lineRuns)
-                guard !lineRuns.isEmpty else { return nil }
-            }
-            guard s.open else {
-                s.handedOver += 1
-                return LaneHandover(lane: lane, runs: lineRuns)
-            }
-            spans.removeAll(keepingCapacity: true)
-            var total = 0
-            for r in lineRuns {
-                let from = r.lowerBound == 0 ? 0 : ends[r.lowerBound - 1]
-                spans.append(from..<ends[r.upperBound - 1])
-                total += ends[r.upperBound - 1] - from
-            }
-            let written = Self.write(fd: s.fd, all, spans)
-            if written == total { return nil }
-            s.open = false
-            s.handedOver += 1
-            let (tail, rest) = Self.cut(runs: lineRuns, ends: ends, after: written)
-            if let tail { s.tail = all.getSlice(at: tail.lowerBound, length: tail.count) }
-            return LaneHandover(lane: lane, runs: rest)
+            let handover = write(batch, plan: plan, lane: lane, state: &s)
+            earliestHeld = min(earliestHeld, s.heldDeadline)
+            return handover
         }
     }
+
+    private mutating func write(_ batch: [PublishedEvent], plan: Plan, lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
+        guard s.fd >= 0 else { return nil }
+        lineRuns.removeAll(keepingCapacity: true)
+        if s.generation == plan.generation {
+            lineRuns.append(contentsOf: planned[plan.first..<plan.first + plan.count])
+        } else {
+            // The event loop changed its rule since the plan: decide again.
+            Self.appendRuns(of: batch, for: s.rule, to: &lineRuns)
+            guard !lineRuns.isEmpty else { return nil }
+        }
+        guard s.open else {
+            s.handedOver += 1
+            return LaneHandover(lane: lane, runs: lineRuns)
+        }
+        if s.interval > 0 { return coalesce(batch, lane: lane, state: &s) }
+        return writeRuns(lane: lane, state: &s)
+    }
+
+    /// Writes the lines of `lineRuns` to an open lane: nil when the socket
+    /// took them all; otherwise the lane closes, keeps the rest of the line
+    /// it cut, and the lines not started are handed over.
+    private mutating func writeRuns(lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
+        spans.removeAll(keepingCapacity: true)
+        var total = 0
+        for r in lineRuns {
+            let from = r.lowerBound == 0 ? 0 : ends[r.lowerBound - 1]
+            spans.append(from..<ends[r.upperBound - 1])
+            total += ends[r.upperBound - 1] - from
+        }
+        let written = Self.write(fd: s.fd, all, spans)
+        if written == total { return nil }
+        s.open = false
+        s.handedOver += 1
+        let (tail, rest) = Self.cut(runs: lineRuns, ends: ends, after: written)
+        if let tail { s.tail = all.getSlice(at: tail.lowerBound, length: tail.count) }
+        return LaneHandover(lane: lane, runs: rest)
+    }
+
+    /// A coalescing client's share of a frame (docs/protocol.md, "coalesce"):
+    /// continuous updates only, sooner than its interval after the last
+    /// delivery, are held (each replacing a held update of the same subject);
+    /// anything else goes out at once, after what is held (less the held
+    /// updates this frame replaces), in one `send`.
+    private mutating func coalesce(_ batch: [PublishedEvent], lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
+        var time = -Double.infinity
+        var updatesOnly = true
+        for r in lineRuns {
+            for i in r {
+                time = max(time, batch[i].time)
+                if !batch[i].isUpdate { updatesOnly = false }
+            }
+        }
+        if updatesOnly, time - s.lastSent < s.interval {
+            all.withUnsafeReadableBytes { raw in
+                for r in lineRuns {
+                    for i in r {
+                        let from = i == 0 ? 0 : ends[i - 1]
+                        s.held.hold(batch[i], line: UnsafeRawBufferPointer(rebasing: raw[from..<ends[i]]))
+                    }
+                }
+            }
+            return nil
+        }
+        s.lastSent = max(s.lastSent, time)
+        guard !s.held.isEmpty else { return writeRuns(lane: lane, state: &s) }
+        scratch.clear()
+        _ = s.held.write(to: &scratch, supersededBy: batch, runs: lineRuns)
+        s.held.removeAll()
+        all.withUnsafeReadableBytes { raw in
+            for r in lineRuns {
+                let from = r.lowerBound == 0 ? 0 : ends[r.lowerBound - 1]
+                scratch.writeBytes(UnsafeRawBufferPointer(rebasing: raw[from..<ends[r.upperBound - 1]]))
+            }
+        }
+        return sendScratch(lane: lane, state: &s)
+    }
+
+    /// Sends `scratch` whole to an open lane; what the socket does not take
+    /// becomes the lane's tail (the lane closes), for the event loop to write.
+    private mutating func sendScratch(lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
+        let total = scratch.readableBytes
+        guard total > 0 else { return nil }
+        let written = Self.write(fd: s.fd, scratch)
+        if written == total { return nil }
+        s.open = false
+        s.handedOver += 1
+        s.tail = scratch.getSlice(at: written, length: total - written)
+        return LaneHandover(lane: lane, runs: [])
+    }
+
+    /// Sends the updates held for coalescing clients whose
+    /// ``DirectLane/State/heldDeadline`` has come by `time` (event time,
+    /// seconds): no frame came to carry them. What the event loop has to
+    /// finish is appended to `handovers`.
+    mutating func release(_ lanes: [DirectLane], upTo time: Double, handovers: inout [LaneHandover]) {
+        earliestHeld = .infinity
+        for lane in lanes {
+            let handover = lane.state.withLock { s -> LaneHandover? in
+                defer { earliestHeld = min(earliestHeld, s.heldDeadline) }
+                // A closed lane's held lines are the event loop's (`hold()`).
+                guard s.fd >= 0, s.open, !s.held.isEmpty, s.heldDeadline <= time + Self.timeTolerance else { return nil }
+                scratch.clear()
+                _ = s.held.write(to: &scratch, supersededBy: [], runs: [])
+                s.held.removeAll()
+                s.lastSent = max(s.lastSent, time)
+                return sendScratch(lane: lane, state: &s)
+            }
+            if let handover { handovers.append(handover) }
+        }
+    }
+
+    /// Deadlines are compared with this slack: a deadline turned into whole
+    /// microseconds and back may land a rounding step past itself.
+    static let timeTolerance = 1e-6
 
     /// Where `written` bytes of the runs' lines (in order) end: the byte
     /// range of the rest of the line cut there (nil on a line's end), and the
@@ -311,6 +444,19 @@ struct DirectWriter {
             return (nil, rest)
         }
         return (nil, [])
+    }
+
+    /// Writes `buffer`'s readable bytes to `fd` without blocking: the bytes
+    /// written (0 when the socket takes none or fails).
+    private static func write(fd: CInt, _ buffer: ByteBuffer) -> Int {
+        buffer.withUnsafeReadableBytes { raw -> Int in
+            guard let base = raw.baseAddress else { return 0 }
+            var n: Int
+            repeat {
+                n = send(fd, base, raw.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            } while n < 0 && errno == EINTR
+            return max(n, 0)
+        }
     }
 
     /// Writes the byte ranges of `buffer` to `fd` without blocking: the bytes

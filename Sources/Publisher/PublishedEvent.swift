@@ -20,6 +20,12 @@ public struct PublishedEvent: Sendable {
     public var owner: ClientID?
     /// Event time in seconds (the `time` field of the message); reported in `overflow`.
     public var time: Double
+    /// The touch a `touch` event is about, for coalescing (nil for other events).
+    public var touchID: UInt32?
+    /// Whether it is a continuous update (a touch moving or hovering, a
+    /// gesture `changed`): for a client that asked for coalescing, a later
+    /// update of the same subject replaces it while it is held (``isSameSubject(as:)``).
+    public var isUpdate: Bool
     /// The encoded JSON object, without a newline; empty for the events of an
     /// ``EventBatch``, whose lines are in the batch's buffer.
     public var line: [UInt8]
@@ -27,7 +33,8 @@ public struct PublishedEvent: Sendable {
     /// Creates an event.
     public init(
         stream: EventStream, kind: String? = nil, recognizer: String? = nil, device: UInt32? = nil,
-        touchType: String? = nil, surface: String? = nil, owner: ClientID? = nil, time: Double, line: [UInt8]
+        touchType: String? = nil, surface: String? = nil, owner: ClientID? = nil, time: Double,
+        touchID: UInt32? = nil, isUpdate: Bool = false, line: [UInt8]
     ) {
         self.stream = stream
         self.kind = kind
@@ -37,7 +44,17 @@ public struct PublishedEvent: Sendable {
         self.surface = surface
         self.owner = owner
         self.time = time
+        self.touchID = touchID
+        self.isUpdate = isUpdate
         self.line = line
+    }
+
+    /// Whether both are updates of the same touch on the same stream and
+    /// surface, or of the same recognizer's gesture: the later one tells the
+    /// client everything the earlier one did.
+    public func isSameSubject(as other: PublishedEvent) -> Bool {
+        isUpdate && other.isUpdate && touchID == other.touchID && stream == other.stream && device == other.device
+            && owner == other.owner && recognizer == other.recognizer && surface == other.surface
     }
 }
 

@@ -23,6 +23,8 @@ public final class Publisher: Sendable {
     private let stopped = Atomic<Bool>(false)
     /// The publishing thread's reused encoding and its direct-write figures.
     private let writer = Mutex(PublishingState())
+    /// ``heldDeadline`` as the bits of a `Double` (infinity: nothing held).
+    private let heldDeadlineBits = Atomic<UInt64>(Double.infinity.bitPattern)
 
     private struct PublishingState {
         var writer = DirectWriter()
@@ -132,12 +134,40 @@ public final class Publisher: Sendable {
             p.writer.take(batch)
             let batch = batch.events
             p.writer.offer(batch, to: lanes, handovers: &p.handovers)
+            heldDeadlineBits.store(p.writer.earliestHeld.bitPattern, ordering: .releasing)
             let finished = NIODeadline.now().uptimeNanoseconds
             p.direct.record(nanoseconds: finished &- started)
             guard needsLoop || !p.handovers.isEmpty else { return }
             let all = p.writer.all, ends = p.writer.ends, handovers = p.handovers
             p.handovers.removeAll(keepingCapacity: true)
             hub.eventLoop.execute { hub.deliver(batch, encoded: all, ends: ends, handovers: handovers, queuedAt: finished) }
+        }
+    }
+
+    /// The earliest event time (seconds) at which updates held for a
+    /// coalescing client are to go out without waiting for another frame
+    /// (`coalesce`, docs/protocol.md); nil when nothing is held. The engine's
+    /// owner wakes up for it and calls ``releaseHeld(upTo:)``. One atomic load.
+    public var heldDeadline: Double? {
+        let d = Double(bitPattern: heldDeadlineBits.load(ordering: .acquiring))
+        return d.isFinite ? d : nil
+    }
+
+    /// Sends the held updates whose deadline has come by `time` (event time,
+    /// seconds, on the clock of the events). Called from the publishing
+    /// thread; does nothing before ``heldDeadline``.
+    public func releaseHeld(upTo time: Double) {
+        guard let due = heldDeadline, due <= time + DirectWriter.timeTolerance,
+              !stopped.load(ordering: .acquiring) else { return }
+        let hub = self.hub
+        let lanes = hub.lanes.withLock { $0 }
+        writer.withLock { p in
+            p.writer.release(lanes, upTo: time, handovers: &p.handovers)
+            heldDeadlineBits.store(p.writer.earliestHeld.bitPattern, ordering: .releasing)
+            guard !p.handovers.isEmpty else { return }
+            let handovers = p.handovers
+            p.handovers.removeAll(keepingCapacity: true)
+            hub.eventLoop.execute { hub.deliver([], encoded: ByteBuffer(), ends: [], handovers: handovers, queuedAt: nil) }
         }
     }
 

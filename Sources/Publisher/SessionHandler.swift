@@ -268,6 +268,10 @@ final class SessionHandler: ChannelDuplexHandler {
             acknowledge(id)
         case .ping:
             acknowledge(id)
+        case let .coalesce(milliseconds):
+            // The lane closes: what it holds goes out before the answer.
+            lane?.setCoalescing(interval: milliseconds / 1000)
+            acknowledge(id)
         case let .register(surface):
             guard !surfaces.contains(surface.id) else {
                 respond(RequestError(.surfaceExists, "surface \"\(surface.id)\" is already registered; use update", id: id))

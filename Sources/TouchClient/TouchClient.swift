@@ -57,6 +57,7 @@ public actor TouchClient {
     private var nextID: Int64 = 1
     private var subscriptions: [Subscription] = []
     private var surfaces: [SurfaceDescription] = []
+    private var coalescing = 0.0
     private var runner: Task<Void, Never>?
     private var closed = false
     // Callers of connect() waiting until the connection is being served (its writer is set).
@@ -136,6 +137,16 @@ public actor TouchClient {
     public func unregister(_ surfaceID: String) async throws {
         try await send(.unregister(surface: surfaceID))
         surfaces.removeAll(where: { $0.id == surfaceID })
+    }
+
+    /// Asks for continuous updates (touch moves and hovers, gesture
+    /// `changed`) at most once per `milliseconds` (the latest of each touch
+    /// and gesture; 0 turns it off, at most 100): for a client that draws at
+    /// its display's rate. Beginnings, ends and everything else still come at
+    /// once. Kept and restored after a reconnection (docs/protocol.md, "coalesce").
+    public func coalesce(milliseconds: Double) async throws {
+        try await send(.coalesce(intervalMilliseconds: milliseconds))
+        coalescing = milliseconds
     }
 
     /// Round trip to the server.
@@ -219,7 +230,9 @@ public actor TouchClient {
     private func restoreState() async {
         let subs = subscriptions
         let surfs = surfaces
+        let interval = coalescing
         do {
+            if interval > 0 { try await send(.coalesce(intervalMilliseconds: interval)) }
             for s in subs { try await send(.subscribe(s)) }
             for s in surfs { try await send(.register(s)) }
             eventSink.yield(.reconnected)

@@ -105,7 +105,8 @@ public enum Daemon {
         }
 
         let publisher = try await listen(options: options, settings: settings, engine: engine, board: board, logger: logger)
-        await engine.attach({ batch in publisher.publish(batch) }, wants: { publisher.wants($0) })
+        await engine.attach({ batch in publisher.publish(batch) }, wants: { publisher.wants($0) },
+                            heldDeadline: { publisher.heldDeadline }, release: { publisher.releaseHeld(upTo: $0) })
         let priorityOverride = options.realtimePriority
         await schedule(priority: priorityOverride ?? settings.realtimePriority, engine: engine, publisher: publisher, logger: logger)
 

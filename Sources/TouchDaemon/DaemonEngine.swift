@@ -70,6 +70,10 @@ public actor DaemonEngine {
     let board: HelloBoard
     let logger: Logger
     var sink: (@Sendable (EventBatch) -> Void)?
+    /// The publisher's deadline for updates it holds for coalescing clients
+    /// (event time, seconds), and how to send those due by a time.
+    var heldDeadline: (@Sendable () -> Double?)?
+    var release: (@Sendable (Double) -> Void)?
     /// Whether some client subscribes to a stream: events nobody would get are not encoded.
     var wants: @Sendable (EventStream) -> Bool = { _ in true }
     /// Whether the `debug` stream was asked for (`touchd --no-debug` says no).
@@ -128,10 +132,18 @@ public actor DaemonEngine {
     /// wanted (by default all): a stream nobody subscribes to is not encoded,
     /// and the engine explains itself only while someone reads `debug`.
     /// Events of a client's own surfaces are always encoded.
+    ///
+    /// `heldDeadline` and `release` are the publisher's coalescing (its
+    /// ``Publisher/heldDeadline`` and ``Publisher/releaseHeld(upTo:)``): the
+    /// engine's owner wakes up for that deadline as for its own.
     public func attach(_ sink: @escaping @Sendable (EventBatch) -> Void,
-                       wants: @escaping @Sendable (EventStream) -> Bool = { _ in true }) {
+                       wants: @escaping @Sendable (EventStream) -> Bool = { _ in true },
+                       heldDeadline: (@Sendable () -> Double?)? = nil,
+                       release: (@Sendable (Double) -> Void)? = nil) {
         self.sink = sink
         self.wants = wants
+        self.heldDeadline = heldDeadline
+        self.release = release
     }
 
     // MARK: Devices
@@ -226,7 +238,8 @@ public actor DaemonEngine {
         flush()
     }
 
-    /// Fires the engine's deadlines up to `time` (long presses, tap windows).
+    /// Fires the engine's deadlines up to `time` (long presses, tap windows),
+    /// and sends the updates held for coalescing clients that are due by then.
     public func advance(to time: Timestamp) {
         lastTime = max(lastTime, time)
         engine.recordsDebug = debugAllowed && wants(.debug)
@@ -234,10 +247,19 @@ public actor DaemonEngine {
         engine.advance(to: time, into: &outputs)
         route(outputs)
         flush()
+        release?(time.seconds)
     }
 
-    /// The earliest time at which ``advance(to:)`` would do something.
-    public var nextDeadline: Timestamp? { engine.nextDeadline }
+    /// The earliest time at which ``advance(to:)`` would do something: the
+    /// engine's next deadline, or the publisher's for held updates.
+    public var nextDeadline: Timestamp? {
+        let own = engine.nextDeadline
+        guard let held = heldDeadline?() else { return own }
+        // Whole microseconds, rounded up: advancing to it releases them.
+        let due = Timestamp(microseconds: Int64((held * 1_000_000).rounded(.up)))
+        guard let own else { return due }
+        return min(own, due)
+    }
 
     /// Cancels every touch still down (end of a replay pass, shutdown) and
     /// fires the deadlines up to `time`.
@@ -263,7 +285,8 @@ public actor DaemonEngine {
             }
             if touchesWanted, contactOwners[t.id] == nil {
                 batch.append(PublishedEvent(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
-                                            time: t.time.seconds, line: [])) { MessageEncoder.touch(t, into: &$0) }
+                                            time: t.time.seconds, touchID: t.id.rawValue, isUpdate: Self.isUpdate(t),
+                                            line: [])) { MessageEncoder.touch(t, into: &$0) }
             }
             if t.phase == .ended || t.phase == .cancelled { contactOwners[t.id] = nil }
         }
@@ -282,14 +305,15 @@ public actor DaemonEngine {
                 batch.append(PublishedEvent(
                     stream: g.isSystem ? .system : .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
                     touchType: g.touchType.rawValue, surface: g.surface?.rawValue, owner: client, time: g.time.seconds,
-                    line: [])) { MessageEncoder.gesture(g, into: &$0) }
+                    isUpdate: g.state == .changed, line: [])) { MessageEncoder.gesture(g, into: &$0) }
             case .touch(var r):
                 // Raw streams of surfaces nobody connected owns repeat the global touch stream.
                 guard let client = ownerClients[r.owner], let local = localIDs[r.surface] else { continue }
                 r.surface = SurfaceID(local)
                 batch.append(PublishedEvent(
                     stream: .touch, device: r.touch.device.rawValue, touchType: r.touch.type.rawValue, surface: local,
-                    owner: client, time: r.time.seconds, line: [])) { MessageEncoder.rawTouch(r, into: &$0) }
+                    owner: client, time: r.time.seconds, touchID: r.touch.id.rawValue, isUpdate: Self.isUpdate(r.touch),
+                    line: [])) { MessageEncoder.rawTouch(r, into: &$0) }
             case .system(let e):
                 switch e.kind {
                 case .deferral(let d):
@@ -317,6 +341,13 @@ public actor DaemonEngine {
         guard !batch.isEmpty else { return }
         sink?(batch)
         batch.removeAll()
+    }
+
+    /// Whether a touch message only moves a touch on (a later one of the
+    /// same touch says everything it did): for coalescing clients. A touch's
+    /// beginning and end, and the last hover of a proximity span, are not.
+    static func isUpdate(_ t: Touch) -> Bool {
+        t.phase == .moved || (t.phase == .hover && t.inProximity)
     }
 
     // MARK: Recording

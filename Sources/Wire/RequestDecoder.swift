@@ -7,6 +7,8 @@
 public enum RequestDecoder {
     /// The longest surface id, recognizer name or filter entry accepted, in bytes.
     public static let maxNameBytes = 256
+    /// The longest coalescing interval a client may ask for, in milliseconds (10 updates a second).
+    public static let maxCoalescingMilliseconds = 100.0
 
     /// Decodes one line (without its newline).
     public static func decode(_ line: UnsafeRawBufferPointer) throws(RequestError) -> RequestEnvelope {
@@ -67,6 +69,8 @@ public enum RequestDecoder {
             request = .unregister(surface: try d.name(fields["surface"], path: "surface"))
         case "ping":
             request = .ping
+        case "coalesce":
+            request = .coalesce(intervalMilliseconds: try d.coalescingInterval(fields["intervalMs"]))
         default:
             throw RequestError(.unknownOp, "unknown op \"\(op)\"", id: id)
         }
@@ -104,6 +108,19 @@ private struct FieldReader {
         guard let v = present(v) else { return nil }
         guard let d = v.doubleValue else { throw bad(path, "expected a number, not \(v.kindDescription)") }
         return d
+    }
+
+    /// `coalesce`'s `intervalMs`: required, from 0 (off) to ``RequestDecoder/maxCoalescingMilliseconds``.
+    func coalescingInterval(_ v: JSONValue?) throws(RequestError) -> Double {
+        let ms = try requiredNumber(v, path: "intervalMs")
+        let limit = RequestDecoder.maxCoalescingMilliseconds
+        guard ms >= 0, ms <= limit else {
+            var w = JSONWriter(capacity: 32)
+            // As the client wrote it (an integer stays one).
+            (v ?? .double(ms)).write(into: &w)
+            throw bad("intervalMs", "expected a number of milliseconds from 0 to \(Int(limit)), not \(String(decoding: w.bytes, as: UTF8.self))")
+        }
+        return ms
     }
 
     func requiredNumber(_ v: JSONValue?, path: String) throws(RequestError) -> Double {

@@ -31,6 +31,8 @@ extension RequestEnvelope {
             w.key("surface"); w.string(surface)
         case .ping:
             break
+        case let .coalesce(ms):
+            w.key("intervalMs"); Self.writeNumber(ms, into: &w)
         }
         w.endObject()
     }

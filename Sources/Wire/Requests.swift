@@ -166,6 +166,10 @@ public enum Request: Hashable, Sendable {
     case unregister(surface: String)
     /// Asks for an `ack`.
     case ping
+    /// Sets how often the connection gets continuous updates (touch moves
+    /// and hovers, gesture `changed`): at most once per interval, the latest
+    /// of each touch or gesture; 0 turns coalescing off (docs/protocol.md, "coalesce").
+    case coalesce(intervalMilliseconds: Double)
 
     /// The `op` string.
     public var op: String {
@@ -176,6 +180,7 @@ public enum Request: Hashable, Sendable {
         case .update: return "update"
         case .unregister: return "unregister"
         case .ping: return "ping"
+        case .coalesce: return "coalesce"
         }
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NIOCore
+import NIOEmbedded
 import Testing
 import Wire
 
@@ -184,5 +185,150 @@ import Wire
             // A tail is always part of one line, never a whole one.
             if let tail { #expect(tail.count > 0 && !all[tail].dropLast().contains(0x0a)) }
         }
+    }
+
+    // MARK: Coalescing (docs/protocol.md, "coalesce")
+
+    static func touch(_ id: UInt32, _ n: Int, at time: Double, update: Bool = true) -> PublishedEvent {
+        PublishedEvent(stream: .touch, device: 0, time: time, touchID: id, isUpdate: update,
+                       line: Array(#"{"type":"touch","id":\#(id),"n":\#(n)}"#.utf8))
+    }
+
+    /// A session on an embedded loop with a lane on `pair.a`, subscribed to
+    /// touches and coalescing at `milliseconds`; the lane open.
+    static func coalescingSession(_ pair: Pair, _ p: EmbeddedPublisher, milliseconds: Int) throws -> (EmbeddedChannel, DirectLane) {
+        let channel = try p.connect(descriptor: pair.a)
+        let lane = try #require(try channel.pipeline.syncOperations.handler(type: SessionHandler.self).lane)
+        try p.send(channel, #"{"op":"subscribe","id":1,"events":["touch"]}"# + "\n")
+        try p.send(channel, #"{"op":"coalesce","id":2,"intervalMs":\#(milliseconds)}"# + "\n")
+        #expect(try p.lines(channel) == [#"{"type":"ack","id":1}"#, #"{"type":"ack","id":2}"#])
+        let open = lane.state.withLock { $0.open && $0.interval == Double(milliseconds) / 1000 }
+        #expect(open)
+        return (channel, lane)
+    }
+
+    /// Offers one frame to the lane; nothing may be handed over.
+    static func offer(_ frame: [PublishedEvent], _ writer: inout DirectWriter, _ lane: DirectLane) {
+        writer.encode(frame)
+        let handover = writer.offer(frame, to: lane)
+        #expect(handover == nil)
+    }
+
+    @Test func updatesWithinTheIntervalAreHeldAndTheLatestOfEachGoesOut() throws {
+        let pair = try Pair()
+        let p = EmbeddedPublisher()
+        let (_, lane) = try Self.coalescingSession(pair, p, milliseconds: 16)
+        var writer = DirectWriter()
+        // Two touches begin: not updates, written at once.
+        Self.offer([Self.touch(1, 1, at: 0, update: false), Self.touch(2, 2, at: 0, update: false)], &writer, lane)
+        #expect(numbers(inText: String(decoding: pair.drain(), as: UTF8.self)) == [1, 2])
+        // Moves 4, 8 and 12 ms later: held, nothing written.
+        Self.offer([Self.touch(1, 3, at: 0.004), Self.touch(2, 4, at: 0.004)], &writer, lane)
+        Self.offer([Self.touch(1, 5, at: 0.008), Self.touch(2, 6, at: 0.008)], &writer, lane)
+        Self.offer([Self.touch(1, 7, at: 0.012)], &writer, lane)
+        #expect(pair.drain().isEmpty)
+        // Due a quarter interval after they could have gone: 16 x 1.25 ms after the last delivery.
+        #expect(abs(writer.earliestHeld - 0.020) < 1e-9)
+        // A move 17 ms after the last delivery goes out at once, after the
+        // held lines it does not replace: touch 1's latest (7), then 8 (touch 2's 6 is replaced).
+        Self.offer([Self.touch(2, 8, at: 0.017)], &writer, lane)
+        #expect(numbers(inText: String(decoding: pair.drain(), as: UTF8.self)) == [7, 8])
+        #expect(writer.earliestHeld == .infinity)
+        // A lift is not an update: at once, even 3 ms later.
+        Self.offer([Self.touch(1, 9, at: 0.020, update: false)], &writer, lane)
+        #expect(numbers(inText: String(decoding: pair.drain(), as: UTF8.self)) == [9])
+    }
+
+    @Test func aBeginningOrEndWithinTheIntervalGoesOutAtOnceAfterWhatIsHeld() throws {
+        let pair = try Pair()
+        let p = EmbeddedPublisher()
+        let (_, lane) = try Self.coalescingSession(pair, p, milliseconds: 50)
+        var writer = DirectWriter()
+        Self.offer([Self.touch(1, 1, at: 1.0)], &writer, lane)
+        Self.offer([Self.touch(1, 2, at: 1.01)], &writer, lane)
+        Self.offer([Self.touch(1, 3, at: 1.02), Self.touch(2, 4, at: 1.02)], &writer, lane)
+        #expect(numbers(inText: String(decoding: pair.drain(), as: UTF8.self)) == [1])
+        // Touch 3 begins 30 ms after the last delivery: it goes now, after the
+        // held moves (touch 1's latest and touch 2's), in one read.
+        Self.offer([Self.touch(3, 5, at: 1.03, update: false)], &writer, lane)
+        #expect(numbers(inText: String(decoding: pair.drain(), as: UTF8.self)) == [3, 4, 5])
+    }
+
+    @Test func heldUpdatesGoOutOnTheirOwnAtTheirDeadline() throws {
+        let pair = try Pair()
+        let p = EmbeddedPublisher()
+        let (_, lane) = try Self.coalescingSession(pair, p, milliseconds: 16)
+        var writer = DirectWriter()
+        Self.offer([Self.touch(1, 1, at: 2.0)], &writer, lane)
+        Self.offer([Self.touch(1, 2, at: 2.004)], &writer, lane)
+        _ = pair.drain()
+        var handovers: [LaneHandover] = []
+        // Due at 2.020: nothing before.
+        writer.release([lane], upTo: 2.0199, handovers: &handovers)
+        #expect(pair.drain().isEmpty)
+        #expect(abs(writer.earliestHeld - 2.020) < 1e-9)
+        writer.release([lane], upTo: 2.020, handovers: &handovers)
+        #expect(numbers(inText: String(decoding: pair.drain(), as: UTF8.self)) == [2])
+        #expect(handovers.isEmpty)
+        #expect(writer.earliestHeld == .infinity)
+        // The release counts as a delivery: the next move within 16 ms of it is held.
+        Self.offer([Self.touch(1, 3, at: 2.030)], &writer, lane)
+        #expect(pair.drain().isEmpty)
+        #expect(abs(writer.earliestHeld - 2.040) < 1e-9)
+    }
+
+    /// A request closes the lane: what it holds is written by the event
+    /// loop before the answer, and turning coalescing off lets every update
+    /// through at once.
+    @Test func heldUpdatesGoOutBeforeTheAnswerToALaterRequest() throws {
+        let pair = try Pair()
+        let p = EmbeddedPublisher()
+        let (channel, lane) = try Self.coalescingSession(pair, p, milliseconds: 16)
+        var writer = DirectWriter()
+        Self.offer([Self.touch(1, 1, at: 0)], &writer, lane)
+        Self.offer([Self.touch(1, 2, at: 0.001)], &writer, lane)
+        Self.offer([Self.touch(1, 3, at: 0.002)], &writer, lane)
+        #expect(numbers(inText: String(decoding: pair.drain(), as: UTF8.self)) == [1])
+        try p.send(channel, #"{"op":"coalesce","id":3,"intervalMs":0}"# + "\n")
+        #expect(try p.lines(channel) == [#"{"type":"touch","id":1,"n":3}"#, #"{"type":"ack","id":3}"#])
+        // The event loop's writes confirmed: the lane is open again, without coalescing.
+        p.loop.run()
+        let open = lane.state.withLock { $0.open && $0.interval == 0 }
+        #expect(open)
+        Self.offer([Self.touch(1, 4, at: 0.003)], &writer, lane)
+        Self.offer([Self.touch(1, 5, at: 0.004)], &writer, lane)
+        #expect(numbers(inText: String(decoding: pair.drain(), as: UTF8.self)) == [4, 5])
+    }
+
+    /// A socket that takes only part of the held lines and the frame: the
+    /// rest reaches the client through the event loop, whole and in order.
+    @Test func aCoalescedWriteCutByAFullSocketIsFinishedByTheLoop() throws {
+        let pair = try Pair(sendBufferBytes: 4096)
+        let p = EmbeddedPublisher()
+        let (channel, lane) = try Self.coalescingSession(pair, p, milliseconds: 16)
+        var writer = DirectWriter()
+        let pad = String(repeating: "x", count: 700)
+        func big(_ id: UInt32, _ n: Int, at time: Double, update: Bool = true) -> PublishedEvent {
+            PublishedEvent(stream: .touch, device: 0, time: time, touchID: id, isUpdate: update,
+                           line: Array(#"{"type":"touch","id":\#(id),"n":\#(n),"pad":"\#(pad)"}"#.utf8))
+        }
+        Self.offer([big(1, 1, at: 0)], &writer, lane)
+        var received = pair.drain()
+        // Forty touches' moves held, then a lift that carries them out.
+        var frame: [PublishedEvent] = []
+        for id in UInt32(2)...41 { frame.append(big(id, Int(id), at: 0.001)) }
+        Self.offer(frame, &writer, lane)
+        #expect(pair.drain().isEmpty)
+        let lift = [big(1, 100, at: 0.002, update: false)]
+        writer.encode(lift)
+        let offered = writer.offer(lift, to: lane)
+        let handover = try #require(offered)
+        #expect(handover.runs.isEmpty)
+        received += pair.drain()
+        p.hub.deliver([], encoded: ByteBuffer(), ends: [], handovers: [handover], queuedAt: nil)
+        while let b = try channel.readOutbound(as: ByteBuffer.self) { received += b.readableBytesView }
+        #expect(numbers(inText: String(decoding: received, as: UTF8.self)) == [1] + Array(2...41) + [100])
+        #expect(String(decoding: received, as: UTF8.self).hasSuffix("}\n"))
+        #expect(lane.handedOver == 0)
     }
 }

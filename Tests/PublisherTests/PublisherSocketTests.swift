@@ -50,6 +50,46 @@ import Wire
         }
     }
 
+    /// docs/protocol.md, "coalesce": a client that asks for 20 ms gets a
+    /// touch's beginning at once and only the latest of the moves that follow
+    /// within 20 ms, when the publisher's deadline for them comes; a client
+    /// beside it gets every move.
+    @Test func aCoalescingClientGetsTheLatestMoveWhenItsDeadlineComes() async throws {
+        try await withPublisher { publisher, path, _ in
+            let every = try LineSocket(path: path)
+            let paced = try LineSocket(path: path)
+            for c in [every, paced] {
+                #expect(try c.expectLine() == helloLine)
+                #expect(try c.request(#"{"op":"subscribe","id":1,"events":["touch"]}"#) == #"{"type":"ack","id":1}"#)
+            }
+            #expect(try paced.request(#"{"op":"coalesce","id":2,"intervalMs":20}"#) == #"{"type":"ack","id":2}"#)
+            // The lanes reopen once the answers are known to be in the sockets (the event loop confirms
+            // them right after writing): waited for, so that the frames below take the direct path.
+            for _ in 0..<2000 where !publisher.hub.lanes.withLock({ $0.allSatisfy { $0.state.withLock(\.open) } }) { usleep(1000) }
+            func touch(_ n: Int, at time: Double, update: Bool) -> PublishedEvent {
+                PublishedEvent(stream: .touch, device: 0, time: time, touchID: 1, isUpdate: update,
+                               line: Array(#"{"type":"touch","n":\#(n)}"#.utf8))
+            }
+            #expect(publisher.heldDeadline == nil)
+            publisher.publish([touch(1, at: 10, update: false)])
+            publisher.publish([touch(2, at: 10.005, update: true)])
+            publisher.publish([touch(3, at: 10.010, update: true)])
+            // Held since the delivery at 10 s: due 1.25 x 20 ms after it.
+            let due = try #require(publisher.heldDeadline)
+            #expect(abs(due - 10.025) < 1e-9)
+            publisher.releaseHeld(upTo: 10.024)
+            #expect(publisher.heldDeadline == due)
+            publisher.releaseHeld(upTo: due)
+            #expect(publisher.heldDeadline == nil)
+            var got: [Int] = []
+            while got.count < 3 { got += numbers([try every.expectLine()]) }
+            #expect(got == [1, 2, 3])
+            #expect(numbers([try paced.expectLine(), try paced.expectLine()]) == [1, 3])
+            // Nothing else came: the next line is the answer to a ping.
+            #expect(try paced.request(#"{"op":"ping","id":"end"}"#) == #"{"type":"ack","id":"end"}"#)
+        }
+    }
+
     @Test func aClientThatNeverReadsDoesNotHoldUpTheOthers() async throws {
         // A clock that stands still: the sleeper is never old enough to be called stuck.
         var configuration = PublisherConfiguration(clock: { 0 })

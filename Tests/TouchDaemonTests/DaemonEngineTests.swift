@@ -158,4 +158,48 @@ import Wire
         #expect(single.batches == frames.count, "every frame of this drag publishes something")
         #expect(triple.batches == (frames.count + 2) / 3)
     }
+
+    // What coalescing clients may have replaced (docs/protocol.md, "coalesce"):
+    // a touch moving on and a gesture `changed` are updates of their touch or
+    // recognizer; beginnings, ends and everything else are not.
+    @Test func movesAndChangesAreMarkedAsUpdatesOfTheirSubject() async throws {
+        let recording = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+        let published = Mutex<[PublishedEvent]>([])
+        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        await engine.attach({ batch in published.withLock { $0 += batch.eventsWithLines } }, wants: { _ in true })
+        await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
+        for e in recording.events { await engine.handle([e.event], from: e.device) }
+        await engine.finishTouches(at: try #require(recording.events.last).event.time)
+        let events = published.withLock { $0 }
+        func text(_ e: PublishedEvent) -> String { String(decoding: e.line, as: UTF8.self) }
+        let touches = events.filter { $0.stream == .touch }
+        let gestures = events.filter { $0.stream == .gesture }
+        #expect(touches.contains { $0.isUpdate } && touches.contains { !$0.isUpdate })
+        #expect(gestures.contains { $0.isUpdate } && gestures.contains { !$0.isUpdate })
+        for e in touches {
+            #expect(e.isUpdate == text(e).contains(#""phase":"moved""#), "\(text(e))")
+            #expect(e.touchID != nil && text(e).contains(#""id":\#(e.touchID ?? 0),"#), "\(text(e))")
+        }
+        for e in gestures { #expect(e.isUpdate == text(e).contains(#""state":"changed""#), "\(text(e))") }
+        #expect(events.filter { $0.stream != .touch && $0.stream != .gesture }.allSatisfy { !$0.isUpdate })
+    }
+
+    // The publisher's deadline for held updates is one of the engine's: the
+    // owner wakes up for it, and advancing to it releases them.
+    @Test func heldUpdatesWakeTheEngineAndAdvancingReleasesThem() async throws {
+        let released = Mutex<[Double]>([])
+        let held = Mutex<Double?>(nil)
+        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        await engine.attach({ _ in }, wants: { _ in true }, heldDeadline: { held.withLock { $0 } },
+                            release: { t in released.withLock { $0.append(t) } })
+        #expect(await engine.nextDeadline == nil)
+        held.withLock { $0 = 5.0000004 }
+        // Rounded up to the microsecond: advancing there is not too early.
+        let due = try #require(await engine.nextDeadline)
+        #expect(due == Timestamp(microseconds: 5_000_001))
+        #expect(await engine.advanceIfDue(now: Timestamp(microseconds: 5_000_000)) == due)
+        #expect(released.withLock { $0 }.isEmpty)
+        _ = await engine.advanceIfDue(now: due)
+        #expect(released.withLock { $0 } == [due.seconds])
+    }
 }

@@ -50,6 +50,10 @@ import Wire
         #expect(try RequestDecoder.decode(#"{"op":"unsubscribe","id":5}"#).request == .unsubscribe(events: nil))
         #expect(try RequestDecoder.decode(#"{"op":"unsubscribe","events":["touch","touch"]}"#).request == .unsubscribe(events: [.touch]))
         #expect(try RequestDecoder.decode(#"{"op":"subscribe","events":["debug"],"filter":null}"#).request == .subscribe(Subscription(events: [.debug])))
+        // docs/protocol.md, "coalesce": 0 (off) to 100 ms.
+        #expect(try RequestDecoder.decode(#"{"op":"coalesce","id":3,"intervalMs":16.7}"#) == RequestEnvelope(id: .int(3), request: .coalesce(intervalMilliseconds: 16.7)))
+        #expect(try RequestDecoder.decode(#"{"op":"coalesce","intervalMs":0}"#).request == .coalesce(intervalMilliseconds: 0))
+        #expect(try RequestDecoder.decode(#"{"op":"coalesce","intervalMs":100}"#).request == .coalesce(intervalMilliseconds: 100))
     }
 
     @Test func ignoresUnknownFieldsEverywhere() throws {
@@ -105,6 +109,10 @@ import Wire
         (#"{"op":"register","id":1,"surface":{"id":"s","rect":{"x":0,"y":0,"width":1,"height":1},"recognizers":[{"kind":"tap"}]}}"#, "surface.recognizers[0].name: missing"),
         (#"{"op":"register","id":1,"surface":{"id":"s","rect":{"x":0,"y":0,"width":1,"height":1},"recognizers":[{"name":"t"}]}}"#, "surface.recognizers[0].kind: missing"),
         (#"{"op":"register","id":1,"surface":{"id":"s","rect":{"x":0,"y":0,"width":1,"height":1},"recognizers":[{"name":"t","kind":"tap"},{"name":"t","kind":"pan"}]}}"#, #"surface.recognizers[1].name: duplicate recognizer name "t""#),
+        (#"{"op":"coalesce","id":1}"#, "intervalMs: missing"),
+        (#"{"op":"coalesce","id":1,"intervalMs":"16"}"#, "intervalMs: expected a number, not a string"),
+        (#"{"op":"coalesce","id":1,"intervalMs":-1}"#, "intervalMs: expected a number of milliseconds from 0 to 100, not -1"),
+        (#"{"op":"coalesce","id":1,"intervalMs":100.5}"#, "intervalMs: expected a number of milliseconds from 0 to 100, not 100.5"),
         (#"{"op":"unregister","id":1}"#, "surface: missing"),
         (#"{"op":"unregister","id":1,"surface":{"id":"s"}}"#, "surface: expected a string, not an object"),
     ])
@@ -130,10 +138,12 @@ import Wire
             RequestEnvelope(id: .int(4), request: .update(SurfaceDescription(id: "m", rect: SurfaceRect(x: 1, y: 2, width: 3, height: 4)))),
             RequestEnvelope(id: .int(5), request: .unregister(surface: "m")),
             RequestEnvelope(id: .int(6), request: .ping),
+            RequestEnvelope(id: .int(7), request: .coalesce(intervalMilliseconds: 16.5)),
         ]
         for r in requests {
             #expect(try RequestDecoder.decode(r.bytes) == r)
         }
         #expect(String(decoding: requests[7].bytes, as: UTF8.self) == #"{"op":"ping","id":6}"#)
+        #expect(String(decoding: requests[8].bytes, as: UTF8.self) == #"{"op":"coalesce","id":7,"intervalMs":16.5}"#)
     }
 }

@@ -1,0 +1,91 @@
+import NIOCore
+import Testing
+import Wire
+
+@testable import Publisher
+
+/// The lines a coalescing client's lane holds back (Sources/Publisher/HeldLines.swift;
+/// docs/protocol.md, "coalesce").
+@Suite struct HeldLinesTests {
+    static func update(touch: UInt32, _ n: Int, device: UInt32 = 0) -> PublishedEvent {
+        PublishedEvent(stream: .touch, device: device, time: Double(n), touchID: touch, isUpdate: true,
+                       line: Array(#"{"type":"touch","id":\#(touch),"n":\#(n)}"#.utf8) + [0x0a])
+    }
+
+    static func changed(_ recognizer: String, _ n: Int, surface: String? = nil) -> PublishedEvent {
+        PublishedEvent(stream: .gesture, kind: "pan", recognizer: recognizer, device: 0, surface: surface, time: Double(n),
+                       isUpdate: true, line: Array(#"{"type":"gesture","recognizer":"\#(recognizer)","n":\#(n)}"#.utf8) + [0x0a])
+    }
+
+    static func hold(_ events: [PublishedEvent], into held: inout HeldLines) {
+        for e in events { e.line.withUnsafeBytes { held.hold(e, line: $0) } }
+    }
+
+    static func numbers(_ buffer: ByteBuffer) -> [Int] {
+        PublisherTests.numbers(inText: String(buffer: buffer))
+    }
+
+    @Test func aLaterUpdateOfTheSameSubjectReplacesTheHeldOne() {
+        var held = HeldLines()
+        Self.hold([Self.update(touch: 1, 1), Self.update(touch: 2, 2), Self.changed("pan", 3),
+                   Self.update(touch: 1, 4), Self.changed("pan", 5), Self.changed("pan", 6, surface: "main")], into: &held)
+        // Touch 2's update, touch 1's latest, the pan's latest, and the same
+        // recognizer name on another surface (another subject), in the order produced.
+        #expect(held.count == 4)
+        #expect(Self.numbers(held.joined()) == [2, 4, 5, 6])
+        #expect(held.takeReplaced() == 2)
+        #expect(held.takeReplaced() == 0)
+    }
+
+    @Test func theSameTouchIdOnAnotherDeviceOrStreamIsAnotherSubject() {
+        var held = HeldLines()
+        var system = Self.changed("edge", 3)
+        system.stream = .system
+        Self.hold([Self.update(touch: 1, 1, device: 0), Self.update(touch: 1, 2, device: 1), Self.changed("edge", 4), system], into: &held)
+        #expect(Self.numbers(held.joined()) == [1, 2, 4, 3])
+    }
+
+    @Test func linesThatAreNotUpdatesAreNeverReplaced() {
+        var held = HeldLines()
+        var a = Self.update(touch: 1, 1)
+        a.isUpdate = false
+        var b = Self.update(touch: 1, 2)
+        b.isUpdate = false
+        Self.hold([a, b], into: &held)
+        #expect(Self.numbers(held.joined()) == [1, 2])
+    }
+
+    @Test func writingLeavesOutWhatTheFrameReplaces() {
+        var held = HeldLines()
+        Self.hold([Self.update(touch: 1, 1), Self.update(touch: 2, 2), Self.changed("pan", 3)], into: &held)
+        let frame = [event(9, .gesture), Self.update(touch: 2, 10), Self.changed("pan", 11)]
+        var out = ByteBuffer()
+        // Only the runs count: the pan's update in the frame is outside them.
+        let left = held.write(to: &out, supersededBy: frame, runs: [0..<2])
+        #expect(left == 1)
+        #expect(Self.numbers(out) == [1, 3])
+    }
+
+    /// Hundreds of replacements compact the buffer in place: what is held
+    /// stays the latest of each subject, in order, and the bytes stay bounded.
+    @Test func manyReplacementsKeepTheLatestOfEach() {
+        var held = HeldLines()
+        var n = 0
+        for _ in 0..<500 {
+            for touch in UInt32(1)...3 {
+                n += 1
+                Self.hold([Self.update(touch: touch, n)], into: &held)
+            }
+        }
+        #expect(held.count == 3)
+        #expect(Self.numbers(held.joined()) == [n - 2, n - 1, n])
+        held.removeAll()
+        #expect(held.isEmpty)
+        #expect(held.joined().readableBytes == 0)
+    }
+}
+
+/// The `n` of each line of `text`.
+func numbers(inText text: String) -> [Int] {
+    numbers(text.split(separator: "\n").map(String.init))
+}
