@@ -12,36 +12,57 @@ import NIOCore
 struct HeldLines {
     private struct Entry {
         var event: PublishedEvent
+        /// ``subjectKey(_:)`` of `event`: compared before the attributes.
+        var key: UInt64
         var start: Int
         var end: Int
-        var live: Bool
     }
 
     private var bytes: [UInt8] = []
     private var entries: [Entry] = []
-    /// The number of lines that would be sent.
-    private(set) var count = 0
+    /// Indices in `entries` of the lines that would be sent, in order: the
+    /// only ones a new update is compared with (a few per touch and gesture in
+    /// play, however many updates were replaced since the last delivery).
+    private var live: [Int] = []
     /// The number of updates replaced by a later one since the last ``takeReplaced()``.
     private(set) var replaced = 0
 
+    /// The number of lines that would be sent.
+    var count: Int { live.count }
     /// Whether no line is held.
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { live.isEmpty }
+
+    /// A number equal for events of the same subject (``PublishedEvent/isSameSubject(as:)``):
+    /// touches by touch id and device, other events by a hash of their
+    /// recognizer and surface. Equal keys are then checked attribute by attribute.
+    static func subjectKey(_ e: PublishedEvent) -> UInt64 {
+        if let touch = e.touchID { return UInt64(touch) << 32 | UInt64(e.device ?? 0) }
+        var h = Hasher()
+        h.combine(e.recognizer)
+        h.combine(e.surface)
+        return UInt64(bitPattern: Int64(h.finalize()))
+    }
 
     /// Holds `line` (with its newline), the encoding of `event`, replacing a
     /// held update of the same subject.
     mutating func hold(_ event: PublishedEvent, line: UnsafeRawBufferPointer) {
-        for k in entries.indices where entries[k].live && entries[k].event.isSameSubject(as: event) {
-            entries[k].live = false
-            count -= 1
-            replaced += 1
+        let key = Self.subjectKey(event)
+        if event.isUpdate {
+            for k in live.indices {
+                let e = entries[live[k]]
+                guard e.key == key, e.event.isSameSubject(as: event) else { continue }
+                live.remove(at: k)
+                replaced += 1
+                break
+            }
         }
-        if entries.count >= 4 * count + 32 { compact() }
+        if entries.count >= 4 * live.count + 32 { compact() }
         let start = bytes.count
         bytes.append(contentsOf: line)
         var attributes = event
         attributes.line = []
-        entries.append(Entry(event: attributes, start: start, end: bytes.count, live: true))
-        count += 1
+        live.append(entries.count)
+        entries.append(Entry(event: attributes, key: key, start: start, end: bytes.count))
     }
 
     /// Appends the held lines, in order, to `out`, leaving out those that a
@@ -50,8 +71,9 @@ struct HeldLines {
     func write(to out: inout ByteBuffer, supersededBy batch: [PublishedEvent], runs: [Range<Int>]) -> Int {
         var left = 0
         bytes.withUnsafeBytes { raw in
-            for e in entries where e.live {
-                if e.event.isUpdate, Self.contains(batch, runs, sameSubjectAs: e.event) {
+            for k in live {
+                let e = entries[k]
+                if e.event.isUpdate, Self.contains(batch, runs, sameSubjectAs: e) {
                     left += 1
                     continue
                 }
@@ -73,7 +95,7 @@ struct HeldLines {
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
-        count = 0
+        live.removeAll(keepingCapacity: true)
     }
 
     /// The replaced count since the last call, reset.
@@ -82,28 +104,30 @@ struct HeldLines {
         return replaced
     }
 
-    private static func contains(_ batch: [PublishedEvent], _ runs: [Range<Int>], sameSubjectAs event: PublishedEvent) -> Bool {
+    private static func contains(_ batch: [PublishedEvent], _ runs: [Range<Int>], sameSubjectAs held: Entry) -> Bool {
         for r in runs {
-            for i in r where batch[i].isSameSubject(as: event) { return true }
+            for i in r where batch[i].isUpdate && subjectKey(batch[i]) == held.key && batch[i].isSameSubject(as: held.event) {
+                return true
+            }
         }
         return false
     }
 
-    /// Drops the dead entries and their bytes in place (when most held
+    /// Drops the replaced entries and their bytes in place (when most held
     /// lines were replaced): live lines move towards the start, in order.
     private mutating func compact() {
         var to = 0
-        var kept = 0
-        for k in entries.indices where entries[k].live {
+        for (n, k) in live.enumerated() {
             let e = entries[k]
+            let length = e.end - e.start
             if e.start != to {
-                for b in 0..<(e.end - e.start) { bytes[to + b] = bytes[e.start + b] }
+                for b in 0..<length { bytes[to + b] = bytes[e.start + b] }
             }
-            entries[kept] = Entry(event: e.event, start: to, end: to + e.end - e.start, live: true)
-            to += e.end - e.start
-            kept += 1
+            entries[n] = Entry(event: e.event, key: e.key, start: to, end: to + length)
+            live[n] = n
+            to += length
         }
         bytes.removeLast(bytes.count - to)
-        entries.removeLast(entries.count - kept)
+        entries.removeLast(entries.count - live.count)
     }
 }

@@ -22,9 +22,15 @@ struct MonitorCommand: ParsableCommand {
     @Option(help: "Exit after this many events (0: until the server says goodbye).")
     var count = 0
 
+    @Option(help: ArgumentHelp("Touch moves and gesture changes at most once per this many milliseconds, the latest of each (0: every one; at most 100).", valueName: "ms"))
+    var coalesce: Double = 0
+
     func validate() throws {
         _ = try streams()
         guard count >= 0 else { throw ValidationError("--count must be 0 or more") }
+        guard coalesce >= 0, coalesce <= RequestDecoder.maxCoalescingMilliseconds else {
+            throw ValidationError("--coalesce must be from 0 to \(Int(RequestDecoder.maxCoalescingMilliseconds)) milliseconds")
+        }
     }
 
     func streams() throws -> [EventStream] {
@@ -38,19 +44,19 @@ struct MonitorCommand: ParsableCommand {
 
     func run() throws {
         let streams = try streams()
-        let socket = self.socket, json = self.json, count = self.count
+        let socket = self.socket, json = self.json, count = self.count, coalesce = self.coalesce
         // ArgumentParser runs this synchronously; the client is async.
         let done = DispatchSemaphore(value: 0)
         let status = StatusBox()
         Task {
-            status.value = await Self.monitor(socket: socket, streams: streams, json: json, count: count)
+            status.value = await Self.monitor(socket: socket, streams: streams, json: json, count: count, coalesce: coalesce)
             done.signal()
         }
         done.wait()
         if status.value != 0 { throw ExitCode(status.value) }
     }
 
-    static func monitor(socket: String, streams: [EventStream], json: Bool, count: Int) async -> Int32 {
+    static func monitor(socket: String, streams: [EventStream], json: Bool, count: Int, coalesce: Double = 0) async -> Int32 {
         let client = TouchClient(socketPath: socket, reconnect: nil)
         do {
             try await client.connect()
@@ -59,6 +65,7 @@ struct MonitorCommand: ParsableCommand {
             return 69
         }
         do {
+            if coalesce > 0 { try await client.coalesce(milliseconds: coalesce) }
             try await client.subscribe(streams)
         } catch {
             printError("touchctl: subscribe failed: \(error)")

@@ -6,7 +6,7 @@ registers a surface with a tap and a pan recognizer, and prints every
 message as one JSON line.
 
     python3 python_client.py [--socket PATH] [--events gesture,touch,...]
-                             [--surface WIDTHxHEIGHT] [--count N]
+                             [--surface WIDTHxHEIGHT] [--coalesce MS] [--count N]
 """
 import argparse
 import json
@@ -61,6 +61,8 @@ def main():
                         help="comma-separated streams to subscribe to")
     parser.add_argument("--surface", metavar="WIDTHxHEIGHT",
                         help="register a surface 'main' of this size at 0,0 with tap and pan")
+    parser.add_argument("--coalesce", type=float, default=0, metavar="MS",
+                        help="touch moves and gesture changes at most once per MS milliseconds (0: every one)")
     parser.add_argument("--count", type=int, default=0,
                         help="exit after printing this many events (0: run until the server closes)")
     args = parser.parse_args()
@@ -87,6 +89,8 @@ def main():
             print(f"unexpected first message: {hello}", file=sys.stderr)
             return 1
         printer(hello)
+        if args.coalesce:
+            conn.request("coalesce", printer, intervalMs=args.coalesce)
         conn.request("subscribe", printer, events=[e for e in args.events.split(",") if e])
         if args.surface:
             width, height = (float(v) for v in args.surface.lower().split("x"))

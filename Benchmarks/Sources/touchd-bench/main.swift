@@ -9,7 +9,7 @@ import Trace
 
 // `touchd-bench ROOT [--only NAME]`: with --only, one benchmark runs once
 // (for valgrind --tool=callgrind): real, pipeline-synthetic, touchcore-latency,
-// touchcore-allocations, engine-default, engine-20, engine-200, engine-200-chain20, encode, fan-out.
+// touchcore-allocations, engine-default, engine-20, engine-200, engine-200-chain20, encode, fan-out, coalesce.
 // --normal-scheduling: run in SCHED_OTHER instead of touchd's SCHED_FIFO 10.
 // With --only engine-*: --short uses strokes of 2 frames (mostly touch-downs and
 // lifts, for callgrind); --profile (engine-20) prints the time per frame index of a stroke.
@@ -161,6 +161,11 @@ if selected("fan-out") {
         : benchPriority > 0 ? "normal (SCHED_FIFO \(benchPriority) not permitted)" : "normal (--normal-scheduling)"))
     let fanOutFrames = syntheticFrames(syntheticTenFingerStream(strokes: 4, frames: 480), panel: panel)
     for n in [1, 10, 100] { try await benchmarkFanOut(subscribers: n, frames: fanOutFrames) }
+}
+
+// 6. A client at its display's rate (coalesce 16 ms) against one taking every update, at 240 Hz in real time.
+if selected("coalesce") {
+    try await benchmarkCoalescing(frames: syntheticFrames(syntheticTenFingerStream(strokes: 2, frames: 480), panel: panel))
 }
 
 print("")
