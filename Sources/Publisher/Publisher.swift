@@ -30,7 +30,13 @@ public final class Publisher: Sendable {
         var writer = DirectWriter()
         var handovers: [LaneHandover] = []
         var direct = DeliveryStatistics.Distribution()
+        var batches = 0
     }
+
+    /// One batch in this many is timed for the statistics (a power of two):
+    /// reading the clock twice per frame is a system call where the clock
+    /// source has no vDSO path (a guest on the HPET: docs/performance.md).
+    static let timedOneIn = 16
 
     private init(hub: SessionHub, acceptor: SocketAcceptor, group: MultiThreadedEventLoopGroup, socketPath: String?) {
         self.hub = hub
@@ -130,14 +136,16 @@ public final class Publisher: Sendable {
         let lanes = hub.lanes.withLock { $0 }
         let needsLoop = hub.hasSessionsWithoutLane
         writer.withLock { p in
-            let started = NIODeadline.now().uptimeNanoseconds
+            p.batches &+= 1
+            let timed = p.batches & (Self.timedOneIn - 1) == 0
+            let started = timed ? NIODeadline.now().uptimeNanoseconds : 0
             p.writer.take(batch)
             let batch = batch.events
             p.writer.offer(batch, to: lanes, handovers: &p.handovers)
             heldDeadlineBits.store(p.writer.earliestHeld.bitPattern, ordering: .releasing)
-            let finished = NIODeadline.now().uptimeNanoseconds
-            p.direct.record(nanoseconds: finished &- started)
+            if timed { p.direct.record(nanoseconds: NIODeadline.now().uptimeNanoseconds &- started) }
             guard needsLoop || !p.handovers.isEmpty else { return }
+            let finished = NIODeadline.now().uptimeNanoseconds
             let all = p.writer.all, ends = p.writer.ends, handovers = p.handovers
             p.handovers.removeAll(keepingCapacity: true)
             hub.eventLoop.execute { hub.deliver(batch, encoded: all, ends: ends, handovers: handovers, queuedAt: finished) }
@@ -189,8 +197,13 @@ public final class Publisher: Sendable {
         // Swapped for a fresh one made outside the lock: the publishing
         // thread never waits for an allocation made under the lock it takes.
         var taken = DeliveryStatistics.Distribution()
-        writer.withLock { p in swap(&p.direct, &taken) }
+        let batches = writer.withLock { p in
+            swap(&p.direct, &taken)
+            defer { p.batches = 0 }
+            return p.batches
+        }
         s.direct = taken
+        s.batches = batches
         return s
     }
 

@@ -101,14 +101,18 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             apply(source.closeAll(), on: engine)
             return false
         }
-        let timeout = LiveClock.pollTimeout(until: engine.nextDeadline, cap: 1000)
+        // The clock is read only when there is a deadline to wait for or to
+        // fire: where the clock source has no vDSO path (a guest on the HPET)
+        // each read is a system call (docs/performance.md, "Coalescing").
+        let deadline = engine.nextDeadline
+        let timeout = deadline == nil ? 1000 : LiveClock.pollTimeout(until: deadline, cap: 1000)
         do {
             // An empty batch still matters: it is the wake-up for a deadline.
             // `received` is emptied after use: the next round reuses it and the source's read buffer.
             defer { received.removeAll(keepingCapacity: true) }
             try source.pumpOnce(timeoutMilliseconds: timeout, into: &received)
             apply(received, on: engine)
-            _ = engine.advanceIfDue(now: LiveClock.now())
+            if engine.nextDeadline != nil { _ = engine.advanceIfDue(now: LiveClock.now()) }
             return true
         } catch {
             logger.error("input devices: \(error)")

@@ -38,6 +38,21 @@ import Testing
         var direct = DeliveryStatistics()
         direct.direct.record(nanoseconds: 5000)
         #expect(direct.description == "1 batches; publish p50 5 us, p99 5 us, max 5 us; 0 handed to the event loop")
+        // Publish times are sampled (one batch in 16): the count is of every batch.
+        direct.batches = 32
+        #expect(direct.description == "32 batches; publish p50 5 us, p99 5 us, max 5 us; 0 handed to the event loop")
+    }
+
+    /// The publisher counts every batch and times one in 16 (docs/daemon.md, SIGUSR1).
+    @Test func thePublisherCountsEveryBatchAndTimesOneIn16() async throws {
+        try await withSocketPublisher { publisher, _, _ in
+            for n in 0..<40 { publisher.publish([event(n, .gesture)]) }
+            let s = try #require(await publisher.takeStatistics())
+            #expect(s.batches == 40)
+            #expect(s.direct.count == 40 / Publisher.timedOneIn)
+            let again = try #require(await publisher.takeStatistics())
+            #expect(again.batches == 0 && again.direct.count == 0)
+        }
     }
 
     @Test func theHubRecordsEachRoutedBatchAndStartsAfreshWhenRead() {
