@@ -31,6 +31,80 @@ import Wire
         return (gestures, touches, events)
     }
 
+    /// Two fingers dragging at 100 Hz on the Atmel panel: the first lifts
+    /// while the second goes on moving, then the second lifts (an evemu trace
+    /// written next to the daemon's socket).
+    static func twoFingerTrace(in directory: String) throws -> String {
+        let header = try String(contentsOfFile: PackagePaths.drag4, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("E:") }.joined(separator: "\n")
+        var lines: [String] = []
+        func e(_ t: Int, _ type: Int, _ code: Int, _ value: Int) {
+            // `t` in milliseconds.
+            lines.append(String(format: "E: %d.%06d %04x %04x %d", t / 1000, t % 1000 * 1000, type, code, value))
+        }
+        let abs = 3, slot = 0x2f, id = 0x39, x = 0x35, y = 0x36
+        e(1, abs, slot, 0); e(1, abs, id, 1); e(1, abs, x, 200); e(1, abs, y, 100)
+        e(1, abs, slot, 1); e(1, abs, id, 2); e(1, abs, x, 500); e(1, abs, y, 100)
+        e(1, 1, 0x14a, 1); e(1, 0, 0, 0)
+        for i in 1...40 {
+            let t = 1 + i * 10
+            if i == 30 {
+                e(t, abs, slot, 0); e(t, abs, id, -1)
+            } else if i < 30 {
+                e(t, abs, slot, 0); e(t, abs, y, 100 + i * 5)
+            }
+            e(t, abs, slot, 1); e(t, abs, y, 100 + i * 5)
+            e(t, 0, 0, 0)
+        }
+        e(420, abs, slot, 1); e(420, abs, id, -1); e(420, 1, 0x14a, 0); e(420, 0, 0, 0)
+        let path = directory + "/two-fingers.events"
+        try (header + "\n" + lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// docs/protocol.md, "coalesce", through the daemon: a replay at its
+    /// recorded pace to a client taking every update and one at 50 ms. The
+    /// second gets every beginning and end the first gets, in the same order,
+    /// fewer moves, each one the first also got, and each touch's last move
+    /// before its end: the first finger lifts while moves of both are held,
+    /// and they go out before its end.
+    @Test func aCoalescingClientGetsEveryBeginningAndEndAndTheLastMoveOfEachTouch() throws {
+        let directory = TemporaryDirectory()
+        let trace = try Self.twoFingerTrace(in: directory.path)
+        let daemon = try DaemonProcess(["--replay", trace, "--wait-for-subscribers", "2", "--exit-after-replay"])
+        let every = try WireSocket(path: daemon.socketPath)
+        let paced = try WireSocket(path: daemon.socketPath)
+        #expect(messageType(try every.readLine() ?? "") == "hello")
+        #expect(messageType(try paced.readLine() ?? "") == "hello")
+        try paced.request(#"{"op":"coalesce","id":2,"intervalMs":50}"#, id: 2)
+        try every.request(#"{"op":"subscribe","id":1,"events":["touch","gesture"]}"#, id: 1)
+        try paced.request(#"{"op":"subscribe","id":1,"events":["touch","gesture"]}"#, id: 1)
+        func events(_ socket: WireSocket) throws -> [String] {
+            try socket.lines { messageType($0) == "goodbye" }.filter { messageType($0) == "touch" || messageType($0) == "gesture" }
+        }
+        let all = try events(every)
+        let coalesced = try events(paced)
+        func isUpdate(_ line: String) -> Bool { line.contains(#""phase":"moved""#) || line.contains(#""state":"changed""#) }
+        #expect(all.contains(where: isUpdate) && all.contains { !isUpdate($0) })
+        #expect(coalesced.filter { !isUpdate($0) } == all.filter { !isUpdate($0) })
+        let moves = coalesced.filter(isUpdate)
+        #expect(moves.count < all.filter(isUpdate).count / 2)
+        #expect(moves.allSatisfy { all.contains($0) })
+        // Each touch's last move before it ended, in both.
+        func lastMoves(_ lines: [String]) -> [String] {
+            var last: [Int64: String] = [:], out: [String] = []
+            for line in lines where messageType(line) == "touch" {
+                guard let json = try? JSONParser.parse(line), let id = json["id"]?.int64Value else { continue }
+                if line.contains(#""phase":"moved""#) { last[id] = line }
+                if line.contains(#""phase":"ended""#), let move = last[id] { out.append(move) }
+            }
+            return out
+        }
+        #expect(lastMoves(all).count == 2)
+        #expect(lastMoves(coalesced) == lastMoves(all))
+        #expect(try daemon.waitForExit() == 0)
+    }
+
     @Test func severalClientsGetExactlyWhatTheySubscribedTo() async throws {
         let expected = try Self.offline(PackagePaths.drag4)
         #expect(expected.gestures.count > 10)
