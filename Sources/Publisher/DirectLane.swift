@@ -367,7 +367,7 @@ struct DirectWriter {
         s.lastSent = max(s.lastSent, time)
         guard !s.held.isEmpty else { return writeRuns(lane: lane, state: &s) }
         scratch.clear()
-        _ = s.held.write(to: &scratch, supersededBy: batch, runs: lineRuns)
+        s.held.write(to: &scratch, supersededBy: batch, runs: lineRuns)
         s.held.removeAll()
         all.withUnsafeReadableBytes { raw in
             for r in lineRuns {
@@ -383,7 +383,9 @@ struct DirectWriter {
     private mutating func sendScratch(lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
         let total = scratch.readableBytes
         guard total > 0 else { return nil }
-        let written = Self.write(fd: s.fd, scratch)
+        spans.removeAll(keepingCapacity: true)
+        spans.append(0..<total)
+        let written = Self.write(fd: s.fd, scratch, spans)
         if written == total { return nil }
         s.open = false
         s.handedOver += 1
@@ -403,7 +405,7 @@ struct DirectWriter {
                 // A closed lane's held lines are the event loop's (`hold()`).
                 guard s.fd >= 0, s.open, !s.held.isEmpty, s.heldDeadline <= time + Self.timeTolerance else { return nil }
                 scratch.clear()
-                _ = s.held.write(to: &scratch, supersededBy: [], runs: [])
+                s.held.write(to: &scratch, supersededBy: [], runs: [])
                 s.held.removeAll()
                 s.lastSent = max(s.lastSent, time)
                 return sendScratch(lane: lane, state: &s)
@@ -444,19 +446,6 @@ struct DirectWriter {
             return (nil, rest)
         }
         return (nil, [])
-    }
-
-    /// Writes `buffer`'s readable bytes to `fd` without blocking: the bytes
-    /// written (0 when the socket takes none or fails).
-    private static func write(fd: CInt, _ buffer: ByteBuffer) -> Int {
-        buffer.withUnsafeReadableBytes { raw -> Int in
-            guard let base = raw.baseAddress else { return 0 }
-            var n: Int
-            repeat {
-                n = send(fd, base, raw.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            } while n < 0 && errno == EINTR
-            return max(n, 0)
-        }
     }
 
     /// Writes the byte ranges of `buffer` to `fd` without blocking: the bytes

@@ -24,8 +24,6 @@ struct HeldLines {
     /// only ones a new update is compared with (a few per touch and gesture in
     /// play, however many updates were replaced since the last delivery).
     private var live: [Int] = []
-    /// The number of updates replaced by a later one since the last ``takeReplaced()``.
-    private(set) var replaced = 0
 
     /// The number of lines that would be sent.
     var count: Int { live.count }
@@ -52,7 +50,6 @@ struct HeldLines {
                 let e = entries[live[k]]
                 guard e.key == key, e.event.isSameSubject(as: event) else { continue }
                 live.remove(at: k)
-                replaced += 1
                 break
             }
         }
@@ -66,28 +63,22 @@ struct HeldLines {
     }
 
     /// Appends the held lines, in order, to `out`, leaving out those that a
-    /// line of `batch` in `runs` replaces (it is about to be sent after them);
-    /// returns the number left out.
-    func write(to out: inout ByteBuffer, supersededBy batch: [PublishedEvent], runs: [Range<Int>]) -> Int {
-        var left = 0
+    /// line of `batch` in `runs` replaces (it is about to be sent after them).
+    func write(to out: inout ByteBuffer, supersededBy batch: [PublishedEvent], runs: [Range<Int>]) {
         bytes.withUnsafeBytes { raw in
             for k in live {
                 let e = entries[k]
-                if e.event.isUpdate, Self.contains(batch, runs, sameSubjectAs: e) {
-                    left += 1
-                    continue
-                }
+                if e.event.isUpdate, Self.contains(batch, runs, sameSubjectAs: e) { continue }
                 out.writeBytes(UnsafeRawBufferPointer(rebasing: raw[e.start..<e.end]))
             }
         }
-        return left
     }
 
     /// The held lines, in order, as one buffer.
     func joined() -> ByteBuffer {
         var out = ByteBuffer()
         out.reserveCapacity(bytes.count)
-        _ = write(to: &out, supersededBy: [], runs: [])
+        write(to: &out, supersededBy: [], runs: [])
         return out
     }
 
@@ -96,12 +87,6 @@ struct HeldLines {
         bytes.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
         live.removeAll(keepingCapacity: true)
-    }
-
-    /// The replaced count since the last call, reset.
-    mutating func takeReplaced() -> Int {
-        defer { replaced = 0 }
-        return replaced
     }
 
     private static func contains(_ batch: [PublishedEvent], _ runs: [Range<Int>], sameSubjectAs held: Entry) -> Bool {

@@ -8,9 +8,14 @@ import Trace
 
 extension DaemonEngine {
     /// Fires the deadlines due by `now` (the kernel's clock) and returns the
-    /// next one: one call per read of the live devices.
-    public func advanceIfDue(now: Timestamp) -> Timestamp? {
-        if let d = nextDeadline, d <= now { advance(to: now) }
+    /// next one: one call per read of the live devices. `now` is only read
+    /// when there is a deadline (a clock read is a system call where the
+    /// clock source has no vDSO path).
+    @discardableResult
+    public func advanceIfDue(now: @autoclosure () -> Timestamp) -> Timestamp? {
+        guard let d = nextDeadline else { return nil }
+        let time = now()
+        if d <= time { advance(to: time) }
         return nextDeadline
     }
 
@@ -112,7 +117,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             defer { received.removeAll(keepingCapacity: true) }
             try source.pumpOnce(timeoutMilliseconds: timeout, into: &received)
             apply(received, on: engine)
-            if engine.nextDeadline != nil { _ = engine.advanceIfDue(now: LiveClock.now()) }
+            engine.advanceIfDue(now: LiveClock.now())
             return true
         } catch {
             logger.error("input devices: \(error)")

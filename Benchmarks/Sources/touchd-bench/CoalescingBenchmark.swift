@@ -53,18 +53,7 @@ private func runCoalescing(batches: [EventBatch], intervalMilliseconds: Double) 
     let path = "/tmp/touchd-bench-\(getpid())-coalesce.sock"
     let publisher = try await Publisher.listen(
         socketPath: path, delegate: NoSurfaces(), hello: { HelloSnapshot(devices: [], screens: []) })
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        raw.copyBytes(from: bytes)
-        raw[bytes.count] = 0
-    }
-    let r = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    precondition(r == 0, "connect failed: errno \(errno)")
+    let fd = connectUnixSocket(path: path)
     var request = #"{"op":"subscribe","id":1,"events":["gesture","touch"]}"# + "\n"
     if intervalMilliseconds > 0 { request += #"{"op":"coalesce","id":2,"intervalMs":\#(intervalMilliseconds)}"# + "\n" }
     _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }

@@ -88,6 +88,16 @@ final class Receipts: @unchecked Sendable {
 /// A subscriber on its own thread: connects, subscribes to gestures, then
 /// counts lines, blocking in `recv` like a real client.
 func startSubscriber(path: String, receipts: Receipts) -> Int32 {
+    let fd = connectUnixSocket(path: path)
+    let request = Array(#"{"op":"subscribe","id":1,"events":["gesture"]}"#.utf8) + [0x0A]
+    _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    // The first two lines are the hello and the ack of the subscription.
+    startReader(fd: fd, skipping: 2, receipts: receipts)
+    return fd
+}
+
+/// A stream socket connected to the Unix socket at `path` (the benchmark stops if it cannot connect).
+func connectUnixSocket(path: String) -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
@@ -100,10 +110,6 @@ func startSubscriber(path: String, receipts: Receipts) -> Int32 {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
     precondition(r == 0, "connect failed: errno \(errno)")
-    let request = Array(#"{"op":"subscribe","id":1,"events":["gesture"]}"#.utf8) + [0x0A]
-    _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-    // The first two lines are the hello and the ack of the subscription.
-    startReader(fd: fd, skipping: 2, receipts: receipts)
     return fd
 }
 
