@@ -21,6 +21,7 @@ LIBINPUT=/usr/bin/libinput
 TRACES="$RESULTS/traces"
 OUT="$RESULTS/results.txt"
 SOCK=/tmp/touchd-bench.sock
+FORWARD_SOCK=/tmp/libinput-forward.sock
 : >"$OUT"
 for m in /usr/sbin/modprobe /sbin/modprobe; do
     if [ -x "$m" ]; then "$m" uinput; break; fi
@@ -141,6 +142,9 @@ wait "${IDLE_PIDS[@]}" 2>/dev/null
 # touch moves and gesture changes at most once per 16 ms, the latest of each).
 # -1-client-piped: libinput's output goes through a pipe to a reading process,
 # as touchd's goes through a socket to its client (both then wake a reader).
+# -1-client-forwarded: libinput's side is scripts/libinput-forward (libinput
+# formatting each event as debug-events does and sending each frame's lines to
+# a socket client in one write, as touchd does), read by the same client program.
 for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
     base=${name%%-1-client*}
     variant=${name#"$base"}
@@ -160,12 +164,23 @@ for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
     REPLAY_PID=$!
     wait_for_line "$log" "created /dev/input/event" || { echo "$name: no device"; continue; }
     node=$(/usr/bin/grep -o '/dev/input/event[0-9]*' "$log" | /usr/bin/head -1)
+    FORWARD_CLIENT_PID=
     if [ "$variant" = -1-client-piped ]; then
         "$LIBINPUT" debug-events --device "$node" 2>"$RESULTS/libinput-$name.log" > >(/usr/bin/cat >/dev/null) &
+    elif [ "$variant" = -1-client-forwarded ]; then
+        /usr/bin/rm -f "$FORWARD_SOCK"
+        "$RESULTS/libinput-forward" "$FORWARD_SOCK" "$node" 2>"$RESULTS/libinput-$name.log" &
     else
         "$LIBINPUT" debug-events --device "$node" >/dev/null 2>"$RESULTS/libinput-$name.log" &
     fi
     LIBINPUT_PID=$!
+    if [ "$variant" = -1-client-forwarded ]; then
+        tries=0
+        while [ ! -S "$FORWARD_SOCK" ] && [ $tries -lt 100 ]; do tries=$((tries + 1)); /usr/bin/sleep 0.1; done
+        "$PY" "$TOOLS" clients "$FORWARD_SOCK" 1 --events gesture,touch >"$RESULTS/forward-client-$name.out" 2>"$RESULTS/forward-client-$name.log" &
+        FORWARD_CLIENT_PID=$!
+        wait_for_line "$RESULTS/forward-client-$name.out" ready || echo "$name: libinput-forward's client not ready"
+    fi
     # Both readers have the device open before the lead-in ends.
     /usr/bin/sleep 2
     r0=$(/usr/bin/grep -c 'events dropped' "$RESULTS/touchd.log")
@@ -176,6 +191,11 @@ for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
     t1=$(cpu $TOUCHD_PID); l1=$(cpu $LIBINPUT_PID); w1=$(now)
     ts1=$(syscpu $TOUCHD_PID); ls1=$(syscpu $LIBINPUT_PID)
     /usr/bin/kill -TERM $LIBINPUT_PID; wait $LIBINPUT_PID 2>/dev/null
+    if [ -n "$FORWARD_CLIENT_PID" ]; then
+        /usr/bin/kill -TERM $FORWARD_CLIENT_PID; wait $FORWARD_CLIENT_PID 2>/dev/null
+        /usr/bin/tail -1 "$RESULTS/libinput-$name.log"
+        echo "libinput-forward's client: $(/usr/bin/tail -1 "$RESULTS/forward-client-$name.log")"
+    fi
     if [ -n "$CLIENT_PID" ]; then
         /usr/bin/kill -TERM $CLIENT_PID; wait $CLIENT_PID 2>/dev/null
         /usr/bin/tail -1 "$RESULTS/client-$name.log"

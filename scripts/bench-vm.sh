@@ -12,7 +12,8 @@
 #              BENCH_VM_PROFILE=1 (instead: `perf record` of touchd with one
 #              client on the synthetic stream; reports in .build-vm/bench).
 # Needs (installed when missing, as root): what scripts/vm-test.sh installs,
-# and libinput-tools.
+# libinput-tools, and libinput-dev with a C compiler (scripts/libinput-forward.c,
+# libinput forwarding each frame to a socket client: the -forwarded row).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -31,12 +32,18 @@ if ! command -v libinput >/dev/null || [ ! -x /usr/libexec/libinput/libinput-deb
     log "installing libinput-tools"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libinput-tools >/dev/null
 fi
+if [ ! -f /usr/include/libinput.h ]; then
+    [ "$(id -u)" = 0 ] || { log "need root to install libinput-dev"; exit 2; }
+    log "installing libinput-dev"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libinput-dev gcc libc6-dev >/dev/null
+fi
 
 # --- release binaries and the traces, on the host -----------------------------
 "$SWIFT" build -c release
 RESULTS="$VM_DIR/bench"
 TRACES="$RESULTS/traces"
 rm -rf "$RESULTS"; mkdir -p "$TRACES"
+cc -O2 -Wall -Wextra -Werror -o "$RESULTS/libinput-forward" scripts/libinput-forward.c -linput
 TS="Tests/Fixtures/real/evemu-devices/touchscreens"
 DESC="$TS/Atmel maXTouch Touchscreen.desc"
 tools() { python3 scripts/bench-tools.py "$@"; }
@@ -44,7 +51,7 @@ tools idle "$DESC" "$TRACES/idle.events" --seconds 600
 tools synthetic "$DESC" "$TRACES/synthetic-short.events" --seconds 2 --rate 240 >/dev/null
 tools synthetic "$DESC" "$TRACES/synthetic.events" --seconds "$STREAM_SECONDS" --rate 240 >"$TRACES/synthetic.count"
 echo "$STREAM_SECONDS" >"$TRACES/synthetic.seconds"
-list="synthetic synthetic-1-client synthetic-1-client-16ms synthetic-1-client-piped"
+list="synthetic synthetic-1-client synthetic-1-client-16ms synthetic-1-client-piped synthetic-1-client-forwarded"
 # Two real recordings: a 4-finger drag (Atmel) and a 2-finger scroll (EP0430M09).
 add_real() {
     local name="$1" events="$2" desc="$3"
