@@ -7,7 +7,8 @@
 #    100 subscribed clients, then after a 10-finger stream reached them all.
 # 2. CPU: touchd and `libinput debug-events --device NODE` read the same
 #    uinput device while a trace is replayed into it; utime+stime of each
-#    (/proc/PID/stat) over the stream, and stime (the kernel's part) alone.
+#    (/proc/PID/stat) over the stream, stime (the kernel's part) alone, and
+#    the task clock of each (`perf stat -e task-clock`) over the stream.
 # Results: RESULT_DIR/results.txt (key=value lines), RESULT_DIR/guest.log.
 ROOT="$1"; RESULTS="$2"
 cd "$ROOT" || exit 2
@@ -34,6 +35,18 @@ cpu() { "$PY" "$TOOLS" cpu "$1"; }
 # System (kernel) time alone: what the process's system calls cost.
 syscpu() { "$PY" "$TOOLS" cpu --system "$1"; }
 rss() { "$PY" "$TOOLS" rss "$1"; }
+PERF=/usr/bin/perf
+# Ends `perf stat` runs (SIGINT makes them write their counts); one that has
+# not finished starting by then ignores it, and is killed after 5 s (its count is then 0).
+stop_perf() {
+    /usr/bin/kill -INT "$@" 2>/dev/null
+    local tries=0
+    while [ $tries -lt 50 ] && /usr/bin/kill -0 "$@" 2>/dev/null; do tries=$((tries + 1)); /usr/bin/sleep 0.1; done
+    /usr/bin/kill -KILL "$@" 2>/dev/null
+    wait "$@" 2>/dev/null
+}
+# Milliseconds of task-clock in a `perf stat -x,` file (0 when it has none).
+task_ms() { /usr/bin/awk -F, '$3 == "task-clock" { printf "%.0f", $1; found = 1 } END { if (!found) print 0 }' "$1"; }
 # Waits until FILE has a line matching PATTERN (up to 30 s).
 wait_for_line() {
     local file="$1" pattern="$2" tries=0
@@ -65,7 +78,6 @@ result rss_no_device_kb "$rss0"
 # client reads every touch and gesture from touchd; the reports (by process
 # with `--sort comm,...`) go to RESULT_DIR/profile-*.txt and nothing else runs.
 if [ -f "$TRACES/profile" ]; then
-    PERF=/usr/bin/perf
     "$PY" "$TOOLS" clients "$SOCK" 1 --events gesture,touch >"$RESULTS/client-profile.out" 2>"$RESULTS/client-profile.log" &
     CLIENT_PID=$!
     wait_for_line "$RESULTS/client-profile.out" ready || echo "profile: client not ready"
@@ -145,15 +157,18 @@ wait "${IDLE_PIDS[@]}" 2>/dev/null
 # -1-client-forwarded: libinput's side is scripts/libinput-forward (libinput
 # formatting each event as debug-events does and sending each frame's lines to
 # a socket client in one write, as touchd does), read by the same client program.
+# A name with a suffix (`synthetic-1-client.2`) repeats that row: the same
+# stream and setup again later in the same boot, to show the spread.
 for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
-    base=${name%%-1-client*}
-    variant=${name#"$base"}
+    plain=${name%%.*}
+    base=${plain%%-1-client*}
+    variant=${plain#"$base"}
     trace="$TRACES/$base.events"
     events=$(/usr/bin/cat "$TRACES/$base.count")
     seconds=$(/usr/bin/cat "$TRACES/$base.seconds")
     log="$RESULTS/replay-$name.log"
     CLIENT_PID=
-    if [ "$base" != "$name" ]; then
+    if [ "$base" != "$plain" ]; then
         coalesce=0
         [ "$variant" = -1-client-16ms ] && coalesce=16
         "$PY" "$TOOLS" clients "$SOCK" 1 --events gesture,touch --coalesce "$coalesce" >"$RESULTS/client-$name.out" 2>"$RESULTS/client-$name.log" &
@@ -186,8 +201,20 @@ for name in $(/usr/bin/cat "$TRACES/cpu-list"); do
     r0=$(/usr/bin/grep -c 'events dropped' "$RESULTS/touchd.log")
     t0=$(cpu $TOUCHD_PID); l0=$(cpu $LIBINPUT_PID); w0=$(now)
     ts0=$(syscpu $TOUCHD_PID); ls0=$(syscpu $LIBINPUT_PID)
+    # The same window counted by the kernel's task clock (every thread's run
+    # time, to the nanosecond), from the stream's start to its end.
+    PERF_PIDS=()
+    if [ -x "$PERF" ]; then
+        "$PERF" stat -x, -e task-clock -p "$TOUCHD_PID" -o "$RESULTS/task-touchd-$name.csv" & PERF_PIDS+=($!)
+        "$PERF" stat -x, -e task-clock -p "$LIBINPUT_PID" -o "$RESULTS/task-libinput-$name.csv" & PERF_PIDS+=($!)
+    fi
     wait $REPLAY_PID
     /usr/bin/sleep 0.5
+    if [ ${#PERF_PIDS[@]} -gt 0 ]; then
+        stop_perf "${PERF_PIDS[@]}"
+        result "cpu_${name}_touchd_task_ms" "$(task_ms "$RESULTS/task-touchd-$name.csv")"
+        result "cpu_${name}_libinput_task_ms" "$(task_ms "$RESULTS/task-libinput-$name.csv")"
+    fi
     t1=$(cpu $TOUCHD_PID); l1=$(cpu $LIBINPUT_PID); w1=$(now)
     ts1=$(syscpu $TOUCHD_PID); ls1=$(syscpu $LIBINPUT_PID)
     /usr/bin/kill -TERM $LIBINPUT_PID; wait $LIBINPUT_PID 2>/dev/null

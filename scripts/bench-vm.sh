@@ -12,7 +12,7 @@
 #              BENCH_VM_PROFILE=1 (instead: `perf record` of touchd with one
 #              client on the synthetic stream; reports in .build-vm/bench).
 # Needs (installed when missing, as root): what scripts/vm-test.sh installs,
-# libinput-tools, and libinput-dev with a C compiler (scripts/libinput-forward.c,
+# libinput-tools, linux-perf (the task clock of each process), and libinput-dev with a C compiler (scripts/libinput-forward.c,
 # libinput forwarding each frame to a socket client: the -forwarded row).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +31,11 @@ if ! command -v libinput >/dev/null || [ ! -x /usr/libexec/libinput/libinput-deb
     [ "$(id -u)" = 0 ] || { log "need root to install libinput-tools"; exit 2; }
     log "installing libinput-tools"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libinput-tools >/dev/null
+fi
+if [ ! -x /usr/bin/perf ]; then
+    [ "$(id -u)" = 0 ] || { log "need root to install linux-perf"; exit 2; }
+    log "installing linux-perf"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends linux-perf >/dev/null
 fi
 if [ ! -f /usr/include/libinput.h ]; then
     [ "$(id -u)" = 0 ] || { log "need root to install libinput-dev"; exit 2; }
@@ -52,6 +57,8 @@ tools synthetic "$DESC" "$TRACES/synthetic-short.events" --seconds 2 --rate 240 
 tools synthetic "$DESC" "$TRACES/synthetic.events" --seconds "$STREAM_SECONDS" --rate 240 >"$TRACES/synthetic.count"
 echo "$STREAM_SECONDS" >"$TRACES/synthetic.seconds"
 list="synthetic synthetic-1-client synthetic-1-client-16ms synthetic-1-client-piped synthetic-1-client-forwarded"
+# The three rows that compare touchd with and without a client, once more (the spread within a boot).
+list="$list synthetic.2 synthetic-1-client.2 synthetic-1-client-forwarded.2"
 # Two real recordings: a 4-finger drag (Atmel) and a 2-finger scroll (EP0430M09).
 add_real() {
     local name="$1" events="$2" desc="$3"
@@ -102,15 +109,17 @@ awk -F= '
         printf "| 4 idle touchscreens | %.1f MB |\n", v["rss_4_devices_kb"] / 1024
         printf "| 4 touchscreens, 100 subscribed clients | %.1f MB |\n", v["rss_4_devices_100_clients_kb"] / 1024
         printf "| after a 10-finger stream to the 100 clients | %.1f MB (peak %.1f MB) |\n", v["rss_after_stream_100_clients_kb"] / 1024, v["hwm_after_stream_100_clients_kb"] / 1024
-        printf "\n| trace | events | stream s | touchd CPU s | libinput CPU s | touchd ms / 1000 events | libinput ms / 1000 events | touchd / libinput | touchd CPU ms per stream s | touchd resyncs | of which touchd kernel s | of which libinput kernel s |\n"
-        printf "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        printf "\n| trace | events | stream s | touchd CPU s | libinput CPU s | touchd ms / 1000 events | libinput ms / 1000 events | touchd / libinput | task clock: touchd / libinput ms | touchd / libinput (task clock) | touchd CPU ms per stream s | touchd resyncs | of which touchd kernel s | of which libinput kernel s |\n"
+        printf "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         n = split(list, names, " ")
         for (i = 1; i <= n; i++) {
             k = "cpu_" names[i] "_"
             e = v[k "events"]; s = v[k "stream_seconds"]; t = v[k "touchd_seconds"]; l = v[k "libinput_seconds"]
             if (e == "") continue
             ratio = l > 0 ? sprintf("%.2f", t / l) : "n/a"
-            printf "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %s | %.1f | %d | %s | %s |\n", names[i], e, s, t, l, 1e6 * t / e, 1e6 * l / e, ratio, (s > 0 ? 1000 * t / s : 0), v[k "touchd_resyncs"], v[k "touchd_system_seconds"], v[k "libinput_system_seconds"]
+            tt = v[k "touchd_task_ms"]; tl = v[k "libinput_task_ms"]
+            taskRatio = tl > 0 ? sprintf("%.2f", tt / tl) : "n/a"
+            printf "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %s | %d / %d | %s | %.1f | %d | %s | %s |\n", names[i], e, s, t, l, 1e6 * t / e, 1e6 * l / e, ratio, tt, tl, taskRatio, (s > 0 ? 1000 * t / s : 0), v[k "touchd_resyncs"], v[k "touchd_system_seconds"], v[k "libinput_system_seconds"]
         }
     }' list="$list" "$RESULTS/results.txt"
 log "guest log: $RESULTS/guest.log"
