@@ -12,8 +12,9 @@
 #              BENCH_VM_PROFILE=1 (instead: `perf record` of touchd with one
 #              client on the synthetic stream; reports in .build-vm/bench).
 # Needs (installed when missing, as root): what scripts/vm-test.sh installs,
-# libinput-tools, linux-perf (the task clock of each process), and libinput-dev with a C compiler (scripts/libinput-forward.c,
-# libinput forwarding each frame to a socket client: the -forwarded row).
+# libinput-tools, linux-perf (the task clock of each process), and
+# libinput-dev with a C compiler (scripts/libinput-forward.c, libinput
+# forwarding each frame to a socket client: the -forwarded row).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
