@@ -9,6 +9,7 @@ let package = Package(
         .package(name: "touchd", path: ".."),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         .executableTarget(
@@ -22,6 +23,7 @@ let package = Package(
                 .product(name: "TouchDaemon", package: "touchd"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

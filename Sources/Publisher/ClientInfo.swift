@@ -1,7 +1,7 @@
 import Wire
 
 /// Identifies one connection for its lifetime (never reused while the publisher runs).
-public struct ClientID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct ClientID: RawRepresentable, Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     public var rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     public var description: String { "client \(rawValue)" }

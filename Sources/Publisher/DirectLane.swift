@@ -20,10 +20,11 @@ struct RecipientRule: Sendable {
     /// Whether it gets other clients' surface touches.
     var seesAllTouches: Bool
 
-    func wants(_ event: PublishedEvent) -> Bool {
-        guard let owner = event.owner else { return subscriptions.wants(event) }
-        if id == owner { return event.stream == .gesture || subscriptions.wants(event) }
-        return event.stream == .touch && seesAllTouches && subscriptions.wants(event)
+    /// Whether it wants an event of a batch (names read from the batch's `names`).
+    func wants(_ event: EventAttributes, names: [String]) -> Bool {
+        guard let owner = event.owner else { return subscriptions.wants(event, names: names) }
+        if id == owner { return event.stream == .gesture || subscriptions.wants(event, names: names) }
+        return event.stream == .touch && seesAllTouches && subscriptions.wants(event, names: names)
     }
 }
 
@@ -219,18 +220,6 @@ struct DirectWriter {
         ends.append(contentsOf: batch.ends)
     }
 
-    /// Encodes the batch into `all` (reusing its storage when nobody else holds it).
-    mutating func encode(_ batch: [PublishedEvent]) {
-        var size = 0
-        for event in batch { size += event.line.count + 1 }
-        all.clear(minimumCapacity: size)
-        ends.removeAll(keepingCapacity: true)
-        for event in batch {
-            all.writeBytes(event.line)
-            all.writeInteger(UInt8(ascii: "\n"))
-            ends.append(all.writerIndex)
-        }
-    }
 
     // Which lanes want lines of the batch being published, and which runs
     // (`planned[first..<first + count]`), decided before any is written.
@@ -248,7 +237,7 @@ struct DirectWriter {
     /// every lane first, then the writes follow back to back: a reader woken
     /// by one does not compete with the rest of the decisions (with readers
     /// that each serve several sockets, interleaving measured worse).
-    mutating func offer(_ batch: [PublishedEvent], to lanes: [DirectLane], handovers: inout [LaneHandover]) {
+    mutating func offer(_ batch: EventBatch, to lanes: [DirectLane], handovers: inout [LaneHandover]) {
         plans.removeAll(keepingCapacity: true)
         planned.removeAll(keepingCapacity: true)
         earliestHeld = .infinity
@@ -273,17 +262,18 @@ struct DirectWriter {
     /// Offers the encoded batch to one lane: nil when the client wants none
     /// of it or all of it went into its socket; otherwise what the event loop
     /// has to deliver.
-    mutating func offer(_ batch: [PublishedEvent], to lane: DirectLane) -> LaneHandover? {
+    mutating func offer(_ batch: EventBatch, to lane: DirectLane) -> LaneHandover? {
         var handovers: [LaneHandover] = []
         offer(batch, to: [lane], handovers: &handovers)
         return handovers.first
     }
 
     /// The runs of consecutive lines of `batch` that `rule` admits.
-    private static func appendRuns(of batch: [PublishedEvent], for rule: RecipientRule, to runs: inout [Range<Int>]) {
+    private static func appendRuns(of batch: EventBatch, for rule: RecipientRule, to runs: inout [Range<Int>]) {
         var start = -1
-        for i in batch.indices {
-            if rule.wants(batch[i]) {
+        let names = batch.names
+        for (i, event) in batch.attributes.enumerated() {
+            if rule.wants(event, names: names) {
                 if start < 0 { start = i }
             } else if start >= 0 {
                 runs.append(start..<i)
@@ -293,7 +283,7 @@ struct DirectWriter {
         if start >= 0 { runs.append(start..<batch.count) }
     }
 
-    private mutating func write(_ batch: [PublishedEvent], plan: Plan, lane: DirectLane) -> LaneHandover? {
+    private mutating func write(_ batch: EventBatch, plan: Plan, lane: DirectLane) -> LaneHandover? {
         lane.state.withLock { s -> LaneHandover? in
             let handover = write(batch, plan: plan, lane: lane, state: &s)
             earliestHeld = min(earliestHeld, s.heldDeadline)
@@ -301,7 +291,7 @@ struct DirectWriter {
         }
     }
 
-    private mutating func write(_ batch: [PublishedEvent], plan: Plan, lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
+    private mutating func write(_ batch: EventBatch, plan: Plan, lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
         guard s.fd >= 0 else { return nil }
         lineRuns.removeAll(keepingCapacity: true)
         if s.generation == plan.generation {
@@ -344,13 +334,13 @@ struct DirectWriter {
     /// delivery, are held (each replacing a held update of the same subject);
     /// anything else goes out at once, after what is held (less the held
     /// updates this frame replaces), in one `send`.
-    private mutating func coalesce(_ batch: [PublishedEvent], lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
+    private mutating func coalesce(_ batch: EventBatch, lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
         var time = -Double.infinity
         var updatesOnly = true
         for r in lineRuns {
             for i in r {
-                time = max(time, batch[i].time)
-                if !batch[i].isUpdate { updatesOnly = false }
+                time = max(time, batch.attributes[i].time)
+                if !batch.attributes[i].isUpdate { updatesOnly = false }
             }
         }
         if updatesOnly, time - s.lastSent < s.interval {
@@ -358,7 +348,7 @@ struct DirectWriter {
                 for r in lineRuns {
                     for i in r {
                         let from = i == 0 ? 0 : ends[i - 1]
-                        s.held.hold(batch[i], line: UnsafeRawBufferPointer(rebasing: raw[from..<ends[i]]))
+                        s.held.hold(batch.attributes[i], names: batch.names, line: UnsafeRawBufferPointer(rebasing: raw[from..<ends[i]]))
                     }
                 }
             }
@@ -367,7 +357,7 @@ struct DirectWriter {
         s.lastSent = max(s.lastSent, time)
         guard !s.held.isEmpty else { return writeRuns(lane: lane, state: &s) }
         scratch.clear()
-        s.held.write(to: &scratch, supersededBy: batch, runs: lineRuns)
+        s.held.write(to: &scratch, supersededBy: batch.attributes, names: batch.names, runs: lineRuns)
         s.held.removeAll()
         all.withUnsafeReadableBytes { raw in
             for r in lineRuns {
@@ -405,7 +395,7 @@ struct DirectWriter {
                 // A closed lane's held lines are the event loop's (`hold()`).
                 guard s.fd >= 0, s.open, !s.held.isEmpty, s.heldDeadline <= time + Self.timeTolerance else { return nil }
                 scratch.clear()
-                s.held.write(to: &scratch, supersededBy: [], runs: [])
+                s.held.write(to: &scratch, supersededBy: [], names: [], runs: [])
                 s.held.removeAll()
                 s.lastSent = max(s.lastSent, time)
                 return sendScratch(lane: lane, state: &s)

@@ -6,12 +6,18 @@ import Wire
 /// frame costs no buffer per line, and the publisher sends slices of this one
 /// buffer (docs/performance.md, "Encoding").
 ///
+/// The events' attributes are plain values (``EventAttributes``); the names
+/// among them (gesture kind, recognizer, touch type, surface id) are kept
+/// once per batch in ``names``, so a frame's attributes are copied and
+/// dropped without touching a reference count.
+///
 /// Reuse one batch (``removeAll()``) and nothing is allocated once its
 /// buffers have grown to the largest frame.
 public struct EventBatch: Sendable {
-    /// The events' attributes, for subscription filters; their ``PublishedEvent/line`` is empty
-    /// (the line is in ``bytes``).
-    public private(set) var events: [PublishedEvent] = []
+    /// The events' attributes, for subscription filters and coalescing.
+    public private(set) var attributes: [EventAttributes] = []
+    /// The names the attributes refer to (``BatchName``), each once.
+    public private(set) var names: [String] = []
     /// End offset in ``bytes`` of each event's line (after its newline).
     public private(set) var ends: [Int] = []
     /// The lines, each followed by a newline.
@@ -19,7 +25,8 @@ public struct EventBatch: Sendable {
 
     /// An empty batch.
     public init() {
-        events.reserveCapacity(64)
+        attributes.reserveCapacity(64)
+        names.reserveCapacity(16)
         ends.reserveCapacity(64)
     }
 
@@ -32,23 +39,59 @@ public struct EventBatch: Sendable {
     /// The lines, each followed by a newline.
     public var bytes: [UInt8] { writer.bytes }
     /// Whether it holds no event.
-    public var isEmpty: Bool { events.isEmpty }
+    public var isEmpty: Bool { attributes.isEmpty }
     /// The number of events.
-    public var count: Int { events.count }
+    public var count: Int { attributes.count }
 
-    /// Adds an event whose line `encode` writes (one JSON object, no newline).
-    public mutating func append(_ event: consuming PublishedEvent, encode: (inout JSONWriter) -> Void) {
-        // Moved in, not copied: the attributes' strings are not retained again per event.
-        if !event.line.isEmpty { event.line = [] }
-        events.append(event)
+    /// Adds an event with these attributes (see ``PublishedEvent``) whose
+    /// line `encode` writes (one JSON object, no newline).
+    public mutating func append(
+        stream: EventStream, kind: String? = nil, recognizer: String? = nil, device: UInt32? = nil,
+        touchType: String? = nil, surface: String? = nil, owner: ClientID? = nil, time: Double,
+        touchID: UInt32? = nil, isUpdate: Bool = false, encode: (inout JSONWriter) -> Void
+    ) {
+        attributes.append(EventAttributes(
+            stream: stream, kind: name(kind), recognizer: name(recognizer), device: device,
+            touchType: name(touchType), surface: name(surface), owner: owner, time: time,
+            touchID: touchID, isUpdate: isUpdate))
         encode(&writer)
         writer.newline()
         ends.append(writer.count)
     }
 
+    /// Adds an event with its attributes; `encode` writes its line (the event's own `line` is ignored).
+    public mutating func append(_ event: PublishedEvent, encode: (inout JSONWriter) -> Void) {
+        append(stream: event.stream, kind: event.kind, recognizer: event.recognizer, device: event.device,
+               touchType: event.touchType, surface: event.surface, owner: event.owner, time: event.time,
+               touchID: event.touchID, isUpdate: event.isUpdate, encode: encode)
+    }
+
     /// Adds an event with the line it carries.
     public mutating func append(_ event: PublishedEvent) {
         append(event) { $0.raw(bytes: event.line) }
+    }
+
+    /// The position of `name` in ``names``, added when new. A frame carries
+    /// few names (a touch type, a gesture's kind and recognizer), so the
+    /// newest few are compared before a name is added again.
+    private mutating func name(_ name: String?) -> BatchName {
+        guard let name else { return .none }
+        var k = names.count - 1
+        let stop = Swift.max(0, names.count - Self.namesCompared)
+        while k >= stop {
+            if names[k] == name { return BatchName(index: Int32(k)) }
+            k -= 1
+        }
+        names.append(name)
+        return BatchName(index: Int32(names.count - 1))
+    }
+
+    /// How many of the newest names ``name(_:)`` compares a name with.
+    static let namesCompared = 8
+
+    /// The name at `n` (nil for ``BatchName/none``).
+    public func name(_ n: BatchName) -> String? {
+        n.isSome ? names[Int(n.index)] : nil
     }
 
     /// Event `i`'s line, without its newline.
@@ -57,10 +100,22 @@ public struct EventBatch: Sendable {
         return writer.bytes[start..<ends[i] - 1]
     }
 
+    /// Event `i` as a value of its own, without its line.
+    public func event(_ i: Int) -> PublishedEvent {
+        let a = attributes[i]
+        return PublishedEvent(
+            stream: a.stream, kind: name(a.kind), recognizer: name(a.recognizer), device: a.device,
+            touchType: name(a.touchType), surface: name(a.surface), owner: a.owner, time: a.time,
+            touchID: a.touchID, isUpdate: a.isUpdate, line: [])
+    }
+
+    /// The events, without their lines (copies: for tests and inspection).
+    public var events: [PublishedEvent] { attributes.indices.map(event) }
+
     /// The events with their lines (copies: for tests and inspection).
     public var eventsWithLines: [PublishedEvent] {
-        events.indices.map { i in
-            var e = events[i]
+        attributes.indices.map { i in
+            var e = event(i)
             e.line = Array(line(i))
             return e
         }
@@ -68,7 +123,8 @@ public struct EventBatch: Sendable {
 
     /// Forgets the events, keeping the buffers.
     public mutating func removeAll() {
-        events.removeAll(keepingCapacity: true)
+        attributes.removeAll(keepingCapacity: true)
+        names.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         writer.reset()
     }

@@ -1,7 +1,10 @@
 import Wire
 
-/// One pre-encoded event the engine hands to the publisher, with the
-/// attributes routing needs. The publisher never parses `line`.
+/// One pre-encoded event with the attributes routing needs, as a value of
+/// its own (tests, occasional events: ``Publisher/publish(_:)-([PublishedEvent])``). The engine
+/// appends its events to an ``EventBatch`` instead, which keeps their
+/// attributes as ``EventAttributes`` and their lines in one buffer. The
+/// publisher never parses `line`.
 public struct PublishedEvent: Sendable {
     /// The stream it belongs to.
     public var stream: EventStream
@@ -24,7 +27,7 @@ public struct PublishedEvent: Sendable {
     public var touchID: UInt32?
     /// Whether it is a continuous update (a touch moving or hovering, a
     /// gesture `changed`): for a client that asked for coalescing, a later
-    /// update of the same subject replaces it while it is held (``isSameSubject(as:)``).
+    /// update of the same subject replaces it while it is held (``HeldLines``).
     public var isUpdate: Bool
     /// The encoded JSON object, without a newline; empty for the events of an
     /// ``EventBatch``, whose lines are in the batch's buffer.
@@ -48,25 +51,60 @@ public struct PublishedEvent: Sendable {
         self.isUpdate = isUpdate
         self.line = line
     }
+}
 
-    /// Whether both are updates of the same touch on the same stream and
-    /// surface, or of the same recognizer's gesture: the later one tells the
-    /// client everything the earlier one did.
-    public func isSameSubject(as other: PublishedEvent) -> Bool {
-        isUpdate && other.isUpdate && touchID == other.touchID && stream == other.stream && device == other.device
-            && owner == other.owner && recognizer == other.recognizer && surface == other.surface
-    }
+/// A name an event of an ``EventBatch`` carries (gesture kind, recognizer,
+/// touch type, surface id): its position in the batch's ``EventBatch/names``.
+public struct BatchName: Hashable, Sendable, BitwiseCopyable {
+    /// The position; -1 for none.
+    public var index: Int32
+
+    /// No name: the event does not carry that attribute.
+    public static let none = BatchName(index: -1)
+
+    /// Whether there is a name.
+    @inline(__always) public var isSome: Bool { index >= 0 }
+}
+
+/// What routing reads of an event of an ``EventBatch`` (the attributes of a
+/// ``PublishedEvent``), as plain values: its names are positions in the
+/// batch's ``EventBatch/names``. A frame's attributes are copied, compared
+/// and dropped without a reference count being touched (with strings in
+/// them, that was a third of routing: docs/performance.md, "What a client
+/// costs the engine's thread").
+public struct EventAttributes: Sendable, BitwiseCopyable {
+    /// The stream it belongs to.
+    public var stream: EventStream
+    /// Gesture kind, for `kinds` filters.
+    public var kind: BatchName
+    /// Recognizer name, for `recognizers` filters.
+    public var recognizer: BatchName
+    /// Device id, for `devices` filters.
+    public var device: UInt32?
+    /// Touch type, for `touchTypes` filters.
+    public var touchType: BatchName
+    /// Surface id, for `surfaces` filters.
+    public var surface: BatchName
+    /// The client owning the surface (see ``PublishedEvent/owner``).
+    public var owner: ClientID?
+    /// Event time in seconds.
+    public var time: Double
+    /// The touch a `touch` event is about, for coalescing.
+    public var touchID: UInt32?
+    /// Whether it is a continuous update (see ``PublishedEvent/isUpdate``).
+    public var isUpdate: Bool
 }
 
 extension SubscriptionFilter {
-    /// Whether the event passes: every key present must list the event's value;
-    /// a key is ignored for events that do not carry that attribute.
-    public func matches(_ e: PublishedEvent) -> Bool {
-        if let list = kinds, let v = e.kind, !list.contains(v) { return false }
-        if let list = recognizers, let v = e.recognizer, !list.contains(v) { return false }
+    /// Whether an event of a batch passes: every key present must list the
+    /// event's value (its names read from the batch's `names`); a key is
+    /// ignored for events that do not carry that attribute.
+    public func matches(_ e: EventAttributes, names: [String]) -> Bool {
+        if let list = kinds, e.kind.isSome, !list.contains(names[Int(e.kind.index)]) { return false }
+        if let list = recognizers, e.recognizer.isSome, !list.contains(names[Int(e.recognizer.index)]) { return false }
         if let list = devices, let v = e.device, !list.contains(v) { return false }
-        if let list = touchTypes, let v = e.touchType, !list.contains(v) { return false }
-        if let list = surfaces, let v = e.surface, !list.contains(v) { return false }
+        if let list = touchTypes, e.touchType.isSome, !list.contains(names[Int(e.touchType.index)]) { return false }
+        if let list = surfaces, e.surface.isSome, !list.contains(names[Int(e.surface.index)]) { return false }
         return true
     }
 }
@@ -115,11 +153,11 @@ public struct SubscriptionSet: Sendable {
     /// Whether any subscription lists the stream.
     public func includes(_ stream: EventStream) -> Bool { streams & stream.bit != 0 }
 
-    /// Whether the event is wanted.
-    public func wants(_ e: PublishedEvent) -> Bool {
+    /// Whether an event of a batch is wanted, its names read from the batch's `names`.
+    public func wants(_ e: EventAttributes, names: [String]) -> Bool {
         let bit = e.stream.bit
         guard streams & bit != 0 else { return false }
-        for k in subscriptions.indices where streamBits[k] & bit != 0 && subscriptions[k].filter.matches(e) { return true }
+        for k in subscriptions.indices where streamBits[k] & bit != 0 && subscriptions[k].filter.matches(e, names: names) { return true }
         return false
     }
 }

@@ -140,15 +140,17 @@ public final class Publisher: Sendable {
             let timed = p.batches & (Self.timedOneIn - 1) == 0
             let started = timed ? NIODeadline.now().uptimeNanoseconds : 0
             p.writer.take(batch)
-            let batch = batch.events
             p.writer.offer(batch, to: lanes, handovers: &p.handovers)
             heldDeadlineBits.store(p.writer.earliestHeld.bitPattern, ordering: .releasing)
             if timed { p.direct.record(nanoseconds: NIODeadline.now().uptimeNanoseconds &- started) }
             guard needsLoop || !p.handovers.isEmpty else { return }
             let finished = NIODeadline.now().uptimeNanoseconds
             let all = p.writer.all, ends = p.writer.ends, handovers = p.handovers
+            let events = batch.attributes, names = batch.names
             p.handovers.removeAll(keepingCapacity: true)
-            hub.eventLoop.execute { hub.deliver(batch, encoded: all, ends: ends, handovers: handovers, queuedAt: finished) }
+            hub.eventLoop.execute {
+                hub.deliver(events, names: names, encoded: all, ends: ends, handovers: handovers, queuedAt: finished)
+            }
         }
     }
 
@@ -175,7 +177,7 @@ public final class Publisher: Sendable {
             guard !p.handovers.isEmpty else { return }
             let handovers = p.handovers
             p.handovers.removeAll(keepingCapacity: true)
-            hub.eventLoop.execute { hub.deliver([], encoded: ByteBuffer(), ends: [], handovers: handovers, queuedAt: nil) }
+            hub.eventLoop.execute { hub.deliver([], names: [], encoded: ByteBuffer(), ends: [], handovers: handovers, queuedAt: nil) }
         }
     }
 

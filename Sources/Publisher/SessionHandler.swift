@@ -386,7 +386,7 @@ final class SessionHandler: ChannelDuplexHandler {
 
     /// Delivers the runs of lines `runs` of a batch the publishing thread
     /// handed over for this client.
-    func deliver(_ all: ByteBuffer, runs: [Range<Int>], ends: [Int], batch: [PublishedEvent], now: Double) {
+    func deliver(_ all: ByteBuffer, runs: [Range<Int>], ends: [Int], batch: [EventAttributes], now: Double) {
         guard state == .active else { return }
         claimLane()
         for run in runs { deliver(all, lines: run, ends: ends, batch: batch, now: now) }
@@ -404,7 +404,7 @@ final class SessionHandler: ChannelDuplexHandler {
     /// (flushed by `flushQueue`) while the socket keeps up; otherwise queued
     /// one by one, each copied out so that a queued line does not keep its
     /// whole batch alive. A client found stuck is closed.
-    func deliver(_ all: ByteBuffer, lines: Range<Int>, ends: [Int], batch: [PublishedEvent], now: Double) {
+    func deliver(_ all: ByteBuffer, lines: Range<Int>, ends: [Int], batch: [EventAttributes], now: Double) {
         guard state == .active, let context else { return }
         claimLane()
         let start = lines.lowerBound == 0 ? 0 : ends[lines.lowerBound - 1]

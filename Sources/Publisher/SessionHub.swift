@@ -158,18 +158,23 @@ final class SessionHub: @unchecked Sendable {
     /// Routes a batch to every session without a lane (tests on an embedded
     /// loop; sessions whose descriptor could not be duplicated): the batch
     /// in one buffer, each client written slices of it.
-    func route(_ batch: [PublishedEvent], queuedAt queued: UInt64? = nil) {
+    func route(_ events: [PublishedEvent], queuedAt queued: UInt64? = nil) {
+        let batch = EventBatch(events)
         var writer = DirectWriter()
-        writer.encode(batch)
-        deliver(batch, encoded: writer.all, ends: writer.ends, handovers: [], queuedAt: queued)
+        writer.take(batch)
+        deliver(batch.attributes, names: batch.names, encoded: writer.all, ends: writer.ends, handovers: [], queuedAt: queued)
     }
 
     /// Delivers a batch the publishing thread encoded (`all`, line `i` ending
-    /// at `ends[i]`): to the sessions it handed over (their runs of lines,
+    /// at `ends[i]`; the events' attributes in `batch`, their names in
+    /// `names`): to the sessions it handed over (their runs of lines,
     /// minus what it already wrote to their sockets) and to every session
     /// without a lane. Each run of consecutive lines a client wants is one
     /// write of a slice of `all`; queued lines are copied out.
-    func deliver(_ batch: [PublishedEvent], encoded all: ByteBuffer, ends: [Int], handovers: [LaneHandover], queuedAt queued: UInt64?) {
+    func deliver(
+        _ batch: [EventAttributes], names: [String], encoded all: ByteBuffer, ends: [Int], handovers: [LaneHandover],
+        queuedAt queued: UInt64?
+    ) {
         eventLoop.assertInEventLoop()
         let started = NIODeadline.now().uptimeNanoseconds
         if let queued { statistics.hop.record(nanoseconds: started &- min(queued, started)) }
@@ -187,7 +192,7 @@ final class SessionHub: @unchecked Sendable {
                 var delivered = false
                 var start = -1
                 for (i, event) in batch.enumerated() {
-                    if s.rule.wants(event) {
+                    if s.rule.wants(event, names: names) {
                         if start < 0 { start = i }
                         continue
                     }

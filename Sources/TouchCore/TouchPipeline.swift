@@ -135,6 +135,29 @@ public struct TouchPipeline: Sendable {
         return TouchFrame(device: device, time: event.time, touches: buffer)
     }
 
+    /// Feeds `events[start...]` of one device until one completes a frame
+    /// that changed a touch: that frame (nil when none did) and the index of
+    /// the first event not fed. The same as calling ``process(_:from:)`` for
+    /// each, with the device looked up once: a caller that keeps the pipeline
+    /// in a class (the daemon's engine) enters it once per frame, not once per event.
+    public mutating func process(_ events: [InputEvent], startingAt start: Int, from device: DeviceID) -> (frame: TouchFrame?, next: Int) {
+        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
+        guard start < events.count else { return (nil, events.count) }
+        guard let p = directory.position(of: device) else {
+            unknownDeviceEvents += events.count - start
+            return (nil, events.count)
+        }
+        var i = start
+        while i < events.count {
+            let event = events[i]
+            i += 1
+            if assemblers[p].handle(event, ids: &ids, into: &buffer) {
+                if !buffer.isEmpty { return (TouchFrame(device: device, time: event.time, touches: buffer), i) }
+            }
+        }
+        return (nil, i)
+    }
+
     /// Removes a device; its active touches are cancelled and its hover spans end.
     public mutating func removeDevice(_ id: DeviceID, at time: Timestamp) -> TouchFrame? {
         guard let p = directory.position(of: id) else { return nil }

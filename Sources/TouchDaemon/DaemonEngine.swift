@@ -172,7 +172,7 @@ public actor DaemonEngine {
             "touchTypes": "\(entry.touchTypes.map(\.rawValue).joined(separator: ","))", "screen": "\(entry.screen)",
         ])
         publishHello()
-        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds, line: [])) {
+        batch.append(stream: .device, device: id.rawValue, time: time.seconds) {
             MessageEncoder.device(.added, entry, time: time.seconds, into: &$0)
         }
         flush()
@@ -189,7 +189,7 @@ public actor DaemonEngine {
         logger.info("device removed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)"])
         publishHello()
         let entry = Self.helloDevice(info)
-        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds, line: [])) {
+        batch.append(stream: .device, device: id.rawValue, time: time.seconds) {
             MessageEncoder.device(.removed, entry, time: time.seconds, into: &$0)
         }
         flush()
@@ -210,7 +210,7 @@ public actor DaemonEngine {
         logger.info("device changed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)", "screen": "\(info.mapping.screen)"])
         publishHello()
         let entry = Self.helloDevice(info)
-        batch.append(PublishedEvent(stream: .device, device: id.rawValue, time: time.seconds, line: [])) {
+        batch.append(stream: .device, device: id.rawValue, time: time.seconds) {
             MessageEncoder.device(.changed, entry, time: time.seconds, into: &$0)
         }
         flush()
@@ -232,8 +232,13 @@ public actor DaemonEngine {
     /// engine's thread was late, costs each client one write, not one per frame).
     public func handle(_ events: [InputEvent], from device: DeviceID) {
         if recorder != nil { record { r throws(TraceError) in try r.append(events, from: device) } }
-        for e in events {
-            if let frame = pipeline.process(e, from: device) { run(frame) }
+        // The pipeline is entered once per frame, not once per event (each
+        // entry into a property of this class is an exclusivity check).
+        var next = 0
+        while next < events.count {
+            let (frame, after) = pipeline.process(events, startingAt: next, from: device)
+            next = after
+            if let frame { run(frame) }
         }
         flush()
     }
@@ -284,9 +289,8 @@ public actor DaemonEngine {
                 contactOwners[t.id] = client
             }
             if touchesWanted, contactOwners[t.id] == nil {
-                batch.append(PublishedEvent(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
-                                            time: t.time.seconds, touchID: t.id.rawValue, isUpdate: Self.isUpdate(t),
-                                            line: [])) { MessageEncoder.touch(t, into: &$0) }
+                batch.append(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
+                             time: t.time.seconds, touchID: t.id.rawValue, isUpdate: Self.isUpdate(t)) { MessageEncoder.touch(t, into: &$0) }
             }
             if t.phase == .ended || t.phase == .cancelled { contactOwners[t.id] = nil }
         }
@@ -302,18 +306,18 @@ public actor DaemonEngine {
                 let client = ownerClients[g.owner]
                 guard client != nil || wants(g.isSystem ? .system : .gesture) else { continue }
                 if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
-                batch.append(PublishedEvent(
+                batch.append(
                     stream: g.isSystem ? .system : .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
                     touchType: g.touchType.rawValue, surface: g.surface?.rawValue, owner: client, time: g.time.seconds,
-                    isUpdate: g.state == .changed, line: [])) { MessageEncoder.gesture(g, into: &$0) }
+                    isUpdate: g.state == .changed) { MessageEncoder.gesture(g, into: &$0) }
             case .touch(var r):
                 // Raw streams of surfaces nobody connected owns repeat the global touch stream.
                 guard let client = ownerClients[r.owner], let local = localIDs[r.surface] else { continue }
                 r.surface = SurfaceID(local)
-                batch.append(PublishedEvent(
+                batch.append(
                     stream: .touch, device: r.touch.device.rawValue, touchType: r.touch.type.rawValue, surface: local,
-                    owner: client, time: r.time.seconds, touchID: r.touch.id.rawValue, isUpdate: Self.isUpdate(r.touch),
-                    line: [])) { MessageEncoder.rawTouch(r, into: &$0) }
+                    owner: client, time: r.time.seconds, touchID: r.touch.id.rawValue, isUpdate: Self.isUpdate(r.touch)
+                ) { MessageEncoder.rawTouch(r, into: &$0) }
             case .system(let e):
                 switch e.kind {
                 case .deferral(let d):
@@ -321,16 +325,16 @@ public actor DaemonEngine {
                     let client = ownerClients[d.owner]
                     guard client != nil || wants(.system) else { continue }
                     let local = client == nil ? d.surface.rawValue : (localIDs[d.surface] ?? d.surface.rawValue)
-                    batch.append(PublishedEvent(stream: .system, surface: local, owner: client, time: e.time.seconds, line: [])) {
+                    batch.append(stream: .system, surface: local, owner: client, time: e.time.seconds) {
                         MessageEncoder.system(e, surface: local, into: &$0)
                     }
                 case .edgeHint:
                     guard wants(.system) else { continue }
-                    batch.append(PublishedEvent(stream: .system, time: e.time.seconds, line: [])) { MessageEncoder.system(e, into: &$0) }
+                    batch.append(stream: .system, time: e.time.seconds) { MessageEncoder.system(e, into: &$0) }
                 }
             case .debug(let d):
                 guard wants(.debug) else { continue }
-                batch.append(PublishedEvent(stream: .debug, recognizer: d.recognizer, time: d.time.seconds, line: [])) {
+                batch.append(stream: .debug, recognizer: d.recognizer, time: d.time.seconds) {
                     MessageEncoder.debug(d, into: &$0)
                 }
             }

@@ -23,7 +23,7 @@ public enum RequestID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An event stream a client can subscribe to.
-public enum EventStream: String, CaseIterable, Hashable, Sendable {
+public enum EventStream: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
     /// Recognizer actions (`gesture` messages).
     case gesture
     /// Raw touches (`touch` messages).

@@ -31,6 +31,37 @@ import Wire
             == [#"{"n":1}"#, #"{"type":"gesture","n":2}"#, #"{"s":"x"}"#])
     }
 
+    /// A frame's names are kept once: ten touches and a pan name two
+    /// strings; each event reads back with its own.
+    @Test func aFramesNamesAreKeptOnce() {
+        var batch = EventBatch()
+        for n in 0..<10 {
+            batch.append(stream: .touch, device: 1, touchType: "direct", time: 0, touchID: UInt32(n), isUpdate: true) { $0.raw("{}") }
+        }
+        batch.append(stream: .gesture, kind: "pan", recognizer: "pan", device: 1, touchType: "direct", time: 0) { $0.raw("{}") }
+        #expect(batch.names == ["direct", "pan"])
+        #expect(batch.attributes.allSatisfy { $0.touchType == BatchName(index: 0) })
+        let pan = batch.event(10)
+        #expect(pan.kind == "pan" && pan.recognizer == "pan" && pan.touchType == "direct" && pan.surface == nil)
+        #expect(batch.event(3).touchID == 3 && batch.event(3).kind == nil)
+        batch.removeAll()
+        #expect(batch.names.isEmpty && batch.attributes.isEmpty)
+    }
+
+    /// More names in a frame than are compared before adding one: a name may
+    /// then be kept twice, and events carrying either copy still read and
+    /// filter as that name.
+    @Test func aNameSeenLongAgoInTheFrameMayBeKeptAgain() {
+        var batch = EventBatch()
+        let recognizers = (0...EventBatch.namesCompared).map { "recognizer-\($0)" } + ["recognizer-0"]
+        for r in recognizers { batch.append(stream: .gesture, recognizer: r, time: 0) { $0.raw("{}") } }
+        #expect(batch.names.count == recognizers.count)
+        #expect(batch.events.map(\.recognizer) == recognizers)
+        let filter = SubscriptionFilter(recognizers: ["recognizer-0"])
+        let passing = batch.attributes.indices.filter { filter.matches(batch.attributes[$0], names: batch.names) }
+        #expect(passing == [0, recognizers.count - 1])
+    }
+
     @Test func aReusedBatchStartsEmptyAndKeepsItsStorage() {
         var batch = EventBatch()
         for n in 0..<20 { batch.append(event(n, .touch)) }

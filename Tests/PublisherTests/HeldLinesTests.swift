@@ -63,6 +63,47 @@ import Wire
         #expect(Self.numbers(out) == [1, 3])
     }
 
+    /// Holds every line of `batch` (each with its newline).
+    static func hold(_ batch: EventBatch, into held: inout HeldLines) {
+        batch.bytes.withUnsafeBytes { raw in
+            for i in 0..<batch.count {
+                let from = i == 0 ? 0 : batch.ends[i - 1]
+                held.hold(batch.attributes[i], names: batch.names, line: UnsafeRawBufferPointer(rebasing: raw[from..<batch.ends[i]]))
+            }
+        }
+    }
+
+    /// A gesture update numbered `n` into `batch`.
+    static func append(_ recognizer: String, _ n: Int, to batch: inout EventBatch) {
+        batch.append(stream: .gesture, kind: "pan", recognizer: recognizer, device: 0, time: Double(n), isUpdate: true) {
+            $0.raw(#"{"type":"gesture","n":\#(n)}"#)
+        }
+    }
+
+    /// Names are positions in their own batch: the same recognizer at another
+    /// position in a later batch is the same subject; another recognizer at
+    /// the position a held one had is not.
+    @Test func subjectsAreComparedByNameAcrossBatches() {
+        var held = HeldLines()
+        var first = EventBatch()
+        first.append(stream: .touch, touchType: "direct", time: 1, touchID: 1, isUpdate: true) { $0.raw(#"{"type":"touch","n":1}"#) }
+        Self.append("two-finger-pan", 2, to: &first)
+        #expect(first.names == ["direct", "pan", "two-finger-pan"])
+        Self.hold(first, into: &held)
+        var second = EventBatch()
+        Self.append("two-finger-pan", 3, to: &second)
+        Self.append("zoom", 4, to: &second)
+        #expect(second.names == ["pan", "two-finger-pan", "zoom"])
+        Self.hold(second, into: &held)
+        #expect(Self.numbers(held.joined()) == [1, 3, 4])
+        // A frame with the zoom's next update leaves the held one out.
+        var third = EventBatch()
+        Self.append("zoom", 5, to: &third)
+        var out = ByteBuffer()
+        held.write(to: &out, supersededBy: third.attributes, names: third.names, runs: [0..<1])
+        #expect(Self.numbers(out) == [1, 3])
+    }
+
     /// Hundreds of replacements compact the buffer in place: what is held
     /// stays the latest of each subject, in order, and the bytes stay bounded.
     @Test func manyReplacementsKeepTheLatestOfEach() {

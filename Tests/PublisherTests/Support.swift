@@ -143,3 +143,55 @@ func numbers(_ lines: [String]) -> [Int] {
         return Int(n)
     }
 }
+
+// Events that carry their own lines (`PublishedEvent`) through the publisher's
+// internals, as the batch the engine would have built of them: the tests
+// below read better with a list of events than with a batch.
+
+extension DirectWriter {
+    /// Takes the events' batch (their lines into `all`).
+    mutating func encode(_ events: [PublishedEvent]) { take(EventBatch(events)) }
+
+    /// Offers the events' batch to one lane (``encode(_:)`` took it).
+    mutating func offer(_ events: [PublishedEvent], to lane: DirectLane) -> LaneHandover? {
+        offer(EventBatch(events), to: lane)
+    }
+}
+
+extension SubscriptionFilter {
+    /// Whether the event, as an event of a batch, passes.
+    func matches(_ e: PublishedEvent) -> Bool {
+        let batch = EventBatch([e])
+        return matches(batch.attributes[0], names: batch.names)
+    }
+}
+
+extension SubscriptionSet {
+    /// Whether the event, as an event of a batch, is wanted.
+    func wants(_ e: PublishedEvent) -> Bool {
+        let batch = EventBatch([e])
+        return wants(batch.attributes[0], names: batch.names)
+    }
+}
+
+extension HeldLines {
+    /// Holds the event's line (as an event of a batch).
+    mutating func hold(_ e: PublishedEvent, line: UnsafeRawBufferPointer) {
+        let batch = EventBatch([e])
+        hold(batch.attributes[0], names: batch.names, line: line)
+    }
+
+    /// Writes the held lines less those the events in `runs` replace.
+    func write(to out: inout ByteBuffer, supersededBy events: [PublishedEvent], runs: [Range<Int>]) {
+        let batch = EventBatch(events)
+        write(to: &out, supersededBy: batch.attributes, names: batch.names, runs: runs)
+    }
+}
+
+extension SessionHub {
+    /// Delivers the events' batch, encoded by the publishing thread into `all`.
+    func deliver(_ events: [PublishedEvent], encoded all: ByteBuffer, ends: [Int], handovers: [LaneHandover], queuedAt queued: UInt64?) {
+        let batch = EventBatch(events)
+        deliver(batch.attributes, names: batch.names, encoded: all, ends: ends, handovers: handovers, queuedAt: queued)
+    }
+}

@@ -91,6 +91,49 @@ import TouchTesting
         #expect(p.unknownDeviceEvents == 1)
     }
 
+    /// Feeding a read's events in one call (as the daemon does) gives the
+    /// frames event-by-event feeding gives, on a real recording with touches
+    /// beginning, moving and lifting; events after the last frame are fed too.
+    @Test func aReadFedAtOnceGivesTheFramesOfEventByEventFeeding() throws {
+        let recording = try RealFixtures.read("evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+        let description = try #require(recording.devices.first).description
+        let events = recording.events.map(\.event)
+        var one = TouchPipeline(), all = TouchPipeline()
+        one.addDevice(DeviceID(1), description: description)
+        all.addDevice(DeviceID(1), description: description)
+        var expected: [TouchFrame] = []
+        for e in events { if let f = one.process(e, from: DeviceID(1)) { expected.append(f) } }
+        // Reads of 7 events: frames end anywhere in a read, or not in it.
+        var frames: [TouchFrame] = []
+        var start = 0
+        while start < events.count {
+            let read = Array(events[start..<min(start + 7, events.count)])
+            start += read.count
+            var next = 0
+            while next < read.count {
+                let (frame, after) = all.process(read, startingAt: next, from: DeviceID(1))
+                #expect(after > next)
+                next = after
+                if let frame { frames.append(frame) }
+            }
+        }
+        #expect(frames.count > 20)
+        #expect(frames == expected)
+        #expect(all.activeTouchCount == one.activeTouchCount)
+    }
+
+    @Test func aReadOfAnUnknownDeviceIsCountedWhole() {
+        var p = TouchPipeline()
+        let read = [InputEvent(time: .zero, type: .abs, code: EventCode.absX, value: 3), InputEvent(time: .zero, type: .syn, code: 0, value: 0)]
+        let (frame, next) = p.process(read, startingAt: 0, from: DeviceID(9))
+        #expect(frame == nil && next == 2)
+        #expect(p.unknownDeviceEvents == 2)
+        // Nothing left to feed: nothing counted again.
+        let again = p.process(read, startingAt: 2, from: DeviceID(9))
+        #expect(again.frame == nil && again.next == 2)
+        #expect(p.unknownDeviceEvents == 2)
+    }
+
     @Test func framesWithoutChangesReturnNil() {
         var p = TouchPipeline()
         p.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen())

@@ -17,6 +17,13 @@ func runRealtime(priority: Int32) -> Bool {
     ThreadScheduling.applyToCurrentThread(priority: Int(priority)) == .realtime(priority: Int(priority))
 }
 
+/// CPU time of the calling thread, in nanoseconds.
+func threadCPUNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
 /// One row of the results table.
 struct Row {
     var name: String

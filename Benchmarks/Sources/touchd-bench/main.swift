@@ -9,7 +9,7 @@ import Trace
 
 // `touchd-bench ROOT [--only NAME]`: with --only, one benchmark runs once
 // (for valgrind --tool=callgrind): real, pipeline-synthetic, touchcore-latency,
-// touchcore-allocations, engine-default, engine-20, engine-200, engine-200-chain20, encode, fan-out, coalesce.
+// touchcore-allocations, engine-default, engine-20, engine-200, engine-200-chain20, encode, fan-out, coalesce, client-path.
 // --normal-scheduling: run in SCHED_OTHER instead of touchd's SCHED_FIFO 10.
 // With --only engine-*: --short uses strokes of 2 frames (mostly touch-downs and
 // lifts, for callgrind); --profile (engine-20) prints the time per frame index of a stroke.
@@ -166,6 +166,11 @@ if selected("fan-out") {
 // 6. A client at its display's rate (coalesce 16 ms) against one taking every update, at 240 Hz in real time.
 if selected("coalesce") {
     try await benchmarkCoalescing(frames: syntheticFrames(syntheticTenFingerStream(strokes: 2, frames: 480), panel: panel))
+}
+
+// 7. What one client costs the engine's thread: touchd's DaemonEngine and Publisher, frame by frame.
+if selected("client-path") {
+    try await benchmarkClientPath(events: syntheticTenFingerStream(strokes: 10, frames: 480), description: syntheticPanel())
 }
 
 print("")

@@ -1,0 +1,128 @@
+import Gestures
+import Glibc
+import Logging
+import Publisher
+import Synchronization
+import TouchCore
+import TouchDaemon
+
+/// What one client costs the daemon's engine thread (`--only client-path`):
+/// the synthetic 10-finger stream fed frame by frame through touchd's own
+/// ``DaemonEngine`` (pipeline, engine, encoding, routing) attached to a
+/// ``Publisher`` as the daemon attaches it, measured with the engine
+/// thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`) around each frame. The
+/// `send` and the waking of the reader are in the figure, the reader's own
+/// work is not. After each frame the thread waits (outside the measurement)
+/// until the client has read everything, as the daemon waits for the next
+/// frame from the device.
+///
+/// Three setups: no client; a client subscribed to touches and gestures
+/// with a filter no event passes (everything is encoded and routed, nothing
+/// sent); a client reading every update. The differences are what encoding
+/// and routing, and the `send`, cost per frame (docs/performance.md, "What a
+/// client costs the engine's thread").
+func benchmarkClientPath(events: [InputEvent], description: DeviceDescription) async throws {
+    // `--setup NAME` runs one setup alone (for a profiler).
+    if let k = arguments.firstIndex(of: "--setup"), k + 1 < arguments.count {
+        guard let setup = ClientSetup.allCases.first(where: { "\($0)" == arguments[k + 1] }) else {
+            benchFailed("--setup: one of \(ClientSetup.allCases.map { "\($0)" }.joined(separator: ", "))")
+        }
+        _ = try await runClientPath(setup, events: events, description: description)
+        return
+    }
+    var means: [Double] = []
+    for setup in ClientSetup.allCases {
+        means.append(try await runClientPath(setup, events: events, description: description))
+    }
+    report("client path: encoding and routing (filtered out - no client)", fixed((means[1] - means[0]) / 1000, 2) + " us per frame")
+    report("client path: the send (every update - filtered out)", fixed((means[2] - means[1]) / 1000, 2) + " us per frame")
+}
+
+/// The client of one run of ``benchmarkClientPath(events:description:)``.
+enum ClientSetup: CaseIterable {
+    case none, filteredOut, everyUpdate
+
+    var label: String {
+        switch self {
+        case .none: return "no client"
+        case .filteredOut: return "a client whose filter passes nothing"
+        case .everyUpdate: return "a client reading every update"
+        }
+    }
+
+    var request: String? {
+        switch self {
+        case .none: return nil
+        case .filteredOut: return #"{"op":"subscribe","id":1,"events":["gesture","touch"],"filter":{"devices":[4000000000]}}"#
+        case .everyUpdate: return #"{"op":"subscribe","id":1,"events":["gesture","touch"]}"#
+        }
+    }
+}
+
+/// Lines handed to the publisher.
+final class LineCounter: Sendable {
+    let lines = Atomic<Int>(0)
+}
+
+/// One setup; returns the mean CPU time per frame in nanoseconds.
+private func runClientPath(_ setup: ClientSetup, events: [InputEvent], description: DeviceDescription) async throws -> Double {
+    let path = "/tmp/touchd-bench-\(getpid())-client-path.sock"
+    let publisher = try await Publisher.listen(
+        socketPath: path, delegate: NoSurfaces(), hello: { HelloSnapshot(devices: [], screens: []) })
+    let receipts = Receipts()
+    var fd: Int32 = -1
+    if let request = setup.request {
+        fd = connectUnixSocket(path: path)
+        let bytes = Array(request.utf8) + [0x0A]
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        startReader(fd: fd, skipping: 2, receipts: receipts)
+        while await publisher.subscribedClientCount() < 1 { usleep(1000) }
+        usleep(100_000)  // the ack reaches the reader
+    }
+    let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "bench"))
+    // Lines the client is to receive: what the publisher was handed, when the client takes everything.
+    let published = LineCounter()
+    let counts = setup == .everyUpdate
+    await engine.attach({ batch in
+        if counts { published.lines.add(batch.count, ordering: .relaxed) }
+        publisher.publish(batch)
+    }, wants: { publisher.wants($0) })
+    // The device's frames, each ending with its SYN_REPORT.
+    var frames: [[InputEvent]] = []
+    var current: [InputEvent] = []
+    for e in events {
+        current.append(e)
+        if e.type == .syn && e.code == EventCode.synReport { frames.append(current); current.removeAll() }
+    }
+    let id = DeviceID(1)
+    let start = events.first?.time ?? Timestamp.zero
+    let frameList = frames
+    let (latency, total) = await engine.perform { e -> (Latency, UInt64) in
+        e.addDevice(id, description: description, at: start)
+        var latency = Latency()
+        var total: UInt64 = 0
+        // The client does not take the device's announcement: counted from here.
+        let base = receipts.lines.load(ordering: .acquiring) - published.lines.load(ordering: .relaxed)
+        for (k, frame) in frameList.enumerated() {
+            let t0 = threadCPUNanoseconds()
+            e.handle(frame, from: id)
+            let t1 = threadCPUNanoseconds()
+            // The first strokes warm the buffers up.
+            if k >= frameList.count / 4 {
+                latency.record(t1 - t0)
+                total += t1 - t0
+            }
+            if counts {
+                receipts.wait(for: base + published.lines.load(ordering: .relaxed), "client path, \(setup.label)")
+            }
+        }
+        return (latency, total)
+    }
+    let measured = frames.count - frames.count / 4
+    let mean = Double(total) / Double(measured)
+    report("client path, \(setup.label): engine thread CPU per frame", "mean \(fixed(mean / 1000, 2)) us; \(latency.summary)")
+    await publisher.shutdown()
+    if fd >= 0 { close(fd) }
+    unlink(path)
+    return mean
+}
