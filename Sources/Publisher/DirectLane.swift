@@ -190,13 +190,11 @@ struct LaneHandover {
     var runs: [Range<Int>]
 }
 
-/// The publishing thread's side: the batch encoded once, then written to
-/// every open lane. Reused between batches (kept behind the publisher's lock).
+/// The publishing thread's side: each batch, encoded once by the engine's
+/// thread, written to every open lane straight from the batch's buffer (no
+/// copy of it unless the event loop has to deliver part of it). Reused
+/// between batches (kept behind the publisher's lock).
 struct DirectWriter {
-    /// The batch's lines, each followed by a newline.
-    var all = ByteBuffer()
-    /// End offset of each line in `all`.
-    var ends: [Int] = []
     /// Byte ranges wanted by the client being written (reused).
     private var spans: [Range<Int>] = []
     private var lineRuns: [Range<Int>] = []
@@ -207,19 +205,9 @@ struct DirectWriter {
     private(set) var earliestHeld = Double.infinity
 
     init() {
-        ends.reserveCapacity(64)
         spans.reserveCapacity(8)
         lineRuns.reserveCapacity(8)
     }
-
-    /// Takes an encoded batch's lines into `all` (one copy, reusing the storage when nobody else holds it).
-    mutating func take(_ batch: EventBatch) {
-        all.clear(minimumCapacity: batch.writer.count)
-        all.writeBytes(batch.writer.bytes)
-        ends.removeAll(keepingCapacity: true)
-        ends.append(contentsOf: batch.ends)
-    }
-
 
     // Which lanes want lines of the batch being published, and which runs
     // (`planned[first..<first + count]`), decided before any is written.
@@ -306,13 +294,14 @@ struct DirectWriter {
             return LaneHandover(lane: lane, runs: lineRuns)
         }
         if s.interval > 0 { return coalesce(batch, lane: lane, state: &s) }
-        return writeRuns(lane: lane, state: &s)
+        return writeRuns(batch, lane: lane, state: &s)
     }
 
     /// Writes the lines of `lineRuns` to an open lane: nil when the socket
     /// took them all; otherwise the lane closes, keeps the rest of the line
     /// it cut, and the lines not started are handed over.
-    private mutating func writeRuns(lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
+    private mutating func writeRuns(_ batch: EventBatch, lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
+        let ends = batch.ends
         spans.removeAll(keepingCapacity: true)
         var total = 0
         for r in lineRuns {
@@ -320,12 +309,13 @@ struct DirectWriter {
             spans.append(from..<ends[r.upperBound - 1])
             total += ends[r.upperBound - 1] - from
         }
-        let written = Self.write(fd: s.fd, all, spans)
+        let bytes = batch.bytes
+        let written = bytes.withUnsafeBytes { Self.write(fd: s.fd, $0, spans) }
         if written == total { return nil }
         s.open = false
         s.handedOver += 1
         let (tail, rest) = Self.cut(runs: lineRuns, ends: ends, after: written)
-        if let tail { s.tail = all.getSlice(at: tail.lowerBound, length: tail.count) }
+        if let tail { s.tail = ByteBuffer(bytes: bytes[tail]) }
         return LaneHandover(lane: lane, runs: rest)
     }
 
@@ -343,8 +333,9 @@ struct DirectWriter {
                 if !batch.attributes[i].isUpdate { updatesOnly = false }
             }
         }
+        let ends = batch.ends
         if updatesOnly, time - s.lastSent < s.interval {
-            all.withUnsafeReadableBytes { raw in
+            batch.bytes.withUnsafeBytes { raw in
                 for r in lineRuns {
                     for i in r {
                         let from = i == 0 ? 0 : ends[i - 1]
@@ -355,11 +346,11 @@ struct DirectWriter {
             return nil
         }
         s.lastSent = max(s.lastSent, time)
-        guard !s.held.isEmpty else { return writeRuns(lane: lane, state: &s) }
+        guard !s.held.isEmpty else { return writeRuns(batch, lane: lane, state: &s) }
         scratch.clear()
         s.held.write(to: &scratch, supersededBy: batch.attributes, names: batch.names, runs: lineRuns)
         s.held.removeAll()
-        all.withUnsafeReadableBytes { raw in
+        batch.bytes.withUnsafeBytes { raw in
             for r in lineRuns {
                 let from = r.lowerBound == 0 ? 0 : ends[r.lowerBound - 1]
                 scratch.writeBytes(UnsafeRawBufferPointer(rebasing: raw[from..<ends[r.upperBound - 1]]))
@@ -375,7 +366,7 @@ struct DirectWriter {
         guard total > 0 else { return nil }
         spans.removeAll(keepingCapacity: true)
         spans.append(0..<total)
-        let written = Self.write(fd: s.fd, scratch, spans)
+        let written = scratch.withUnsafeReadableBytes { Self.write(fd: s.fd, $0, spans) }
         if written == total { return nil }
         s.open = false
         s.handedOver += 1
@@ -438,32 +429,30 @@ struct DirectWriter {
         return (nil, [])
     }
 
-    /// Writes the byte ranges of `buffer` to `fd` without blocking: the bytes
+    /// Writes the byte ranges of `raw` to `fd` without blocking: the bytes
     /// written (0 when the socket takes none or fails; the event loop's path
     /// then retries and sees the failure).
-    private static func write(fd: CInt, _ buffer: ByteBuffer, _ spans: [Range<Int>]) -> Int {
-        buffer.withUnsafeReadableBytes { raw -> Int in
-            guard let base = raw.baseAddress else { return 0 }
-            let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
-            var n: Int
-            if spans.count == 1 {
-                repeat {
-                    n = send(fd, base + spans[0].lowerBound, spans[0].count, flags)
-                } while n < 0 && errno == EINTR
-            } else {
-                n = withUnsafeTemporaryAllocation(of: iovec.self, capacity: spans.count) { iov -> Int in
-                    for (k, span) in spans.enumerated() {
-                        iov[k] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + span.lowerBound), iov_len: span.count)
-                    }
-                    var message = msghdr()
-                    message.msg_iov = iov.baseAddress
-                    message.msg_iovlen = spans.count
-                    var r: Int
-                    repeat { r = sendmsg(fd, &message, flags) } while r < 0 && errno == EINTR
-                    return r
+    private static func write(fd: CInt, _ raw: UnsafeRawBufferPointer, _ spans: [Range<Int>]) -> Int {
+        guard let base = raw.baseAddress else { return 0 }
+        let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
+        var n: Int
+        if spans.count == 1 {
+            repeat {
+                n = send(fd, base + spans[0].lowerBound, spans[0].count, flags)
+            } while n < 0 && errno == EINTR
+        } else {
+            n = withUnsafeTemporaryAllocation(of: iovec.self, capacity: spans.count) { iov -> Int in
+                for (k, span) in spans.enumerated() {
+                    iov[k] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + span.lowerBound), iov_len: span.count)
                 }
+                var message = msghdr()
+                message.msg_iov = iov.baseAddress
+                message.msg_iovlen = spans.count
+                var r: Int
+                repeat { r = sendmsg(fd, &message, flags) } while r < 0 && errno == EINTR
+                return r
             }
-            return max(n, 0)
         }
+        return max(n, 0)
     }
 }

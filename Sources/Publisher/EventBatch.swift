@@ -76,10 +76,12 @@ public struct EventBatch: Sendable {
     /// newest few are compared before a name is added again.
     private mutating func name(_ name: String?) -> BatchName {
         guard let name else { return .none }
+        // Lengths first: comparing two different strings costs more than their lengths.
+        let length = name.utf8.count
         var k = names.count - 1
         let stop = Swift.max(0, names.count - Self.namesCompared)
         while k >= stop {
-            if names[k] == name { return BatchName(index: Int32(k)) }
+            if names[k].utf8.count == length, names[k] == name { return BatchName(index: Int32(k)) }
             k -= 1
         }
         names.append(name)

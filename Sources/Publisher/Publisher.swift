@@ -139,13 +139,13 @@ public final class Publisher: Sendable {
             p.batches &+= 1
             let timed = p.batches & (Self.timedOneIn - 1) == 0
             let started = timed ? NIODeadline.now().uptimeNanoseconds : 0
-            p.writer.take(batch)
             p.writer.offer(batch, to: lanes, handovers: &p.handovers)
             heldDeadlineBits.store(p.writer.earliestHeld.bitPattern, ordering: .releasing)
             if timed { p.direct.record(nanoseconds: NIODeadline.now().uptimeNanoseconds &- started) }
             guard needsLoop || !p.handovers.isEmpty else { return }
             let finished = NIODeadline.now().uptimeNanoseconds
-            let all = p.writer.all, ends = p.writer.ends, handovers = p.handovers
+            // The event loop's copy of the lines (the engine's thread reuses the batch).
+            let all = ByteBuffer(bytes: batch.bytes), ends = batch.ends, handovers = p.handovers
             let events = batch.attributes, names = batch.names
             p.handovers.removeAll(keepingCapacity: true)
             hub.eventLoop.execute {

@@ -160,9 +160,7 @@ final class SessionHub: @unchecked Sendable {
     /// in one buffer, each client written slices of it.
     func route(_ events: [PublishedEvent], queuedAt queued: UInt64? = nil) {
         let batch = EventBatch(events)
-        var writer = DirectWriter()
-        writer.take(batch)
-        deliver(batch.attributes, names: batch.names, encoded: writer.all, ends: writer.ends, handovers: [], queuedAt: queued)
+        deliver(batch.attributes, names: batch.names, encoded: ByteBuffer(bytes: batch.bytes), ends: batch.ends, handovers: [], queuedAt: queued)
     }
 
     /// Delivers a batch the publishing thread encoded (`all`, line `i` ending

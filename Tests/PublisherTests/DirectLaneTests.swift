@@ -67,7 +67,6 @@ import Wire
         lane.reopen()
         var writer = DirectWriter()
         let batch = (0..<10).map { event($0, $0 % 3 == 0 ? .gesture : .touch) }
-        writer.encode(batch)
         do { let h = writer.offer(batch, to: lane); #expect(h == nil) }
         // Only the touches, in order: two runs of consecutive lines, one `sendmsg`.
         #expect(pair.drain() == Self.text(batch) { $0.stream == .touch })
@@ -79,7 +78,6 @@ import Wire
         let lane = DirectLane(id: Self.client, duplicating: pair.a, rule: Self.touches())
         var writer = DirectWriter()
         let batch = (0..<6).map { event($0, $0 == 2 ? .gesture : .touch) }
-        writer.encode(batch)
         let offered = writer.offer(batch, to: lane)
         let handover = try #require(offered)
         #expect(handover.runs == [0..<2, 3..<6])
@@ -99,7 +97,6 @@ import Wire
         let lane = DirectLane(id: Self.client, duplicating: pair.a, rule: Self.touches())
         var writer = DirectWriter()
         let batch = [event(1, .gesture), event(2, .system)]
-        writer.encode(batch)
         do { let h = writer.offer(batch, to: lane); #expect(h == nil) }
         #expect(lane.handedOver == 0)
     }
@@ -111,7 +108,6 @@ import Wire
         lane.shutDown()
         var writer = DirectWriter()
         let batch = [event(1, .touch)]
-        writer.encode(batch)
         do { let h = writer.offer(batch, to: lane); #expect(h == nil) }
         #expect(pair.drain().isEmpty)
         #expect(!lane.isUsable)
@@ -140,7 +136,6 @@ import Wire
                 line: Array(#"{"type":"touch","n":\#(n),"pad":"\#(String(repeating: "x", count: 600 + n))"}"#.utf8))
         }
         var writer = DirectWriter()
-        writer.encode(batch)
         let offered = writer.offer(batch, to: lane)
         let handover = try #require(offered)
         var received = pair.drain()
@@ -150,7 +145,8 @@ import Wire
 
         // A request answered before the handover reaches the loop.
         try p.send(channel, #"{"op":"ping","id":2}"# + "\n")
-        p.hub.deliver(batch, encoded: writer.all, ends: writer.ends, handovers: [handover], queuedAt: nil)
+        let encoded = EventBatch(batch)
+        p.hub.deliver(batch, encoded: ByteBuffer(bytes: encoded.bytes), ends: encoded.ends, handovers: [handover], queuedAt: nil)
         while let b = try channel.readOutbound(as: ByteBuffer.self) { received += b.readableBytesView }
 
         var lines = String(decoding: received, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -171,15 +167,14 @@ import Wire
         let batch = (0..<7).map { event($0, $0 == 2 || $0 == 3 ? .gesture : .touch) }
         let runs = [0..<2, 4..<7]
         let expected = Self.text(batch) { $0.stream == .touch }
-        var writer = DirectWriter()
-        writer.encode(batch)
-        let all = Array(writer.all.readableBytesView)
+        let encoded = EventBatch(batch)
+        let all = encoded.bytes, ends = encoded.ends
         for written in 0...expected.count {
-            let (tail, rest) = DirectWriter.cut(runs: runs, ends: writer.ends, after: written)
+            let (tail, rest) = DirectWriter.cut(runs: runs, ends: ends, after: written)
             var received = Array(expected[..<written])
             if let tail { received += all[tail] }
             for run in rest {
-                for i in run { received += all[(i == 0 ? 0 : writer.ends[i - 1])..<writer.ends[i]] }
+                for i in run { received += all[(i == 0 ? 0 : ends[i - 1])..<ends[i]] }
             }
             #expect(String(decoding: received, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "cut after \(written) bytes")
             // A tail is always part of one line, never a whole one.
@@ -209,7 +204,6 @@ import Wire
 
     /// Offers one frame to the lane; nothing may be handed over.
     static func offer(_ frame: [PublishedEvent], _ writer: inout DirectWriter, _ lane: DirectLane) {
-        writer.encode(frame)
         let handover = writer.offer(frame, to: lane)
         #expect(handover == nil)
     }
@@ -320,7 +314,6 @@ import Wire
         Self.offer(frame, &writer, lane)
         #expect(pair.drain().isEmpty)
         let lift = [big(1, 100, at: 0.002, update: false)]
-        writer.encode(lift)
         let offered = writer.offer(lift, to: lane)
         let handover = try #require(offered)
         #expect(handover.runs.isEmpty)

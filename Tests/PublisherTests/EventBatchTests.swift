@@ -73,23 +73,20 @@ import Wire
         #expect(batch.bytes.capacity == capacity)
     }
 
-    /// What the publishing thread sends from an encoded batch is what it sent
-    /// when every event carried its own line.
-    @Test func theWriterTakesTheBatchAsItEncodesSeparateLines() throws {
+    /// A batch of events that carry their own lines holds those lines, each
+    /// with its newline, and the publishing thread sends them from it as they are.
+    @Test func eventsWithTheirOwnLinesMakeTheSameBatch() throws {
         let events = (0..<12).map { event($0, $0 % 4 == 0 ? .gesture : .touch) }
-        var separate = DirectWriter()
-        separate.encode(events)
-        var taken = DirectWriter()
-        taken.take(EventBatch(events))
-        #expect(taken.all == separate.all)
-        #expect(taken.ends == separate.ends)
+        let batch = EventBatch(events)
+        #expect(batch.bytes == events.flatMap { $0.line + [0x0a] })
+        var end = 0
+        #expect(batch.ends == events.map { end += $0.line.count + 1; return end })
 
         let pair = try DirectLaneTests.Pair()
         let lane = DirectLane(id: DirectLaneTests.client, duplicating: pair.a, rule: DirectLaneTests.touches())
         lane.reopen()
-        let batch = EventBatch(events)
-        taken.take(batch)
-        #expect(taken.offer(batch.events, to: lane) == nil)
+        var writer = DirectWriter()
+        #expect(writer.offer(batch, to: lane) == nil)
         #expect(pair.drain() == DirectLaneTests.text(events) { $0.stream == .touch })
     }
 }

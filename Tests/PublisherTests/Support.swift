@@ -149,10 +149,7 @@ func numbers(_ lines: [String]) -> [Int] {
 // below read better with a list of events than with a batch.
 
 extension DirectWriter {
-    /// Takes the events' batch (their lines into `all`).
-    mutating func encode(_ events: [PublishedEvent]) { take(EventBatch(events)) }
-
-    /// Offers the events' batch to one lane (``encode(_:)`` took it).
+    /// Offers the events' batch to one lane.
     mutating func offer(_ events: [PublishedEvent], to lane: DirectLane) -> LaneHandover? {
         offer(EventBatch(events), to: lane)
     }

@@ -97,6 +97,7 @@ private func runClientPath(_ setup: ClientSetup, events: [InputEvent], descripti
     let id = DeviceID(1)
     let start = events.first?.time ?? Timestamp.zero
     let frameList = frames
+    let what = "client path, \(setup.label)"
     let (latency, total) = await engine.perform { e -> (Latency, UInt64) in
         e.addDevice(id, description: description, at: start)
         var latency = Latency()
@@ -113,7 +114,7 @@ private func runClientPath(_ setup: ClientSetup, events: [InputEvent], descripti
                 total += t1 - t0
             }
             if counts {
-                receipts.wait(for: base + published.lines.load(ordering: .relaxed), "client path, \(setup.label)")
+                receipts.wait(for: base + published.lines.load(ordering: .relaxed), what)
             }
         }
         return (latency, total)

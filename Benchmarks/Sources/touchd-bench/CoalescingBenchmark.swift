@@ -27,15 +27,15 @@ func benchmarkCoalescing(frames: [TouchFrame]) async throws {
         var batch = EventBatch()
         let time = Double(i) / 240
         for t in frame.touches {
-            batch.append(PublishedEvent(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue, time: time,
-                                        touchID: t.id.rawValue, isUpdate: t.phase == .moved, line: [])) { MessageEncoder.touch(t, into: &$0) }
+            batch.append(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue, time: time,
+                         touchID: t.id.rawValue, isUpdate: t.phase == .moved) { MessageEncoder.touch(t, into: &$0) }
         }
         for o in outputs {
             guard case .gesture(let g) = o else { continue }
-            batch.append(PublishedEvent(
+            batch.append(
                 stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
                 touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: time,
-                isUpdate: g.state == .changed, line: [])) { MessageEncoder.gesture(g, into: &$0) }
+                isUpdate: g.state == .changed) { MessageEncoder.gesture(g, into: &$0) }
         }
         batches.append(batch)
     }

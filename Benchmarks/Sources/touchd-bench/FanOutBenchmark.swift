@@ -259,10 +259,9 @@ func gestureBatch(_ outputs: [EngineOutput], into batch: inout EventBatch) {
     batch.removeAll()
     for o in outputs {
         guard case .gesture(let g) = o else { continue }
-        batch.append(PublishedEvent(
+        batch.append(
             stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
-            touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds,
-            line: [])) { MessageEncoder.gesture(g, into: &$0) }
+            touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds) { MessageEncoder.gesture(g, into: &$0) }
     }
 }
 
@@ -284,15 +283,14 @@ func benchmarkEncoding(frames: [TouchFrame]) {
     func encode(_ i: Int) {
         batch.removeAll()
         for t in frames[i].touches {
-            batch.append(PublishedEvent(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
-                                        time: t.time.seconds, line: [])) { MessageEncoder.touch(t, into: &$0) }
+            batch.append(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
+                         time: t.time.seconds) { MessageEncoder.touch(t, into: &$0) }
         }
         for o in perFrame[i] {
             guard case .gesture(let g) = o else { continue }
-            batch.append(PublishedEvent(
+            batch.append(
                 stream: .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
-                touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds,
-                line: [])) { MessageEncoder.gesture(g, into: &$0) }
+                touchType: g.touchType.rawValue, surface: g.surface?.rawValue, time: g.time.seconds) { MessageEncoder.gesture(g, into: &$0) }
         }
     }
     var lines = 0, bytes = 0
