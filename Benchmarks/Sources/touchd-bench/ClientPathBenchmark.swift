@@ -14,7 +14,8 @@ import TouchDaemon
 /// `send` and the waking of the reader are in the figure, the reader's own
 /// work is not. After each frame the thread waits (outside the measurement)
 /// until the client has read everything, as the daemon waits for the next
-/// frame from the device.
+/// frame from the device. The last quarter of the frames is not timed but
+/// counts the allocations of the engine thread's work on a frame.
 ///
 /// Three setups: no client; a client subscribed to touches and gestures
 /// with a filter no event passes (everything is encoded and routed, nothing
@@ -98,30 +99,38 @@ private func runClientPath(_ setup: ClientSetup, events: [InputEvent], descripti
     let start = events.first?.time ?? Timestamp.zero
     let frameList = frames
     let what = "client path, \(setup.label)"
-    let (latency, total) = await engine.perform { e -> (Latency, UInt64) in
+    // The first quarter of the frames warms the buffers up; the next half is
+    // timed; the last quarter counts allocations (counting hooks malloc).
+    let timed = frames.count / 4..<frames.count * 3 / 4
+    let (latency, total, mallocs) = await engine.perform { e -> (Latency, UInt64, Int) in
         e.addDevice(id, description: description, at: start)
         var latency = Latency()
         var total: UInt64 = 0
+        var mallocs = 0
         // The client does not take the device's announcement: counted from here.
         let base = receipts.lines.load(ordering: .acquiring) - published.lines.load(ordering: .relaxed)
         for (k, frame) in frameList.enumerated() {
-            let t0 = threadCPUNanoseconds()
-            e.handle(frame, from: id)
-            let t1 = threadCPUNanoseconds()
-            // The first strokes warm the buffers up.
-            if k >= frameList.count / 4 {
-                latency.record(t1 - t0)
-                total += t1 - t0
+            if k >= timed.upperBound {
+                mallocs += countAllocations { e.handle(frame, from: id) }
+            } else {
+                let t0 = threadCPUNanoseconds()
+                e.handle(frame, from: id)
+                let t1 = threadCPUNanoseconds()
+                if timed.contains(k) {
+                    latency.record(t1 - t0)
+                    total += t1 - t0
+                }
             }
             if counts {
                 receipts.wait(for: base + published.lines.load(ordering: .relaxed), what)
             }
         }
-        return (latency, total)
+        return (latency, total, mallocs)
     }
-    let measured = frames.count - frames.count / 4
-    let mean = Double(total) / Double(measured)
-    report("client path, \(setup.label): engine thread CPU per frame", "mean \(fixed(mean / 1000, 2)) us; \(latency.summary)")
+    let mean = Double(total) / Double(timed.count)
+    let counted = frames.count - timed.upperBound
+    report("client path, \(setup.label): engine thread CPU per frame",
+           "mean \(fixed(mean / 1000, 2)) us; \(latency.summary); allocations per frame \(fixed(Double(mallocs) / Double(counted), 2))")
     await publisher.shutdown()
     if fd >= 0 { close(fd) }
     unlink(path)
