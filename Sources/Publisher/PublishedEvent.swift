@@ -1,7 +1,7 @@
 import Wire
 
 /// One pre-encoded event with the attributes routing needs, as a value of
-/// its own (tests, occasional events: ``Publisher/publish(_:)-([PublishedEvent])``). The engine
+/// its own (tests, occasional events: `Publisher.publish(_ events: [PublishedEvent])`). The engine
 /// appends its events to an ``EventBatch`` instead, which keeps their
 /// attributes as ``EventAttributes`` and their lines in one buffer. The
 /// publisher never parses `line`.
