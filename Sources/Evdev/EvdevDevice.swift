@@ -1,7 +1,13 @@
 import CLibevdev
 import TouchCore
 
-/// An open evdev device node (`/dev/input/eventN`) read through libevdev.
+/// An open evdev device node (`/dev/input/eventN`).
+///
+/// libevdev opens and describes the device, selects its clock, grabs it and
+/// resyncs after `SYN_DROPPED`; the events themselves are read with `read(2)`,
+/// a buffer of them at a time, and checked against libevdev's rules by
+/// ``SeenState`` (`libevdev_next_event` cost six times a plain read per frame
+/// in the QEMU guest: docs/performance.md, "Reading the kernel's events").
 ///
 /// The device owns its file descriptor and libevdev handle: it opens them in
 /// `init` and releases them in ``close()`` (or when it is deinitialized).
@@ -18,6 +24,10 @@ public final class EvdevDevice {
 
     private var fd: Int32
     private var handle: OpaquePointer?
+    /// What the events read so far say of the device's state.
+    private var seen: SeenState
+    /// The kernel's events of one `read(2)`.
+    private var buffer: [input_event]
 
     /// Opens `path` read-only and non-blocking, switches its timestamps to
     /// `CLOCK_MONOTONIC`, reads its description and optionally grabs it.
@@ -46,8 +56,14 @@ public final class EvdevDevice {
         self.fd = fd
         self.handle = handle
         self.isGrabbed = grab
-        self.deviceDescription = Libevdev.description(handle)
+        let description = Libevdev.description(handle)
+        self.deviceDescription = description
+        self.seen = SeenState(handle, description: description)
+        self.buffer = [input_event](repeating: input_event(), count: Self.bufferEvents)
     }
+
+    /// Events read at a time: a frame of ten fingers with every axis is about 80.
+    static let bufferEvents = 128
 
     deinit { close() }
 
@@ -81,59 +97,55 @@ public final class EvdevDevice {
     ///   `.closed` after ``close()``.
     public func readAvailable(into events: inout [InputEvent]) throws(EvdevError) -> ReadOutcome {
         let handle = try openHandle()
-        var rawEvent = input_event()
+        // The state and the buffer are taken out of the object for the loop: a stored
+        // property mutated per event would be an exclusivity check per event.
+        var seen = self.seen
+        var buffer = self.buffer
+        self.seen = .empty
+        self.buffer = []
+        defer {
+            self.seen = seen
+            self.buffer = buffer
+        }
         while true {
-            switch Libevdev.nextEvent(handle, mode: .normal, into: &rawEvent) {
-            case .event:
-                events.append(Libevdev.inputEvent(rawEvent))
-            case .syncEvent:
-                return try resync(handle, droppedAt: Libevdev.inputEvent(rawEvent).time)
-            case .noMoreData:
-                return .drained
-            case .deviceGone:
-                return .removed
+            let result = buffer.withUnsafeMutableBytes { Libevdev.readEvents(fd, into: $0) }
+            let count: Int
+            switch result {
+            case .events(let n): count = n
+            case .noMoreData: return .drained
+            case .deviceGone: return .removed
             case .failed(let errno):
                 throw EvdevError(.readFailed, device: path, message: "cannot read events", errno: errno)
             }
+            for i in 0..<count {
+                if buffer[i].type == UInt16(EV_SYN) && buffer[i].code == UInt16(SYN_DROPPED) {
+                    // What follows the drop in this buffer is in the state libevdev re-reads.
+                    return try resync(handle, seen: &seen, droppedAt: Libevdev.inputEvent(buffer[i]).time)
+                }
+                if seen.admit(&buffer[i]) { events.append(Libevdev.inputEvent(buffer[i])) }
+            }
+            // A short read emptied the kernel's queue: no second read for its EAGAIN.
+            if count < buffer.count { return .drained }
         }
     }
 
-    /// The current state of every multitouch slot, as libevdev tracks it (empty without slots).
+    /// The current state of every multitouch slot, as the events read so far (or the last resync) give it
+    /// (empty without slots).
     public func slotStates() -> [SlotState] {
-        guard let handle else { return [] }
-        let count = Libevdev.slotCount(handle)
-        var slots: [SlotState] = []
-        slots.reserveCapacity(count)
-        for slot in 0..<count {
-            slots.append(SlotState(
-                slot: slot,
-                trackingID: Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTTrackingID),
-                x: Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTPositionX),
-                y: Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTPositionY),
-                pressure: Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTPressure),
-                touchMajor: Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTTouchMajor),
-                touchMinor: Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTTouchMinor),
-                toolType: Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTToolType),
-                distance: Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTDistance)
-            ))
-        }
-        return slots
+        guard handle != nil else { return [] }
+        return seen.slots
     }
 
     /// The `EV_KEY` codes currently down (`BTN_TOUCH`, `BTN_TOOL_*`, stylus buttons), ascending.
     public func keysDown() -> [UInt16] {
-        guard let handle, let keys = deviceDescription.codes[.key] else { return [] }
-        return keys.filter { Libevdev.eventValue(handle, type: .key, code: $0) != 0 }
+        guard handle != nil else { return [] }
+        return seen.keysDown(deviceDescription)
     }
 
     /// The current value of every non-multitouch absolute axis (`ABS_X`, `ABS_PRESSURE`, tilt...).
     public func axisValues() -> [UInt16: Int32] {
-        guard let handle, let axes = deviceDescription.codes[.abs] else { return [:] }
-        var values: [UInt16: Int32] = [:]
-        for code in axes where code < EventCode.absMTSlot || code > EventCode.absMTToolY {
-            values[code] = Libevdev.eventValue(handle, type: .abs, code: code)
-        }
-        return values
+        guard handle != nil else { return [:] }
+        return seen.axisValues(deviceDescription)
     }
 
     /// Releases the grab, the libevdev handle and the file descriptor. Idempotent.
@@ -154,15 +166,27 @@ public final class EvdevDevice {
         return handle
     }
 
-    // libevdev has already re-read the kernel's state; draining the sync
-    // events in sync mode hands them over and brings libevdev back to normal mode.
-    private func resync(_ handle: OpaquePointer, droppedAt time: Timestamp) throws(EvdevError) -> ReadOutcome {
-        var syncEvents: [InputEvent] = []
+    // libevdev is given the state this reader saw, then forced to resync: it
+    // drains the kernel's queue, re-reads the state, and its sync events are the
+    // changes from what was seen; draining them in sync mode brings it back to
+    // normal mode. The sync events carry the drop's time (libevdev would stamp
+    // them with the last event it read itself, and it reads none).
+    private func resync(_ handle: OpaquePointer, seen: inout SeenState, droppedAt time: Timestamp) throws(EvdevError) -> ReadOutcome {
+        seen.push(into: handle, description: deviceDescription)
         var rawEvent = input_event()
+        switch Libevdev.nextEvent(handle, mode: .forceSync, into: &rawEvent) {
+        case .event, .syncEvent, .noMoreData: break
+        case .deviceGone: return .removed
+        case .failed(let errno):
+            throw EvdevError(.readFailed, device: path, message: "cannot resync after SYN_DROPPED", errno: errno)
+        }
+        var syncEvents: [InputEvent] = []
         drain: while true {
             switch Libevdev.nextEvent(handle, mode: .sync, into: &rawEvent) {
             case .event, .syncEvent:
-                syncEvents.append(Libevdev.inputEvent(rawEvent))
+                var event = Libevdev.inputEvent(rawEvent)
+                event.time = time
+                syncEvents.append(event)
             case .noMoreData:
                 break drain
             case .deviceGone:
@@ -171,13 +195,14 @@ public final class EvdevDevice {
                 throw EvdevError(.readFailed, device: path, message: "cannot resync after SYN_DROPPED", errno: errno)
             }
         }
+        seen = SeenState(handle, description: deviceDescription)
         return .resynced(DeviceResync(
             droppedAt: time,
             syncEvents: syncEvents,
-            slots: slotStates(),
-            currentSlot: Libevdev.slotCount(handle) > 0 ? Libevdev.currentSlot(handle) : nil,
-            keysDown: keysDown(),
-            axisValues: axisValues()
+            slots: seen.slots,
+            currentSlot: seen.slot,
+            keysDown: seen.keysDown(deviceDescription),
+            axisValues: seen.axisValues(deviceDescription)
         ))
     }
 }

@@ -31,11 +31,14 @@ enum ReadMode {
     case normal
     /// `LIBEVDEV_READ_FLAG_SYNC`
     case sync
+    /// `LIBEVDEV_READ_FLAG_FORCE_SYNC`: resync now, as after `SYN_DROPPED`.
+    case forceSync
 
     var flags: UInt32 {
         switch self {
         case .normal: return LIBEVDEV_READ_FLAG_NORMAL.rawValue
         case .sync: return LIBEVDEV_READ_FLAG_SYNC.rawValue
+        case .forceSync: return LIBEVDEV_READ_FLAG_FORCE_SYNC.rawValue
         }
     }
 }
@@ -94,6 +97,40 @@ enum Libevdev {
         guard rc == 0 else {
             let what = exclusive ? "cannot grab the device" : "cannot release the grab"
             throw EvdevError(.grabFailed, device: path, message: what, errno: -rc)
+        }
+    }
+
+    /// The result of one `read(2)` of a device's events.
+    enum ReadResult {
+        /// This many whole events were read (at least one).
+        case events(Int)
+        /// EAGAIN: the kernel's queue is empty.
+        case noMoreData
+        /// ENODEV: the device was unplugged.
+        case deviceGone
+        /// Any other error.
+        case failed(errno: Int32)
+    }
+
+    /// `read(2)` of as many events as `buffer` holds, retried on EINTR. A
+    /// read that is not whole events (which evdev never returns) is EINVAL,
+    /// as libevdev reports it.
+    static func readEvents(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n > 0 {
+                let size = MemoryLayout<input_event>.stride
+                guard n % size == 0 else { return .failed(errno: EINVAL) }
+                return .events(n / size)
+            }
+            if n == 0 { return .noMoreData }
+            let err = errno
+            switch err {
+            case EINTR: continue
+            case EAGAIN: return .noMoreData
+            case ENODEV: return .deviceGone
+            default: return .failed(errno: err)
+            }
         }
     }
 

@@ -14,7 +14,7 @@ extension MessageEncoder {
         if let p = e.purpose { room &+= 11 &+ JSONCursor.stringRoom(p) }
         w.value(room: room) { c in
             c.raw(#"{"type":"gesture","time":"#)
-            c.number(e.time.seconds, SixDecimals.self)
+            c.seconds(microseconds: e.time.microseconds)
             c.raw(#","device":"#)
             c.int(e.device.rawValue)
             c.raw(#","surface":"#)
@@ -60,7 +60,7 @@ extension MessageEncoder {
     public static func debug(_ r: DebugRecord, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", literal: "debug")
-        w.field("time", number: r.time.seconds, decimals: 6)
+        w.field("time", seconds: r.time.microseconds)
         if let i = r.interaction { w.field("interaction", int: i) }
         if let t = r.touch { w.field("touch", int: t.rawValue) }
         if let n = r.recognizer { w.field("recognizer", string: n) }
@@ -105,7 +105,7 @@ extension MessageEncoder {
             w.key("surface"); w.string(surface.rawValue); w.field("outcome", string: outcome.rawValue)
         case .edgeHint(let edge, let windowEnd):
             w.string("edge-hint"); w.field("edge", string: edge.rawValue)
-            w.field("windowEnd", number: windowEnd.seconds, decimals: 6)
+            w.field("windowEnd", seconds: windowEnd.microseconds)
         case .withheldDiscarded:
             w.string("withheld-discarded")
         }
@@ -119,7 +119,7 @@ extension MessageEncoder {
     public static func system(_ e: SystemEvent, surface: String? = nil, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", literal: "system")
-        w.field("time", number: e.time.seconds, decimals: 6)
+        w.field("time", seconds: e.time.microseconds)
         switch e.kind {
         case .deferral(let d):
             w.field("event", string: "deferral")
@@ -130,7 +130,7 @@ extension MessageEncoder {
             w.field("event", string: "edge-hint")
             w.field("edge", string: edge.rawValue)
             w.field("screen", int: screen)
-            w.field("windowEnd", number: windowEnd.seconds, decimals: 6)
+            w.field("windowEnd", seconds: windowEnd.microseconds)
         }
         w.endObject()
     }

@@ -91,6 +91,20 @@ struct JSONCursor {
         }
     }
 
+    /// Writes a time given in microseconds as seconds with six decimals,
+    /// trailing zeros trimmed: what ``number(_:_:)`` writes for
+    /// `Double(microseconds) / 1e6` with ``SixDecimals``, without floating point.
+    @inline(__always)
+    mutating func seconds(microseconds: Int64) {
+        check(Self.numberRoom(SixDecimals.self))
+        let out = UnsafeMutableBufferPointer(start: base, count: limit)
+        if let fixed = JSONWriter.Fixed(microseconds: microseconds) {
+            fixed.write(into: out, at: &count)
+        } else {
+            unfixed(Double(microseconds) / 1_000_000)
+        }
+    }
+
     /// A number fixed point cannot take: `null`, or its shortest text.
     private mutating func unfixed(_ value: Double) {
         guard value.isFinite else { raw("null"); return }

@@ -272,6 +272,28 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Writes `"name":S` where S is a time given in microseconds, as seconds
+    /// with six decimals: `field(name, number: Double(microseconds) / 1e6, decimals: 6)`
+    /// without floating point.
+    public mutating func field(_ name: StaticString, seconds microseconds: Int64) {
+        let comma = fieldNeedsComma()
+        name.withUTF8Buffer { key in
+            guard let fixed = Fixed(microseconds: microseconds) else {
+                write(room: key.count + 4) { out, n in
+                    if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                    Self.writeKey(key, into: out, at: &n)
+                }
+                appendUnfixed(Double(microseconds) / 1_000_000, comma: false)
+                return
+            }
+            write(room: key.count + 4 + fixed.room) { out, n in
+                if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
+                Self.writeKey(key, into: out, at: &n)
+                fixed.write(into: out, at: &n)
+            }
+        }
+    }
+
     /// Writes `"name":{"x":X,"y":Y}`: `key(name)` then `point(x:y:decimals:)`.
     public mutating func field(_ name: StaticString, x: Double, y: Double, decimals: Int) {
         let comma = fieldNeedsComma()
@@ -303,17 +325,39 @@ public struct JSONWriter: Sendable {
             guard scaled.magnitude < 9.0e18 else { return nil }
             // Rounded half away from zero, as `rounded()` does, without its library call:
             // the part below the truncation is exact (a double at or over 2^52 is an integer).
+            // The correction is arithmetic, not a branch (its direction is a coin toss on real
+            // coordinates, and a mispredicted branch cost more than the rest of the rounding):
+            // `rest` is in (-1, 1) and doubling it is exact, so truncating `2 * rest` gives 1 when
+            // rest >= 0.5, -1 when rest <= -0.5, else 0.
             var units = Int64(scaled)
             let rest = scaled - Double(units)
-            if rest >= 0.5 { units &+= 1 } else if rest <= -0.5 { units &-= 1 }
-            negative = units < 0
-            (whole, fraction) = Fixed.split(units.magnitude, decimals: decimals)
+            units &+= Int64(rest + rest)
+            self.init(units: units.magnitude, negative: units < 0, decimals: decimals)
+        }
+
+        /// `units` (the number times 10^decimals, rounded) with its sign; a zero is never negative.
+        @inline(__always)
+        init(units: UInt64, negative: Bool, decimals: Int) {
+            self.negative = negative && units != 0
+            (whole, fraction) = Fixed.split(units, decimals: decimals)
             digits = decimals
             if fraction == 0 {
                 digits = 0
             } else {
                 while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
             }
+        }
+
+        /// `microseconds` as seconds with six decimals: the digits
+        /// `Fixed(Double(microseconds) / 1e6, decimals: 6)` writes, with integer
+        /// arithmetic only (the two agree below 2^51 microseconds, 71 years; beyond, the floating-point path).
+        @inline(__always)
+        init?(microseconds: Int64) {
+            guard microseconds.magnitude < 1 &<< 51 else {
+                self.init(Double(microseconds) / 1_000_000, decimals: 6)
+                return
+            }
+            self.init(units: microseconds.magnitude, negative: microseconds < 0, decimals: 6)
         }
 
         /// Bytes it may take: sign, 20 digits, point, fraction digits.

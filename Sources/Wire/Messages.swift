@@ -111,7 +111,7 @@ public enum MessageEncoder {
         if let surface { room &+= 11 &+ JSONCursor.stringRoom(surface) }
         w.value(room: room) { c in
             c.raw(#"{"type":"touch","time":"#)
-            c.number(t.time.seconds, SixDecimals.self)
+            c.seconds(microseconds: t.time.microseconds)
             c.raw(#","device":"#)
             c.int(t.device.rawValue)
             c.raw(#","id":"#)

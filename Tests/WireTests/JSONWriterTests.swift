@@ -198,4 +198,63 @@ import Testing
             #expect(fields.string == pairs.string)
         }
     }
+
+    // MARK: Rounding and times
+
+    /// A fixed-point number's text (`nil` when it takes the general path).
+    static func text(_ fixed: JSONWriter.Fixed?) -> String? {
+        guard let fixed else { return nil }
+        var out = [UInt8](repeating: 0, count: 64)
+        var n = 0
+        out.withUnsafeMutableBufferPointer { fixed.write(into: $0, at: &n) }
+        return String(decoding: out[..<n], as: UTF8.self)
+    }
+
+    /// The rounding (its correction added without a branch) is half away
+    /// from zero at every precision: on halves and the doubles beside them,
+    /// where the product's own rounding decides the digit.
+    @Test func roundingAtHalvesIsTheReferences() {
+        var g = SplitMix(state: 42)
+        var values: [Double] = [1.005, 1.115, 0.285, 2.675, -1.005, -1.115]
+        for _ in 0..<5000 {
+            let d = [1, 2, 4, 6].randomElement(using: &g)!
+            let half = (Double(Int.random(in: -10_000_000...10_000_000, using: &g)) + 0.5) / JSONWriter.Fixed.scale(d)
+            values += [half, half.nextUp, half.nextDown]
+        }
+        for v in values {
+            for d in [0, 1, 2, 4, 6] {
+                let text = Self.text(JSONWriter.Fixed(v, decimals: d))
+                #expect(text == Self.reference(v, decimals: d), "\(v) with \(d) decimals")
+                if text != Self.reference(v, decimals: d) { return }
+            }
+        }
+        #expect(Self.text(JSONWriter.Fixed(1.115, decimals: 2)) == "1.12")  // the product is 111.50000000000001
+        #expect(Self.text(JSONWriter.Fixed(1.005, decimals: 2)) == "1")     // 100.49999999999999
+        #expect(Self.text(JSONWriter.Fixed(-2.5, decimals: 0)) == "-3")
+    }
+
+    /// A time in microseconds is written as `Double(us) / 1e6` with six
+    /// decimals would be, without floating point.
+    @Test func microsecondsAreWrittenAsTheirSeconds() {
+        var g = SplitMix(state: 43)
+        var times: [Int64] = [0, 1, -1, 10, 999_999, 1_000_000, 1_000_001, -1_000_000, 1_352_020_794_138_597,
+                              (1 << 51) - 1, -((1 << 51) - 1), 1 << 51, -(1 << 51), .max, .min]
+        for _ in 0..<50_000 {
+            times.append(Int64.random(in: -(1 << 51)...(1 << 51), using: &g))
+            times.append(Int64.random(in: 0...10_000_000_000_000, using: &g))
+        }
+        for us in times {
+            let integer = Self.text(JSONWriter.Fixed(microseconds: us))
+            let floating = Self.text(JSONWriter.Fixed(Double(us) / 1_000_000, decimals: 6))
+            #expect(integer == floating, "\(us) us")
+            if integer != floating { return }
+        }
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("time", seconds: 1_352_020_794_138_597)
+        w.field("t", seconds: -1_500_000)
+        w.field("z", seconds: 0)
+        w.endObject()
+        #expect(w.string == #"{"time":1352020794.138597,"t":-1.5,"z":0}"#)
+    }
 }

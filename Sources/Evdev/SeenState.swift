@@ -1,0 +1,169 @@
+import CLibevdev
+import TouchCore
+
+/// The device's state as the events read so far describe it: what libevdev
+/// would track if every event went through `libevdev_next_event`, kept here
+/// because ``EvdevDevice`` reads the kernel's events with `read(2)` into one
+/// buffer instead (docs/performance.md, "Reading the kernel's events").
+///
+/// It applies libevdev's rules to each event, so what reaches TouchCore is
+/// what libevdev would have handed over:
+/// - events of a type or code the device does not declare are dropped
+///   (`EV_SYN` always passes);
+/// - an `ABS_MT_SLOT` outside the device's slots is capped to its last slot;
+/// - a tracking id that does not go from -1 to an id or from an id to -1
+///   (a second id in an occupied slot, a lift of an empty one) is dropped;
+/// - keys, absolute axes and every slot's axes are recorded.
+///
+/// After `SYN_DROPPED` the state is handed to libevdev before it resyncs, so
+/// its sync events are the changes from what this reader saw
+/// (``push(into:)``), and taken back from libevdev afterwards (``init(_:description:)``).
+struct SeenState {
+    /// Axis values of each slot: `slot * stride + (code - ABS_MT_SLOT)`.
+    private(set) var slotValues: [Int32]
+    /// Values of every absolute axis (`ABS_CNT`), multitouch ones included as libevdev keeps them.
+    private(set) var axes: [Int32]
+    /// Key states (`KEY_CNT`): 1 when down.
+    private(set) var keys: [UInt8]
+    /// Declared codes, one bit per `(type << 10) | code`.
+    private let declared: [UInt64]
+    /// `libevdev_get_num_slots`: -1 for a device without `ABS_MT_SLOT`.
+    let slotCount: Int
+    /// The slot `ABS_MT_*` events apply to (-1 without slots).
+    private(set) var currentSlot: Int
+
+    /// Values kept per slot: `ABS_MT_SLOT` to `ABS_MT_TOOL_Y`, rounded up.
+    static let stride = 16
+    static let keyCount = Int(KEY_CNT)
+    static let axisCount = Int(ABS_CNT)
+    /// Codes per type in ``declared`` (above `KEY_MAX`, the largest code of any type).
+    static let codesPerType = 1024
+
+    /// No state and no codes: what ``EvdevDevice`` leaves in its property
+    /// while a read works on the state itself (which stays uniquely referenced, so no copy).
+    static var empty: SeenState { SeenState() }
+
+    private init() {
+        slotValues = []
+        axes = []
+        keys = []
+        declared = []
+        slotCount = -1
+        currentSlot = -1
+    }
+
+    /// The state libevdev holds for `handle`, and the codes `description` declares.
+    init(_ handle: OpaquePointer, description: DeviceDescription) {
+        var declared = [UInt64](repeating: 0, count: 32 * Self.codesPerType / 64)
+        for (type, codes) in description.codes where Int(type.rawValue) < 32 {
+            for code in codes where Int(code) < Self.codesPerType {
+                let bit = Int(type.rawValue) * Self.codesPerType + Int(code)
+                declared[bit >> 6] |= 1 << UInt64(bit & 63)
+            }
+        }
+        self.declared = declared
+        let slots = Int(libevdev_get_num_slots(handle))
+        slotCount = slots
+        currentSlot = slots > 0 ? Int(libevdev_get_current_slot(handle)) : -1
+        slotValues = [Int32](repeating: 0, count: max(0, slots) * Self.stride)
+        for slot in 0..<max(0, slots) {
+            for k in 1..<Self.stride where Int(EventCode.absMTSlot) + k <= Int(EventCode.absMTToolY) {
+                slotValues[slot * Self.stride + k] = Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTSlot + UInt16(k))
+            }
+        }
+        axes = [Int32](repeating: 0, count: Self.axisCount)
+        for code in description.codes[.abs] ?? CodeSet() where Int(code) < Self.axisCount {
+            axes[Int(code)] = Libevdev.eventValue(handle, type: .abs, code: code)
+        }
+        keys = [UInt8](repeating: 0, count: Self.keyCount)
+        for code in description.codes[.key] ?? CodeSet() where Int(code) < Self.keyCount {
+            keys[Int(code)] = Libevdev.eventValue(handle, type: .key, code: code) != 0 ? 1 : 0
+        }
+    }
+
+    /// Applies one event read from the kernel; false when libevdev would
+    /// have dropped it. `SYN_DROPPED` is the caller's.
+    @inline(__always)
+    mutating func admit(_ event: inout input_event) -> Bool {
+        let type = Int(event.type), code = Int(event.code)
+        if type == Int(EV_SYN) { return true }
+        guard type < 32, code < Self.codesPerType else { return false }
+        let bit = type &* Self.codesPerType &+ code
+        guard declared[bit &>> 6] & (1 &<< UInt64(bit & 63)) != 0 else { return false }
+        switch type {
+        case Int(EV_ABS):
+            if slotCount > 0, code >= Int(EventCode.absMTSlot), code <= Int(EventCode.absMTToolY) {
+                if code == Int(EventCode.absMTSlot) {
+                    if event.value < 0 || Int(event.value) >= slotCount { event.value = Int32(slotCount - 1) }
+                    currentSlot = Int(event.value)
+                } else {
+                    let index = currentSlot &* Self.stride &+ (code &- Int(EventCode.absMTSlot))
+                    if code == Int(EventCode.absMTTrackingID), (event.value == -1) == (slotValues[index] == -1) {
+                        return false
+                    }
+                    slotValues[index] = event.value
+                }
+            }
+            axes[code] = event.value
+        case Int(EV_KEY):
+            keys[code] = event.value != 0 ? 1 : 0
+        default:
+            break
+        }
+        return true
+    }
+
+    /// Hands this state to libevdev (`libevdev_set_event_value`,
+    /// `libevdev_set_slot_value`), so that its resync reports the changes
+    /// from what this reader saw.
+    func push(into handle: OpaquePointer, description: DeviceDescription) {
+        for code in description.codes[.key] ?? CodeSet() where Int(code) < Self.keyCount {
+            _ = libevdev_set_event_value(handle, UInt32(EV_KEY), UInt32(code), Int32(keys[Int(code)]))
+        }
+        for code in description.codes[.abs] ?? CodeSet() where Int(code) < Self.axisCount {
+            if slotCount > 0, code >= EventCode.absMTSlot, Int(code) <= Int(EventCode.absMTToolY) { continue }
+            _ = libevdev_set_event_value(handle, UInt32(EV_ABS), UInt32(code), axes[Int(code)])
+        }
+        guard slotCount > 0 else { return }
+        for slot in 0..<slotCount {
+            for code in description.codes[.abs] ?? CodeSet()
+            where code > EventCode.absMTSlot && Int(code) <= Int(EventCode.absMTToolY) {
+                let value = slotValues[slot * Self.stride + Int(code - EventCode.absMTSlot)]
+                _ = libevdev_set_slot_value(handle, UInt32(slot), UInt32(code), value)
+            }
+        }
+        // Selecting the slot also brings libevdev's per-axis values to that slot's.
+        _ = libevdev_set_event_value(handle, UInt32(EV_ABS), UInt32(EventCode.absMTSlot), Int32(currentSlot))
+    }
+
+    /// Every slot's state (empty for devices without slots).
+    var slots: [SlotState] {
+        (0..<max(0, slotCount)).map { slot in
+            func value(_ code: UInt16) -> Int32 { slotValues[slot * Self.stride + Int(code - EventCode.absMTSlot)] }
+            return SlotState(
+                slot: slot, trackingID: value(EventCode.absMTTrackingID),
+                x: value(EventCode.absMTPositionX), y: value(EventCode.absMTPositionY),
+                pressure: value(EventCode.absMTPressure), touchMajor: value(EventCode.absMTTouchMajor),
+                touchMinor: value(EventCode.absMTTouchMinor), toolType: value(EventCode.absMTToolType),
+                distance: value(EventCode.absMTDistance))
+        }
+    }
+
+    /// The slot the next `ABS_MT_*` event applies to, or nil without slots.
+    var slot: Int? { slotCount > 0 ? currentSlot : nil }
+
+    /// The declared `EV_KEY` codes that are down, ascending.
+    func keysDown(_ description: DeviceDescription) -> [UInt16] {
+        (description.codes[.key] ?? CodeSet()).filter { Int($0) < Self.keyCount && keys[Int($0)] != 0 }
+    }
+
+    /// The value of every declared non-multitouch absolute axis.
+    func axisValues(_ description: DeviceDescription) -> [UInt16: Int32] {
+        var values: [UInt16: Int32] = [:]
+        for code in description.codes[.abs] ?? CodeSet()
+        where (code < EventCode.absMTSlot || code > EventCode.absMTToolY) && Int(code) < Self.axisCount {
+            values[code] = axes[Int(code)]
+        }
+        return values
+    }
+}
