@@ -219,6 +219,16 @@ enum Libevdev {
         libevdev_get_event_value(dev, UInt32(type.rawValue), UInt32(code))
     }
 
+    /// `libevdev_set_event_value`: libevdev's view of a key or axis (not the device's).
+    static func setEventValue(_ dev: OpaquePointer, type: EventType, code: UInt16, value: Int32) {
+        _ = libevdev_set_event_value(dev, UInt32(type.rawValue), UInt32(code), value)
+    }
+
+    /// `libevdev_set_slot_value`: libevdev's view of a slot's axis (not the device's).
+    static func setSlotValue(_ dev: OpaquePointer, slot: Int, code: UInt16, value: Int32) {
+        _ = libevdev_set_slot_value(dev, UInt32(slot), UInt32(code), value)
+    }
+
     // MARK: uinput
 
     /// A libevdev handle declaring everything `description` declares, for `libevdev_uinput_create_from_device`.

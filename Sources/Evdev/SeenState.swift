@@ -27,7 +27,7 @@ struct SeenState {
     private(set) var keys: [UInt8]
     /// Declared codes, one bit per `(type << 10) | code`.
     private let declared: [UInt64]
-    /// `libevdev_get_num_slots`: -1 for a device without `ABS_MT_SLOT`.
+    /// `libevdev_get_num_slots`, 0 for a device without `ABS_MT_SLOT`.
     let slotCount: Int
     /// The slot `ABS_MT_*` events apply to (-1 without slots).
     private(set) var currentSlot: Int
@@ -48,7 +48,7 @@ struct SeenState {
         axes = []
         keys = []
         declared = []
-        slotCount = -1
+        slotCount = 0
         currentSlot = -1
     }
 
@@ -62,11 +62,11 @@ struct SeenState {
             }
         }
         self.declared = declared
-        let slots = Int(libevdev_get_num_slots(handle))
+        let slots = Libevdev.slotCount(handle)
         slotCount = slots
-        currentSlot = slots > 0 ? Int(libevdev_get_current_slot(handle)) : -1
-        slotValues = [Int32](repeating: 0, count: max(0, slots) * Self.stride)
-        for slot in 0..<max(0, slots) {
+        currentSlot = slots > 0 ? Libevdev.currentSlot(handle) : -1
+        slotValues = [Int32](repeating: 0, count: slots * Self.stride)
+        for slot in 0..<slots {
             for k in 1..<Self.stride where Int(EventCode.absMTSlot) + k <= Int(EventCode.absMTToolY) {
                 slotValues[slot * Self.stride + k] = Libevdev.slotValue(handle, slot: slot, code: EventCode.absMTSlot + UInt16(k))
             }
@@ -118,27 +118,27 @@ struct SeenState {
     /// from what this reader saw.
     func push(into handle: OpaquePointer, description: DeviceDescription) {
         for code in description.codes[.key] ?? CodeSet() where Int(code) < Self.keyCount {
-            _ = libevdev_set_event_value(handle, UInt32(EV_KEY), UInt32(code), Int32(keys[Int(code)]))
+            Libevdev.setEventValue(handle, type: .key, code: code, value: Int32(keys[Int(code)]))
         }
         for code in description.codes[.abs] ?? CodeSet() where Int(code) < Self.axisCount {
             if slotCount > 0, code >= EventCode.absMTSlot, Int(code) <= Int(EventCode.absMTToolY) { continue }
-            _ = libevdev_set_event_value(handle, UInt32(EV_ABS), UInt32(code), axes[Int(code)])
+            Libevdev.setEventValue(handle, type: .abs, code: code, value: axes[Int(code)])
         }
         guard slotCount > 0 else { return }
         for slot in 0..<slotCount {
             for code in description.codes[.abs] ?? CodeSet()
             where code > EventCode.absMTSlot && Int(code) <= Int(EventCode.absMTToolY) {
                 let value = slotValues[slot * Self.stride + Int(code - EventCode.absMTSlot)]
-                _ = libevdev_set_slot_value(handle, UInt32(slot), UInt32(code), value)
+                Libevdev.setSlotValue(handle, slot: slot, code: code, value: value)
             }
         }
         // Selecting the slot also brings libevdev's per-axis values to that slot's.
-        _ = libevdev_set_event_value(handle, UInt32(EV_ABS), UInt32(EventCode.absMTSlot), Int32(currentSlot))
+        Libevdev.setEventValue(handle, type: .abs, code: EventCode.absMTSlot, value: Int32(currentSlot))
     }
 
     /// Every slot's state (empty for devices without slots).
     var slots: [SlotState] {
-        (0..<max(0, slotCount)).map { slot in
+        (0..<slotCount).map { slot in
             func value(_ code: UInt16) -> Int32 { slotValues[slot * Self.stride + Int(code - EventCode.absMTSlot)] }
             return SlotState(
                 slot: slot, trackingID: value(EventCode.absMTTrackingID),
