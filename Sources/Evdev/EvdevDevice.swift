@@ -87,7 +87,8 @@ public final class EvdevDevice {
 
     /// Reads every event the kernel has queued, appending them to `events`.
     ///
-    /// - Returns: `.drained` when the queue is empty (EAGAIN); `.resynced`
+    /// - Returns: `.drained` when the queue is empty (EAGAIN, or a read that
+    ///   did not fill the buffer: the kernel had no more); `.resynced`
     ///   when the kernel dropped events (`SYN_DROPPED`): `events` then holds
     ///   the events read before the drop (their last frame may be incomplete),
     ///   the report carries libevdev's sync events and the current state, and

@@ -2,7 +2,8 @@ import TouchCore
 
 /// How a call to ``EvdevDevice/readAvailable(into:)`` ended.
 public enum ReadOutcome: Hashable, Sendable {
-    /// Everything queued was read (the kernel said EAGAIN); wait for the descriptor to become readable.
+    /// Everything queued was read (the kernel said EAGAIN, or a read took less than the buffer held);
+    /// wait for the descriptor to become readable.
     case drained
     /// The kernel dropped events (`SYN_DROPPED`) and the device state was re-read.
     /// Events appended before the drop are valid but their last frame may be

@@ -64,7 +64,8 @@ struct SeenState {
         self.declared = declared
         let slots = Libevdev.slotCount(handle)
         slotCount = slots
-        currentSlot = slots > 0 ? Libevdev.currentSlot(handle) : -1
+        // Within the slots whatever libevdev says: the slot indexes `slotValues` on every event.
+        currentSlot = slots > 0 ? min(max(Libevdev.currentSlot(handle), 0), slots - 1) : -1
         slotValues = [Int32](repeating: 0, count: slots * Self.stride)
         for slot in 0..<slots {
             for k in 1..<Self.stride where Int(EventCode.absMTSlot) + k <= Int(EventCode.absMTToolY) {
