@@ -121,14 +121,15 @@ struct SeenState {
         for code in description.codes[.key] ?? CodeSet() where Int(code) < Self.keyCount {
             Libevdev.setEventValue(handle, type: .key, code: code, value: Int32(keys[Int(code)]))
         }
-        for code in description.codes[.abs] ?? CodeSet() where Int(code) < Self.axisCount {
-            if slotCount > 0, code >= EventCode.absMTSlot, Int(code) <= Int(EventCode.absMTToolY) { continue }
+        let axisCodes = description.codes[.abs] ?? CodeSet()
+        for code in axisCodes where Int(code) < Self.axisCount {
+            if slotCount > 0, code >= EventCode.absMTSlot, code <= EventCode.absMTToolY { continue }
             Libevdev.setEventValue(handle, type: .abs, code: code, value: axes[Int(code)])
         }
         guard slotCount > 0 else { return }
+        let slotAxes = axisCodes.filter { $0 > EventCode.absMTSlot && $0 <= EventCode.absMTToolY }
         for slot in 0..<slotCount {
-            for code in description.codes[.abs] ?? CodeSet()
-            where code > EventCode.absMTSlot && Int(code) <= Int(EventCode.absMTToolY) {
+            for code in slotAxes {
                 let value = slotValues[slot * Self.stride + Int(code - EventCode.absMTSlot)]
                 Libevdev.setSlotValue(handle, slot: slot, code: code, value: value)
             }

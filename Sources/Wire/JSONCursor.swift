@@ -96,13 +96,12 @@ struct JSONCursor {
     /// `Double(microseconds) / 1e6` with ``SixDecimals``, without floating point.
     @inline(__always)
     mutating func seconds(microseconds: Int64) {
-        check(Self.numberRoom(SixDecimals.self))
-        let out = UnsafeMutableBufferPointer(start: base, count: limit)
-        if let fixed = JSONWriter.Fixed(microseconds: microseconds) {
-            fixed.write(into: out, at: &count)
-        } else {
-            unfixed(Double(microseconds) / 1_000_000)
+        guard let fixed = JSONWriter.Fixed(microseconds: microseconds) else {
+            number(Double(microseconds) / 1_000_000, SixDecimals.self)  // too large for fixed point
+            return
         }
+        check(Self.numberRoom(SixDecimals.self))
+        fixed.write(into: UnsafeMutableBufferPointer(start: base, count: limit), at: &count)
     }
 
     /// A number fixed point cannot take: `null`, or its shortest text.

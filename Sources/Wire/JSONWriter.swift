@@ -276,16 +276,13 @@ public struct JSONWriter: Sendable {
     /// with six decimals: `field(name, number: Double(microseconds) / 1e6, decimals: 6)`
     /// without floating point.
     public mutating func field(_ name: StaticString, seconds microseconds: Int64) {
+        guard let fixed = Fixed(microseconds: microseconds) else {
+            // Too large for fixed point: the general path writes its shortest text.
+            field(name, number: Double(microseconds) / 1_000_000, decimals: 6)
+            return
+        }
         let comma = fieldNeedsComma()
         name.withUTF8Buffer { key in
-            guard let fixed = Fixed(microseconds: microseconds) else {
-                write(room: key.count + 4) { out, n in
-                    if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
-                    Self.writeKey(key, into: out, at: &n)
-                }
-                appendUnfixed(Double(microseconds) / 1_000_000, comma: false)
-                return
-            }
             write(room: key.count + 4 + fixed.room) { out, n in
                 if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
                 Self.writeKey(key, into: out, at: &n)

@@ -256,5 +256,15 @@ import Testing
         w.field("z", seconds: 0)
         w.endObject()
         #expect(w.string == #"{"time":1352020794.138597,"t":-1.5,"z":0}"#)
+        // Too large for fixed point: the general path's shortest text, in the writer and in a cursor.
+        var big = JSONWriter(), general = JSONWriter()
+        big.beginObject(); big.field("t", seconds: .max); big.endObject()
+        general.beginObject(); general.field("t", number: Double(Int64.max) / 1_000_000, decimals: 6); general.endObject()
+        #expect(big.string == general.string && big.string == #"{"t":9223372036854.775}"#)
+        var cursor = JSONWriter()
+        cursor.value(room: JSONCursor.numberRoom(SixDecimals.self)) { $0.seconds(microseconds: .min) }
+        var number = JSONWriter()
+        number.number(Double(Int64.min) / 1_000_000, decimals: 6)
+        #expect(cursor.string == number.string)
     }
 }
