@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
+        .library(name: "Session", targets: ["Session"]),
         .library(name: "Render", targets: ["Render"]),
         // For the benchmarks (Benchmarks/), which run as touchd schedules its threads.
         .library(name: "TouchDaemon", targets: ["TouchDaemon"]),
@@ -64,6 +65,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "Trace", "Wire", "YAMLReader"]),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore"]),
         .target(name: "Udev", dependencies: ["CLibudev"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore"]),
@@ -71,7 +73,7 @@ let package = Package(
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader",
+                "TouchCore", "Gestures", "Trace", "Wire", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -85,7 +87,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "TouchDaemon", "Wire"]),
+        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "Session", "Wire"]),
         .target(
             name: "LiveView",
             dependencies: [
@@ -98,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView",
+                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -109,8 +111,9 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
-            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev"]
+            dependencies: ["TouchDaemon", "Session", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev"]
         ),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting"]),
         .testTarget(
             name: "PublisherTests",
             dependencies: [
@@ -124,7 +127,7 @@ let package = Package(
             name: "TouchClientTests",
             dependencies: ["TouchClient", "Publisher", "Wire"]
         ),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "TouchDaemon", "TouchCore", "Gestures", "Trace"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(
             name: "LiveViewTests",
             dependencies: [

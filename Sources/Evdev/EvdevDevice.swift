@@ -132,9 +132,9 @@ public final class EvdevDevice {
 
     /// The current state of every multitouch slot, as the events read so far (or the last resync) give it
     /// (empty without slots).
-    public func slotStates() -> [SlotState] {
+    public func slotStates() -> [SlotSnapshot] {
         guard handle != nil else { return [] }
-        return seen.slots
+        return seen.slots(deviceDescription)
     }
 
     /// The `EV_KEY` codes currently down (`BTN_TOUCH`, `BTN_TOOL_*`, stylus buttons), ascending.
@@ -200,7 +200,7 @@ public final class EvdevDevice {
         return .resynced(DeviceResync(
             droppedAt: time,
             syncEvents: syncEvents,
-            slots: seen.slots,
+            slots: seen.slots(deviceDescription),
             currentSlot: seen.slot,
             keysDown: seen.keysDown(deviceDescription),
             axisValues: seen.axisValues(deviceDescription)

@@ -138,16 +138,19 @@ struct SeenState {
         Libevdev.setEventValue(handle, type: .abs, code: EventCode.absMTSlot, value: Int32(currentSlot))
     }
 
-    /// Every slot's state (empty for devices without slots).
-    var slots: [SlotState] {
-        (0..<slotCount).map { slot in
+    /// Every slot's state (empty for devices without slots); axes the
+    /// device does not declare are nil, as the pipeline expects.
+    func slots(_ description: DeviceDescription) -> [SlotSnapshot] {
+        func declared(_ code: UInt16) -> Bool { description.supports(.abs, code) }
+        return (0..<slotCount).map { slot in
             func value(_ code: UInt16) -> Int32 { slotValues[slot * Self.stride + Int(code - EventCode.absMTSlot)] }
-            return SlotState(
+            func optional(_ code: UInt16) -> Int32? { declared(code) ? value(code) : nil }
+            return SlotSnapshot(
                 slot: slot, trackingID: value(EventCode.absMTTrackingID),
                 x: value(EventCode.absMTPositionX), y: value(EventCode.absMTPositionY),
-                pressure: value(EventCode.absMTPressure), touchMajor: value(EventCode.absMTTouchMajor),
-                touchMinor: value(EventCode.absMTTouchMinor), toolType: value(EventCode.absMTToolType),
-                distance: value(EventCode.absMTDistance))
+                pressure: optional(EventCode.absMTPressure), touchMajor: optional(EventCode.absMTTouchMajor),
+                touchMinor: optional(EventCode.absMTTouchMinor), toolType: optional(EventCode.absMTToolType),
+                distance: optional(EventCode.absMTDistance))
         }
     }
 

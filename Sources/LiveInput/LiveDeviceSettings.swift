@@ -13,33 +13,6 @@ public enum SettingSource: String, Hashable, Sendable {
     case device
 }
 
-/// What the configuration's device rules set for one device; nil means "the
-/// rules say nothing", so lower-priority sources decide.
-public struct DeviceRuleSettings: Hashable, Sendable {
-    /// Screen index.
-    public var screen: Int?
-    /// Rotation.
-    public var rotation: Rotation?
-    /// Calibration matrix.
-    public var calibration: CalibrationMatrix?
-    /// Physical size override.
-    public var sizeMM: SizeMM?
-    /// Exclusive grab.
-    public var grab: Bool?
-    /// Why a rule ignores the device, when one does.
-    public var ignoredBecause: String?
-
-    /// Creates rule settings; the default sets nothing.
-    public init(screen: Int? = nil, rotation: Rotation? = nil, calibration: CalibrationMatrix? = nil,
-                sizeMM: SizeMM? = nil, grab: Bool? = nil, ignoredBecause: String? = nil) {
-        self.screen = screen
-        self.rotation = rotation
-        self.calibration = calibration
-        self.sizeMM = sizeMM
-        self.grab = grab
-        self.ignoredBecause = ignoredBecause
-    }
-}
 
 /// How touchd uses one live device: its mapping onto a screen, whether it
 /// grabs it, and where each setting came from.

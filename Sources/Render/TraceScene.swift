@@ -1,6 +1,6 @@
 import Gestures
 import TouchCore
-import TouchDaemon
+import Session
 
 /// Everything a picture of a replay shows, collected from one run of a
 /// ``ReplaySession``: screens with their edge zones and surfaces, every

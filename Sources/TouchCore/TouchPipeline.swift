@@ -45,6 +45,8 @@ public struct SlotSnapshot: Hashable, Sendable {
     public var toolType: Int32?
     /// `ABS_MT_DISTANCE`, when the device has it.
     public var distance: Int32?
+    /// Whether a contact is in the slot (tracking id not -1).
+    @inlinable public var isActive: Bool { trackingID >= 0 }
     /// Creates a snapshot.
     public init(slot: Int, trackingID: Int32, x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil,
                 touchMajor: Int32? = nil, touchMinor: Int32? = nil, toolType: Int32? = nil, distance: Int32? = nil) {

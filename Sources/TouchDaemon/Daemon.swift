@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Session
 import Logging
 import Publisher
 import ServiceLifecycle
@@ -114,7 +115,7 @@ public enum Daemon {
         let reload: @Sendable () async -> Void = {
             await Self.reload(path: configPath, engine: engine, publisher: publisher, priorityOverride: priorityOverride, logger: logger)
         }
-        let replay = live == nil ? ReplayInput(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger) : nil
+        let replay = live == nil ? PacedReplay(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger) : nil
         let input: any Service = live ?? replay!
         // Shutdown runs in reverse: signals, input, systemd, engine (touches cancelled), publisher (goodbye).
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(

@@ -1,6 +1,8 @@
+import Evdev
 import Gestures
 import Logging
 import Publisher
+import Session
 import Synchronization
 import TouchCore
 import Trace
@@ -20,16 +22,7 @@ public final class HelloBoard: Sendable {
     func write(_ s: HelloSnapshot) { snapshot.withLock { $0 = s } }
 }
 
-/// A device the daemon was told about, kept so that a reloaded configuration
-/// can decide again about it.
-struct KnownDevice: Sendable {
-    var id: DeviceID
-    var description: DeviceDescription
-    var syspath: String?
-    var udevProperties: [String: String]
-}
-
-/// The one owner of the touch pipeline and the gesture engine. Input events,
+/// The one owner of the daemon's touch session (``TouchSession``). Input events,
 /// surface requests and reloads arrive as calls on this actor, one at a time;
 /// what the engine produces is encoded once and handed to the publisher in
 /// one batch per device read (one frame, or the frames a late read found queued).
@@ -62,11 +55,10 @@ public actor DaemonEngine {
         return plain(input, self)
     }
 
-    /// The configuration in force.
-    public internal(set) var configuration: TouchdConfiguration
-    var pipeline: TouchPipeline
-    var engine: Engine
-    var known: [KnownDevice] = []
+    /// The touch session: pipeline, engine, devices, deadlines.
+    var session: TouchSession
+    /// Where the session's outputs go: encoded into one batch per device read.
+    var router: EventRouter
     let board: HelloBoard
     let logger: Logger
     var sink: (@Sendable (EventBatch) -> Void)?
@@ -74,27 +66,11 @@ public actor DaemonEngine {
     /// (event time, seconds), and how to send those due by a time.
     var heldDeadline: (@Sendable () -> Double?)?
     var release: (@Sendable (Double) -> Void)?
-    /// Whether some client subscribes to a stream: events nobody would get are not encoded.
-    var wants: @Sendable (EventStream) -> Bool = { _ in true }
     /// Whether the `debug` stream was asked for (`touchd --no-debug` says no).
     let debugAllowed: Bool
 
-    // Client surfaces, in registration order, and the lookups routing needs.
-    var clientSurfaces: [SurfaceConfiguration] = []
-    var ownerClients: [String: ClientID] = [:]
-    var localIDs: [SurfaceID: String] = [:]
-    /// Contacts that began on a client's surface: their touches go to that client's surface stream only.
-    var contactOwners: [TouchID: ClientID] = [:]
-    /// The time of the last frame or deadline (cancellations on reload are stamped with it).
-    var lastTime = Timestamp.zero
-
     /// `--record`: the input, as a native trace (nil when not recording or after a write error).
     var recorder: DaemonRecorder?
-
-    // Buffers reused for every frame.
-    var outputs: [EngineOutput] = []
-    /// The frame's events, encoded into one buffer as they are routed.
-    var batch = EventBatch()
 
     /// Creates the owner with no device and starts its thread; `recordsDebug`
     /// turns the engine's explanations (the `debug` stream) on.
@@ -108,20 +84,26 @@ public actor DaemonEngine {
         } catch {
             throw DaemonStartError(status: 71, "cannot start the engine's thread: \(error)")
         }
-        self.configuration = configuration
         self.board = board
         self.logger = logger
-        pipeline = TouchPipeline(screens: configuration.screenConfigurations)
-        engine = Engine(configuration: configuration.gestures)
-        engine.recordsDebug = recordsDebug
+        session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
+        router = EventRouter(logger: logger)
         debugAllowed = recordsDebug
-        outputs.reserveCapacity(64)
-        board.write(HelloSnapshot(devices: [], screens: Self.helloScreens(configuration)))
+        board.write(HelloSnapshot(devices: [], screens: configuration.helloScreens))
     }
 
     deinit {
         thread.stop()
     }
+
+    /// The configuration in force.
+    public var configuration: TouchdConfiguration { session.configuration }
+    /// The session's pipeline (for inspection).
+    var pipeline: TouchPipeline { session.pipeline }
+    /// The session's gesture engine (for inspection).
+    var engine: Engine { session.engine }
+    /// The time of the last frame or deadline.
+    var lastTime: Timestamp { session.lastTime }
 
     /// Runs `body` on the engine's thread, isolated to the engine.
     public func perform<T: Sendable>(_ body: @Sendable (isolated DaemonEngine) throws -> T) rethrows -> T {
@@ -141,7 +123,7 @@ public actor DaemonEngine {
                        heldDeadline: (@Sendable () -> Double?)? = nil,
                        release: (@Sendable (Double) -> Void)? = nil) {
         self.sink = sink
-        self.wants = wants
+        router.wants = wants
         self.heldDeadline = heldDeadline
         self.release = release
     }
@@ -154,75 +136,53 @@ public actor DaemonEngine {
     public func addDevice(_ id: DeviceID, description: DeviceDescription, at time: Timestamp,
                           syspath: String? = nil, udevProperties: [String: String] = [:],
                           mapping: DeviceMapping? = nil) -> String? {
-        known.removeAll { $0.id == id }
-        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties))
-        // A live device arrives already decided: mapping merged from the rules and its udev properties.
-        let decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
-            ?? configuration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
-        if let reason = decision.ignoredBecause {
-            logger.info("device ignored", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)", "reason": "\(reason)"])
-            return reason
+        let ignored = session.addDevice(id, description: description, at: time, syspath: syspath,
+                                        udevProperties: udevProperties, mapping: mapping, into: &router)
+        if ignored == nil {
+            record { r throws(TraceError) in try r.addDevice(id, description, udevProperties: udevProperties, at: time) }
         }
-        let info = pipeline.addDevice(id, description: description, mapping: decision.mapping)
-        record { r throws(TraceError) in try r.addDevice(id, description, udevProperties: udevProperties, at: time) }
-        updateScreens()
-        let entry = Self.helloDevice(info)
-        logger.info("device added", metadata: [
-            "device": "\(id.rawValue)", "name": "\(description.name)",
-            "touchTypes": "\(entry.touchTypes.map(\.rawValue).joined(separator: ","))", "screen": "\(entry.screen)",
-        ])
-        publishHello()
-        batch.append(stream: .device, device: id.rawValue, time: time.seconds) {
-            MessageEncoder.device(.added, entry, time: time.seconds, into: &$0)
-        }
-        flush()
-        return nil
+        finishDeviceChange()
+        return ignored
     }
 
     /// Removes a device: its touches are cancelled, a `device` event says it went away.
     public func removeDevice(_ id: DeviceID, at time: Timestamp) {
-        known.removeAll { $0.id == id }
-        guard let info = pipeline.device(id) else { return }
-        if let frame = pipeline.removeDevice(id, at: time) { run(frame) }
-        record { r throws(TraceError) in try r.removeDevice(id, at: time) }
-        updateScreens()
-        logger.info("device removed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)"])
-        publishHello()
-        let entry = Self.helloDevice(info)
-        batch.append(stream: .device, device: id.rawValue, time: time.seconds) {
-            MessageEncoder.device(.removed, entry, time: time.seconds, into: &$0)
-        }
-        flush()
+        let wasInService = session.pipeline.device(id) != nil
+        session.removeDevice(id, at: time, into: &router)
+        if wasInService { record { r throws(TraceError) in try r.removeDevice(id, at: time) } }
+        finishDeviceChange()
     }
 
     /// A device's udev properties or mapping changed: when the mapping did, its
     /// touches are cancelled and it is mapped anew; a `device` event (`changed`)
     /// announces it either way.
     public func changeDevice(_ id: DeviceID, at time: Timestamp, udevProperties: [String: String], mapping: DeviceMapping) {
-        guard let old = pipeline.device(id) else { return }
-        if let k = known.firstIndex(where: { $0.id == id }) { known[k].udevProperties = udevProperties }
-        var info = old
-        if old.mapping != mapping {
-            if let frame = pipeline.removeDevice(id, at: max(time, lastTime)) { run(frame) }
-            info = pipeline.addDevice(id, description: old.description, mapping: mapping)
-            updateScreens()
-        }
-        logger.info("device changed", metadata: ["device": "\(id.rawValue)", "name": "\(info.description.name)", "screen": "\(info.mapping.screen)"])
-        publishHello()
-        let entry = Self.helloDevice(info)
-        batch.append(stream: .device, device: id.rawValue, time: time.seconds) {
-            MessageEncoder.device(.changed, entry, time: time.seconds, into: &$0)
+        session.changeDevice(id, udevProperties: udevProperties, mapping: mapping, at: time, into: &router)
+        finishDeviceChange()
+    }
+
+    /// Brings a device back in step after `SYN_DROPPED` from its state as
+    /// re-read: touches that vanished are cancelled, new ones begin.
+    public func resync(_ id: DeviceID, report: DeviceResync) {
+        // The trace gets libevdev's sync events: replaying them rebuilds the same state.
+        if recorder != nil { record { r throws(TraceError) in try r.append(report.syncEvents, from: id) } }
+        prepareRound()
+        session.resync(id, slots: report.slots, keysDown: report.keysDown, axisValues: report.axisValues,
+                       droppedAt: report.droppedAt, into: &router)
+        flush()
+    }
+
+    // A device event changes what `hello` says: written before the event goes out.
+    private func finishDeviceChange() {
+        if router.devicesChanged {
+            router.devicesChanged = false
+            publishHello()
         }
         flush()
     }
 
-    /// Screen sizes follow the touchscreens in service, as in offline replay.
-    func updateScreens() {
-        route(engine.setScreens(configuration.gestures(for: pipeline.devices).screens))
-    }
-
     /// The number of devices in service.
-    public var deviceCount: Int { pipeline.devices.count }
+    public var deviceCount: Int { session.pipeline.devices.count }
 
     // MARK: Input
 
@@ -232,33 +192,36 @@ public actor DaemonEngine {
     /// engine's thread was late, costs each client one write, not one per frame).
     public func handle(_ events: [InputEvent], from device: DeviceID) {
         if recorder != nil { record { r throws(TraceError) in try r.append(events, from: device) } }
-        // The pipeline is entered once per frame, not once per event (each
-        // entry into a property of this class is an exclusivity check).
-        var next = 0
-        while next < events.count {
-            let (frame, after) = pipeline.process(events, startingAt: next, from: device)
-            next = after
-            if let frame { run(frame) }
-        }
+        prepareRound()
+        session.handle(events, from: device, into: &router)
         flush()
     }
 
     /// Fires the engine's deadlines up to `time` (long presses, tap windows),
     /// and sends the updates held for coalescing clients that are due by then.
     public func advance(to time: Timestamp) {
-        lastTime = max(lastTime, time)
-        engine.recordsDebug = debugAllowed && wants(.debug)
-        outputs.removeAll(keepingCapacity: true)
-        engine.advance(to: time, into: &outputs)
-        route(outputs)
+        prepareRound()
+        session.advance(to: time, into: &router)
         flush()
         release?(time.seconds)
     }
 
+    /// Fires the deadlines due by `now` (the kernel's clock) and returns the
+    /// next one: one call per read of the live devices. `now` is only read
+    /// when there is a deadline (a clock read is a system call where the
+    /// clock source has no vDSO path).
+    @discardableResult
+    public func advanceIfDue(now: @autoclosure () -> Timestamp) -> Timestamp? {
+        guard let d = nextDeadline else { return nil }
+        let time = now()
+        if d <= time { advance(to: time) }
+        return nextDeadline
+    }
+
     /// The earliest time at which ``advance(to:)`` would do something: the
-    /// engine's next deadline, or the publisher's for held updates.
+    /// session's next deadline, or the publisher's for held updates.
     public var nextDeadline: Timestamp? {
-        let own = engine.nextDeadline
+        let own = session.nextDeadline
         guard let held = heldDeadline?() else { return own }
         // Whole microseconds, rounded up: advancing to it releases them.
         let due = Timestamp(microseconds: Int64((held * 1_000_000).rounded(.up)))
@@ -269,89 +232,27 @@ public actor DaemonEngine {
     /// Cancels every touch still down (end of a replay pass, shutdown) and
     /// fires the deadlines up to `time`.
     public func finishTouches(at time: Timestamp) {
-        for frame in pipeline.finish(at: time) { run(frame) }
-        advance(to: time)
+        prepareRound()
+        session.finishTouches(at: time, into: &router)
+        flush()
+        release?(time.seconds)
     }
 
-    /// One frame through the engine: the global touches first, then what the
-    /// engine made of them, encoded into the batch (the caller flushes it).
-    func run(_ frame: TouchFrame) {
-        lastTime = max(lastTime, frame.time)
-        engine.recordsDebug = debugAllowed && wants(.debug)
-        outputs.removeAll(keepingCapacity: true)
-        engine.handle(frame, into: &outputs)
-        let touchesWanted = wants(.touch)
-        // Without client surfaces (the common case) no touch has an owner: no hit query on a touch-down.
-        let clientsOwnSurfaces = !ownerClients.isEmpty
-        for t in frame.touches {
-            if clientsOwnSurfaces, t.phase == .began, let hit = engine.surface(ofContact: t.id),
-               let client = ownerClients[hit.owner] {
-                contactOwners[t.id] = client
-            }
-            if touchesWanted, contactOwners[t.id] == nil {
-                batch.append(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
-                             time: t.time.seconds, touchID: t.id.rawValue, isUpdate: Self.isUpdate(t)) { MessageEncoder.touch(t, into: &$0) }
-            }
-            if t.phase == .ended || t.phase == .cancelled { contactOwners[t.id] = nil }
-        }
-        route(outputs)
+    /// Every device starts again from a fresh kernel state (a replay pass begins anew).
+    func restartDevices() {
+        session.restartDevices()
     }
 
-    /// Encodes engine outputs into the batch: client surfaces' events to their owners,
-    /// the rest to global subscribers.
-    func route(_ outputs: [EngineOutput]) {
-        for o in outputs {
-            switch o {
-            case .gesture(var g):
-                let client = ownerClients[g.owner]
-                guard client != nil || wants(g.isSystem ? .system : .gesture) else { continue }
-                if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
-                batch.append(
-                    stream: g.isSystem ? .system : .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
-                    touchType: g.touchType.rawValue, surface: g.surface?.rawValue, owner: client, time: g.time.seconds,
-                    isUpdate: g.state == .changed) { MessageEncoder.gesture(g, into: &$0) }
-            case .touch(var r):
-                // Raw streams of surfaces nobody connected owns repeat the global touch stream.
-                guard let client = ownerClients[r.owner], let local = localIDs[r.surface] else { continue }
-                r.surface = SurfaceID(local)
-                batch.append(
-                    stream: .touch, device: r.touch.device.rawValue, touchType: r.touch.type.rawValue, surface: local,
-                    owner: client, time: r.time.seconds, touchID: r.touch.id.rawValue, isUpdate: Self.isUpdate(r.touch)
-                ) { MessageEncoder.rawTouch(r, into: &$0) }
-            case .system(let e):
-                switch e.kind {
-                case .deferral(let d):
-                    // The decision goes to the surface's owner (configuration surfaces: to system subscribers).
-                    let client = ownerClients[d.owner]
-                    guard client != nil || wants(.system) else { continue }
-                    let local = client == nil ? d.surface.rawValue : (localIDs[d.surface] ?? d.surface.rawValue)
-                    batch.append(stream: .system, surface: local, owner: client, time: e.time.seconds) {
-                        MessageEncoder.system(e, surface: local, into: &$0)
-                    }
-                case .edgeHint:
-                    guard wants(.system) else { continue }
-                    batch.append(stream: .system, time: e.time.seconds) { MessageEncoder.system(e, into: &$0) }
-                }
-            case .debug(let d):
-                guard wants(.debug) else { continue }
-                batch.append(stream: .debug, recognizer: d.recognizer, time: d.time.seconds) {
-                    MessageEncoder.debug(d, into: &$0)
-                }
-            }
-        }
+    // The engine explains itself only while someone reads `debug`.
+    func prepareRound() {
+        let debug = debugAllowed && router.wants(.debug)
+        if session.recordsDebug != debug { session.recordsDebug = debug }
     }
 
     func flush() {
-        guard !batch.isEmpty else { return }
-        sink?(batch)
-        batch.removeAll()
-    }
-
-    /// Whether a touch message only moves a touch on (a later one of the
-    /// same touch says everything it did): for coalescing clients. A touch's
-    /// beginning and end, and the last hover of a proximity span, are not.
-    static func isUpdate(_ t: Touch) -> Bool {
-        t.phase == .moved || (t.phase == .hover && t.inProximity)
+        guard !router.batch.isEmpty else { return }
+        sink?(router.batch)
+        router.batch.removeAll()
     }
 
     // MARK: Recording
@@ -398,17 +299,6 @@ public actor DaemonEngine {
     // MARK: Hello
 
     func publishHello() {
-        board.write(HelloSnapshot(devices: pipeline.devices.map(Self.helloDevice), screens: Self.helloScreens(configuration)))
-    }
-
-    static func helloDevice(_ info: DeviceInfo) -> HelloDevice {
-        HelloDevice(
-            id: info.id, name: info.description.name, touchTypes: info.classification.touchTypes,
-            slots: info.description.slotCount, widthMM: info.geometry.width, heightMM: info.geometry.height,
-            sizeSource: info.geometry.source.rawValue, screen: info.mapping.screen)
-    }
-
-    static func helloScreens(_ c: TouchdConfiguration) -> [HelloScreen] {
-        c.screens.enumerated().map { HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.width, height: $0.element.height) }
+        board.write(HelloSnapshot(devices: session.helloDevices, screens: configuration.helloScreens))
     }
 }

@@ -1,38 +1,10 @@
+import Session
 import Evdev
 import LiveInput
 import Logging
 import ServiceLifecycle
 import Synchronization
 import TouchCore
-import Trace
-
-extension DaemonEngine {
-    /// Fires the deadlines due by `now` (the kernel's clock) and returns the
-    /// next one: one call per read of the live devices. `now` is only read
-    /// when there is a deadline (a clock read is a system call where the
-    /// clock source has no vDSO path).
-    @discardableResult
-    public func advanceIfDue(now: @autoclosure () -> Timestamp) -> Timestamp? {
-        guard let d = nextDeadline else { return nil }
-        let time = now()
-        if d <= time { advance(to: time) }
-        return nextDeadline
-    }
-
-    /// Brings a device back in step after `SYN_DROPPED` from libevdev's view of
-    /// its state: touches that vanished are cancelled, new ones begin.
-    public func resync(_ id: DeviceID, report: DeviceResync) {
-        // The trace gets libevdev's sync events: replaying them rebuilds the same state.
-        if recorder != nil { record { r throws(TraceError) in try r.append(report.syncEvents, from: id) } }
-        guard let device = pipeline.device(id)?.description else { return }
-        let slots = report.slots.map { LiveTouchSession.snapshot($0, device) }
-        if let frame = pipeline.resync(device: id, slots: slots, keysDown: report.keysDown,
-                                       absValues: report.axisValues, at: max(report.droppedAt, lastTime)) {
-            run(frame)
-            flush()
-        }
-    }
-}
 
 /// The input service of `touchd` without `--replay`: the real touch devices.
 ///

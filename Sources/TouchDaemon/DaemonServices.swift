@@ -1,3 +1,4 @@
+import Session
 import Logging
 import Publisher
 import ServiceLifecycle

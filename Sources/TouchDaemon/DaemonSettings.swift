@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Session
 import Publisher
 import YAMLReader
 

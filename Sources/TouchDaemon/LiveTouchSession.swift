@@ -1,5 +1,6 @@
 import Evdev
 import Gestures
+import Session
 import LiveInput
 import TouchCore
 import Udev
@@ -37,8 +38,38 @@ public enum LiveSessionOutput: Sendable {
     }
 }
 
-/// Live devices through the touch pipeline and the gesture engine: what
-/// `touchctl` and the daemon run on real hardware.
+/// Collects what the session core produces as ``LiveSessionOutput``s.
+struct LiveOutputBuffer: SessionSink {
+    var outputs: [LiveSessionOutput] = []
+    /// Infos of devices announced in this round, by id, with what udev and the configuration said.
+    var infos: [DeviceID: LiveDeviceInfo] = [:]
+
+    mutating func frame(_ frame: TouchFrame, outputs engineOutputs: [EngineOutput], engine: borrowing Engine) {
+        for t in frame.touches { outputs.append(.touch(t)) }
+        for o in engineOutputs { outputs.append(.engine(o)) }
+    }
+
+    mutating func engineOutputs(_ engineOutputs: [EngineOutput]) {
+        for o in engineOutputs { outputs.append(.engine(o)) }
+    }
+
+    mutating func device(_ event: SessionDeviceEvent) {
+        switch event {
+        case .added(let info, _):
+            if let live = infos[info.id] { outputs.append(.deviceAdded(info, live)) }
+        case .changed(let info, _):
+            if let live = infos[info.id] { outputs.append(.deviceChanged(info, live)) }
+        case .removed(let info, let time):
+            outputs.append(.deviceRemoved(info.id, at: time))
+        case .ignored:
+            break
+        }
+    }
+}
+
+/// Live devices through the session core (``TouchSession``): what `touchctl`
+/// runs on real hardware (the daemon drives the same core through
+/// ``DaemonEngine``).
 ///
 /// ```swift
 /// let session = try LiveTouchSession(configuration: config)
@@ -49,13 +80,10 @@ public enum LiveSessionOutput: Sendable {
 ///
 /// Devices come from a ``LiveDeviceSource`` deciding with the configuration's
 /// device rules and udev properties (``TouchdConfiguration/liveDecision(_:)``).
-/// Each read is fed to ``TouchPipeline/process(_:from:)``, resyncs to
-/// ``TouchPipeline/resync(device:slots:keysDown:absValues:at:)``, removals to
-/// ``TouchPipeline/removeDevice(_:at:)``; every frame goes to the engine.
-/// The poll waits until the engine's next deadline (event times and the
-/// deadline are `CLOCK_MONOTONIC`), and due deadlines fire after reading
-/// what the devices have queued, so the output matches offline replay of
-/// the same events (``ReplaySession``).
+/// The poll waits until the core's next deadline (event times and the
+/// deadline are `CLOCK_MONOTONIC`); when one is due, what the devices have
+/// queued is read first, so the output matches offline replay of the same
+/// events (``ReplaySession``).
 ///
 /// One thread owns a session; only ``wakeup`` may be used from other threads.
 public final class LiveTouchSession {
@@ -63,15 +91,16 @@ public final class LiveTouchSession {
     public let configuration: TouchdConfiguration
     /// The devices.
     public let source: LiveDeviceSource
+    /// The session core.
+    public private(set) var session: TouchSession
     /// Events to typed touches.
-    public private(set) var pipeline: TouchPipeline
+    public var pipeline: TouchPipeline { session.pipeline }
     /// Touches to gestures.
-    public private(set) var engine: Engine
+    public var engine: Engine { session.engine }
     /// Called with everything the source reports, before the session handles it (e.g. to record raw events).
     public var inputObserver: ((LiveInputEvent) -> Void)?
 
-    private var outputs: [EngineOutput] = []
-    private var lastTime = Timestamp.zero
+    private var buffer = LiveOutputBuffer()
 
     /// Creates a session; no device is opened before ``start(_:)``.
     ///
@@ -86,10 +115,7 @@ public final class LiveTouchSession {
         self.configuration = configuration
         source = try LiveDeviceSource(watchesHotplug: watchesHotplug, accepts: accepts,
                                       decide: { configuration.liveDecision($0) })
-        pipeline = TouchPipeline(screens: configuration.screenConfigurations)
-        engine = Engine(configuration: configuration.gestures(for: []))
-        engine.recordsDebug = recordsDebug
-        outputs.reserveCapacity(64)
+        session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
     }
 
     /// Interrupts ``pumpOnce(maximumWaitMilliseconds:_:)`` from any thread or a signal handler.
@@ -100,14 +126,20 @@ public final class LiveTouchSession {
         handle(try source.start(), emit)
     }
 
-    /// Waits for input until the engine's next deadline (or at most
+    /// Waits for input until the core's next deadline (or at most
     /// `maximumWaitMilliseconds`, -1 for no limit), handles what came, then
     /// fires the deadlines that are due.
     public func pumpOnce(maximumWaitMilliseconds: Int32 = -1, _ emit: (LiveSessionOutput) -> Void) throws(LiveInputError) {
         let cap: Int32? = maximumWaitMilliseconds < 0 ? nil : maximumWaitMilliseconds
-        let timeout = LiveClock.pollTimeout(until: engine.nextDeadline, cap: cap)
+        let timeout = LiveClock.pollTimeout(until: session.nextDeadline, cap: cap)
         handle(try source.pumpOnce(timeoutMilliseconds: timeout), emit)
-        fireDueDeadlines(emit)
+        guard let deadline = session.nextDeadline else { return }
+        let now = LiveClock.now()
+        guard deadline <= now else { return }
+        // Input stamped before now may still sit in a device's queue.
+        handle(source.readAll(), emit)
+        session.advance(to: now, into: &buffer)
+        flush(emit)
     }
 
     /// Handles what a source reported (``start(_:)`` and ``pumpOnce(maximumWaitMilliseconds:_:)`` call this).
@@ -118,95 +150,42 @@ public final class LiveTouchSession {
     /// Closes every device (their touches are cancelled) and fires every pending deadline.
     public func finish(_ emit: (LiveSessionOutput) -> Void) {
         handle(source.closeAll(), emit)
-        var guardCount = 0
-        while let deadline = engine.nextDeadline, guardCount < 10_000 {
-            advance(to: deadline, emit)
-            guardCount += 1
-        }
-    }
-
-    private func fireDueDeadlines(_ emit: (LiveSessionOutput) -> Void) {
-        guard let first = engine.nextDeadline, first <= LiveClock.now() else { return }
-        // Input stamped before the deadline may still sit in a device's queue.
-        handle(source.readAll(), emit)
-        let now = LiveClock.now()
-        var guardCount = 0
-        while let deadline = engine.nextDeadline, deadline <= now, guardCount < 10_000 {
-            advance(to: deadline, emit)
-            guardCount += 1
-        }
-    }
-
-    private func advance(to time: Timestamp, _ emit: (LiveSessionOutput) -> Void) {
-        outputs.removeAll(keepingCapacity: true)
-        engine.advance(to: time, into: &outputs)
-        for o in outputs { emit(.engine(o)) }
+        session.runDownDeadlines(into: &buffer)
+        flush(emit)
     }
 
     private func handle(_ event: LiveInputEvent, _ emit: (LiveSessionOutput) -> Void) {
         inputObserver?(event)
         switch event {
         case .deviceAdded(let id, let description, let info):
-            let added = pipeline.addDevice(id, description: description, mapping: info.settings.mapping)
-            updateScreens(emit)
-            emit(.deviceAdded(added, info))
+            buffer.infos[id] = info
+            session.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
+                              udevProperties: info.udevProperties, mapping: info.settings.mapping, into: &buffer)
         case .deviceChanged(let id, let info):
-            guard let old = pipeline.device(id) else { return }
-            var current = old
-            if old.mapping != info.settings.mapping {
-                if let frame = pipeline.removeDevice(id, at: lastTime) { deliver(frame, emit) }
-                current = pipeline.addDevice(id, description: old.description, mapping: info.settings.mapping)
-                updateScreens(emit)
-            }
-            emit(.deviceChanged(current, info))
+            buffer.infos[id] = info
+            session.changeDevice(id, udevProperties: info.udevProperties, mapping: info.settings.mapping,
+                                 at: LiveClock.now(), into: &buffer)
         case .events(let id, let events):
-            for e in events {
-                if let frame = pipeline.process(e, from: id) { deliver(frame, emit) }
-            }
+            session.handle(events, from: id, into: &buffer)
         case .resynced(let id, let report):
-            emit(.resynced(id, report))
-            guard let device = pipeline.device(id)?.description else { return }
-            let slots = report.slots.map { Self.snapshot($0, device) }
-            let time = max(report.droppedAt, lastTime)
-            if let frame = pipeline.resync(device: id, slots: slots, keysDown: report.keysDown,
-                                           absValues: report.axisValues, at: time) {
-                deliver(frame, emit)
-            }
+            buffer.outputs.append(.resynced(id, report))
+            session.resync(id, slots: report.slots, keysDown: report.keysDown, axisValues: report.axisValues,
+                           droppedAt: report.droppedAt, into: &buffer)
         case .deviceRemoved(let id, let time):
-            if let frame = pipeline.removeDevice(id, at: max(time, lastTime)) { deliver(frame, emit) }
-            updateScreens(emit)
-            emit(.deviceRemoved(id, at: time))
+            buffer.infos[id] = nil
+            session.removeDevice(id, at: time, into: &buffer)
         case .deviceIgnored(let node, let reason):
-            emit(.deviceIgnored(node: node, reason: reason))
+            buffer.outputs.append(.deviceIgnored(node: node, reason: reason))
         case .openFailed(let node, let error):
-            emit(.openFailed(node: node, error: error))
+            buffer.outputs.append(.openFailed(node: node, error: error))
         case .woken:
-            emit(.woken)
+            buffer.outputs.append(.woken)
         }
+        flush(emit)
     }
 
-    // Screen sizes come from the touchscreens in service (as in offline replay).
-    private func updateScreens(_ emit: (LiveSessionOutput) -> Void) {
-        for o in engine.setScreens(configuration.gestures(for: pipeline.devices).screens) { emit(.engine(o)) }
-    }
-
-    private func deliver(_ frame: TouchFrame, _ emit: (LiveSessionOutput) -> Void) {
-        lastTime = max(lastTime, frame.time)
-        for t in frame.touches { emit(.touch(t)) }
-        outputs.removeAll(keepingCapacity: true)
-        engine.handle(frame, into: &outputs)
-        for o in outputs { emit(.engine(o)) }
-    }
-
-    // Axes the device does not declare are left out, as the pipeline expects.
-    static func snapshot(_ s: SlotState, _ d: DeviceDescription) -> SlotSnapshot {
-        func value(_ code: UInt16, _ v: Int32) -> Int32? { d.supports(.abs, code) ? v : nil }
-        return SlotSnapshot(
-            slot: s.slot, trackingID: s.trackingID, x: s.x, y: s.y,
-            pressure: value(EventCode.absMTPressure, s.pressure),
-            touchMajor: value(EventCode.absMTTouchMajor, s.touchMajor),
-            touchMinor: value(EventCode.absMTTouchMinor, s.touchMinor),
-            toolType: value(EventCode.absMTToolType, s.toolType),
-            distance: value(EventCode.absMTDistance, s.distance))
+    private func flush(_ emit: (LiveSessionOutput) -> Void) {
+        for o in buffer.outputs { emit(o) }
+        buffer.outputs.removeAll(keepingCapacity: true)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LiveInput
 import TouchCore
+import Session
 import TouchDaemon
 
 /// `touchctl devices`: the live touch devices, how touchd would use them, and why any is left alone.

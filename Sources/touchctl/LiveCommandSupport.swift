@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import LiveInput
+import Session
 import TouchDaemon
 
 /// Loads a configuration file (or the built-in configuration); a bad file is a clean exit naming the file and key.

@@ -7,6 +7,7 @@ import ArgumentParser
 import Evdev
 import LiveInput
 import TouchCore
+import Session
 import TouchDaemon
 import Trace
 import Udev

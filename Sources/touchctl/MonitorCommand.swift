@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import TouchClient
+import Session
 import TouchDaemon
 import Wire
 

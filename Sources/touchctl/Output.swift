@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import Session
 import TouchDaemon
 import Trace
 import Wire

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Render
+import Session
 import TouchDaemon
 
 /// `touchctl render`: a picture of a replay (touch paths, gestures, recognizer timeline).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Gestures
 import TouchCore
+import Session
 import TouchDaemon
 import Trace
 import Wire

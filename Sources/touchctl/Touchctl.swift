@@ -1,4 +1,5 @@
 import ArgumentParser
+import Session
 import TouchDaemon
 
 /// touchctl: the command-line companion of touchd.

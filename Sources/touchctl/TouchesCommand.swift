@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchCore
+import Session
 import TouchDaemon
 import Trace
 import Wire

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import Session
 import TouchDaemon
 
 /// touchd: the touch input daemon.

@@ -93,7 +93,7 @@ struct SlotModel {
         slots = Array(repeating: Contact(trackingID: -1, x: 0, y: 0), count: slotCount)
     }
 
-    init(_ states: [SlotState]) {
+    init(_ states: [SlotSnapshot]) {
         slots = states.map { Contact(trackingID: $0.trackingID, x: $0.x, y: $0.y) }
     }
 

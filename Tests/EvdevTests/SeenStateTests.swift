@@ -32,7 +32,7 @@ import TouchCore
         var seen = start
         var ok = false
         #expect(seen.slotCount == 10)
-        #expect(seen.slots.allSatisfy { !$0.isActive })
+        #expect(seen.slots(description).allSatisfy { !$0.isActive })
 
         // Declared axes and keys pass and are kept.
         var e = Self.abs(EventCode.absMTSlot, 3)
@@ -45,13 +45,16 @@ import TouchCore
         ok = seen.admit(&e); #expect(ok)
         e = Self.event(UInt16(EV_SYN), UInt16(SYN_REPORT), 0)
         ok = seen.admit(&e); #expect(ok)
-        #expect(seen.slots[3] == SlotState(slot: 3, trackingID: 7, x: 1200))
+        let slot3 = seen.slots(description)[3]
+        #expect(slot3.slot == 3 && slot3.trackingID == 7 && slot3.x == 1200 && slot3.y == 0)
+        // Axes the device does not declare are nil, not 0.
+        #expect(slot3.touchMajor == nil && slot3.distance == nil)
         #expect(seen.keysDown(description) == [EventCode.btnTouch])
 
         // A second id in an occupied slot, and a lift of an empty one, are dropped.
         e = Self.abs(EventCode.absMTTrackingID, 8)
         ok = seen.admit(&e); #expect(!ok)
-        #expect(seen.slots[3].trackingID == 7)
+        #expect(seen.slots(description)[3].trackingID == 7)
         e = Self.abs(EventCode.absMTTrackingID, -1)
         ok = seen.admit(&e); #expect(ok)
         e = Self.abs(EventCode.absMTTrackingID, -1)
@@ -92,18 +95,18 @@ import TouchCore
         for var e in events { let ok = seen.admit(&e); #expect(ok) }
         seen.push(into: handle, description: description)
         let back = SeenState(handle, description: description)
-        #expect(back.slots == seen.slots)
+        #expect(back.slots(description) == seen.slots(description))
         #expect(back.slot == 4)
         #expect(back.keysDown(description) == [EventCode.btnTouch])
         #expect(back.axisValues(description) == seen.axisValues(description))
         #expect(back.axisValues(description)[0] == 30 && back.axisValues(description)[1] == 40)
-        #expect(SlotModelCheck.active(back.slots) == [0: 100, 4: 101])
+        #expect(SlotModelCheck.active(back.slots(description)) == [0: 100, 4: 101])
     }
 }
 
 /// Tracking ids of the occupied slots.
 enum SlotModelCheck {
-    static func active(_ slots: [SlotState]) -> [Int: Int32] {
+    static func active(_ slots: [SlotSnapshot]) -> [Int: Int32] {
         var result: [Int: Int32] = [:]
         for s in slots where s.isActive { result[s.slot] = s.trackingID }
         return result

@@ -1,7 +1,7 @@
 import Foundation
 import Gestures
 import TouchCore
-import TouchDaemon
+import Session
 import Trace
 import Testing
 

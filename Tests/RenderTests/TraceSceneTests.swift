@@ -1,6 +1,6 @@
 import Gestures
 import TouchCore
-import TouchDaemon
+import Session
 import Testing
 
 @testable import Render

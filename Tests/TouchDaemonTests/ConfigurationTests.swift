@@ -1,6 +1,7 @@
 import Gestures
 import Testing
 import TouchCore
+import Session
 import TouchDaemon
 
 @Suite struct ConfigurationTests {

@@ -5,6 +5,7 @@ import TouchClient
 import TouchCore
 import Trace
 import Wire
+import Session
 @testable import TouchDaemon
 
 /// touchd end to end: the built binary on real recordings, real sockets,

@@ -7,6 +7,7 @@ import Testing
 import TouchCore
 import Trace
 import Wire
+import Session
 @testable import TouchDaemon
 
 /// The daemon's engine owner, fed a real recording in process, compared with

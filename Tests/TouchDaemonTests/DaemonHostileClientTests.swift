@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Session
 @testable import TouchDaemon
 
 #if canImport(Glibc)

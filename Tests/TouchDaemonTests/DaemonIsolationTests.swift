@@ -3,6 +3,7 @@ import Gestures
 import Testing
 import TouchCore
 import Wire
+import Session
 @testable import TouchDaemon
 
 #if canImport(Glibc)

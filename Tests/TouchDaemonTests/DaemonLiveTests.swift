@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchCore
+import Session
 import TouchDaemon
 import Trace
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Trace
 import Wire
+import Session
 @testable import TouchDaemon
 
 /// `touchd --record`: the daemon's input as a native trace; a recording that

@@ -1,5 +1,6 @@
 import Publisher
 import Testing
+import Session
 @testable import TouchDaemon
 
 /// The daemon's `socket`, `access` and `scheduling` keys.

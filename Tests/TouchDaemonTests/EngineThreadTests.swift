@@ -2,6 +2,7 @@ import Logging
 import Synchronization
 import Testing
 
+import Session
 @testable import TouchDaemon
 
 @Suite struct EngineThreadTests {

@@ -2,6 +2,7 @@ import Foundation
 import Gestures
 import Testing
 import TouchCore
+import Session
 import TouchDaemon
 import TouchTesting
 import Trace

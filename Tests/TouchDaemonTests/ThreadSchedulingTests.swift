@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Publisher
 import Testing
+import Session
 @testable import TouchDaemon
 
 #if canImport(Glibc)

@@ -6,6 +6,7 @@ import Musl
 import LiveInput
 import Logging
 import Publisher
+import Session
 import ServiceLifecycle
 import TouchCore
 import Synchronization
@@ -31,18 +32,18 @@ public struct ReplayPacing: Hashable, Sendable {
     }
 }
 
-/// Time between the end of one replay pass and the start of the next: every
-/// deadline of the previous pass (tap windows, long presses) passes first.
-let replayPassGapMicroseconds: Int64 = 1_000_000
-
 /// The input service of `touchd --replay`: a recording's events go to the
-/// engine at the pace they were recorded (scaled), device by device frame by
-/// frame, with the engine's deadlines fired on time in between.
+/// session at the pace they were recorded (scaled by the speed), device by
+/// device frame by frame, with the session's deadlines fired on time in
+/// between. The recording is read through the same ``ReplayFeed`` as offline
+/// replay, so both give the same output; with `--loop` the passes follow one
+/// another one ``TouchSession/replayGapMicroseconds`` apart on the event time
+/// line, and that gap is waited in real time (scaled) like any other.
 ///
 /// The pacing runs on the engine's thread (``EngineThread``), like live
 /// input: the thread waits for the next frame's time or the engine's next
 /// deadline, whichever comes first, and feeds the engine without a hop.
-final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
+final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
     let recording: Recording
     let engine: DaemonEngine
     let publisher: Publisher
@@ -51,22 +52,15 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
 
     // The player's state, only touched on the engine's thread.
-    private enum Stage {
-        /// Feeding the pass's events.
-        case events
-        /// After the last event: firing the deadlines up to the pass's end.
-        case deadlines(passEnd: Timestamp)
-    }
-    private var stage = Stage.events
-    private var offset: Int64 = 0
-    private var pass = 1
-    private var index = 0
+    private var feed: ReplayFeed
+    /// The step read from the feed and not yet carried out (waiting for its time).
+    private var pending: ReplayFeed.Step?
     private var group: [InputEvent] = []
-    private var groupDevice = DeviceID(0)
-    private var last = Timestamp.zero
-    // Event time `origin` is due at `passStart` on CLOCK_MONOTONIC (microseconds).
+    /// When the last recording pass ended (event time): deadlines up to one gap after it fire before the next pass.
+    private var lastEnd = Timestamp.zero
+    // Event time `origin` is due at `start` on CLOCK_MONOTONIC (microseconds); one time line for every pass.
     private var origin: Int64 = 0
-    private var passStart: Int64 = 0
+    private var start: Int64 = 0
     // How late frames were handed to the engine after their due time, since
     // the last `takeLateness()` (SIGUSR1's report).
     private var lateness = DeliveryStatistics.Distribution()
@@ -77,6 +71,7 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
         self.publisher = publisher
         self.pacing = pacing
         self.logger = logger
+        feed = ReplayFeed(recordings: [recording], loops: pacing.loop)
         group.reserveCapacity(64)
     }
 
@@ -89,7 +84,8 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
         }
         let (finished, continuation) = AsyncStream.makeStream(of: Void.self)
         await engine.perform { engine in
-            self.beginPass(offset: 0)
+            self.origin = self.feed.startTime.microseconds
+            self.start = LiveClock.now().microseconds
             engine.thread.attach(self, finished: { continuation.finish() })
         }
         await withGracefulShutdownHandler {
@@ -117,16 +113,6 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
 
     // MARK: On the engine's thread
 
-    /// Starts a pass over the recording with timestamps shifted by `offset` microseconds.
-    private func beginPass(offset: Int64) {
-        self.offset = offset
-        index = 0
-        stage = .events
-        origin = (recording.events.first?.event.time.microseconds ?? 0) + offset
-        last = Timestamp(microseconds: origin)
-        passStart = LiveClock.now().microseconds
-    }
-
     /// Feeds frames and fires deadlines until it has to wait for one (or has
     /// handed a frame over: jobs get their turn between frames); false when
     /// the replay is over or stopping.
@@ -148,57 +134,39 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
     private enum Step { case next, yield, finished }
 
     private func step(_ engine: isolated DaemonEngine) -> Step {
-        switch stage {
-        case .events:
-            guard index < recording.events.count else {
-                if !group.isEmpty { flush(engine) }
-                engine.finishTouches(at: last)
-                // Deadlines after the last event (a double-tap window, a long press still held).
-                stage = .deadlines(passEnd: Timestamp(microseconds: last.microseconds + replayPassGapMicroseconds))
+        if pending == nil { pending = feed.next(into: &group) }
+        switch pending! {
+        case .events(let device):
+            let time = group[0].time
+            // The deadlines that come before the frame, each at its own time.
+            if let d = engine.nextDeadline, d <= time {
+                guard wait(until: d) else { return .yield }
+                engine.advance(to: d)
                 return .yield
             }
-            let e = recording.events[index]
-            var event = e.event
-            event.time.microseconds &+= offset
-            if !group.isEmpty && e.device != groupDevice {
-                flush(engine)
-                return .yield
-            }
-            if group.isEmpty {
-                // The deadlines that come before the frame, each at its own time.
-                if let d = engine.nextDeadline, d <= event.time {
-                    guard wait(until: d) else { return .yield }
-                    engine.advance(to: d)
-                    return .yield
-                }
-                guard wait(until: event.time, frame: true) else { return .yield }
-            }
-            groupDevice = e.device
-            group.append(event)
-            last = event.time
-            index += 1
-            if event.isSynReport {
-                flush(engine)
-                return .yield
-            }
-            return .next
-        case .deadlines(let passEnd):
+            guard wait(until: time, frame: true) else { return .yield }
+            engine.handle(group, from: device)
+            pending = nil
+            return .yield
+        case .recordingEnded(let time):
+            engine.finishTouches(at: time)
+            lastEnd = time
+            pending = nil
+            return .yield
+        case .passBegins, .finished:
+            // Deadlines after the last event (a double-tap window, a long press still held).
+            let passEnd = Timestamp(microseconds: lastEnd.microseconds + TouchSession.replayGapMicroseconds)
             if let d = engine.nextDeadline, d <= passEnd {
                 guard wait(until: d) else { return .yield }
                 engine.advance(to: d)
                 return .yield
             }
-            logger.info("replay pass finished", metadata: ["pass": "\(pass)", "events": "\(recording.events.count)"])
-            guard pacing.loop, let first = recording.events.first?.event.time.microseconds else { return .finished }
-            pass += 1
-            beginPass(offset: last.microseconds + replayPassGapMicroseconds - first)
+            logger.info("replay pass finished", metadata: ["pass": "\(feed.pass - (pending == .finished ? 0 : 1))", "events": "\(recording.events.count)"])
+            guard pending != .finished else { return .finished }
+            engine.restartDevices()
+            pending = nil
             return .yield
         }
-    }
-
-    private func flush(_ engine: isolated DaemonEngine) {
-        engine.handle(group, from: groupDevice)
-        group.removeAll(keepingCapacity: true)
     }
 
     /// True when event time `t` is due; otherwise waits for it (or for a job,
@@ -206,7 +174,7 @@ final class ReplayInput: Service, EngineThreadInput, @unchecked Sendable {
     /// of a `frame`, records how late it is (due time to now).
     private func wait(until t: Timestamp, frame: Bool = false) -> Bool {
         guard pacing.speed > 0 else { return true }
-        let due = passStart + Int64((Double(t.microseconds - origin) / pacing.speed).rounded(.up))
+        let due = start + Int64((Double(t.microseconds - origin) / pacing.speed).rounded(.up))
         var now = LiveClock.now().microseconds
         if now < due {
             let remaining = due - now

@@ -1,0 +1,112 @@
+import TouchCore
+import Trace
+
+/// Recordings as a ``TouchSession`` takes them: one device's events at a
+/// time, up to each frame's end, on one time line.
+///
+/// Several recordings follow one another as distinct devices: the first
+/// keeps its timestamps, each later one starts ``TouchSession/replayGapMicroseconds``
+/// after the previous one ended. When the feed loops, the recordings start
+/// again after the same gap, as often as asked for, each pass with every
+/// device's state fresh (``Step/passBegins``). Offline replay and
+/// `touchd --replay` read the same feed; only the pacing differs.
+public struct ReplayFeed: Sendable {
+    /// What comes next.
+    public enum Step: Hashable, Sendable {
+        /// Events of one device, up to the end of a frame (or up to where the
+        /// next event is another device's): in the buffer given to ``next(into:)``.
+        case events(DeviceID)
+        /// A recording ended at this time: every touch still down is cancelled then.
+        case recordingEnded(at: Timestamp)
+        /// A new pass over the recordings begins (looping): devices start afresh.
+        case passBegins(Int)
+        /// Nothing more.
+        case finished
+    }
+
+    /// The recordings, in replay order.
+    public let recordings: [Recording]
+    /// Whether the recordings start again after the last one.
+    public let loops: Bool
+    /// The devices of all recordings with the ids the feed gives them.
+    public let devices: [(id: DeviceID, device: RecordedDevice)]
+    /// The pass under way, from 1.
+    public private(set) var pass = 1
+    /// The time (shifted) of the last event handed out.
+    public private(set) var lastTime: Timestamp?
+
+    private var file = 0
+    private var index = 0
+    private var offset: Int64 = 0
+    private var base: UInt32 = 0
+    private var ended = false
+
+    /// Creates a feed.
+    public init(recordings: [Recording], loops: Bool = false) {
+        self.recordings = recordings
+        self.loops = loops
+        var list: [(id: DeviceID, device: RecordedDevice)] = []
+        for r in recordings {
+            for d in r.devices { list.append((DeviceID(rawValue: UInt32(list.count)), d)) }
+        }
+        devices = list
+        startFile()
+    }
+
+    /// The time (shifted) of the next event, nil at the end of a recording.
+    public var nextEventTime: Timestamp? {
+        guard !ended, file < recordings.count, index < recordings[file].events.count else { return nil }
+        return Timestamp(microseconds: recordings[file].events[index].event.time.microseconds &+ offset)
+    }
+
+    /// The time the first event is stamped with (the start of the time line).
+    public var startTime: Timestamp {
+        recordings.first(where: { !$0.events.isEmpty })?.events[0].event.time ?? .zero
+    }
+
+    /// The next step; for ``Step/events(_:)`` the events replace `group`'s contents.
+    public mutating func next(into group: inout [InputEvent]) -> Step {
+        group.removeAll(keepingCapacity: true)
+        while true {
+            guard !ended else { return .finished }
+            guard file < recordings.count else {
+                guard loops, lastTime != nil else {
+                    ended = true
+                    return .finished
+                }
+                pass += 1
+                file = 0
+                base = 0
+                startFile()
+                return .passBegins(pass)
+            }
+            let events = recordings[file].events
+            guard index < events.count else {
+                let end = lastTime ?? .zero
+                base += UInt32(recordings[file].devices.count)
+                file += 1
+                startFile()
+                return .recordingEnded(at: end)
+            }
+            let device = DeviceID(rawValue: base + events[index].device.rawValue)
+            while index < events.count {
+                let e = events[index]
+                guard DeviceID(rawValue: base + e.device.rawValue) == device else { break }
+                var event = e.event
+                event.time.microseconds &+= offset
+                group.append(event)
+                lastTime = event.time
+                index += 1
+                if event.isSynReport { break }
+            }
+            return .events(device)
+        }
+    }
+
+    // The next recording starts one gap after the last event handed out.
+    private mutating func startFile() {
+        index = 0
+        guard file < recordings.count, let last = lastTime, let first = recordings[file].events.first else { return }
+        offset = last.microseconds + TouchSession.replayGapMicroseconds - first.event.time.microseconds
+    }
+}

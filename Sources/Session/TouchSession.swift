@@ -1,0 +1,328 @@
+import Gestures
+import TouchCore
+import Wire
+
+/// Receives what a ``TouchSession`` produces, in order, while it is produced.
+///
+/// The frame and the outputs handed to a sink are the session's own buffers,
+/// reused for the next frame: a sink reads them during the call and keeps
+/// copies only of what it needs (holding on to them makes the next frame
+/// copy the buffers).
+public protocol SessionSink {
+    /// A frame of typed touches (the pipeline's output), then what the
+    /// engine made of it. `engine` is the engine after the frame, for
+    /// queries such as ``Engine/surface(ofContact:)``.
+    mutating func frame(_ frame: TouchFrame, outputs: [EngineOutput], engine: borrowing Engine)
+    /// What the engine produced without a frame: deadlines that fired,
+    /// screens, surfaces or the configuration that changed.
+    mutating func engineOutputs(_ outputs: [EngineOutput])
+    /// A device entered service, changed, left, or was left alone.
+    mutating func device(_ event: SessionDeviceEvent)
+}
+
+/// A device's arrival, change or departure, as a ``TouchSession`` reports it.
+public enum SessionDeviceEvent: Sendable {
+    /// In service from now on: what the pipeline made of it.
+    case added(DeviceInfo, at: Timestamp)
+    /// Its mapping or udev properties changed; when the mapping did, its
+    /// touches were cancelled just before (in a frame) and it is mapped anew.
+    case changed(DeviceInfo, at: Timestamp)
+    /// Gone; its touches were cancelled just before (in a frame).
+    case removed(DeviceInfo, at: Timestamp)
+    /// Left alone (the configuration ignores it), and why.
+    case ignored(DeviceID, DeviceDescription, reason: String)
+}
+
+/// The one touch session every path runs: device events in, typed touches
+/// and what the gesture engine made of them out, with devices coming and
+/// going, screens and configuration changing, and deadlines firing.
+///
+/// Pure: no I/O, no clock. Time comes in with the input (event timestamps,
+/// the times given to ``advance(to:into:)``), and ``nextDeadline`` says when
+/// the session next wants time to pass. Offline replay (``ReplaySession``),
+/// paced replay and the live paths (touchctl's live session, the daemon) are
+/// drivers that feed it and carry out what it produces (docs/daemon.md,
+/// "One session core").
+///
+/// Deadline policy: a driver calls ``advance(to:into:)`` with a time only
+/// after handing in every input stamped up to that time (a live driver reads
+/// what its devices have queued first). The engine fires each deadline up to
+/// the time at its own time, so live and offline runs of the same events give
+/// the same output.
+public struct TouchSession: Sendable {
+    /// Gap between the end of one replayed recording (or replay pass) and the
+    /// start of the next: every deadline of the previous one (tap windows,
+    /// long presses) passes first.
+    public static let replayGapMicroseconds: Int64 = 1_000_000
+
+    /// The configuration in force (screens, device rules, gestures).
+    public private(set) var configuration: TouchdConfiguration
+    /// Events to typed touches.
+    public private(set) var pipeline: TouchPipeline
+    /// Touches to gestures.
+    public private(set) var engine: Engine
+    /// Surfaces registered at runtime (by clients), after the configuration's.
+    public private(set) var addedSurfaces: [SurfaceConfiguration] = []
+    /// The time of the last frame or deadline: cancellations that have no
+    /// time of their own (a remap, a reload) are stamped with it, and none is
+    /// stamped earlier.
+    public private(set) var lastTime = Timestamp.zero
+
+    /// Devices the session was told about, in service or ignored, so that a
+    /// new configuration can decide again about each.
+    struct KnownDevice: Sendable {
+        var id: DeviceID
+        var description: DeviceDescription
+        var syspath: String?
+        var udevProperties: [String: String]
+    }
+    var known: [KnownDevice] = []
+
+    // Reused for every frame.
+    var outputs: [EngineOutput] = []
+
+    /// Creates a session with no device; `recordsDebug` turns the engine's
+    /// explanations (``DebugRecord``s) on.
+    public init(configuration: TouchdConfiguration = TouchdConfiguration(), recordsDebug: Bool = true) {
+        self.configuration = configuration
+        pipeline = TouchPipeline(screens: configuration.screenConfigurations)
+        engine = Engine(configuration: configuration.gestures(for: []))
+        engine.recordsDebug = recordsDebug
+        outputs.reserveCapacity(64)
+    }
+
+    /// Whether the engine produces ``DebugRecord``s (they cost allocations).
+    public var recordsDebug: Bool {
+        get { engine.recordsDebug }
+        set { engine.recordsDebug = newValue }
+    }
+
+    /// The earliest time at which ``advance(to:into:)`` would do something.
+    public var nextDeadline: Timestamp? { engine.nextDeadline }
+
+    /// The devices in service.
+    public var devices: [DeviceInfo] { pipeline.devices }
+
+    // MARK: Devices
+
+    /// Adds a device, deciding with the configuration's device rules unless
+    /// the caller decided already (`mapping`: a live device's settings merged
+    /// from rules and udev properties). Returns why it is ignored, if it is.
+    @discardableResult
+    public mutating func addDevice<Sink: SessionSink>(
+        _ id: DeviceID, description: DeviceDescription, at time: Timestamp,
+        syspath: String? = nil, udevProperties: [String: String] = [:], mapping: DeviceMapping? = nil,
+        into sink: inout Sink
+    ) -> String? {
+        known.removeAll { $0.id == id }
+        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties))
+        let decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
+            ?? configuration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
+        if let reason = decision.ignoredBecause {
+            sink.device(.ignored(id, description, reason: reason))
+            return reason
+        }
+        let info = pipeline.addDevice(id, description: description, mapping: decision.mapping)
+        updateScreens(into: &sink)
+        sink.device(.added(info, at: time))
+        return nil
+    }
+
+    /// A device's udev properties or mapping changed: when the mapping did,
+    /// its touches are cancelled and it is mapped anew.
+    public mutating func changeDevice<Sink: SessionSink>(
+        _ id: DeviceID, udevProperties: [String: String], mapping: DeviceMapping, at time: Timestamp,
+        into sink: inout Sink
+    ) {
+        guard let old = pipeline.device(id) else { return }
+        if let k = known.firstIndex(where: { $0.id == id }) { known[k].udevProperties = udevProperties }
+        var info = old
+        if old.mapping != mapping {
+            if let frame = pipeline.removeDevice(id, at: max(time, lastTime)) { run(frame, into: &sink) }
+            info = pipeline.addDevice(id, description: old.description, mapping: mapping)
+            updateScreens(into: &sink)
+        }
+        sink.device(.changed(info, at: time))
+    }
+
+    /// Removes a device: its touches are cancelled.
+    public mutating func removeDevice<Sink: SessionSink>(_ id: DeviceID, at time: Timestamp, into sink: inout Sink) {
+        known.removeAll { $0.id == id }
+        guard let info = pipeline.device(id) else { return }
+        if let frame = pipeline.removeDevice(id, at: max(time, lastTime)) { run(frame, into: &sink) }
+        updateScreens(into: &sink)
+        sink.device(.removed(info, at: time))
+    }
+
+    /// Every device starts again from a fresh kernel state, as when it was
+    /// plugged in (a replay pass begins anew): slot and key state are
+    /// forgotten. Call ``finishTouches(at:into:)`` first; devices stay in
+    /// service and nothing is announced.
+    public mutating func restartDevices() {
+        for info in pipeline.devices {
+            pipeline.addDevice(info.id, description: info.description, mapping: info.mapping)
+        }
+    }
+
+    /// Screen sizes follow the touchscreens in service (a screen without a
+    /// configured size takes its touchscreen's).
+    mutating func updateScreens<Sink: SessionSink>(into sink: inout Sink) {
+        let changed = engine.setScreens(configuration.gestures(for: pipeline.devices).screens)
+        if !changed.isEmpty { sink.engineOutputs(changed) }
+    }
+
+    // MARK: Input
+
+    /// Feeds events of one device, in order; every frame they complete goes
+    /// through the engine.
+    public mutating func handle<Sink: SessionSink>(_ events: [InputEvent], from device: DeviceID, into sink: inout Sink) {
+        var next = 0
+        while next < events.count {
+            let (frame, after) = pipeline.process(events, startingAt: next, from: device)
+            next = after
+            if let frame { run(frame, into: &sink) }
+        }
+    }
+
+    /// Brings a device back in step after the kernel dropped events
+    /// (`SYN_DROPPED`), from the device's state as re-read: touches whose
+    /// contact vanished are cancelled, new ones begin.
+    public mutating func resync<Sink: SessionSink>(
+        _ id: DeviceID, slots: [SlotSnapshot], keysDown: [UInt16], axisValues: [UInt16: Int32],
+        droppedAt time: Timestamp, into sink: inout Sink
+    ) {
+        if let frame = pipeline.resync(device: id, slots: slots, keysDown: keysDown, absValues: axisValues,
+                                       at: max(time, lastTime)) {
+            run(frame, into: &sink)
+        }
+    }
+
+    /// Fires the deadlines up to `time` (long presses, tap windows), each at its own time.
+    public mutating func advance<Sink: SessionSink>(to time: Timestamp, into sink: inout Sink) {
+        lastTime = max(lastTime, time)
+        outputs.removeAll(keepingCapacity: true)
+        engine.advance(to: time, into: &outputs)
+        if !outputs.isEmpty { sink.engineOutputs(outputs) }
+    }
+
+    /// Cancels every touch still down (end of a recording, shutdown) and
+    /// fires the deadlines up to `time`.
+    public mutating func finishTouches<Sink: SessionSink>(at time: Timestamp, into sink: inout Sink) {
+        for frame in pipeline.finish(at: max(time, lastTime)) { run(frame, into: &sink) }
+        advance(to: time, into: &sink)
+    }
+
+    /// Fires every pending deadline, each at its own time (the end of the
+    /// input: a long press still held, a double-tap window). Deadlines that
+    /// keep renewing themselves stop after 10 000.
+    public mutating func runDownDeadlines<Sink: SessionSink>(into sink: inout Sink) {
+        var fired = 0
+        while let deadline = engine.nextDeadline, fired < 10_000 {
+            advance(to: deadline, into: &sink)
+            fired += 1
+        }
+    }
+
+    /// One frame through the engine.
+    mutating func run<Sink: SessionSink>(_ frame: TouchFrame, into sink: inout Sink) {
+        lastTime = max(lastTime, frame.time)
+        outputs.removeAll(keepingCapacity: true)
+        engine.handle(frame, into: &outputs)
+        sink.frame(frame, outputs: outputs, engine: engine)
+    }
+
+    // MARK: Surfaces and configuration
+
+    /// Adds or replaces a surface registered at runtime; recognizers declared
+    /// the same keep their state, others are cancelled.
+    ///
+    /// - Throws: the configuration error when the engine's configuration with
+    ///   the surface would not be valid (nothing changes then).
+    public mutating func upsertSurface<Sink: SessionSink>(_ surface: SurfaceConfiguration, into sink: inout Sink)
+        throws(GestureConfigurationError) {
+        var candidate = engine.configuration
+        if let i = candidate.surfaces.firstIndex(where: { $0.id == surface.id }) {
+            candidate.surfaces[i] = surface
+        } else {
+            candidate.surfaces.append(surface)
+        }
+        try candidate.validate()
+        if let i = addedSurfaces.firstIndex(where: { $0.id == surface.id }) {
+            addedSurfaces[i] = surface
+        } else {
+            addedSurfaces.append(surface)
+        }
+        let out = engine.upsertSurface(surface)
+        if !out.isEmpty { sink.engineOutputs(out) }
+    }
+
+    /// Removes a surface registered at runtime; its active recognizers are cancelled.
+    public mutating func removeSurface<Sink: SessionSink>(_ id: SurfaceID, into sink: inout Sink) {
+        addedSurfaces.removeAll { $0.id == id }
+        let out = engine.removeSurface(id)
+        if !out.isEmpty { sink.engineOutputs(out) }
+    }
+
+    /// Removes every surface registered at runtime by `owner` (a client that
+    /// went away); their active recognizers are cancelled.
+    public mutating func removeSurfaces<Sink: SessionSink>(owner: String, into sink: inout Sink) {
+        guard addedSurfaces.contains(where: { $0.owner == owner }) else { return }
+        addedSurfaces.removeAll { $0.owner == owner }
+        let out = engine.setSurfaces(configuration.gestures.surfaces + addedSurfaces)
+        if !out.isEmpty { sink.engineOutputs(out) }
+    }
+
+    /// Applies a new configuration: screens, device rules and gestures;
+    /// surfaces registered at runtime are kept. When screens or device rules
+    /// changed, touches down are cancelled and every known device is decided
+    /// and mapped again.
+    ///
+    /// - Throws: ``ConfigurationError`` when the new gestures do not fit the
+    ///   surfaces registered at runtime (nothing changes then).
+    public mutating func reload<Sink: SessionSink>(_ new: TouchdConfiguration, into sink: inout Sink) throws(ConfigurationError) {
+        var gestures = new.gestures(for: pipeline.devices)
+        gestures.surfaces += addedSurfaces
+        do {
+            try gestures.validate()
+        } catch {
+            throw ConfigurationError(file: "", "does not fit the clients' surfaces: \(error.description)")
+        }
+        let remap = new.screens != configuration.screens || new.devices != configuration.devices
+        if remap {
+            for frame in pipeline.finish(at: lastTime) { run(frame, into: &sink) }
+        }
+        configuration = new
+        let out = engine.setConfiguration(gestures)
+        if !out.isEmpty { sink.engineOutputs(out) }
+        guard remap else { return }
+        pipeline.reset(screens: new.screenConfigurations)
+        for d in known {
+            let decision = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
+            guard decision.ignoredBecause == nil else { continue }
+            pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping)
+        }
+        updateScreens(into: &sink)
+    }
+
+    // MARK: Hello
+
+    /// The devices in service as `hello` lists them.
+    public var helloDevices: [HelloDevice] { pipeline.devices.map(HelloDevice.init) }
+}
+
+extension HelloDevice {
+    /// A device as `hello` and `device` events describe it.
+    public init(_ info: DeviceInfo) {
+        self.init(
+            id: info.id, name: info.description.name, touchTypes: info.classification.touchTypes,
+            slots: info.description.slotCount, widthMM: info.geometry.width, heightMM: info.geometry.height,
+            sizeSource: info.geometry.source.rawValue, screen: info.mapping.screen)
+    }
+}
+
+extension TouchdConfiguration {
+    /// The screens as `hello` lists them.
+    public var helloScreens: [HelloScreen] {
+        screens.enumerated().map { HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.width, height: $0.element.height) }
+    }
+}
