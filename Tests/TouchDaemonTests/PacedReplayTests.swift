@@ -45,8 +45,11 @@ import Wire
 
         var passes: [[String]] = [[]]
         var passStarts: [Date] = []
-        while passes.count <= 3, let line = try socket.readLine() {
+        var received = 0
+        // Bounded: passes that never end a pinch must fail the test, not hang it.
+        while passes.count <= 3, received < 3 * offline.count + 20, let line = try socket.readLine() {
             guard messageType(line) == "gesture", let json = try? JSONParser.parse(line) else { continue }
+            received += 1
             if passes[passes.count - 1].isEmpty { passStarts.append(Date()) }
             let state = json["state"]?.stringValue
             passes[passes.count - 1].append(Self.shape(kind: json["kind"]?.stringValue, state: state, touches: json["touches"]?.int64Value))
