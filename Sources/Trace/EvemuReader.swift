@@ -14,7 +14,7 @@ struct EvemuFile {
     var headerLine = 0
 }
 
-/// Reads evemu 1.0-1.3 text (see docs/trace-format.md and FORMATS.md §1).
+/// Reads evemu 1.0-1.3 text (docs/trace-format.md §3).
 enum EvemuReader {
     /// Parses the bytes of one evemu file.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws -> EvemuFile {

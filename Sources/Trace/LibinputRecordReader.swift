@@ -1,7 +1,7 @@
 import TouchCore
 import YAMLReader
 
-/// Reads `libinput record` YAML version 1 (FORMATS.md §2): one or several
+/// Reads `libinput record` YAML version 1 (docs/trace-format.md §4): one or several
 /// devices, each with its `evdev` description and its `events` frames.
 enum LibinputRecordReader {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws -> Recording {
