@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Gestures
+import JSON
 import Publisher
 import Wire
 
@@ -59,10 +55,12 @@ public enum SurfaceTranslation {
             fullScreen: d.fullScreen ?? false)
     }
 
-    /// Decodes one recognizer object with the gesture engine's decoder.
+    /// Decodes one recognizer object as the gesture engine declares it
+    /// (`RecognizerConfiguration`'s own rules, as for a configuration file),
+    /// straight from the request's JSON.
     static func recognizer(_ json: JSONValue, path: String) throws(RequestError) -> RecognizerConfiguration {
         do {
-            return try JSONDecoder().decode(RecognizerConfiguration.self, from: Data(json.jsonString.utf8))
+            return try JSONValueDecoder().decode(RecognizerConfiguration.self, from: json)
         } catch let e as DecodingError {
             throw describe(e, json: json, path: path)
         } catch {
@@ -101,6 +99,7 @@ public enum SurfaceTranslation {
         case is Double.Type: return "a number"
         case is String.Type: return "a string"
         case is Bool.Type: return "true or false"
+        case is [String: Any].Type: return "an object"
         default: return "\(type)".lowercased().contains("array") ? "a list" : "a value of type \(type)"
         }
     }

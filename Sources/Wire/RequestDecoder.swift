@@ -1,3 +1,5 @@
+import JSON
+
 /// Decodes request lines into typed ``Request`` values.
 ///
 /// Unknown fields are ignored (additive versioning); a JSON `null` counts as
