@@ -105,13 +105,20 @@ public enum SurfaceTranslation {
     }
 
     /// The protocol error for a configuration the engine rejects, naming the
-    /// client's field (failure requirements on unknown recognizers are
-    /// `unknown-recognizer`, the rest `bad-field`).
+    /// client's field: a surface id naming none of the client's surfaces is
+    /// `unknown-surface`, whether or not another client has a surface of that
+    /// name (a client cannot learn of other clients' surfaces; docs/protocol.md,
+    /// "Visibility and permissions"); failure requirements on unknown
+    /// recognizers are `unknown-recognizer`; the rest `bad-field`.
     static func describe(_ e: GestureConfigurationError, client: ClientID) -> RequestError {
         let prefix = ClientNamespace.owner(client) + "/"
+        let field = "surface." + e.field
+        if let unknown = e.unknownSurface {
+            let local = unknown.rawValue.hasPrefix(prefix) ? String(unknown.rawValue.dropFirst(prefix.count)) : unknown.rawValue
+            return RequestError(.unknownSurface, "\(field): no surface \"\(local)\" on this connection")
+        }
         let message = e.message.replacing(prefix, with: "")
             .replacing(" of owner '\(ClientNamespace.owner(client))'", with: "")
-        let field = "surface." + e.field
         if e.field.hasSuffix("requiresFailureOf"), e.message.hasPrefix("no recognizer") {
             return RequestError(.unknownRecognizer, "\(field): \(message)")
         }

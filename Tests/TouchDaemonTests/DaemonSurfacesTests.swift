@@ -62,4 +62,34 @@ import Wire
         #expect(e.code.rawValue == code)
         #expect(e.message.hasPrefix(message), "\(e.message)")
     }
+
+    /// A surface id naming none of the client's surfaces is `unknown-surface`
+    /// (docs/protocol.md, "Visibility and permissions"); one of its surfaces
+    /// that is not nested in the delegating one stays `bad-field`.
+    @Test func delegatingDeferralToASurfaceTheClientDoesNotHaveIsUnknownSurface() throws {
+        func answer(_ surfaces: [SurfaceDescription]) throws -> RequestError? {
+            let configuration = GestureConfiguration(surfaces: try surfaces.map { try SurfaceTranslation.configuration($0, client: Self.client) })
+            do {
+                try configuration.validate()
+                return nil
+            } catch {
+                return SurfaceTranslation.describe(error, client: Self.client)
+            }
+        }
+        let rect = SurfaceRect(x: 0, y: 0, width: 10, height: 10)
+        var shell = SurfaceDescription(id: "shell", rect: rect)
+        shell.delegateDeferralTo = "main"
+        let unknown = try #require(try answer([shell]))
+        #expect(unknown.code == .unknownSurface)
+        #expect(unknown.message == #"surface.delegateDeferralTo: no surface "main" on this connection"#)
+
+        let sibling = SurfaceDescription(id: "main", rect: rect)
+        let notNested = try #require(try answer([shell, sibling]))
+        #expect(notNested.code == .badField)
+        #expect(notNested.message == "surface.delegateDeferralTo: 'main' is not a surface nested in it")
+
+        var child = SurfaceDescription(id: "main", rect: rect)
+        child.parent = "shell"
+        #expect(try answer([shell, child]) == nil)
+    }
 }
