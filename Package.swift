@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "touchd", targets: ["touchd"]),
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "Gestures", targets: ["Gestures"]),
+        .library(name: "JSON", targets: ["JSON"]),
         .library(name: "Trace", targets: ["Trace"]),
         .library(name: "YAMLReader", targets: ["YAMLReader"]),
         .library(name: "Wire", targets: ["Wire"]),
@@ -45,10 +46,12 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
         .target(name: "TouchCore"),
+        // JSON values, parsing and the text every writer shares, for Trace and Wire alike.
+        .target(name: "JSON"),
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         .target(name: "YAMLReader"),
-        .target(name: "Trace", dependencies: ["TouchCore", "YAMLReader"]),
-        .target(name: "Wire", dependencies: ["TouchCore", "Gestures"]),
+        .target(name: "Trace", dependencies: ["JSON", "TouchCore", "YAMLReader"]),
+        .target(name: "Wire", dependencies: ["JSON", "TouchCore", "Gestures"]),
         .target(
             name: "Publisher",
             dependencies: [
@@ -60,7 +63,7 @@ let package = Package(
         .target(
             name: "TouchClient",
             dependencies: [
-                "Wire",
+                "JSON", "Wire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -73,7 +76,7 @@ let package = Package(
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader",
+                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -106,18 +109,19 @@ let package = Package(
         ),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
-        .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "JSON", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
-            dependencies: ["TouchDaemon", "Session", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev"]
+            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev"]
         ),
         .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting"]),
         .testTarget(
             name: "PublisherTests",
             dependencies: [
-                "Publisher", "Wire",
+                "Publisher", "Wire", "JSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -125,13 +129,13 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchClientTests",
-            dependencies: ["TouchClient", "Publisher", "Wire"]
+            dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
         ),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(
             name: "LiveViewTests",
             dependencies: [
-                "LiveView", "Render", "Publisher", "TouchClient", "Wire",
+                "LiveView", "Render", "Publisher", "TouchClient", "Wire", "JSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

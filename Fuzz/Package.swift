@@ -49,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "fuzz-wire-request",
-            dependencies: ["FuzzSupport", .product(name: "Wire", package: "touchd")],
+            dependencies: ["FuzzSupport", .product(name: "JSON", package: "touchd"), .product(name: "Wire", package: "touchd")],
             swiftSettings: harness
         ),
         .executableTarget(

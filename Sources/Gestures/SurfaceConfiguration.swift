@@ -157,9 +157,12 @@ public struct GestureConfigurationError: Error, Hashable, Sendable, CustomString
     public var field: String
     /// What is wrong.
     public var message: String
+    /// The surface the field names when no such surface exists (an unknown
+    /// `parent` or `delegateDeferralTo`); nil for any other fault.
+    public var unknownSurface: SurfaceID?
     /// Creates an error.
-    public init(surface: SurfaceID?, field: String, message: String) {
-        self.surface = surface; self.field = field; self.message = message
+    public init(surface: SurfaceID?, field: String, message: String, unknownSurface: SurfaceID? = nil) {
+        self.surface = surface; self.field = field; self.message = message; self.unknownSurface = unknownSurface
     }
     public var description: String {
         (surface.map { "surface \($0): " } ?? "") + "\(field): \(message)"
@@ -308,7 +311,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
             var cursor = surface.parent
             while let p = cursor {
                 guard let parent = byID[p] else {
-                    throw GestureConfigurationError(surface: surface.id, field: "parent", message: "unknown surface '\(p)'")
+                    throw GestureConfigurationError(surface: surface.id, field: "parent", message: "unknown surface '\(p)'", unknownSurface: p)
                 }
                 if !seen.insert(p).inserted {
                     throw GestureConfigurationError(surface: surface.id, field: "parent", message: "parents form a cycle through '\(p)'")
@@ -316,9 +319,13 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
                 cursor = parent.parent
             }
             if let child = surface.delegateDeferralTo {
-                var cursor = byID[child]?.parent, hops = 0
+                guard let delegate = byID[child] else {
+                    throw GestureConfigurationError(surface: surface.id, field: "delegateDeferralTo",
+                                                    message: "unknown surface '\(child)'", unknownSurface: child)
+                }
+                var cursor = delegate.parent, hops = 0
                 while let p = cursor, p != surface.id, hops < surfaces.count { cursor = byID[p]?.parent; hops += 1 }
-                if byID[child] == nil || cursor != surface.id {
+                if cursor != surface.id {
                     throw GestureConfigurationError(surface: surface.id, field: "delegateDeferralTo",
                                                     message: "'\(child)' is not a surface nested in it")
                 }

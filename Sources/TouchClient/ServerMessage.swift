@@ -1,3 +1,4 @@
+import JSON
 import Wire
 
 /// One message from the server, kept as JSON with typed accessors for the

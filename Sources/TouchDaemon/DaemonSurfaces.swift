@@ -1,10 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Session
 import Gestures
+import JSON
 import Publisher
 import Wire
 
@@ -60,10 +55,12 @@ public enum SurfaceTranslation {
             fullScreen: d.fullScreen ?? false)
     }
 
-    /// Decodes one recognizer object with the gesture engine's decoder.
+    /// Decodes one recognizer object as the gesture engine declares it
+    /// (`RecognizerConfiguration`'s own rules, as for a configuration file),
+    /// straight from the request's JSON.
     static func recognizer(_ json: JSONValue, path: String) throws(RequestError) -> RecognizerConfiguration {
         do {
-            return try JSONDecoder().decode(RecognizerConfiguration.self, from: Data(json.jsonString.utf8))
+            return try JSONValueDecoder().decode(RecognizerConfiguration.self, from: json)
         } catch let e as DecodingError {
             throw describe(e, json: json, path: path)
         } catch {
@@ -102,18 +99,26 @@ public enum SurfaceTranslation {
         case is Double.Type: return "a number"
         case is String.Type: return "a string"
         case is Bool.Type: return "true or false"
+        case is [String: Any].Type: return "an object"
         default: return "\(type)".lowercased().contains("array") ? "a list" : "a value of type \(type)"
         }
     }
 
     /// The protocol error for a configuration the engine rejects, naming the
-    /// client's field (failure requirements on unknown recognizers are
-    /// `unknown-recognizer`, the rest `bad-field`).
+    /// client's field: a surface id naming none of the client's surfaces is
+    /// `unknown-surface`, whether or not another client has a surface of that
+    /// name (a client cannot learn of other clients' surfaces; docs/protocol.md,
+    /// "Visibility and permissions"); failure requirements on unknown
+    /// recognizers are `unknown-recognizer`; the rest `bad-field`.
     static func describe(_ e: GestureConfigurationError, client: ClientID) -> RequestError {
         let prefix = ClientNamespace.owner(client) + "/"
+        let field = "surface." + e.field
+        if let unknown = e.unknownSurface {
+            let local = unknown.rawValue.hasPrefix(prefix) ? String(unknown.rawValue.dropFirst(prefix.count)) : unknown.rawValue
+            return RequestError(.unknownSurface, "\(field): no surface \"\(local)\" on this connection")
+        }
         let message = e.message.replacing(prefix, with: "")
             .replacing(" of owner '\(ClientNamespace.owner(client))'", with: "")
-        let field = "surface." + e.field
         if e.field.hasSuffix("requiresFailureOf"), e.message.hasPrefix("no recognizer") {
             return RequestError(.unknownRecognizer, "\(field): \(message)")
         }

@@ -1,3 +1,4 @@
+import JSON
 import TouchCore
 
 /// Reads touchd's own JSON-lines trace, `touchd-trace` version 1 (docs/trace-format.md).
@@ -14,12 +15,13 @@ enum NativeTraceReader {
             let isLast = lines.next >= bytes.count
             let value: JSONValue
             do {
-                value = try JSONParser.parse(line.cursor)
+                value = try JSONParser.parse(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[line.cursor.position..<line.cursor.end])))
             } catch {
+                let message = "not valid JSON at column \(error.offset + 1): \(error.message)"
                 // Appends can be cut by a crash: only the last line may be incomplete.
-                guard isLast, sawHeader else { throw state.error(.badLine, line.number, error.message) }
+                guard isLast, sawHeader else { throw state.error(.badLine, line.number, message) }
                 state.warnings.append(TraceWarning(
-                    file: file, line: line.number, message: "last line dropped, it looks cut short (\(error.message))"))
+                    file: file, line: line.number, message: "last line dropped, it looks cut short (\(message))"))
                 continue
             }
             if !sawHeader {
@@ -51,7 +53,7 @@ private struct State {
     }
 
     func header(_ value: JSONValue, line: Int) throws {
-        guard value["type"]?.string == "header", value["format"]?.string == "touchd-trace" else {
+        guard value["type"]?.stringValue == "header", value["format"]?.stringValue == "touchd-trace" else {
             throw error(.badHeader, line, "not a touchd trace: the first line must be {\"type\":\"header\",\"format\":\"touchd-trace\",\"version\":1}")
         }
         guard let version = value["version"]?.integer else { throw error(.badHeader, line, "header has no integer \"version\"") }
@@ -61,7 +63,7 @@ private struct State {
     }
 
     mutating func take(_ value: JSONValue, line: Int) throws {
-        guard value.object != nil, let type = value["type"]?.string else { throw error(.badLine, line, "a line must be an object with a \"type\"") }
+        guard value.objectValue != nil, let type = value["type"]?.stringValue else { throw error(.badLine, line, "a line must be an object with a \"type\"") }
         switch type {
         case "frame": try frame(value, line: line)
         case "device": try device(value, line: line)
@@ -85,9 +87,9 @@ private struct State {
         }
         guard let index = live[deviceID] else { throw error(.badDevice, line, "frame for device \(rawDevice), which no device line describes (or was removed)") }
         guard let time = value["time"]?.integer else { throw error(.badLine, line, "frame needs an integer \"time\" in microseconds") }
-        guard let list = value["events"]?.array else { throw error(.badLine, line, "frame needs an \"events\" list") }
+        guard let list = value["events"]?.arrayValue else { throw error(.badLine, line, "frame needs an \"events\" list") }
         for item in list {
-            guard let f = item.array, f.count == 3 || f.count == 4,
+            guard let f = item.arrayValue, f.count == 3 || f.count == 4,
                   let t = f[0].integer, let c = f[1].integer, let v = f[2].integer,
                   let type = UInt16(exactly: t), let code = UInt16(exactly: c), let value = Int32(exactly: v)
             else { throw error(.badLine, line, "an event must be [type, code, value] or [type, code, value, time]") }
@@ -105,7 +107,7 @@ private struct State {
     private mutating func device(_ value: JSONValue, line: Int) throws {
         guard let rawID = value["id"]?.integer, let id = UInt32(exactly: rawID) else { throw error(.badLine, line, "device needs an integer \"id\"") }
         guard live[id] == nil else { throw error(.badDevice, line, "device \(id) described twice without a \"removed\" line") }
-        guard let name = value["name"]?.string else { throw error(.badLine, line, "device needs a \"name\"") }
+        guard let name = value["name"]?.stringValue else { throw error(.badLine, line, "device needs a \"name\"") }
         func u16(_ key: String) throws -> UInt16 {
             guard let v = value[key] else { return 0 }
             guard let i = v.integer, let u = UInt16(exactly: i) else { throw error(.badLine, line, "\"\(key)\" must be 0...65535") }
@@ -114,15 +116,15 @@ private struct State {
         var d = DeviceDescription(name: name)
         d.id = InputID(bustype: try u16("bus"), vendor: try u16("vendor"), product: try u16("product"), version: try u16("version"))
         if let props = value["properties"] {
-            guard let list = props.array?.compactMap(\.integer), list.count == props.array?.count else {
+            guard let list = props.arrayValue?.compactMap(\.integer), list.count == props.arrayValue?.count else {
                 throw error(.badLine, line, "\"properties\" must be a list of integers")
             }
             d.properties = InputProperties(numbers: list.map { Int($0) })
         }
         if let codes = value["codes"] {
-            guard let pairs = codes.object else { throw error(.badLine, line, "\"codes\" must map event types to code lists") }
-            for (key, list) in pairs {
-                guard let type = UInt16(key), let items = list.array else { throw error(.badLine, line, "\"codes\": bad entry \"\(key)\"") }
+            guard let pairs = codes.objectValue else { throw error(.badLine, line, "\"codes\" must map event types to code lists") }
+            for (key, list) in pairs.sorted(by: { $0.key < $1.key }) {
+                guard let type = UInt16(key), let items = list.arrayValue else { throw error(.badLine, line, "\"codes\": bad entry \"\(key)\"") }
                 var set = CodeSet()
                 for item in items {
                     guard let c = item.integer, let code = UInt16(exactly: c) else { throw error(.badLine, line, "\"codes\": bad code in \"\(key)\"") }
@@ -132,25 +134,25 @@ private struct State {
             }
         }
         if let abs = value["absinfo"] {
-            guard let pairs = abs.object else { throw error(.badLine, line, "\"absinfo\" must map codes to [min, max, fuzz, flat, resolution]") }
-            for (key, list) in pairs {
-                let v = list.array?.compactMap { $0.integer.flatMap { Int32(exactly: $0) } } ?? []
-                guard let code = UInt16(key), v.count == 5, list.array?.count == 5 else {
+            guard let pairs = abs.objectValue else { throw error(.badLine, line, "\"absinfo\" must map codes to [min, max, fuzz, flat, resolution]") }
+            for (key, list) in pairs.sorted(by: { $0.key < $1.key }) {
+                let v = list.arrayValue?.compactMap { $0.integer.flatMap { Int32(exactly: $0) } } ?? []
+                guard let code = UInt16(key), v.count == 5, list.arrayValue?.count == 5 else {
                     throw error(.badLine, line, "\"absinfo\": \"\(key)\" must be [min, max, fuzz, flat, resolution]")
                 }
                 d.absInfo[code] = AbsInfo(minimum: v[0], maximum: v[1], fuzz: v[2], flat: v[3], resolution: v[4])
             }
         }
         if let udev = value["udev"] {
-            guard let pairs = udev.object else { throw error(.badLine, line, "\"udev\" must be an object of strings") }
-            for (k, v) in pairs {
-                guard let s = v.string else { throw error(.badLine, line, "\"udev\": \"\(k)\" must be a string") }
+            guard let pairs = udev.objectValue else { throw error(.badLine, line, "\"udev\" must be an object of strings") }
+            for (k, v) in pairs.sorted(by: { $0.key < $1.key }) {
+                guard let s = v.stringValue else { throw error(.badLine, line, "\"udev\": \"\(k)\" must be a string") }
                 d.udevProperties[k] = s
             }
         }
         var node: String?
         if let n = value["node"] {
-            guard let s = n.string else { throw error(.badLine, line, "\"node\" must be a string") }
+            guard let s = n.stringValue else { throw error(.badLine, line, "\"node\" must be a string") }
             node = s
         }
         live[id] = devices.count
@@ -166,4 +168,10 @@ private struct State {
         }
         return Recording(devices: devices, events: mergeByTime(events), warnings: all, format: .native)
     }
+}
+
+private extension JSONValue {
+    /// The integer, if the line wrote one: a trace's counts, codes, values
+    /// and times are integers, and `1.0` or `1e3` is not one of them.
+    var integer: Int64? { if case let .int(v) = self { return v } else { return nil } }
 }

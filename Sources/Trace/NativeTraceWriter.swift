@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JSON
 import TouchCore
 
 /// Streams a `touchd-trace` version 1 file (docs/trace-format.md): a header
@@ -68,7 +69,7 @@ public struct NativeTraceWriter {
         var line = "{\"type\":\"device\",\"id\":\(id.rawValue)"
         if let time { line += ",\"time\":\(time.microseconds)" }
         line += ",\"name\":"
-        appendJSONString(d.name, to: &line)
+        JSONText.appendString(d.name, to: &line)
         line += ",\"bus\":\(d.id.bustype),\"vendor\":\(d.id.vendor),\"product\":\(d.id.product),\"version\":\(d.id.version)"
         line += ",\"properties\":[" + d.properties.numbers.map(String.init).joined(separator: ",") + "]"
         line += ",\"codes\":{"
@@ -83,7 +84,7 @@ public struct NativeTraceWriter {
         line += "}"
         if let node = device.node {
             line += ",\"node\":"
-            appendJSONString(node, to: &line)
+            JSONText.appendString(node, to: &line)
         }
         if !d.udevProperties.isEmpty {
             line += ",\"udev\":{"
@@ -91,9 +92,9 @@ public struct NativeTraceWriter {
             for key in d.udevProperties.keys.sorted() {
                 if !first { line += "," }
                 first = false
-                appendJSONString(key, to: &line)
+                JSONText.appendString(key, to: &line)
                 line += ":"
-                appendJSONString(d.udevProperties[key]!, to: &line)
+                JSONText.appendString(d.udevProperties[key]!, to: &line)
             }
             line += "}"
         }

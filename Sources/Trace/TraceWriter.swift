@@ -1,3 +1,4 @@
+import JSON
 import TouchCore
 
 /// Renders a whole ``Recording`` in any format touchd knows.
@@ -117,7 +118,7 @@ public enum TraceWriter {
             out += "    # ID: bus 0x\(String(d.id.bustype, radix: 16)) vendor 0x\(String(d.id.vendor, radix: 16)) "
                 + "product 0x\(String(d.id.product, radix: 16)) version 0x\(String(d.id.version, radix: 16))\n"
             var name = ""
-            appendJSONString(d.name, to: &name)
+            JSONText.appendString(d.name, to: &name)
             out += "    name: \(name)\n"
             out += "    id: [\(d.id.bustype), \(d.id.vendor), \(d.id.product), \(d.id.version)]\n"
             out += "    codes:\n"
@@ -157,7 +158,7 @@ public enum TraceWriter {
         } && !s.contains(": ") && !s.hasSuffix(":") && s.first != "-"
         if plain { return s }
         var quoted = ""
-        appendJSONString(s, to: &quoted)
+        JSONText.appendString(s, to: &quoted)
         return quoted
     }
 }

@@ -1,3 +1,5 @@
+import JSON
+
 /// Writes JSON text straight into room a ``JSONWriter`` reserved for one
 /// value (``JSONWriter/value(room:_:)``). It is for encoders that lay out a
 /// whole object themselves (the touch and gesture lines, written for every
@@ -33,7 +35,7 @@ struct JSONCursor {
 
     /// Bytes ``string(_:)`` takes at most for `s`: quotes and every byte
     /// escaped as `\u00XX`.
-    static func stringRoom(_ s: String) -> Int { 2 + 6 * s.utf8.count }
+    static func stringRoom(_ s: String) -> Int { 2 + JSONText.maxEscapedByteCount * s.utf8.count }
 
     @inline(__always)
     private func check(_ room: Int) {
@@ -69,9 +71,9 @@ struct JSONCursor {
         if value < 0 {
             base[count] = UInt8(ascii: "-")
             count &+= 1
-            JSONWriter.writeDigits(UInt64(truncatingIfNeeded: value.magnitude), minDigits: 1, into: out, at: &count)
+            JSONText.writeDigits(UInt64(truncatingIfNeeded: value.magnitude), minDigits: 1, into: out, at: &count)
         } else {
-            JSONWriter.writeDigits(UInt64(truncatingIfNeeded: value), minDigits: 1, into: out, at: &count)
+            JSONText.writeDigits(UInt64(truncatingIfNeeded: value), minDigits: 1, into: out, at: &count)
         }
     }
 
@@ -134,11 +136,11 @@ struct JSONCursor {
     mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
-            check(2 &+ 6 &* utf8.count)
+            check(2 &+ JSONText.maxEscapedByteCount &* utf8.count)
             base[count] = UInt8(ascii: "\"")
             count &+= 1
             var plain = true
-            for b in utf8 where JSONWriter.needsEscape(b) { plain = false; break }
+            for b in utf8 where JSONText.needsEscape(b) { plain = false; break }
             if plain, let start = utf8.baseAddress {
                 (base + count).initialize(from: start, count: utf8.count)
                 count &+= utf8.count
@@ -151,25 +153,9 @@ struct JSONCursor {
     }
 
     /// One byte of a string, escaped as JSON requires.
+    @inline(__always)
     private mutating func escape(_ b: UInt8) {
-        let backslash = UInt8(ascii: "\\")
-        switch b {
-        case UInt8(ascii: "\""), backslash:
-            base[count] = backslash; base[count &+ 1] = b; count &+= 2
-        case 0x0A:
-            base[count] = backslash; base[count &+ 1] = UInt8(ascii: "n"); count &+= 2
-        case 0x0D:
-            base[count] = backslash; base[count &+ 1] = UInt8(ascii: "r"); count &+= 2
-        case 0x09:
-            base[count] = backslash; base[count &+ 1] = UInt8(ascii: "t"); count &+= 2
-        case 0..<0x20:
-            base[count] = backslash; base[count &+ 1] = UInt8(ascii: "u")
-            base[count &+ 2] = UInt8(ascii: "0"); base[count &+ 3] = UInt8(ascii: "0")
-            base[count &+ 4] = JSONWriter.hexDigit(b >> 4); base[count &+ 5] = JSONWriter.hexDigit(b & 15)
-            count &+= 6
-        default:
-            base[count] = b; count &+= 1
-        }
+        JSONText.writeEscaped(b, into: base, at: &count)
     }
 }
 

@@ -1,3 +1,5 @@
+import JSON
+
 /// Writes compact JSON into a reusable byte buffer, without Foundation and
 /// without allocating per value once the buffer has grown.
 ///
@@ -164,7 +166,7 @@ public struct JSONWriter: Sendable {
         let v = Int64(value)
         write(room: 21) { out, n in
             if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
-            Self.writeInteger(v, into: out, at: &n)
+            JSONText.writeInteger(v, into: out, at: &n)
         }
     }
 
@@ -196,6 +198,12 @@ public struct JSONWriter: Sendable {
     public mutating func point(x: Double, y: Double, decimals: Int) {
         let comma = valueNeedsComma()
         appendPoint(x: x, y: y, decimals: decimals, comma: comma, key: nil)
+    }
+
+    /// Writes a parsed value as the next value (``JSONValue/append(to:)``).
+    public mutating func value(_ value: JSONValue) {
+        if valueNeedsComma() { bytes.append(UInt8(ascii: ",")) }
+        value.append(to: &bytes)
     }
 
     /// Appends raw, already valid JSON as the next value.
@@ -247,7 +255,7 @@ public struct JSONWriter: Sendable {
             write(room: key.count + 25) { out, n in
                 if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
                 Self.writeKey(key, into: out, at: &n)
-                Self.writeInteger(v, into: out, at: &n)
+                JSONText.writeInteger(v, into: out, at: &n)
             }
         }
     }
@@ -363,10 +371,10 @@ public struct JSONWriter: Sendable {
         @inline(__always)
         func write(into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
             if negative { out[n] = UInt8(ascii: "-"); n &+= 1 }
-            JSONWriter.writeDigits(whole, minDigits: 1, into: out, at: &n)
+            JSONText.writeDigits(whole, minDigits: 1, into: out, at: &n)
             if digits > 0 {
                 out[n] = UInt8(ascii: "."); n &+= 1
-                JSONWriter.writeDigits(fraction, count: digits, into: out, at: &n)
+                JSONText.writeDigits(fraction, count: digits, into: out, at: &n)
             }
         }
 
@@ -477,72 +485,11 @@ public struct JSONWriter: Sendable {
         out[n] = UInt8(ascii: "\""); out[n &+ 1] = UInt8(ascii: ":"); n &+= 2
     }
 
-    @inline(__always)
-    private static func writeInteger(_ v: Int64, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
-        if v < 0 { out[n] = UInt8(ascii: "-"); n &+= 1 }
-        writeDigits(v.magnitude, minDigits: 1, into: out, at: &n)
-    }
-
-    /// Writes the decimal digits of `value`, at least `minDigits` of them
-    /// (zero-padded), at `out[n...]`. The caller reserved the room (at most
-    /// 20 digits, or `minDigits`).
-    @inline(__always)
-    static func writeDigits(_ value: UInt64, minDigits: Int, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
-        writeDigits(value, count: max(digitCount(value), minDigits), into: out, at: &n)
-    }
-
-    /// How many decimal digits `value` has (1 for 0): comparisons with
-    /// powers of ten, no division.
-    @inline(__always)
-    static func digitCount(_ value: UInt64) -> Int {
-        var count = 1
-        var power: UInt64 = 10
-        while value >= power {
-            count &+= 1
-            if count == 20 { break }  // 10^20 does not fit in 64 bits
-            power &*= 10
-        }
-        return count
-    }
-
-    /// "00", "01", ... "99": two digits per division by 100.
-    private static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
-
-    /// Writes the last `count` decimal digits of `value` (zero-padded) at
-    /// `out[n...]`, two at a time from the right: a fraction, whose number of
-    /// digits is known, or a whole part after ``digitCount(_:)``.
-    @inline(__always)
-    static func writeDigits(_ value: UInt64, count: Int, into out: UnsafeMutableBufferPointer<UInt8>, at n: inout Int) {
-        let pairs = digitPairs.utf8Start
-        let base = out.baseAddress!
-        var v = value
-        var i = n &+ count
-        while i &- n >= 2 {
-            let q = v / 100
-            let r = Int(truncatingIfNeeded: v &- q &* 100) &<< 1
-            i &-= 2
-            base[i] = pairs[r]
-            base[i &+ 1] = pairs[r &+ 1]
-            v = q
-        }
-        if i > n { base[n] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10) }
-        n &+= count
-    }
-
-    static func hexDigit(_ v: UInt8) -> UInt8 {
-        v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10
-    }
-
-    @inline(__always)
-    static func needsEscape(_ b: UInt8) -> Bool {
-        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
-    }
-
     /// `[,]["key":]"s"`, escaped: one copy of the string's bytes when nothing
     /// in it needs escaping (names, ids, enum values).
     private mutating func appendEscaped(_ s: String, comma: Bool, key: UnsafeBufferPointer<UInt8>? = nil) {
         let copied = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            for b in utf8 where Self.needsEscape(b) { return false }
+            for b in utf8 where JSONText.needsEscape(b) { return false }
             write(room: utf8.count + (key?.count ?? 0) + 7) { out, n in
                 if comma { out[n] = UInt8(ascii: ","); n &+= 1 }
                 if let key { Self.writeKey(key, into: out, at: &n) }
@@ -557,24 +504,20 @@ public struct JSONWriter: Sendable {
         if let key {
             write(room: key.count + 3) { out, n in Self.writeKey(key, into: out, at: &n) }
         }
-        bytes.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "u"))
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(JSONWriter.hexDigit(b >> 4))
-                bytes.append(JSONWriter.hexDigit(b & 15))
-            default: bytes.append(b)
-            }
+        let utf8 = s.utf8
+        write(room: 2 + JSONText.maxEscapedByteCount * utf8.count) { out, n in
+            let base = out.baseAddress!
+            base[n] = UInt8(ascii: "\""); n &+= 1
+            for b in utf8 { JSONText.writeEscaped(b, into: base, at: &n) }
+            base[n] = UInt8(ascii: "\""); n &+= 1
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue {
+    /// Writes the value as compact JSON, as ``JSONValue/append(to:)`` does
+    /// (object keys sorted), as the writer's next value.
+    public func write(into w: inout JSONWriter) {
+        w.value(self)
     }
 }

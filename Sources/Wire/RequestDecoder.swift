@@ -1,9 +1,13 @@
+import JSON
+
 /// Decodes request lines into typed ``Request`` values.
 ///
 /// Unknown fields are ignored (additive versioning); a JSON `null` counts as
 /// an absent optional field. Every failure is a ``RequestError`` carrying the
 /// request's id when one could be read, and for `bad-field` the field path
-/// (`surface.rect.width: expected a number`).
+/// (`surface.rect.width: expected a number`). An id, name or filter entry
+/// longer than ``maxNameBytes`` is `limit-exceeded`, with its path too
+/// (`surface.id: longer than 256 bytes`): the protocol's limits table lists it.
 public enum RequestDecoder {
     /// The longest surface id, recognizer name or filter entry accepted, in bytes.
     public static let maxNameBytes = 256
@@ -95,7 +99,9 @@ private struct FieldReader {
         guard let v = present(v) else { throw bad(path, "missing") }
         guard case let .string(s) = v else { throw bad(path, "expected a string, not \(v.kindDescription)") }
         guard !s.isEmpty else { throw bad(path, "must not be empty") }
-        guard s.utf8.count <= RequestDecoder.maxNameBytes else { throw bad(path, "longer than \(RequestDecoder.maxNameBytes) bytes") }
+        guard s.utf8.count <= RequestDecoder.maxNameBytes else {
+            throw RequestError(.limitExceeded, "\(path): longer than \(RequestDecoder.maxNameBytes) bytes", id: id)
+        }
         return s
     }
 

@@ -1,3 +1,5 @@
+import JSON
+
 extension RequestEnvelope {
     /// Writes the request as one JSON object (no newline), the inverse of
     /// ``RequestDecoder/decode(_:)-(JSONValue)``: absent optional fields are left out.

@@ -1,3 +1,5 @@
+import JSON
+
 /// The `id` a client attached to a request, echoed back as given.
 public enum RequestID: Hashable, Sendable, CustomStringConvertible {
     case int(Int64)

@@ -74,7 +74,7 @@ struct SystemGestureConfigurationTests {
                 == "surface a: recognizers[0].kind: edge-swipe is a system gesture (configure it with systemGestures)")
         let a = SurfaceConfiguration(id: "a", frame: f, delegateDeferralTo: "b")
         #expect(error(GestureConfiguration(surfaces: [a, SurfaceConfiguration(id: "b", frame: f)])) == "surface a: delegateDeferralTo: 'b' is not a surface nested in it")
-        #expect(error(GestureConfiguration(surfaces: [a])) == "surface a: delegateDeferralTo: 'b' is not a surface nested in it")
+        #expect(error(GestureConfiguration(surfaces: [a])) == "surface a: delegateDeferralTo: unknown surface 'b'")
         let deep = [a, SurfaceConfiguration(id: "m", frame: f, parent: "a"), SurfaceConfiguration(id: "b", frame: f, parent: "m")]
         #expect(error(GestureConfiguration(surfaces: deep)) == nil)
     }

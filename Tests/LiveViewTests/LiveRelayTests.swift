@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Publisher
+import JSON
 import Synchronization
 import Testing
 import TouchClient

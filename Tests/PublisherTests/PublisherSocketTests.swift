@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import JSON
 import Wire
 
 @testable import Publisher

@@ -1,3 +1,4 @@
+import JSON
 import NIOCore
 import NIOEmbedded
 import Synchronization

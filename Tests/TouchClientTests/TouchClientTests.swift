@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import Publisher
+import JSON
 import Synchronization
 import Testing
 import Wire

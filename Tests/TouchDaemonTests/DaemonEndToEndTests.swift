@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import JSON
 import Testing
 import TouchClient
 import TouchCore

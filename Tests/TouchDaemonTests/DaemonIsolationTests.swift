@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import JSON
 import Testing
 import TouchCore
 import Wire
@@ -39,13 +40,18 @@ import Glibc
             (2, #"{"op":"unregister","id":2,"surface":"main"}"#, "unknown-surface"),
             (3, #"{"op":"register","id":3,"surface":{"id":"child",\#(rect),"parent":"main"}}"#, "unknown-surface"),
             (4, #"{"op":"register","id":4,"surface":{"id":"b",\#(rect),"recognizers":[{"name":"mine","kind":"tap","requiresFailureOf":["tap"]}]}}"#, "unknown-recognizer"),
-            (5, #"{"op":"register","id":5,"surface":{"id":"c",\#(rect),"delegateDeferralTo":"main"}}"#, "bad-field"),
+            (5, #"{"op":"register","id":5,"surface":{"id":"c",\#(rect),"delegateDeferralTo":"main"}}"#, "unknown-surface"),
         ]
         for (id, request, code) in attempts {
             let answer = try bystander.request(request, id: id)
             #expect(answer.count == 1)
             #expect((try JSONParser.parse(answer[0]))["code"]?.stringValue == code, "\(request)")
         }
+        // The owner's "main" is answered as a name no client has: nothing tells the bystander it exists.
+        let taken = try bystander.request(#"{"op":"register","id":50,"surface":{"id":"e",\#(rect),"delegateDeferralTo":"main"}}"#, id: 50)
+        let free = try bystander.request(#"{"op":"register","id":51,"surface":{"id":"e",\#(rect),"delegateDeferralTo":"nowhere"}}"#, id: 51)
+        #expect(taken == [#"{"type":"error","id":50,"code":"unknown-surface","message":"surface.delegateDeferralTo: no surface \"main\" on this connection"}"#])
+        #expect(free == [#"{"type":"error","id":51,"code":"unknown-surface","message":"surface.delegateDeferralTo: no surface \"nowhere\" on this connection"}"#])
         // Names in simultaneousWith resolve among the client's own recognizers: the owner's pan is not one.
         try bystander.request(#"{"op":"register","id":6,"surface":{"id":"d",\#(rect),"recognizers":[{"name":"p","kind":"pan","simultaneousWith":["pan","tap"],"canPrevent":["pan"]}]}}"#, id: 6)
         try bystander.request(#"{"op":"subscribe","id":7,"events":["gesture","touch","system","device"]}"#, id: 7)

@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import JSON
 import Session
 import Testing
 import TouchCore

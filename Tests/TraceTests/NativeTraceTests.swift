@@ -67,6 +67,23 @@ import TouchCore
         #expect(newer.code == .badHeader)
     }
 
+    /// Lines are held to strict JSON, as protocol lines are: a duplicate key,
+    /// a number with a fraction where an integer belongs, or bytes that are
+    /// not UTF-8 make a bad line, its message naming the column.
+    @Test func linesAreStrictJSON() throws {
+        let duplicate = try #require(error(Self.header + Self.device + Self.frame1.replacingOccurrences(of: "\"time\":1000", with: "\"time\":1000,\"time\":5") + Self.frame2))
+        #expect(duplicate.code == .badLine && duplicate.line == 3)
+        #expect(duplicate.message == #"not valid JSON at column 40: duplicate key "time""#)
+        let fraction = try #require(error(Self.header + Self.device + Self.frame1.replacingOccurrences(of: "\"time\":1000", with: "\"time\":1000.0") + Self.frame2))
+        #expect(fraction.code == .badLine && fraction.message == #"frame needs an integer "time" in microseconds"#)
+        var bytes = Array((Self.header + Self.device).utf8) + Array(#"{"type":"x","note":""#.utf8) + [0xFF] + Array("\"}\n".utf8)
+        bytes += Array(Self.frame1.utf8)
+        let utf8 = try #require(bytes.withUnsafeBufferPointer { raw -> TraceError? in
+            do { _ = try NativeTraceReader.parse(raw, file: "t.jsonl"); return nil } catch { return error as? TraceError }
+        })
+        #expect(utf8.code == .badLine && utf8.line == 3 && utf8.message == "not valid JSON at column 21: invalid UTF-8")
+    }
+
     @Test func hotPlugRemoveAndReuse() throws {
         var w = NativeTraceWriter()
         let a = RecordedDevice(description: DeviceDescription(name: "A"))

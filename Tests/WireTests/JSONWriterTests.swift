@@ -99,42 +99,6 @@ import Testing
         #expect(w.string == "[" + values.map(String.init).joined(separator: ",") + ",4294967295]")
     }
 
-    /// Every power of ten and its neighbours (where the digit count changes), random values of
-    /// every length, and zero padding: as `String(value)` writes them, padded on the left; a
-    /// fraction's fixed count of digits likewise.
-    @Test func digitsAtEveryCountChange() {
-        var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1]
-        var p: UInt64 = 1
-        for _ in 0..<19 {
-            p *= 10
-            values += [p - 1, p, p + 1]
-        }
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<2_000 {
-            values.append(UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator))
-        }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        for v in values {
-            for minDigits in [1, 2, 6, 21] {
-                let written = buffer.withUnsafeMutableBufferPointer { out -> String in
-                    var n = 3
-                    JSONWriter.writeDigits(v, minDigits: minDigits, into: out, at: &n)
-                    return String(decoding: out[3..<n], as: UTF8.self)
-                }
-                let plain = String(v)
-                let expected = String(repeating: "0", count: max(0, minDigits - plain.count)) + plain
-                #expect(written == expected, "\(v), at least \(minDigits) digits")
-            }
-            let last6 = buffer.withUnsafeMutableBufferPointer { out -> String in
-                var n = 0
-                JSONWriter.writeDigits(v % 1_000_000, count: 6, into: out, at: &n)
-                return String(decoding: out[0..<n], as: UTF8.self)
-            }
-            let plain6 = String(v % 1_000_000)
-            #expect(last6 == String(repeating: "0", count: 6 - plain6.count) + plain6, "\(v), 6 digits")
-        }
-    }
-
     @Test func linesBackToBackEachStartWithoutAComma() {
         var w = JSONWriter()
         for i in 0..<3 {

@@ -1,4 +1,5 @@
 import FuzzSupport
+import JSON
 import Wire
 
 /// libFuzzer entry: the input is one request line (without its newline), as a

@@ -1,8 +1,9 @@
-/// A JSON value as protocol v1 carries it.
+/// A JSON value: a protocol line, a line of a native trace, a recognizer's
+/// description.
 ///
 /// Integers that fit are kept exact (`int`); other numbers are `double`.
 /// Objects are dictionaries: the parser rejects duplicate keys, so nothing is
-/// lost, and ``write(into:)`` writes keys sorted so output is deterministic.
+/// lost, and ``append(to:)`` writes keys sorted so output is deterministic.
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -65,35 +66,41 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    /// Writes the value as compact JSON (object keys sorted).
-    public func write(into w: inout JSONWriter) {
+    /// Appends the value as compact JSON: object keys sorted, so equal values
+    /// write equal text; integers exact, other numbers as their shortest
+    /// round-tripping text.
+    public func append(to out: inout [UInt8]) {
         switch self {
-        case .null: w.null()
-        case let .bool(v): w.bool(v)
-        case let .int(v): w.int(v)
-        case let .double(v):
-            // Shortest round-tripping form; Swift never prints NaN/inf for parsed input.
-            if v.isFinite { w.raw(v.description) } else { w.null() }
-        case let .string(v): w.string(v)
+        case .null: out.append(contentsOf: "null".utf8)
+        case let .bool(v): out.append(contentsOf: (v ? "true" : "false").utf8)
+        case let .int(v): JSONText.appendInteger(v, to: &out)
+        case let .double(v): JSONText.appendDouble(v, to: &out)
+        case let .string(v): JSONText.appendString(v, to: &out)
         case let .array(elements):
-            w.beginArray()
-            for e in elements { e.write(into: &w) }
-            w.endArray()
-        case let .object(members):
-            w.beginObject()
-            for key in members.keys.sorted() {
-                w.key(dynamic: key)
-                members[key]!.write(into: &w)
+            out.append(UInt8(ascii: "["))
+            for (i, e) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                e.append(to: &out)
             }
-            w.endObject()
+            out.append(UInt8(ascii: "]"))
+        case let .object(members):
+            out.append(UInt8(ascii: "{"))
+            for (i, key) in members.keys.sorted().enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONText.appendString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                members[key]!.append(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
     /// The value as a compact JSON string (object keys sorted).
     public var jsonString: String {
-        var w = JSONWriter(capacity: 64)
-        write(into: &w)
-        return w.string
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        append(to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -25,9 +25,10 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String { "\(message) (byte \(offset + 1))" }
 }
 
-/// A strict JSON parser for protocol lines (RFC 8259): no comments, no
-/// trailing commas, no NaN, no duplicate object keys, valid UTF-8 only,
-/// nesting limited to ``maxDepth``. No Foundation.
+/// A strict JSON parser (RFC 8259) for protocol lines and trace lines: no
+/// comments, no trailing commas, no NaN, no duplicate object keys, valid
+/// UTF-8 only, nesting limited to ``defaultMaxDepth`` unless told otherwise.
+/// No Foundation.
 public struct JSONParser {
     /// The deepest nesting of arrays and objects accepted by default.
     public static let defaultMaxDepth = 64
@@ -280,16 +281,27 @@ public struct JSONParser {
 
     private mutating func number() throws(JSONParseError) -> JSONValue {
         let start = i
-        if current == UInt8(ascii: "-") { i += 1 }
+        let negative = current == UInt8(ascii: "-")
+        if negative { i += 1 }
         guard let first = current, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
             throw syntax("expected a digit")
         }
+        // Integers are read as their digits go by: a trace holds millions of
+        // them, and text for Int64(_:) to read again would cost as much as the
+        // rest of the line. At most 18 digits cannot overflow; longer ones take
+        // the general path.
+        var magnitude: Int64 = 0
+        let digitsStart = i
         if first == UInt8(ascii: "0") {
             i += 1
             if let c = current, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") { throw syntax("leading zero in a number") }
         } else {
-            _ = digits()
+            while let c = current, c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
+                magnitude = magnitude &* 10 &+ Int64(c &- UInt8(ascii: "0"))
+                i += 1
+            }
         }
+        let integerDigits = i - digitsStart
         var isInteger = true
         if current == UInt8(ascii: ".") {
             i += 1
@@ -302,6 +314,7 @@ public struct JSONParser {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { i += 1 }
             guard digits() > 0 else { throw syntax("expected a digit in the exponent") }
         }
+        if isInteger, integerDigits <= 18 { return .int(negative ? -magnitude : magnitude) }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         if isInteger, let v = Int64(text) { return .int(v) }
         guard let d = Double(text), d.isFinite else {

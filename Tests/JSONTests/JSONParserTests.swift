@@ -1,5 +1,5 @@
+import JSON
 import Testing
-import Wire
 
 @Suite struct JSONParserTests {
     @Test func parsesEveryKindOfValue() throws {
@@ -15,6 +15,16 @@ import Wire
         #expect(try JSONParser.parse("9223372036854775807") == .int(Int64.max))
         #expect(try JSONParser.parse("-9223372036854775808") == .int(Int64.min))
         #expect(try JSONParser.parse("-0") == .int(0))
+    }
+
+    /// Integers of up to 18 digits are read as they go by, longer ones as text: both sides of that edge.
+    @Test func integersOnBothSidesOfTheDigitByDigitPath() throws {
+        #expect(try JSONParser.parse("999999999999999999") == .int(999_999_999_999_999_999))
+        #expect(try JSONParser.parse("-999999999999999999") == .int(-999_999_999_999_999_999))
+        #expect(try JSONParser.parse("1000000000000000000") == .int(1_000_000_000_000_000_000))
+        #expect(try JSONParser.parse("-9223372036854775807") == .int(-Int64.max))
+        #expect(try JSONParser.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
+        #expect(try JSONParser.parse("[0,7,-12,1.0,1e2]") == .array([.int(0), .int(7), .int(-12), .double(1), .double(100)]))
     }
 
     @Test func decodesEscapesAndSurrogatePairs() throws {
