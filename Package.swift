@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "TouchDaemon", targets: ["TouchDaemon"]),
         // For the fuzz harnesses (Fuzz/), which check the invariants it defines.
         .library(name: "TouchTesting", targets: ["TouchTesting"]),
+        // For the benchmarks, whose sockets and clocks go through the same calls.
+        .library(name: "SystemCalls", targets: ["SystemCalls"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,15 +45,17 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        .systemLibrary(name: "CSystemCalls"),
+        .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         .target(name: "TouchCore"),
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         .target(name: "YAMLReader"),
-        .target(name: "Trace", dependencies: ["TouchCore", "YAMLReader"]),
+        .target(name: "Trace", dependencies: ["TouchCore", "YAMLReader", "SystemCalls"]),
         .target(name: "Wire", dependencies: ["TouchCore", "Gestures"]),
         .target(
             name: "Publisher",
             dependencies: [
-                "Wire",
+                "Wire", "SystemCalls",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -64,14 +68,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore"]),
-        .target(name: "Udev", dependencies: ["CLibudev"]),
-        .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore"]),
-        .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
+        .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "SystemCalls"]),
+        .target(name: "Udev", dependencies: ["CLibudev", "SystemCalls"]),
+        .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
+        .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace", "SystemCalls"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader",
+                "TouchCore", "Gestures", "Trace", "Wire", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -98,10 +102,11 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView",
+                "TouchCore", "Gestures", "Trace", "Wire", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TouchTesting"]),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
@@ -133,8 +138,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace", "Udev"]),
-        .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace", "Udev", "TouchTesting"]),
+        .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "LiveInputTests", dependencies: ["LiveInput", "Udev", "Evdev", "TouchCore", "Trace", "TouchTesting"]),
     ],
     swiftLanguageModes: [.v6]
