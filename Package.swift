@@ -71,7 +71,10 @@ let package = Package(
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "SystemCalls"]),
         .target(name: "Udev", dependencies: ["CLibudev", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
-        .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace", "SystemCalls"]),
+        .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
+        // Swift Testing traits for tests that need the kernel; apart from
+        // TouchTesting because the fuzz harnesses link that, and this imports Testing.
+        .target(name: "KernelTesting", dependencies: ["SystemCalls"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
@@ -106,7 +109,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TouchTesting"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "KernelTestingTests", dependencies: ["KernelTesting"]),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
@@ -114,7 +118,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
-            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev"]
+            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting"]
         ),
         .testTarget(
             name: "PublisherTests",
@@ -138,9 +142,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace", "Udev", "TouchTesting"]),
-        .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace", "TouchTesting"]),
-        .testTarget(name: "LiveInputTests", dependencies: ["LiveInput", "Udev", "Evdev", "TouchCore", "Trace", "TouchTesting"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace", "Udev", "KernelTesting"]),
+        .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace", "KernelTesting"]),
+        .testTarget(name: "LiveInputTests", dependencies: ["LiveInput", "Udev", "Evdev", "TouchCore", "Trace", "TouchTesting", "KernelTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
