@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "TouchDaemon", targets: ["TouchDaemon"]),
         // For the fuzz harnesses (Fuzz/), which check the invariants it defines.
         .library(name: "TouchTesting", targets: ["TouchTesting"]),
+        // For the benchmarks, whose sockets and clocks go through the same calls.
+        .library(name: "SystemCalls", targets: ["SystemCalls"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,17 +47,19 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        .systemLibrary(name: "CSystemCalls"),
+        .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         .target(name: "TouchCore"),
         // JSON values, parsing and the text every writer shares, for Trace and Wire alike.
         .target(name: "JSON"),
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         .target(name: "YAMLReader"),
-        .target(name: "Trace", dependencies: ["JSON", "TouchCore", "YAMLReader"]),
+        .target(name: "Trace", dependencies: ["JSON", "TouchCore", "YAMLReader", "SystemCalls"]),
         .target(name: "Wire", dependencies: ["JSON", "TouchCore", "Gestures"]),
         .target(
             name: "Publisher",
             dependencies: [
-                "Wire",
+                "Wire", "SystemCalls",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -69,14 +73,17 @@ let package = Package(
             ]
         ),
         .target(name: "Session", dependencies: ["TouchCore", "Gestures", "Trace", "Wire", "YAMLReader"]),
-        .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore"]),
-        .target(name: "Udev", dependencies: ["CLibudev"]),
-        .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore"]),
+        .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "SystemCalls"]),
+        .target(name: "Udev", dependencies: ["CLibudev", "SystemCalls"]),
+        .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
+        // Swift Testing traits for tests that need the kernel; apart from
+        // TouchTesting because the fuzz harnesses link that, and this imports Testing.
+        .target(name: "KernelTesting", dependencies: ["SystemCalls"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader",
+                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -103,10 +110,12 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView",
+                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "KernelTestingTests", dependencies: ["KernelTesting"]),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
@@ -115,7 +124,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire", "JSON", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
-            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev"]
+            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting"]
         ),
         .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting"]),
         .testTarget(
@@ -140,9 +149,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace", "Udev"]),
-        .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace"]),
-        .testTarget(name: "LiveInputTests", dependencies: ["LiveInput", "Udev", "Evdev", "TouchCore", "Trace", "TouchTesting"]),
+        .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace", "Udev", "KernelTesting"]),
+        .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace", "KernelTesting"]),
+        .testTarget(name: "LiveInputTests", dependencies: ["LiveInput", "Udev", "Evdev", "TouchCore", "Trace", "TouchTesting", "KernelTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

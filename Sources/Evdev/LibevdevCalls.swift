@@ -1,4 +1,5 @@
 import CLibevdev
+import SystemCalls
 import TouchCore
 
 #if canImport(Glibc)
@@ -7,9 +8,10 @@ import Glibc
 import Musl
 #endif
 
-// Every call into libevdev (and the few system calls around it) lives in this
-// file: EINTR is retried here and negative errno values become EvdevError here,
-// so the rest of the target deals in Swift types only.
+// Every call into libevdev (and the few system calls around it, made through
+// SystemCalls) lives in this file: EINTR is retried here and negative errno
+// values become EvdevError here, so the rest of the target deals in Swift
+// types only.
 
 /// The result of one `libevdev_next_event` call.
 enum NextEventResult {
@@ -48,18 +50,16 @@ enum Libevdev {
 
     /// `open(2)` a device node read-only, non-blocking, close-on-exec.
     static func openNode(_ path: String) throws(EvdevError) -> Int32 {
-        while true {
-            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            if fd >= 0 { return fd }
-            let err = errno
-            if err == EINTR { continue }
-            throw EvdevError(.openFailed, device: path, message: "cannot open device node", errno: err)
+        do {
+            return try Syscall.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        } catch {
+            throw EvdevError(.openFailed, device: path, message: "cannot open device node", errno: error.errno)
         }
     }
 
-    /// `close(2)`; EINTR is not retried because Linux has already released the descriptor.
+    /// `close(2)`.
     static func closeNode(_ fd: Int32) {
-        _ = close(fd)
+        try? Syscall.close(fd)
     }
 
     // MARK: Reading devices
@@ -67,8 +67,7 @@ enum Libevdev {
     /// `libevdev_new_from_fd`: reads the device's capabilities and state.
     static func handle(fd: Int32, path: String) throws(EvdevError) -> OpaquePointer {
         var dev: OpaquePointer?
-        var rc: Int32
-        repeat { rc = libevdev_new_from_fd(fd, &dev) } while rc == -EINTR
+        let rc = Syscall.retryingNegatedInterrupt { libevdev_new_from_fd(fd, &dev) }
         guard rc == 0, let dev else {
             throw EvdevError(.notEvdev, device: path, message: "libevdev cannot read the device", errno: -rc)
         }
@@ -82,8 +81,7 @@ enum Libevdev {
 
     /// `libevdev_set_clock_id(CLOCK_MONOTONIC)` (`EVIOCSCLOCKID`).
     static func useMonotonicClock(_ dev: OpaquePointer, path: String) throws(EvdevError) {
-        var rc: Int32
-        repeat { rc = libevdev_set_clock_id(dev, CLOCK_MONOTONIC) } while rc == -EINTR
+        let rc = Syscall.retryingNegatedInterrupt { libevdev_set_clock_id(dev, CLOCK_MONOTONIC) }
         guard rc == 0 else {
             throw EvdevError(.clockFailed, device: path, message: "cannot select CLOCK_MONOTONIC", errno: -rc)
         }
@@ -92,8 +90,7 @@ enum Libevdev {
     /// `libevdev_grab` (`EVIOCGRAB`), taking or releasing exclusive access.
     static func grab(_ dev: OpaquePointer, exclusive: Bool, path: String) throws(EvdevError) {
         let mode = exclusive ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB
-        var rc: Int32
-        repeat { rc = libevdev_grab(dev, mode) } while rc == -EINTR
+        let rc = Syscall.retryingNegatedInterrupt { libevdev_grab(dev, mode) }
         guard rc == 0 else {
             let what = exclusive ? "cannot grab the device" : "cannot release the grab"
             throw EvdevError(.grabFailed, device: path, message: what, errno: -rc)
@@ -112,26 +109,20 @@ enum Libevdev {
         case failed(errno: Int32)
     }
 
-    /// `read(2)` of as many events as `buffer` holds, retried on EINTR. A
-    /// read that is not whole events (which evdev never returns) is EINVAL,
-    /// as libevdev reports it.
+    /// `read(2)` of as many events as `buffer` holds. A read that is not
+    /// whole events (which evdev never returns) is EINVAL, as libevdev reports it.
     static func readEvents(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-        while true {
-            let n = read(fd, buffer.baseAddress, buffer.count)
-            if n > 0 {
-                let size = MemoryLayout<input_event>.stride
-                guard n % size == 0 else { return .failed(errno: EINVAL) }
-                return .events(n / size)
-            }
-            if n == 0 { return .noMoreData }
-            let err = errno
-            switch err {
-            case EINTR: continue
-            case EAGAIN: return .noMoreData
-            case ENODEV: return .deviceGone
-            default: return .failed(errno: err)
-            }
+        let n: Int
+        do {
+            guard case let .done(read) = try Syscall.read(fd, into: buffer) else { return .noMoreData }
+            n = read
+        } catch {
+            return error.errno == ENODEV ? .deviceGone : .failed(errno: error.errno)
         }
+        guard n > 0 else { return .noMoreData }
+        let size = MemoryLayout<input_event>.stride
+        guard n % size == 0 else { return .failed(errno: EINVAL) }
+        return .events(n / size)
     }
 
     /// `libevdev_next_event`, retried on EINTR.
@@ -280,10 +271,9 @@ enum Libevdev {
     /// `libevdev_uinput_create_from_device`, letting libevdev open and close `/dev/uinput`.
     static func createUinput(from dev: OpaquePointer, name: String) throws(EvdevError) -> OpaquePointer {
         var uidev: OpaquePointer?
-        var rc: Int32
-        repeat {
-            rc = libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &uidev)
-        } while rc == -EINTR
+        let rc = Syscall.retryingNegatedInterrupt {
+            libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &uidev)
+        }
         guard rc == 0, let uidev else {
             throw EvdevError(.uinputFailed, device: name, message: "cannot create uinput device", errno: -rc)
         }
@@ -305,10 +295,7 @@ enum Libevdev {
     static func uinputWrite(
         _ uidev: OpaquePointer, type: UInt16, code: UInt16, value: Int32, device: String
     ) throws(EvdevError) {
-        var rc: Int32
-        repeat {
-            rc = libevdev_uinput_write_event(uidev, UInt32(type), UInt32(code), value)
-        } while rc == -EINTR
+        let rc = Syscall.retryingNegatedInterrupt { libevdev_uinput_write_event(uidev, UInt32(type), UInt32(code), value) }
         guard rc == 0 else {
             throw EvdevError(
                 .writeFailed, device: device,

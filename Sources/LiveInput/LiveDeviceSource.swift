@@ -5,6 +5,7 @@ import Musl
 #endif
 import Evdev
 import TouchCore
+import SystemCalls
 import Udev
 
 /// The live touch devices of this machine: found with udev, read with libevdev,
@@ -146,13 +147,15 @@ public final class LiveDeviceSource {
         pollSet.append(pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0))
         pollSet.append(pollfd(fd: monitor?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
         for d in open { pollSet.append(pollfd(fd: d.device.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-        let rc = poll(&pollSet, nfds_t(pollSet.count), timeoutMilliseconds)
-        if rc < 0 {
-            let err = errno
-            if err == EINTR { return }
-            throw LiveInputError(subject: "poll", message: "cannot wait for input", errno: err)
+        let ready: Int
+        do {
+            ready = try pollSet.withUnsafeMutableBufferPointer { fds throws(SystemCallError) in
+                try Syscall.poll(fds, timeoutMilliseconds: timeoutMilliseconds)
+            }
+        } catch {
+            throw LiveInputError(subject: "poll", message: "cannot wait for input", errno: error.errno)
         }
-        guard rc > 0 else { return }
+        guard ready > 0 else { return }
         if pollSet[0].revents != 0, wakeup.drain() { out.append(.woken) }
         readyIDs.removeAll(keepingCapacity: true)
         for (i, d) in open.enumerated() where pollSet[i + 2].revents != 0 { readyIDs.append(d.id) }
@@ -355,8 +358,7 @@ public final class LiveDeviceSource {
 public enum LiveClock {
     /// The current time on `CLOCK_MONOTONIC`.
     public static func now() -> Timestamp {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let ts = Syscall.clockTime(CLOCK_MONOTONIC)
         return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
     }
 

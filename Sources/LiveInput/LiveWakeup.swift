@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #endif
 
+import SystemCalls
+
 /// A self-pipe that interrupts ``LiveDeviceSource/pumpOnce(timeoutMilliseconds:)``
 /// from another thread or from a signal handler (``wake()`` only calls `write(2)`,
 /// which is async-signal-safe).
@@ -19,34 +21,34 @@ public final class LiveWakeup: Sendable {
     ///
     /// - Throws: ``LiveInputError`` when the system cannot create a pipe.
     public init() throws(LiveInputError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw LiveInputError(subject: "wakeup pipe", message: "cannot create a pipe", errno: errno)
+        let ends: (read: Int32, write: Int32)
+        do {
+            ends = try Syscall.pipe(flags: O_NONBLOCK | O_CLOEXEC)
+        } catch {
+            throw LiveInputError(subject: "wakeup pipe", message: "cannot create a pipe", errno: error.errno)
         }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        readDescriptor = fds[0]
-        writeDescriptor = fds[1]
+        readDescriptor = ends.read
+        writeDescriptor = ends.write
     }
 
     deinit {
-        _ = close(readDescriptor)
-        _ = close(writeDescriptor)
+        try? Syscall.close(readDescriptor)
+        try? Syscall.close(writeDescriptor)
     }
 
     /// Makes the current or next poll return with ``LiveInputEvent/woken``. Thread- and signal-safe.
     public func wake() {
         var byte: UInt8 = 1
-        _ = write(writeDescriptor, &byte, 1)
+        _ = withUnsafeBytes(of: &byte) { try? Syscall.write(writeDescriptor, $0) }
     }
 
     /// Empties the pipe; true when it held at least one byte.
     public func drain() -> Bool {
         var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         var woke = false
-        while withUnsafeMutableBytes(of: &buffer, { read(readDescriptor, $0.baseAddress, $0.count) }) > 0 { woke = true }
+        while case let .done(n)? = withUnsafeMutableBytes(of: &buffer, { try? Syscall.read(readDescriptor, into: $0) }), n > 0 {
+            woke = true
+        }
         return woke
     }
 }

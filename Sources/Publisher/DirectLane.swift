@@ -1,5 +1,6 @@
 import NIOCore
 import Synchronization
+import SystemCalls
 import Wire
 
 #if canImport(Glibc)
@@ -90,13 +91,13 @@ final class DirectLane: Sendable {
     /// A lane writing to a duplicate of `descriptor` (the caller keeps its own).
     init(id: ClientID, duplicating descriptor: CInt, rule: RecipientRule) {
         self.id = id
-        let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        let fd = (try? Syscall.duplicate(descriptor)) ?? -1
         state = Mutex(State(fd: fd, rule: rule))
     }
 
     deinit {
         state.withLock { s in
-            if s.fd >= 0 { close(s.fd) }
+            if s.fd >= 0 { try? Syscall.close(s.fd) }
             s.fd = -1
         }
     }
@@ -173,7 +174,7 @@ final class DirectLane: Sendable {
         state.withLock { s in
             s.open = false
             s.sealed = true
-            if s.fd >= 0 { close(s.fd) }
+            if s.fd >= 0 { try? Syscall.close(s.fd) }
             s.fd = -1
         }
     }
@@ -435,24 +436,21 @@ struct DirectWriter {
     private static func write(fd: CInt, _ raw: UnsafeRawBufferPointer, _ spans: [Range<Int>]) -> Int {
         guard let base = raw.baseAddress else { return 0 }
         let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
-        var n: Int
+        let outcome: Syscall.Outcome<Int>?
         if spans.count == 1 {
-            repeat {
-                n = send(fd, base + spans[0].lowerBound, spans[0].count, flags)
-            } while n < 0 && errno == EINTR
+            outcome = try? Syscall.send(fd, UnsafeRawBufferPointer(start: base + spans[0].lowerBound, count: spans[0].count), flags: flags)
         } else {
-            n = withUnsafeTemporaryAllocation(of: iovec.self, capacity: spans.count) { iov -> Int in
+            outcome = withUnsafeTemporaryAllocation(of: iovec.self, capacity: spans.count) { iov -> Syscall.Outcome<Int>? in
                 for (k, span) in spans.enumerated() {
                     iov[k] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + span.lowerBound), iov_len: span.count)
                 }
                 var message = msghdr()
                 message.msg_iov = iov.baseAddress
                 message.msg_iovlen = spans.count
-                var r: Int
-                repeat { r = sendmsg(fd, &message, flags) } while r < 0 && errno == EINTR
-                return r
+                return try? Syscall.send(fd, message: &message, flags: flags)
             }
         }
-        return max(n, 0)
+        guard case let .done(n) = outcome else { return 0 }
+        return n
     }
 }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import Synchronization
+import SystemCalls
 import Wire
 
 #if canImport(Glibc)
@@ -61,11 +62,13 @@ public final class Publisher: Sendable {
         let listener = try SocketAcceptor.listeningSocket(path: staging, backlog: 128)
         do {
             try UnixSocketFile.applyPermissions(path: staging, mode: configuration.socketMode, group: configuration.socketGroup)
-            guard rename(staging, socketPath) == 0 else {
-                throw PublisherError("cannot move the socket into place at \(socketPath)", errno: errno)
+            do {
+                try Syscall.rename(staging, to: socketPath)
+            } catch {
+                throw PublisherError("cannot move the socket into place at \(socketPath)", errno: error.errno)
             }
         } catch {
-            close(listener)
+            try? Syscall.close(listener)
             UnixSocketFile.remove(path: staging)
             throw error
         }
@@ -95,7 +98,7 @@ public final class Publisher: Sendable {
             }
             return Publisher(hub: hub, acceptor: acceptor, group: group, socketPath: socketPath)
         } catch {
-            close(listener)
+            try? Syscall.close(listener)
             if let socketPath { UnixSocketFile.remove(path: socketPath) }
             try? await group.shutdownGracefully()
             throw error

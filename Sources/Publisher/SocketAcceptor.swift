@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -27,20 +28,25 @@ final class SocketAcceptor: Sendable {
     /// `accepted` gets each new connection's descriptor (non-blocking,
     /// close-on-exec) and owns it from then on.
     init(listener: CInt, accepted: @escaping @Sendable (CInt) -> Void) throws(PublisherError) {
-        var ends: [CInt] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw PublisherError("cannot create the acceptor's wake-up pipe", errno: errno) }
-        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let wake = ends[0]
+        let ends: (read: CInt, write: CInt)
+        do {
+            ends = try Syscall.pipe(flags: O_CLOEXEC)
+        } catch {
+            throw PublisherError("cannot create the acceptor's wake-up pipe", errno: error.errno)
+        }
+        let wake = ends.read
         self.listener = listener
         self.wake = wake
-        self.wakeWriter = ends[1]
-        let started = DetachedThread.start(name: "touchd-accept") { [listener, wake, done] in
-            Self.run(listener: listener, wake: wake, accepted: accepted)
-            done.signal()
-        }
-        guard started == 0 else {
-            for fd in ends { close(fd) }
-            throw PublisherError("cannot start the acceptor's thread", errno: started)
+        self.wakeWriter = ends.write
+        do {
+            try DetachedThread.start(name: "touchd-accept") { [listener, wake, done] in
+                Self.run(listener: listener, wake: wake, accepted: accepted)
+                done.signal()
+            }
+        } catch {
+            try? Syscall.close(ends.read)
+            try? Syscall.close(ends.write)
+            throw PublisherError("cannot start the acceptor's thread", errno: error.errno)
         }
     }
 
@@ -49,36 +55,31 @@ final class SocketAcceptor: Sendable {
         while true {
             fds[0].revents = 0
             fds[1].revents = 0
-            let n = poll(&fds, 2, -1)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            guard (try? fds.withUnsafeMutableBufferPointer({ fds throws(SystemCallError) in
+                try Syscall.poll(fds, timeoutMilliseconds: -1)
+            })) != nil else { return }
             if fds[1].revents != 0 { return }
             guard fds[0].revents != 0 else { continue }
             // Take every pending connection.
             while true {
-                // Not accept4 (hidden by Glibc's module): the flags just after.
-                // touchd starts no other program, so the moment without
-                // close-on-exec does not leak it.
-                let fd = accept(listener, nil, nil)
-                if fd >= 0 {
-                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                    accepted(fd)
-                    continue
+                let outcome: Syscall.Outcome<CInt>
+                do {
+                    outcome = try Syscall.accept(listener, flags: Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+                } catch {
+                    switch error.errno {
+                    case ECONNABORTED, EPROTO:
+                        continue
+                    case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                        // Out of descriptors or memory: the connection stays in the
+                        // backlog; try again shortly instead of spinning on it.
+                        try? Syscall.sleep(milliseconds: 50)
+                    default:
+                        break
+                    }
+                    break
                 }
-                switch errno {
-                case EINTR, ECONNABORTED, EPROTO:
-                    continue
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                    // Out of descriptors or memory: the connection stays in the
-                    // backlog; try again shortly instead of spinning on it.
-                    usleep(50_000)
-                default:
-                    break  // EAGAIN: drained.
-                }
-                break
+                guard case let .done(fd) = outcome else { break }  // drained
+                accepted(fd)
             }
         }
     }
@@ -91,40 +92,37 @@ final class SocketAcceptor: Sendable {
         }
         guard first else { return }
         var one: UInt8 = 1
-        _ = write(wakeWriter, &one, 1)
+        _ = withUnsafeBytes(of: &one) { try? Syscall.write(wakeWriter, $0) }
         done.wait()
-        close(wake)
-        close(wakeWriter)
-        close(listener)
+        try? Syscall.close(wake)
+        try? Syscall.close(wakeWriter)
+        try? Syscall.close(listener)
     }
 
     /// A new listening socket bound to `path` (at most 107 bytes).
     static func listeningSocket(path: String, backlog: CInt) throws(PublisherError) -> CInt {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else {
-            throw PublisherError("socket path \(path) is \(bytes.count) bytes long; at most \(capacity - 1) fit in a Unix socket address")
+        let capacity = Syscall.unixPathCapacity
+        guard path.utf8.count <= capacity else {
+            throw PublisherError("socket path \(path) is \(path.utf8.count) bytes long; at most \(capacity) fit in a Unix socket address")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
+        let fd: CInt
+        do {
+            fd = try Syscall.socket(
+                domain: AF_UNIX, type: Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        } catch {
+            throw PublisherError("cannot create a socket for \(path)", errno: error.errno)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw PublisherError("cannot create a socket for \(path)", errno: errno) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        do {
+            try Syscall.bind(fd, unixPath: path)
+        } catch {
+            try? Syscall.close(fd)
+            throw PublisherError("cannot bind the socket to \(path)", errno: error.errno)
         }
-        guard bound == 0 else {
-            let e = errno
-            close(fd)
-            throw PublisherError("cannot bind the socket to \(path)", errno: e)
-        }
-        guard listen(fd, backlog) == 0 else {
-            let e = errno
-            close(fd)
-            throw PublisherError("cannot listen on \(path)", errno: e)
+        do {
+            try Syscall.listen(fd, backlog: backlog)
+        } catch {
+            try? Syscall.close(fd)
+            throw PublisherError("cannot listen on \(path)", errno: error.errno)
         }
         return fd
     }
@@ -132,20 +130,20 @@ final class SocketAcceptor: Sendable {
     /// Checks that an inherited descriptor is a listening stream socket and
     /// makes it non-blocking.
     static func adopt(descriptor fd: CInt) throws(PublisherError) {
-        var type: CInt = 0
-        var length = socklen_t(MemoryLayout<CInt>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) == 0 else {
-            throw PublisherError("descriptor \(fd) is not a socket", errno: errno)
+        let type: CInt
+        do {
+            type = try Syscall.socketOption(fd, level: SOL_SOCKET, SO_TYPE)
+        } catch {
+            throw PublisherError("descriptor \(fd) is not a socket", errno: error.errno)
         }
         guard type == Int32(SOCK_STREAM.rawValue) else { throw PublisherError("descriptor \(fd) is not a stream socket") }
-        var listening: CInt = 0
-        length = socklen_t(MemoryLayout<CInt>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening != 0 else {
+        guard let listening = try? Syscall.socketOption(fd, level: SOL_SOCKET, SO_ACCEPTCONN), listening != 0 else {
             throw PublisherError("descriptor \(fd) is not a listening socket")
         }
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
-            throw PublisherError("cannot make descriptor \(fd) non-blocking", errno: errno)
+        do {
+            try Syscall.setNonBlocking(fd)
+        } catch {
+            throw PublisherError("cannot make descriptor \(fd) non-blocking", errno: error.errno)
         }
     }
 }

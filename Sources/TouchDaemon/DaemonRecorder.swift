@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemCalls
 import TouchCore
 import Trace
 
@@ -23,10 +24,11 @@ struct DaemonRecorder {
 
     /// Creates (or truncates) the file, readable by its owner and group.
     init(path: String) throws(TraceError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard fd >= 0 else {
-            let err = errno
-            throw TraceError(.unwritable, file: path, "cannot create: \(String(cString: strerror(err))) (errno \(err))")
+        let fd: Int32
+        do {
+            fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o640)
+        } catch {
+            throw TraceError(.unwritable, file: path, "cannot create: \(String(cString: strerror(error.errno))) (errno \(error.errno))")
         }
         self.path = path
         self.fd = fd
@@ -59,10 +61,10 @@ struct DaemonRecorder {
 
     /// Writes the last incomplete frame and closes the file.
     mutating func finish() throws(TraceError) {
-        defer { close(fd) }
+        defer { try? Syscall.close(fd) }
         try writer.finish()
     }
 
     /// Closes the file without writing more (after an error).
-    func abandon() { close(fd) }
+    func abandon() { try? Syscall.close(fd) }
 }

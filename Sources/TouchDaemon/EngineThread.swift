@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 import LiveInput
-import Publisher
 import Synchronization
+import SystemCalls
 
 /// What the engine's thread does between jobs when it reads the input itself
 /// (live devices): wait for input, a job or the engine's next deadline, and
@@ -52,9 +52,10 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
     init(name: String) throws(LiveInputError) {
         wakeup = try LiveWakeup()
         running.reserveCapacity(16)
-        let started = DetachedThread.start(name: name) { [self] in main() }
-        guard started == 0 else {
-            throw LiveInputError(subject: name, message: "cannot start the thread", errno: started)
+        do {
+            try DetachedThread.start(name: name) { [self] in main() }
+        } catch {
+            throw LiveInputError(subject: name, message: "cannot start the thread", errno: error.errno)
         }
     }
 
@@ -132,7 +133,7 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
 
     private func waitForWakeup() {
         var fd = pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&fd, 1, -1)
+        _ = try? Syscall.poll(&fd, timeoutMilliseconds: -1)
         _ = wakeup.drain()
     }
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -41,20 +42,8 @@ public struct JournalLogHandler: LogHandler {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         let line = Self.format(level: event.level, message: event.message.description, metadata: merged, journal: journalPrefixes) + "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { b in
-            var offset = 0
-            while offset < b.count {
-                let n = write(2, b.baseAddress! + offset, b.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // stderr is gone: nothing else to tell
-                }
-            }
-        }
+        // A failure means stderr is gone: nothing else to tell.
+        try? Syscall.writeAll(2, Array(line.utf8))
     }
 
     /// One line: the prefix, the message, then `key=value` pairs sorted by key

@@ -5,6 +5,7 @@ import Musl
 #endif
 import Evdev
 import LiveInput
+import SystemCalls
 import TouchCore
 import Trace
 
@@ -90,7 +91,8 @@ public final class LiveReplay {
 
     /// Sleeps until `time` on `CLOCK_MONOTONIC` (returns at once when it has passed).
     public static func sleep(until time: Timestamp) {
-        var ts = timespec(tv_sec: Int(time.microseconds / 1_000_000), tv_nsec: Int(time.microseconds % 1_000_000) * 1000)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+        let ts = timespec(tv_sec: Int(time.microseconds / 1_000_000), tv_nsec: Int(time.microseconds % 1_000_000) * 1000)
+        // Fails only for a time before the clock's start, which has passed.
+        try? Syscall.sleep(until: ts, clock: CLOCK_MONOTONIC)
     }
 }

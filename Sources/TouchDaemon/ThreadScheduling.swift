@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemCalls
 
 /// Real-time scheduling of the two threads on the input path: the engine's
 /// thread (reads the devices, runs the engine) and the publisher's event loop
@@ -47,21 +48,20 @@ public enum ThreadScheduling {
     /// real-time policy (`SCHED_RESET_ON_FORK`).
     public static func applyToCurrentThread(priority: Int) -> Outcome {
         precondition((0...maximumPriority).contains(priority), "priority out of range")
-        var param = sched_param()
-        param.sched_priority = Int32(priority)
         let policy = priority == 0 ? SCHED_OTHER : SCHED_FIFO
-        // pid 0: the calling thread (Linux schedules threads, not processes).
-        if sched_setscheduler(0, policy | resetOnFork, &param) == 0 {
+        do {
+            try Syscall.setScheduler(policy: policy | resetOnFork, priority: Int32(priority))
             return priority == 0 ? .normal : .realtime(priority: priority)
+        } catch {
+            return .refused(priority: priority, errno: error.errno)
         }
-        return .refused(priority: priority, errno: errno)
     }
 
     /// The calling thread's policy and priority as the kernel reports them.
     public static func currentThread() -> (policy: Int32, priority: Int) {
-        var param = sched_param()
-        _ = sched_getparam(0, &param)
-        return (sched_getscheduler(0) & ~resetOnFork, Int(param.sched_priority))
+        // Cannot fail for the calling thread.
+        let current = (try? Syscall.scheduler()) ?? (policy: SCHED_OTHER, priority: 0)
+        return (current.policy & ~resetOnFork, Int(current.priority))
     }
 
     // linux/sched.h; not exported by Glibc's module.

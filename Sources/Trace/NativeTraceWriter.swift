@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import JSON
+import SystemCalls
 import TouchCore
 
 /// Streams a `touchd-trace` version 1 file (docs/trace-format.md): a header
@@ -145,18 +146,11 @@ public struct NativeTraceWriter {
         case .buffer:
             text += pending
         case let .fileDescriptor(fd):
-            var utf8 = Array(pending.utf8)
-            var offset = 0
-            while offset < utf8.count {
-                let n = utf8.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if n < 0 {
-                    let err = errno
-                    if err == EINTR { continue }
-                    throw TraceError(.unwritable, file: name, "cannot write: \(String(cString: strerror(err))) (errno \(err))")
-                }
-                offset += n
+            do {
+                try Syscall.writeAll(fd, Array(pending.utf8))
+            } catch {
+                throw TraceError(.unwritable, file: name, "cannot write: \(String(cString: strerror(error.errno))) (errno \(error.errno))")
             }
-            utf8.removeAll()
         }
         pending.removeAll(keepingCapacity: true)
     }

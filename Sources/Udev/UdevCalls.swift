@@ -1,4 +1,5 @@
 import CLibudev
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -123,12 +124,10 @@ enum Libudev {
     /// `poll(2)` for readability of `fd`; false when `timeoutMilliseconds` passed first.
     static func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) throws(UdevError) -> Bool {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let rc = poll(&pfd, 1, timeoutMilliseconds)
-            if rc >= 0 { return rc > 0 }
-            let err = errno
-            if err == EINTR { continue }
-            throw UdevError(.receiveFailed, subject: "netlink:udev", message: "cannot wait for device events", errno: err)
+        do {
+            return try Syscall.poll(&pfd, timeoutMilliseconds: timeoutMilliseconds) > 0
+        } catch {
+            throw UdevError(.receiveFailed, subject: "netlink:udev", message: "cannot wait for device events", errno: error.errno)
         }
     }
 

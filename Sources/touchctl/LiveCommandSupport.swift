@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import LiveInput
 import Session
+import SystemCalls
 import TouchDaemon
 
 /// Loads a configuration file (or the built-in configuration); a bad file is a clean exit naming the file and key.
@@ -32,7 +33,7 @@ enum StopSignals {
         let handler: @convention(c) (Int32) -> Void = { _ in
             stopRequested = 1
             var byte: UInt8 = 1
-            _ = write(stopWakeDescriptor, &byte, 1)
+            _ = withUnsafeBytes(of: &byte) { try? Syscall.write(stopWakeDescriptor, $0) }
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)

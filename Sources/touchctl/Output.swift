@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import Session
+import SystemCalls
 import TouchDaemon
 import Trace
 import Wire
@@ -38,17 +39,9 @@ func printError(_ s: String) {
     writeAll(Array((s + "\n").utf8), to: 2)
 }
 
-/// Writes all bytes to a file descriptor, retrying on EINTR; a closed pipe ends the output quietly.
+/// Writes all bytes to a file descriptor; a closed pipe (or any failure) ends the output quietly.
 func writeAll(_ bytes: [UInt8], to fd: Int32) {
-    bytes.withUnsafeBytes { raw in
-        var off = 0
-        while off < raw.count {
-            let n = write(fd, raw.baseAddress! + off, raw.count - off)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            off += n
-        }
-    }
+    try? Syscall.writeAll(fd, bytes)
 }
 
 /// Reads every file, printing warnings to stderr; a read error is rethrown as

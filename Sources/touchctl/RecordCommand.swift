@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import LiveInput
+import SystemCalls
 import TouchCore
 import Trace
 
@@ -55,12 +56,14 @@ struct RecordCommand: ParsableCommand {
             printError("touchctl: " + error.description)
             throw ExitCode(69)
         }
-        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            printError("touchctl: \(output): cannot create the file (errno \(errno))")
+        let fd: Int32
+        do {
+            fd = try Syscall.open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
+        } catch {
+            printError("touchctl: \(output): cannot create the file (errno \(error.errno))")
             throw ExitCode(73)
         }
-        defer { _ = close(fd) }
+        defer { try? Syscall.close(fd) }
         StopSignals.install(waking: source.wakeup)
 
         var recorder = TraceRecorder(format: traceFormat, fileDescriptor: fd, file: output)
@@ -145,13 +148,10 @@ struct TraceRecorder {
             return
         }
         let text = try TraceWriter.render(recording, as: format)
-        let bytes = Array(text.utf8)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fileDescriptor, $0.baseAddress! + off, $0.count - off) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw TraceError(.unwritable, file: file, "cannot write the trace (errno \(errno))") }
-            off += n
+        do {
+            try Syscall.writeAll(fileDescriptor, Array(text.utf8))
+        } catch {
+            throw TraceError(.unwritable, file: file, "cannot write the trace (errno \(error.errno))")
         }
     }
 }

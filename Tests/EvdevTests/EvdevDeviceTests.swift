@@ -1,3 +1,4 @@
+import KernelTesting
 import Testing
 import TouchCore
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ import Glibc
 
     // MARK: Kernel (uinput)
 
-    @Test(.enabled(if: Fixtures.hasUinput, "needs /dev/uinput (run make test-vm)"), arguments: RecordedFixture.all)
+    @Test(.requiresUinput, arguments: RecordedFixture.all)
     func descriptionMatchesTheRecordedDevice(_ fixture: RecordedFixture) throws {
         let described = try Fixtures.description(fixture.events)
         let uinput = try UinputDevice(description: described)
@@ -47,7 +48,7 @@ import Glibc
         #expect(device.slotStates().allSatisfy { !$0.isActive })
     }
 
-    @Test(.enabled(if: Fixtures.hasUinput, "needs /dev/uinput (run make test-vm)"), arguments: RecordedFixture.all)
+    @Test(.requiresUinput, arguments: RecordedFixture.all)
     func recordedEventsReadBackAsTheKernelPassesThem(_ fixture: RecordedFixture) throws {
         let recording = try Fixtures.recording(fixture.events)
         let described = try #require(recording.devices.first).description
@@ -98,7 +99,7 @@ import Glibc
         return (expected.map(EventValue.init), read.map(EventValue.init), changed)
     }
 
-    @Test(.enabled(if: Fixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func timestampsAreOnTheMonotonicClock() throws {
         let uinput = try UinputDevice(description: try Fixtures.description(RecordedFixture.all[0].events))
         let device = try EvdevDevice(path: try #require(uinput.devnode))
@@ -115,7 +116,7 @@ import Glibc
         }
     }
 
-    @Test(.enabled(if: Fixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func grabKeepsEventsFromOtherReaders() throws {
         let uinput = try UinputDevice(description: try Fixtures.description(RecordedFixture.all[0].events))
         let node = try #require(uinput.devnode)
@@ -146,7 +147,7 @@ import Glibc
         ])
     }
 
-    @Test(.enabled(if: Fixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func removedDeviceReportsRemoval() throws {
         let uinput = try UinputDevice(description: try Fixtures.description(RecordedFixture.all[0].events))
         let device = try EvdevDevice(path: try #require(uinput.devnode))

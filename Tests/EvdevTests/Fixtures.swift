@@ -12,9 +12,6 @@ enum Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/real/evemu-devices").path
 
-    /// Whether this machine can create uinput devices (true in the `make test-vm` guest).
-    static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
-
     /// Waits (at most 30 s, then throws) until udev has run its rules on the device: rules may
     /// change the kernel's view of it (libinput's 90-libinput-fuzz-override
     /// sets touchpads' fuzz to 0 with EVIOCSABS), so tests that model the

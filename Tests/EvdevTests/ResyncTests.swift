@@ -1,3 +1,4 @@
+import KernelTesting
 import Testing
 import TouchCore
 @testable import Evdev
@@ -5,7 +6,7 @@ import TouchCore
 /// SYN_DROPPED: the kernel's buffer overflows when the reader falls behind;
 /// `readAvailable` must resync and report a state consistent with what was written.
 @Suite struct ResyncTests {
-    @Test(.enabled(if: Fixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func floodingTheDeviceReportsResyncWithCurrentSlots() throws {
         let uinput = try UinputDevice(description: try Fixtures.description(RecordedFixture.all[0].events))
         let device = try EvdevDevice(path: try #require(uinput.devnode))

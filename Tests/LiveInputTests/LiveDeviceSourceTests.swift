@@ -1,4 +1,5 @@
 import Foundation
+import KernelTesting
 import Testing
 import TouchCore
 import Trace
@@ -60,7 +61,7 @@ import Udev
 
     // MARK: Kernel (uinput, udevd)
 
-    @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func hotplugAddReadRemoveAndReAddWithNewIDs() throws {
         let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
         var syspaths: [String] = []
@@ -96,7 +97,7 @@ import Udev
         #expect(ids == [DeviceID(0), DeviceID(1)])
     }
 
-    @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func roundsIntoOneBufferKeepWhatAnEarlierRoundHandedOut() throws {
         let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
         var syspath = ""
@@ -141,7 +142,7 @@ import Udev
     }
 
     // Issue 9, faults: the node disappears between enumeration and open.
-    @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func aNodeGoneBetweenEnumerationAndOpenIsReportedByName() throws {
         let uinput = try UinputDevice(description: try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc"))
         let syspath = try #require(uinput.syspath)
@@ -232,7 +233,7 @@ import Udev
         uinput.close()
     }
 
-    @Test(.enabled(if: LiveFixtures.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func decisionIgnoresAnOpenedDeviceAndGrabs() throws {
         let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
         let ignored = try UinputDevice(description: description)

@@ -1,4 +1,5 @@
 import Foundation
+import KernelTesting
 import Testing
 import TouchCore
 import Trace
@@ -10,11 +11,8 @@ enum LiveFixtures {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/real/evemu-devices").path
 
-    /// Whether this machine can create uinput devices (true in the `make test-vm` guest).
-    static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
-
     /// The `make test-vm` guest, whose udev rules and /etc may be changed (scripts/vm-guest.sh sets TOUCHD_VM_GUEST=1).
-    static let isThrowawayGuest = ProcessInfo.processInfo.environment["TOUCHD_VM_GUEST"] == "1" && hasUinput
+    static let isThrowawayGuest = ProcessInfo.processInfo.environment["TOUCHD_VM_GUEST"] == "1" && KernelCapability.uinputIsWritable
 
     /// Runs a program and returns its exit status.
     static func run(_ path: String, _ arguments: String...) throws -> Int32 {

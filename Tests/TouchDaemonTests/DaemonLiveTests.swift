@@ -1,4 +1,5 @@
 import Foundation
+import KernelTesting
 import Testing
 import TouchCore
 import Session
@@ -11,7 +12,6 @@ import Trace
 /// into it, and a client sees the device come, the gestures of the recording,
 /// and the device go.
 @Suite(.serialized) struct DaemonLiveTests {
-    static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
 
     func gestureLines(_ lines: [String]) -> [String] {
         lines.filter { messageType($0) == "gesture" }.compactMap { line -> String? in
@@ -21,7 +21,7 @@ import Trace
         }
     }
 
-    @Test(.enabled(if: Self.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func hotpluggedTouchscreenIsServedLive() throws {
         let daemon = try DaemonProcess(["--log-level", "info"])
         do {
@@ -34,7 +34,7 @@ import Trace
     /// What systemd's `LimitRTPRIO=` gives the unprivileged service user
     /// (docs/daemon.md, "Scheduling"): SCHED_FIFO without CAP_SYS_NICE.
     /// In the guest because raising the limit needs CAP_SYS_RESOURCE.
-    @Test(.enabled(if: Self.hasUinput, "needs the guest's root (run make test-vm)"))
+    @Test(.enabled(if: KernelCapability.uinputIsWritable, "needs the guest's root (run make test-vm)"))
     func rlimitRtprioGrantsFifoWithoutTheCapability() throws {
         let daemon = try DaemonProcess(["--replay", PackagePaths.drag4, "--loop", "--realtime-priority", "5"], launcher: [
             "/usr/bin/prlimit", "--rtprio=5", "--", "/usr/bin/setpriv", "--bounding-set=-sys_nice", "--inh-caps=-sys_nice"])

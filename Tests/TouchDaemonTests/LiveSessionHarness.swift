@@ -10,8 +10,6 @@ import LiveInput
 
 /// Drives a ``LiveTouchSession`` against uinput devices in the `make test-vm` guest.
 enum LiveHarness {
-    static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
-
     /// A session reading only the devices under `syspaths` (other tests' devices come and go meanwhile).
     static func session(for syspaths: @escaping () -> [String], configuration: TouchdConfiguration = TouchdConfiguration())
         throws -> LiveTouchSession {

@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import KernelTesting
 import Testing
 import TouchCore
 import Session
@@ -28,7 +29,7 @@ struct LiveFixture: Sendable, CustomTestStringConvertible {
 /// Issue 5 in the guest: the live pipeline (uinput -> evdev -> LiveTouchSession)
 /// gives the touches and gestures offline replay gives for the same recording.
 @Suite(.serialized) struct LiveTouchSessionTests {
-    @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"), arguments: LiveFixture.all)
+    @Test(.requiresUinput, arguments: LiveFixture.all)
     func liveMatchesOfflineReplay(_ fixture: LiveFixture) throws {
         let recording = try RealFixtures.recording(fixture.file)
         let offline = Comparable(LiveHarness.offlineOutputs(recording))
@@ -54,7 +55,7 @@ struct LiveFixture: Sendable, CustomTestStringConvertible {
         #expect(!outputs.contains { if case .resynced = $0 { true } else { false } })
     }
 
-    @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func removalWithTwoFingersDownCancelsAndReAddingWorks() throws {
         let description = try #require(try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.desc").devices.first).description
         var syspaths: [String] = []
@@ -105,7 +106,7 @@ struct LiveFixture: Sendable, CustomTestStringConvertible {
         uinput.close()
     }
 
-    @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func floodingUntilTheKernelDropsKeepsTouchInvariants() throws {
         let description = try #require(try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.desc").devices.first).description
         let uinput = try UinputDevice(description: description)

@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import KernelTesting
 import Testing
 import TouchCore
 import Session
@@ -70,7 +71,7 @@ import Udev
 
     static func gestures(_ outputs: [ReplayOutput]) -> [String] { Comparable(outputs).gestures }
 
-    @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func devicesListsTheTouchscreenAndNotAKeyboard() throws {
         let description = try #require(try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.desc").devices.first).description
         let touchscreen = try UinputDevice(description: description)
@@ -98,7 +99,7 @@ import Udev
 
     // Issue 9, faults: absurd absinfo and a node the user may not open; each
     // device is explained by name, the others are still listed.
-    @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func devicesExplainsDevicesThatCannotBeUsed() throws {
         let atmel = try #require(try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.desc").devices.first).description
         // The kernel refuses maximum < minimum from uinput (a driver could still report it: TouchPipelineTests covers that).
@@ -138,7 +139,7 @@ import Udev
                 "\(text)")
     }
 
-    @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"), arguments: ["native", "evemu"])
+    @Test(.requiresUinput, arguments: ["native", "evemu"])
     func recordThenReplayGivesTheOriginalGestures(_ format: String) throws {
         let original = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
         let replay = try LiveReplay(recording: original)
@@ -173,7 +174,7 @@ import Udev
         #expect(Comparable(LiveHarness.offlineOutputs(recorded)).touches == Comparable(LiveHarness.offlineOutputs(original)).touches)
     }
 
-    @Test(.enabled(if: LiveHarness.hasUinput, "needs /dev/uinput (run make test-vm)"))
+    @Test(.requiresUinput)
     func replayLiveFeedsALiveSession() throws {
         let fixture = "touchpads/CyPS2 Cypress Trackpad.three_finger_tap.events"
         let recording = try RealFixtures.recording(fixture)

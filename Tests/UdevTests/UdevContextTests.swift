@@ -1,4 +1,5 @@
 import Foundation
+import KernelTesting
 import Testing
 import Trace
 import TouchCore
@@ -38,7 +39,7 @@ import Evdev
 
     // MARK: Kernel (uinput, udevd)
 
-    @Test(.enabled(if: Self.hasUinput, "needs /dev/uinput (run make test-vm)"), arguments: [
+    @Test(.requiresUinput, arguments: [
         ("touchscreens/Atmel maXTouch Touchscreen.desc", TouchDeviceKind.touchscreen),
         ("tablets/Wacom Intuos4 6x9 Pen.desc", TouchDeviceKind.tablet),
         ("touchpads/SynPS2 Synaptics TouchPad.desc", TouchDeviceKind.touchpad),
@@ -78,8 +79,6 @@ import Evdev
         }
         return nil
     }
-
-    static let hasUinput = FileManager.default.fileExists(atPath: "/dev/uinput")
 
     static let evemuDevices = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Foundation
+import KernelTesting
 import Testing
 import Trace
 import TouchCore
@@ -166,7 +167,7 @@ struct UdevRulesInstallTests {
 
 /// Set by scripts/vm-guest.sh: a guest whose /etc and /run may be changed.
 private let isThrowawayGuest = ProcessInfo.processInfo.environment["TOUCHD_VM_GUEST"] == "1"
-    && FileManager.default.fileExists(atPath: "/dev/uinput")
+    && KernelCapability.uinputIsWritable
 
 /// A failed step of setting up the rules test, naming the command or device.
 struct RulesTestError: Error, CustomStringConvertible {

@@ -3,6 +3,7 @@ import Gestures
 import Glibc
 import Publisher
 import Synchronization
+import SystemCalls
 import TouchCore
 import Wire
 
@@ -132,6 +133,5 @@ private func runCoalescing(batches: [EventBatch], intervalMilliseconds: Double) 
 
 /// Sleeps until the monotonic time `ns` (returns at once when it has passed).
 private func sleepUntil(_ ns: UInt64) {
-    var at = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nil) == EINTR {}
+    try? Syscall.sleep(until: timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000)))
 }

@@ -3,6 +3,7 @@ import Gestures
 import Glibc
 import Publisher
 import Synchronization
+import SystemCalls
 import TouchCore
 import Wire
 
@@ -243,14 +244,10 @@ func benchFailed(_ message: String) -> Never {
 
 /// Writes all of `bytes` to a blocking socket (a `write` a signal interrupts may take only part).
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { raw in
-        var done = 0
-        while done < raw.count {
-            let n = write(fd, raw.baseAddress! + done, raw.count - done)
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else {
-                benchFailed("socket floor: write failed (errno \(errno))")
-            }
-        }
+    do {
+        try Syscall.writeAll(fd, bytes)
+    } catch {
+        benchFailed("socket floor: \(error)")
     }
 }
 

@@ -1,0 +1,80 @@
+import CSystemCalls
+import Glibc
+
+extension Syscall {
+    /// `socket(2)`: a new socket, e.g. `socket(domain: AF_UNIX, type: SOCK_STREAM | SOCK_CLOEXEC)`.
+    public static func socket(domain: Int32, type: Int32, protocol: Int32 = 0) throws(SystemCallError) -> Int32 {
+        try valueOrErrno("socket") { Glibc.socket(domain, type, `protocol`) }
+    }
+
+    /// `bind(2)` to the Unix socket address `path`. A path longer than a
+    /// `sockaddr_un` holds (107 bytes) is `ENAMETOOLONG`.
+    public static func bind(_ fd: Int32, unixPath path: String) throws(SystemCallError) {
+        try withUnixAddress(path, call: "bind") { address, length throws(SystemCallError) in
+            try nothingOrErrno("bind") { Glibc.bind(fd, address, length) }
+        }
+    }
+
+    /// `connect(2)` to the Unix socket address `path` (`ENAMETOOLONG` as for ``bind(_:unixPath:)``).
+    public static func connect(_ fd: Int32, unixPath path: String) throws(SystemCallError) {
+        try withUnixAddress(path, call: "connect") { address, length throws(SystemCallError) in
+            try nothingOrErrno("connect") { Glibc.connect(fd, address, length) }
+        }
+    }
+
+    /// The most bytes of a path a Unix socket address holds (its NUL aside).
+    public static let unixPathCapacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    private static func withUnixAddress(
+        _ path: String, call: String,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemCallError) -> Void
+    ) throws(SystemCallError) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count <= unixPathCapacity else { throw SystemCallError(call: call, errno: ENAMETOOLONG) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        try withUnsafePointer(to: &address) { pointer throws(SystemCallError) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemCallError) in
+                try body(address, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
+
+    /// `listen(2)`.
+    public static func listen(_ fd: Int32, backlog: Int32) throws(SystemCallError) {
+        try nothingOrErrno("listen") { Glibc.listen(fd, backlog) }
+    }
+
+    /// `accept4(2)`: the next pending connection's descriptor, with `flags`
+    /// (`SOCK_CLOEXEC`, `SOCK_NONBLOCK`) set atomically, or
+    /// ``Outcome/wouldBlock`` when a non-blocking listener has none pending.
+    public static func accept(_ listener: Int32, flags: Int32) throws(SystemCallError) -> Outcome<Int32> {
+        try outcomeOrErrno("accept4") { accept4(listener, nil, nil, flags) }
+    }
+
+    /// `getsockopt(2)` of an `int` option (`SO_TYPE`, `SO_ACCEPTCONN`).
+    public static func socketOption(_ fd: Int32, level: Int32, _ name: Int32) throws(SystemCallError) -> Int32 {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        try nothingOrErrno("getsockopt") { getsockopt(fd, level, name, &value, &length) }
+        return value
+    }
+
+    /// `send(2)` of `bytes`: the bytes sent (maybe fewer), or
+    /// ``Outcome/wouldBlock`` when the socket takes none without waiting.
+    @inlinable
+    public static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, flags: Int32) throws(SystemCallError) -> Outcome<Int> {
+        try outcomeOrErrno("send") { Glibc.send(fd, bytes.baseAddress, bytes.count, flags) }
+    }
+
+    /// `sendmsg(2)` of `message`'s buffers: the bytes sent (maybe fewer), or
+    /// ``Outcome/wouldBlock`` when the socket takes none without waiting.
+    @inlinable
+    public static func send(_ fd: Int32, message: UnsafePointer<msghdr>, flags: Int32) throws(SystemCallError) -> Outcome<Int> {
+        try outcomeOrErrno("sendmsg") { sendmsg(fd, message, flags) }
+    }
+}
