@@ -264,6 +264,8 @@ extension Engine {
     mutating func retire(_ i: Int, reason: ArenaCancelReason) {
         arena.retire(ArenaMember(rawValue: i), reason: reason)
         carryOutArenaActions()
+        // Its index may go to another recognizer: the touches it claimed stay claimed, by nobody.
+        for r in records.order where records.items[r].claimant == i { records.items[r].claimant = nil }
         slots[i].live = false
         following[i] = false
         freeSlots.append(i)
