@@ -20,7 +20,8 @@ public struct Engine: Sendable {
     /// Record indices of the contacts and hovers down, by touch id.
     var activeContacts = ActiveTouchTable()
     var activeHovers = ActiveTouchTable()
-    var engagedSlots: [Int] = []
+    /// Arbitration between the recognizers (members indexed like ``slots``).
+    var arena = GestureArena()
     /// `slots[i].rank`, kept apart so sorting never copies the slots.
     var ranks: [Int] = []
     /// `slots[i].live && slots[i].core.followsMoves`, kept apart (set with the state) so a moved touch
@@ -62,7 +63,6 @@ public struct Engine: Sendable {
         self.configuration = configuration
         dirtySlots.reserveCapacity(64)
         scratch.reserveCapacity(64)
-        engagedSlots.reserveCapacity(64)
         rebuild()
         nextDeadline = earliestDeadline()
     }
@@ -116,14 +116,14 @@ public struct Engine: Sendable {
     /// holds after each mutating entry point.
     func earliestDeadline() -> Timestamp? {
         var best: Timestamp?
-        for s in engagedSlots {
-            if let d = slots[s].core.deadline, best == nil || d < best! { best = d }
+        for m in arena.engaged {
+            if let d = slots[m.rawValue].core.deadline, best == nil || d < best! { best = d }
         }
         return best
     }
 
     /// True when no touch is down, no recognizer is engaged and no raw delivery is pending.
-    public var isIdle: Bool { engagedSlots.isEmpty && records.isEmpty }
+    public var isIdle: Bool { arena.engaged.isEmpty && records.isEmpty }
 
     /// The state of a recognizer (for tests and inspection); nil when there is no such recognizer.
     public func state(of name: String, surface: SurfaceID?) -> RecognizerState? {
@@ -191,22 +191,19 @@ public struct Engine: Sendable {
     /// Offers a new touch to the recognizers of a chain (semantics sections 2.2 to 2.4).
     mutating func engage(_ touch: Touch, key: Int, chain: [Int], record: inout TouchRecord) {
         var interaction = Int.max
-        for s in chain where slots[s].live && slots[s].engaged { interaction = min(interaction, slots[s].interaction) }
+        for s in chain where slots[s].live && arena.isEngaged(ArenaMember(rawValue: s)) { interaction = min(interaction, slots[s].interaction) }
         if interaction == Int.max { interaction = newInteraction() }
         record.interaction = interaction
         for s in chain where slots[s].live {
-            if let refused = slots[s].refusal(of: touch) {
+            let member = ArenaMember(rawValue: s)
+            if let refused = slots[s].refusal(of: touch, engaged: arena.isEngaged(member)) {
                 if recordsDebug, let reason = refused.reason { debug(.refused(reason: reason), slot: s, touch: touch.id, interaction: interaction) }
                 continue
             }
-            if !slots[s].engaged {
-                slots[s].engaged = true
-                slots[s].interaction = interaction
-                engagedSlots.append(s)
-            }
+            if arena.engage(member) { slots[s].interaction = interaction }
             slots[s].core.add(touch, key: key)
-            slots[s].seen.append(key)
-            if slots[s].systemEdge != nil && slots[s].seen.count == 1 { chooseSystemRole(s, for: touch, interaction: interaction) }
+            arena.take(key, by: member)
+            if slots[s].systemEdge != nil && arena.seen(by: member).count == 1 { chooseSystemRole(s, for: touch, interaction: interaction) }
             markDirty(s)
             record.slots.append(s)
         }
@@ -258,9 +255,10 @@ public struct Engine: Sendable {
         records.items[i].endedPhase = cancelled ? .cancelled : .ended
         records.markPending(i)
         let key = records.items[i].key
+        for s in records.items[i].slots where slots[s].live { arena.touchLeft(key, member: ArenaMember(rawValue: s)) }
         for s in records.items[i].slots where slots[s].live && slots[s].core.holds(key) {
             if cancelled {
-                forceCancel(s, reason: "touch \(touch.id) cancelled upstream")
+                cancel(s, reason: .touchCancelled(touch.id))
                 slots[s].core.drop(key)
             } else if slots[s].core.update(touch, key: key, lifted: true) {
                 markDirty(s)
@@ -339,7 +337,8 @@ public struct Engine: Sendable {
     mutating func fireDeadlines(upTo time: Timestamp) {
         while true {
             var best: Int?
-            for s in engagedSlots {
+            for m in arena.engaged {
+                let s = m.rawValue
                 guard let d = slots[s].core.deadline, d <= time else { continue }
                 if let b = best, let bd = slots[b].core.deadline,
                    bd < d || (bd == d && slots[b].rank < slots[s].rank) { continue }
@@ -359,16 +358,17 @@ public struct Engine: Sendable {
     mutating func settle() {
         flushRawTouches()
         var i = 0
-        while i < engagedSlots.count {
-            let s = engagedSlots[i]
+        while i < arena.engaged.count {
+            let m = arena.engaged[i]
+            let s = m.rawValue
             if slots[s].live && slots[s].core.state == .possible && slots[s].core.downCount == 0 && slots[s].core.deadline == nil {
                 // Nothing can ever decide it now; it would hang everything waiting for it.
                 debug(.bug("possible with no touches and no deadline"), slot: s)
-                forceFail(s)
+                failUndelivered(s)
             }
-            if !slots[s].live || (slots[s].core.state.isTerminal && slots[s].core.downCount == 0 && slots[s].delivery != .withheld) {
+            if !slots[s].live || (slots[s].core.state.isTerminal && slots[s].core.downCount == 0 && arena.delivery(of: m) != .withheld) {
                 reset(s)
-                engagedSlots.remove(at: i)
+                arena.leave(at: i)
             } else {
                 i += 1
             }
@@ -376,16 +376,13 @@ public struct Engine: Sendable {
     }
 
     mutating func reset(_ s: Int) {
-        if slots[s].live { setState(s, .possible) }
+        arena.reset(ArenaMember(rawValue: s))
+        carryOutArenaActions()
         slots[s].core.reset()
         following[s] = slots[s].live
         slots[s].machine = RecognizerMachine(slots[s].config.kind, context: slots[s].context)
-        slots[s].engaged = false
-        slots[s].delivery = .none
-        slots[s].succeeded = false
         slots[s].deferredBy = nil
         slots[s].secondSwipe = false
-        slots[s].seen.removeAll(keepingCapacity: true)
     }
 
     // MARK: Output

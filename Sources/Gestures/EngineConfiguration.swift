@@ -126,22 +126,22 @@ extension Engine {
         for i in slots.indices where slots[i].live {
             let k = key(slots[i].owner, slots[i].surface, slots[i].config.name)
             guard let w = wanted[k] else {
-                retire(i, reason: "removed")
+                retire(i, reason: .removed)
                 continue
             }
             var sameDeclaration = w.config
             sameDeclaration.enabled = slots[i].config.enabled
             if sameDeclaration != slots[i].config {
-                retire(i, reason: "redeclared")
+                retire(i, reason: .redeclared)
                 continue
             }
-            if !w.config.enabled && slots[i].config.enabled && slots[i].engaged {
-                forceCancel(i, reason: "disabled")
+            if !w.config.enabled && slots[i].config.enabled && arena.isEngaged(ArenaMember(rawValue: i)) {
+                cancel(i, reason: .disabled)
             }
             slots[i].config = w.config
             // Machines keep their context (edge zones); an idle one starts over with
             // the new one, an engaged one takes it when it is reset.
-            if slots[i].context != w.context && !slots[i].engaged {
+            if slots[i].context != w.context && !arena.isEngaged(ArenaMember(rawValue: i)) {
                 slots[i].machine = RecognizerMachine(w.config.kind, context: w.context)
             }
             slots[i].context = w.context
@@ -154,6 +154,7 @@ extension Engine {
             slot.screen = w.screen
             let i: Int
             if let free = freeSlots.popLast() { slots[free] = slot; i = free } else { slots.append(slot); i = slots.count - 1 }
+            arena.admit(ArenaMember(rawValue: i))
             existing[k] = i
         }
 
@@ -179,6 +180,7 @@ extension Engine {
         }
         ranks = Array(repeating: Int.max, count: slots.count)
         for (r, i) in live.enumerated() { slots[i].rank = r; ranks[i] = r }
+        arena.setCanonicalOrder(live.map { ArenaMember(rawValue: $0) })
         following = slots.map { $0.live && $0.core.followsMoves }
         systemSlots.sort { ranks[$0] < ranks[$1] }
 
@@ -208,51 +210,63 @@ extension Engine {
         }
     }
 
-    /// Resolves relation names to slots: same owner, preferring the same surface.
+    /// Declares every live recognizer to the arena: relation names resolved to members (same
+    /// owner, preferring the same surface), then what its kind and owner imply.
     mutating func resolveRelations() {
         var byName: [String: [Int]] = [:]
         for i in slots.indices where slots[i].live { byName[slots[i].owner + "\u{1}" + slots[i].config.name, default: []].append(i) }
-        func resolve(_ names: [String], for i: Int) -> [Int] {
+        func resolve(_ names: [String], for i: Int) -> [ArenaMember] {
             var out: [Int] = []
             for n in names {
                 let candidates = byName[slots[i].owner + "\u{1}" + n] ?? []
                 let sameSurface = candidates.filter { slots[$0].surface == slots[i].surface }
                 out += sameSurface.isEmpty ? candidates : sameSurface
             }
-            return out.filter { $0 != i }
+            return out.filter { $0 != i }.map { ArenaMember(rawValue: $0) }
         }
+        let systemEdges = systemSlots.filter { slots[$0].systemEdge != nil }
         for i in slots.indices where slots[i].live {
             let c = slots[i].config
-            slots[i].requires = resolve(c.requiresFailureOf, for: i)
+            var d = ArenaDeclaration()
+            d.shouldBegin = c.shouldBegin
+            d.claimsTouchesOnBegin = slots[i].claimsTouchesOnBegin
+            d.requiresFailureOf = resolve(c.requiresFailureOf, for: i)
             switch c.simultaneousWith {
-            case .all: slots[i].simultaneousAll = true; slots[i].simultaneous = []
-            case .names(let n): slots[i].simultaneousAll = false; slots[i].simultaneous = resolve(n, for: i)
+            case .all: d.simultaneousWithAll = true
+            case .names(let n): d.simultaneousWith = resolve(n, for: i)
             }
             switch c.canPrevent {
-            case .all: slots[i].preventsAll = true; slots[i].prevents = []
-            case .names(let n): slots[i].preventsAll = false; slots[i].prevents = resolve(n, for: i)
+            case .all: d.preventsAll = true
+            case .names(let n): d.preventsAll = false; d.prevents = resolve(n, for: i)
             }
             switch c.canBePreventedBy {
-            case .all: slots[i].preventableByAll = true; slots[i].preventableBy = []
-            case .names(let n): slots[i].preventableByAll = false; slots[i].preventableBy = resolve(n, for: i)
+            case .all: d.preventableByAll = true
+            case .names(let n): d.preventableByAll = false; d.preventableBy = resolve(n, for: i)
+            }
+            // Waits the kind table and the system imply (semantics sections 6 and 7).
+            let waitsForKinds = slots[i].kind.waitsForKinds
+            for j in slots.indices where j != i && slots[j].live {
+                if waitsForKinds.contains(slots[j].kind) || (slots[i].waitsForSystemEdges && slots[j].systemEdge != nil) {
+                    d.waitsFor.append(ArenaMember(rawValue: j))
+                }
             }
             if slots[i].systemEdge != nil {
                 // Semantics section 6: app recognizers never exclude a system edge swipe (it cancels them
                 // when it begins); the edge swipes of a corner exclude each other.
-                slots[i].preventableByAll = false
-                slots[i].preventableBy = systemSlots.filter { $0 != i && slots[$0].systemEdge != nil }
+                d.preventableByAll = false
+                d.preventableBy = systemEdges.filter { $0 != i }.map { ArenaMember(rawValue: $0) }
             }
+            arena.declare(ArenaMember(rawValue: i), d)
         }
     }
 
     /// Takes a slot out of service, cancelling it first when it is engaged.
-    mutating func retire(_ i: Int, reason: String) {
-        if slots[i].engaged {
-            forceCancel(i, reason: reason)
-            engagedSlots.removeAll { $0 == i }
-        }
+    mutating func retire(_ i: Int, reason: ArenaCancelReason) {
+        arena.retire(ArenaMember(rawValue: i), reason: reason)
+        carryOutArenaActions()
+        // Its index may go to another recognizer: the touches it claimed stay claimed, by nobody.
+        for r in records.order where records.items[r].claimant == i { records.items[r].claimant = nil }
         slots[i].live = false
-        slots[i].engaged = false
         following[i] = false
         freeSlots.append(i)
     }

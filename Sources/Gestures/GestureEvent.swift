@@ -1,37 +1,5 @@
 import TouchCore
 
-/// What a recognizer recognizes; the `kind` of a ``GestureEvent``.
-public enum GestureKind: String, Hashable, Sendable, CaseIterable, Codable {
-    /// One or more quick touches (discrete).
-    case tap
-    /// Touches held still for a while (continuous).
-    case longPress = "long-press"
-    /// Touches moving together (continuous).
-    case pan
-    /// A quick stroke in one direction (discrete).
-    case swipe
-    /// Touches moving apart or together (continuous).
-    case pinch
-    /// Touches turning around their centroid (continuous).
-    case rotate
-    /// A pan that starts at an edge of the surface (continuous).
-    case edgePan = "edge-pan"
-    /// A stylus in proximity without contact (continuous).
-    case hover
-    /// Hold, then move: picks something up (continuous, semantics section 7).
-    case drag
-    /// The system's swipe in from a screen edge (continuous, semantics section 6; owned by `system`).
-    case edgeSwipe = "edge-swipe"
-
-    /// True for kinds that go straight from `possible` to `recognized` (tap, swipe).
-    @inlinable public var isDiscrete: Bool {
-        switch self {
-        case .tap, .swipe: return true
-        case .longPress, .pan, .pinch, .rotate, .edgePan, .hover, .drag, .edgeSwipe: return false
-        }
-    }
-}
-
 /// The state a ``GestureEvent`` reports (semantics section 3).
 public enum GestureState: String, Hashable, Sendable, CaseIterable, Codable {
     /// A discrete gesture happened.

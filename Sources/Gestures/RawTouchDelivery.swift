@@ -17,7 +17,7 @@ extension Engine {
     func isHeld(_ record: TouchRecord, by flag: Hold) -> Bool {
         // A deferred system edge swipe only watches: it holds nothing back.
         for s in record.slots where slots[s].live && slots[s].holds(flag) && slots[s].deferredBy == nil
-            && slots[s].isUndecided && slots[s].seen.contains(record.key) {
+            && arena.isUndecided(ArenaMember(rawValue: s)) && arena.hasSeen(record.key, by: ArenaMember(rawValue: s)) {
             return true
         }
         return false

@@ -155,10 +155,10 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: TagKey.self)
             let word = try c.decode(String.self, forKey: .kind)
-            guard let kind = GestureKind(rawValue: word) else {
+            guard let kind = RecognizerKind(rawValue: word) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .kind, in: c,
-                    debugDescription: "kind '\(word)' is not one of \(GestureKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    debugDescription: "kind '\(word)' is not one of \(RecognizerKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             switch kind {
             case .tap: self = .tap(try TapParameters(from: decoder))

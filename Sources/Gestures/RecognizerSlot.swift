@@ -1,17 +1,8 @@
 import TouchCore
 
-/// How a recognizer's actions reach clients in the current interaction (semantics section 4).
-enum Delivery: Sendable, Equatable {
-    /// Nothing sent yet (still possible, or failed before sending anything).
-    case none
-    /// It began or recognized, but a recognizer it requires to fail has not failed yet.
-    case withheld
-    /// Its actions are being sent.
-    case delivering
-}
-
-/// A recognizer as the engine keeps it: its declaration, where it lives, its
-/// resolved relations, its machine and base, and its part in the current interaction.
+/// A recognizer as the engine keeps it: its declaration, where it lives, its machine
+/// and base. Its relations and its part in arbitration are the arena's
+/// (``GestureArena``, member `ArenaMember(rawValue: index)`).
 struct RecognizerSlot: Sendable {
     var config: RecognizerConfiguration {
         didSet { allowedTypes = Self.mask(config.allowedTouchTypes) }
@@ -40,27 +31,14 @@ struct RecognizerSlot: Sendable {
     var screen: Int?
     /// The edge of a system edge swipe (semantics section 6); nil for every other recognizer.
     let systemEdge: SurfaceEdge?
-    /// Pan, swipe, edge-pan and drag of apps: they get touches that began in an edge zone only
-    /// once the system edge swipe failed (an implicit failure requirement, semantics section 6).
+    /// App recognizers of kinds that yield to the system: they get touches that began in an edge zone
+    /// only once the system edge swipe failed (an implicit failure requirement, semantics section 6).
     let waitsForSystemEdges: Bool
-
-    // Relations, resolved to slot indices.
-    var requires: [Int] = []
-    var simultaneousAll = false
-    var simultaneous: [Int] = []
-    var preventsAll = true
-    var prevents: [Int] = []
-    var preventableByAll = true
-    var preventableBy: [Int] = []
+    /// Its touches are cancelled for everyone else when it begins (semantics sections 6 and 7).
+    let claimsTouchesOnBegin: Bool
 
     // The current interaction.
-    var engaged = false
     var interaction = 0
-    var delivery = Delivery.none
-    /// Touch keys it has taken since it last reset (also the lifted ones).
-    var seen: [Int] = []
-    /// It began or recognized, and that was delivered, in this interaction.
-    var succeeded = false
     /// Marked for a step in the current frame.
     var dirty = false
     /// A system edge swipe watching a touch whose edge a surface deferred: it only decides whether to
@@ -78,20 +56,15 @@ struct RecognizerSlot: Sendable {
         self.isSystemOwned = owner == "system"
         self.context = context
         self.machine = RecognizerMachine(config.kind, context: context)
-        switch config.kind {
-        case .pinch: core.measuresScale = true
-        case .rotate: core.measuresRotation = true
-        case .tap, .longPress, .pan, .swipe, .edgePan, .hover, .drag, .edgeSwipe: break
-        }
+        let kind = config.kind.gestureKind
+        core.measuresScale = kind.measuresScale
+        core.measuresRotation = kind.measuresRotation
         if case .edgeSwipe(let p) = config.kind, owner == "system" { systemEdge = p.edge } else { systemEdge = nil }
-        switch config.kind.gestureKind {
-        case .pan, .swipe, .edgePan, .drag: waitsForSystemEdges = owner != "system"
-        case .tap, .longPress, .pinch, .rotate, .hover, .edgeSwipe: waitsForSystemEdges = false
-        }
-        seen.reserveCapacity(10)
+        waitsForSystemEdges = kind.yieldsToSystemEdges && owner != "system"
+        claimsTouchesOnBegin = kind.claimsTouchesOnBegin || systemEdge != nil
     }
 
-    var kind: GestureKind { config.kind.gestureKind }
+    var kind: RecognizerKind { config.kind.gestureKind }
 
     mutating func touchesChanged(at time: Timestamp) -> RecognizerStep { machine.touchesChanged(&core, at: time) }
     mutating func deadlinePassed(at time: Timestamp) -> RecognizerStep { machine.deadlinePassed(&core, at: time) }
@@ -114,9 +87,10 @@ struct RecognizerSlot: Sendable {
     }
 
     /// Why it does not take `touch`, or nil when it does (semantics sections 2.2 to 2.4).
+    /// `engaged`: it is in the current interaction (the arena knows).
     /// `mutating` (it changes nothing) so that `slots[s].refusal(of:)` works on the slot in place:
     /// as a plain method the call copied the whole slot, configuration and all (callgrind).
-    mutating func refusal(of touch: Touch) -> Refusal? {
+    mutating func refusal(of touch: Touch, engaged: Bool) -> Refusal? {
         if !config.enabled { return .disabled }
         if let screen, screen != touch.screen { return .otherScreen }
         if allowedTypes & Self.bit(touch.type) == 0 { return .touchType(touch.type) }
@@ -136,37 +110,5 @@ struct RecognizerSlot: Sendable {
         case .delaysBegan: return config.delaysTouchesBegan
         case .delaysEnded: return config.delaysTouchesEnded
         }
-    }
-    /// A system edge swipe that arbitrates (not deferred).
-    var isArbitratingSystemEdge: Bool { systemEdge != nil && deferredBy == nil }
-    var state: RecognizerState { core.state }
-
-    /// Still undecided as far as the others can tell: possible, or succeeded but withheld.
-    var isUndecided: Bool {
-        switch core.state {
-        case .possible: return true
-        case .began, .changed, .recognized, .ended: return delivery == .withheld
-        case .cancelled, .failed: return false
-        }
-    }
-
-    /// Began and delivering (an active continuous gesture the others must respect).
-    var isActivelyDelivering: Bool { delivery == .delivering && core.state.isActive }
-
-    func shares(_ other: RecognizerSlot) -> Bool {
-        for k in seen where other.seen.contains(k) { return true }
-        return false
-    }
-}
-
-extension Array where Element == RecognizerSlot {
-    /// Either side allowing is enough (semantics section 4).
-    func simultaneous(_ a: Int, _ b: Int) -> Bool {
-        self[a].simultaneousAll || self[a].simultaneous.contains(b) || self[b].simultaneousAll || self[b].simultaneous.contains(a)
-    }
-
-    /// A may prevent B and B may be prevented by A.
-    func prevents(_ a: Int, _ b: Int) -> Bool {
-        (self[a].preventsAll || self[a].prevents.contains(b)) && (self[b].preventableByAll || self[b].preventableBy.contains(a))
     }
 }

@@ -2,10 +2,10 @@ import TouchCore
 
 /// System edge gestures and their deferral (semantics section 6). The edge swipes are
 /// recognizers owned by `system`, in every chain, taking touches that begin in their edge
-/// zone. The arena gives them their place (Arena.swift: app pans, swipes, edge pans and
-/// drags wait for them to fail; they cancel every app recognizer when they begin); this
-/// file decides, per touch, whether a surface's deferral applies, shows the hint, and tells
-/// surfaces what the policy granted. Behaviour and defaults: docs/system-gestures.md.
+/// zone. The arena gives them their place through what they declare (EngineConfiguration.swift:
+/// app pans, swipes, edge pans and drags wait for them; they claim their touches when they
+/// begin); this file decides, per touch, whether a surface's deferral applies (then the edge
+/// swipe only watches), shows the hint, and tells surfaces what the policy granted. Behaviour and defaults: docs/system-gestures.md.
 extension Engine {
     /// The recognizer of one edge of a screen's system gestures: `edge-bottom` on screen 0,
     /// `edge-bottom-1` on screen 1... It delays raw `began` (the app's raw stream sees the touch
@@ -112,12 +112,13 @@ extension Engine {
         } else {
             outcome = .deferred
             slots[s].deferredBy = decider.id
+            arena.watch(ArenaMember(rawValue: s))
         }
         debug(.edgeDeferral(edge: edge, surface: decider.id, outcome: outcome), slot: s, touch: touch.id, interaction: interaction)
     }
 
     /// A deferred edge swipe would have begun: instead, the shell is told to show the hint and the
-    /// window for the second swipe opens; the recognizer is done (failed) for this interaction.
+    /// window for the second swipe opens (the arena then fails it for this interaction).
     mutating func showHint(_ s: Int) {
         guard let edge = slots[s].systemEdge, let screen = slots[s].screen else { return }
         let window = systemByScreen[screen]?.deferralWindow ?? SystemGestureConfiguration().deferralWindow
@@ -125,13 +126,5 @@ extension Engine {
         edgeWindows[edgeKey(edge, screen: screen)] = end
         debug(.edgeHint(edge: edge, windowEnd: end), slot: s)
         out.append(.system(SystemEvent(time: now, kind: .edgeHint(edge: edge, screen: screen, windowEnd: end))))
-        setState(s, .failed)
-        slots[s].core.deadline = nil
-        afterFailure(of: s)
-    }
-
-    /// True when `w`, an app pan, swipe, edge pan or drag, must wait for system edge swipe `s`.
-    func waitsForSystem(_ w: Int, on s: Int) -> Bool {
-        slots[w].waitsForSystemEdges && slots[s].isArbitratingSystemEdge && slots[s].shares(slots[w])
     }
 }

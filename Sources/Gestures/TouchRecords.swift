@@ -38,6 +38,8 @@ struct TouchRecord: Sendable {
     /// already succeeded (then `began` is followed by `cancelled`).
     var heldOnlyBySystem = false
     var endedPhase: TouchPhase?
+    /// The recognizer (slot) that claimed it: nobody else gets it any more (semantics sections 6, 7, 9).
+    var claimant: Int?
     /// Listed in ``TouchRecords/pending``.
     var isPending = false
 }
