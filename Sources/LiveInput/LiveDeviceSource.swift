@@ -15,7 +15,7 @@ import Udev
 /// let source = try LiveDeviceSource(decide: { candidate in .use(LiveDeviceSettings()) })
 /// handle(source.start())                      // devices present now
 /// while running {
-///     handle(try source.pumpOnce(timeoutMilliseconds: 100))
+///     handle(try source.waitAndRead(timeoutMilliseconds: 100))
 /// }
 /// handle(source.closeAll())
 /// ```
@@ -27,7 +27,7 @@ import Udev
 ///   when that fails, e.g. the node vanished or permission is denied);
 ///   asks `decide` what to do; then grabs it if told to and reports
 ///   ``LiveInputEvent/deviceAdded(_:_:info:)``.
-/// - ``pumpOnce(timeoutMilliseconds:)`` waits with `poll(2)` on every device,
+/// - ``waitAndRead(timeoutMilliseconds:)`` waits with `poll(2)` on every device,
 ///   the udev monitor and the ``wakeup`` pipe, and returns what happened:
 ///   events batched per read, resyncs after `SYN_DROPPED`, hotplug adds and removals.
 /// - A udev `change` event decides again with the new properties: a device
@@ -45,7 +45,7 @@ public final class LiveDeviceSource {
     /// Decides, for an opened candidate device, whether and how to use it.
     public typealias Decide = (LiveDeviceCandidate) -> LiveDeviceDecision
 
-    /// Interrupts ``pumpOnce(timeoutMilliseconds:)`` from any thread or a signal handler.
+    /// Interrupts ``waitAndRead(timeoutMilliseconds:)`` from any thread or a signal handler.
     public let wakeup: LiveWakeup
 
     private struct OpenDevice {
@@ -131,18 +131,18 @@ public final class LiveDeviceSource {
     ///
     /// - Throws: ``LiveInputError`` when `poll(2)` or the udev monitor fails.
     ///   A failing device is reported and dropped, never thrown.
-    public func pumpOnce(timeoutMilliseconds: Int32) throws(LiveInputError) -> [LiveInputEvent] {
+    public func waitAndRead(timeoutMilliseconds: Int32) throws(LiveInputError) -> [LiveInputEvent] {
         var out: [LiveInputEvent] = []
-        try pumpOnce(timeoutMilliseconds: timeoutMilliseconds, into: &out)
+        try waitAndRead(timeoutMilliseconds: timeoutMilliseconds, into: &out)
         return out
     }
 
-    /// ``pumpOnce(timeoutMilliseconds:)`` appending to `out`: a caller that
+    /// ``waitAndRead(timeoutMilliseconds:)`` appending to `out`: a caller that
     /// empties `out` (keeping its capacity) once it has applied the events
     /// lets every round reuse it and the read buffer, so a steady stream
     /// allocates nothing per round (docs/performance.md, "A round of input:
     /// copies of the engine, the runtime's check").
-    public func pumpOnce(timeoutMilliseconds: Int32, into out: inout [LiveInputEvent]) throws(LiveInputError) {
+    public func waitAndRead(timeoutMilliseconds: Int32, into out: inout [LiveInputEvent]) throws(LiveInputError) {
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0))
         pollSet.append(pollfd(fd: monitor?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0))

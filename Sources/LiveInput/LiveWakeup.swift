@@ -6,7 +6,7 @@ import Musl
 
 import SystemCalls
 
-/// A self-pipe that interrupts ``LiveDeviceSource/pumpOnce(timeoutMilliseconds:)``
+/// A self-pipe that interrupts ``LiveDeviceSource/waitAndRead(timeoutMilliseconds:)``
 /// from another thread or from a signal handler (``wake()`` only calls `write(2)`,
 /// which is async-signal-safe).
 ///

@@ -3,23 +3,17 @@ import Glibc
 extension Syscall {
     /// `poll(2)`: waits until a descriptor of `fds` is ready or
     /// `timeoutMilliseconds` pass (-1: no limit, 0: do not wait), and returns
-    /// how many are ready (0: the time passed). An interrupted wait goes on
-    /// for the time left, so a signal neither ends it early nor extends it.
+    /// how many are ready (0: the time passed). A wait a signal interrupts
+    /// returns 0 as well: every caller computes its next wait from its own
+    /// deadline, and retrying here for the time left would cost a clock read
+    /// on every wait (a system call where the clock has no vDSO path).
     @inlinable
     public static func poll(_ fds: UnsafeMutableBufferPointer<pollfd>, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int {
-        // Read only for a finite wait, whose rest a retry needs.
-        let start = timeoutMilliseconds > 0 ? monotonicNanoseconds() : 0
-        var timeout = timeoutMilliseconds
-        while true {
-            let ready = Glibc.poll(fds.baseAddress, nfds_t(fds.count), timeout)
-            if ready >= 0 { return Int(ready) }
-            let err = errno
-            guard err == EINTR else { throw SystemCallError(call: "poll", errno: err) }
-            if timeoutMilliseconds > 0 {
-                let elapsed = (monotonicNanoseconds() - start) / 1_000_000
-                timeout = Int32(clamping: max(0, Int64(timeoutMilliseconds) - elapsed))
-            }
-        }
+        let ready = Glibc.poll(fds.baseAddress, nfds_t(fds.count), timeoutMilliseconds)
+        if ready >= 0 { return Int(ready) }
+        let err = errno
+        guard err == EINTR else { throw SystemCallError(call: "poll", errno: err) }
+        return 0
     }
 
     /// ``poll(_:timeoutMilliseconds:)`` of one descriptor: 1 when it is ready, 0 when the time passed.

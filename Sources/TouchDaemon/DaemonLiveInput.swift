@@ -69,7 +69,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
 
     /// One round on the engine's thread: wait up to the next deadline, apply
     /// what came, fire the deadlines due.
-    func pumpOnce() -> Bool {
+    func runRound() -> Bool {
         engine.onThread(self) { input, engine in input.round(engine) }
     }
 
@@ -87,7 +87,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             // An empty batch still matters: it is the wake-up for a deadline.
             // `received` is emptied after use: the next round reuses it and the source's read buffer.
             defer { received.removeAll(keepingCapacity: true) }
-            try source.pumpOnce(timeoutMilliseconds: timeout, into: &received)
+            try source.waitAndRead(timeoutMilliseconds: timeout, into: &received)
             apply(received, on: engine)
             engine.advanceIfDue(now: LiveClock.now())
             return true

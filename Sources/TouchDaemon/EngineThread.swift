@@ -15,7 +15,7 @@ protocol EngineThreadInput: AnyObject {
     /// that a job interrupts the wait), then applies what came. Runs on the
     /// engine's thread, isolated to the engine. Returns false when the input
     /// is finished and must be detached.
-    func pumpOnce() -> Bool
+    func runRound() -> Bool
 }
 
 /// The thread that owns the daemon's engine (``DaemonEngine``'s executor).
@@ -108,7 +108,7 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
                 break
             }
             if let input {
-                if !input.pumpOnce() {
+                if !input.runRound() {
                     self.input = nil
                     inputFinished?()
                     inputFinished = nil

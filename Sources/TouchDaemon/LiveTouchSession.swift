@@ -74,7 +74,7 @@ struct LiveOutputBuffer: SessionSink {
 /// ```swift
 /// let session = try LiveTouchSession(configuration: config)
 /// try session.start(emit)
-/// while !stopping { try session.pumpOnce(emit) }   // another thread: session.wakeup.wake()
+/// while !stopping { try session.runRound(emit) }   // another thread: session.wakeup.wake()
 /// session.finish(emit)
 /// ```
 ///
@@ -118,7 +118,7 @@ public final class LiveTouchSession {
         session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
     }
 
-    /// Interrupts ``pumpOnce(maximumWaitMilliseconds:_:)`` from any thread or a signal handler.
+    /// Interrupts ``runRound(maximumWaitMilliseconds:_:)`` from any thread or a signal handler.
     public var wakeup: LiveWakeup { source.wakeup }
 
     /// Opens the devices present now.
@@ -129,10 +129,10 @@ public final class LiveTouchSession {
     /// Waits for input until the core's next deadline (or at most
     /// `maximumWaitMilliseconds`, -1 for no limit), handles what came, then
     /// fires the deadlines that are due.
-    public func pumpOnce(maximumWaitMilliseconds: Int32 = -1, _ emit: (LiveSessionOutput) -> Void) throws(LiveInputError) {
+    public func runRound(maximumWaitMilliseconds: Int32 = -1, _ emit: (LiveSessionOutput) -> Void) throws(LiveInputError) {
         let cap: Int32? = maximumWaitMilliseconds < 0 ? nil : maximumWaitMilliseconds
         let timeout = LiveClock.pollTimeout(until: session.nextDeadline, cap: cap)
-        handle(try source.pumpOnce(timeoutMilliseconds: timeout), emit)
+        handle(try source.waitAndRead(timeoutMilliseconds: timeout), emit)
         guard let deadline = session.nextDeadline else { return }
         let now = LiveClock.now()
         guard deadline <= now else { return }
@@ -142,7 +142,7 @@ public final class LiveTouchSession {
         flush(emit)
     }
 
-    /// Handles what a source reported (``start(_:)`` and ``pumpOnce(maximumWaitMilliseconds:_:)`` call this).
+    /// Handles what a source reported (``start(_:)`` and ``runRound(maximumWaitMilliseconds:_:)`` call this).
     public func handle(_ events: [LiveInputEvent], _ emit: (LiveSessionOutput) -> Void) {
         for event in events { handle(event, emit) }
     }

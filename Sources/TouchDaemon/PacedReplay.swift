@@ -1,12 +1,9 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LiveInput
 import Logging
 import Publisher
 import Session
+import SystemCalls
 import ServiceLifecycle
 import TouchCore
 import Synchronization
@@ -116,7 +113,7 @@ final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
     /// Feeds frames and fires deadlines until it has to wait for one (or has
     /// handed a frame over: jobs get their turn between frames); false when
     /// the replay is over or stopping.
-    func pumpOnce() -> Bool {
+    func runRound() -> Bool {
         engine.onThread(self) { input, engine in input.round(engine) }
     }
 
@@ -180,12 +177,15 @@ final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
             let remaining = due - now
             guard remaining < 1000 else {
                 var fd = pollfd(fd: engine.thread.wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&fd, 1, Int32(min(remaining / 1000, 1000))) > 0 { _ = engine.thread.wakeup.drain() }
+                // A failed wait is a wake-up like any other: the caller asks again.
+                if (try? Syscall.poll(&fd, timeoutMilliseconds: Int32(min(remaining / 1000, 1000)))) ?? 0 > 0 {
+                    _ = engine.thread.wakeup.drain()
+                }
                 return false
             }
             // poll(2) counts whole milliseconds: the last one is slept exactly.
-            var at = timespec(tv_sec: Int(due / 1_000_000), tv_nsec: Int(due % 1_000_000) * 1000)
-            _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nil)
+            let at = timespec(tv_sec: Int(due / 1_000_000), tv_nsec: Int(due % 1_000_000) * 1000)
+            try? Syscall.sleep(until: at)
             if frame { now = LiveClock.now().microseconds }
         }
         if frame { lateness.record(nanoseconds: UInt64(max(0, now - due)) &* 1000) }

@@ -74,7 +74,7 @@ struct RecordCommand: ParsableCommand {
             while !StopSignals.requested {
                 let timeout = LiveClock.pollTimeout(until: stopAt, cap: 1000)
                 if let stopAt, LiveClock.now() >= stopAt { break }
-                for event in try source.pumpOnce(timeoutMilliseconds: timeout) { try recorder.record(event, hotplug: true) }
+                for event in try source.waitAndRead(timeoutMilliseconds: timeout) { try recorder.record(event, hotplug: true) }
             }
             for event in source.closeAll() { try recorder.record(event, hotplug: true) }
             try recorder.finish()

@@ -29,7 +29,7 @@ struct ReplayCommand: ParsableCommand {
     var speed: Double = 1
 
     @Option(help: "With --live: milliseconds given to readers (touchd, libinput) to open a new device before the first event, and to drain it after the last.")
-    var settle: Double = LiveReplayRun.defaultSettleMilliseconds
+    var settle: Double = UinputReplayRun.defaultSettleMilliseconds
 
     func validate() throws {
         if !(speed >= 0) || !speed.isFinite { throw ValidationError("--speed must be 0 or more") }
@@ -38,7 +38,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        if live { return try LiveReplayRun.run(recordings: try readRecordings(input), speed: speed, settleMilliseconds: settle) }
+        if live { return try UinputReplayRun.run(recordings: try readRecordings(input), speed: speed, settleMilliseconds: settle) }
         let streams = try ReplayStreams(list: events)
         let session = ReplaySession(recordings: try readRecordings(input), configuration: try loadConfiguration(input))
         var out = Output()

@@ -18,9 +18,9 @@ import Udev
         let wakeup = source.wakeup
         let thread = Thread { wakeup.wake() }
         thread.start()
-        let events = try source.pumpOnce(timeoutMilliseconds: 20_000)
+        let events = try source.waitAndRead(timeoutMilliseconds: 20_000)
         #expect(events.map(\.summary) == ["woken"])
-        #expect(try source.pumpOnce(timeoutMilliseconds: 0).isEmpty)
+        #expect(try source.waitAndRead(timeoutMilliseconds: 0).isEmpty)
     }
 
     @Test func aVanishedNodeIsReportedByNameAndOthersAreServed() throws {
@@ -112,7 +112,7 @@ import Udev
             out.removeAll(keepingCapacity: true)
             try uinput.write(TouchFrames.down(slot: 0, trackingID: x, x: x, y: 400))
             for _ in 0..<100 {
-                try source.pumpOnce(timeoutMilliseconds: 200, into: &out)
+                try source.waitAndRead(timeoutMilliseconds: 200, into: &out)
                 for case .events(_, let events) in out {
                     return events.map { "\($0.type.rawValue):\($0.code):\($0.value)" }
                 }
@@ -198,7 +198,7 @@ import Udev
             for _ in 0..<10 {
                 #expect(try LiveFixtures.run("/usr/bin/udevadm", "trigger", "--action=change", info.syspath) == 0)
                 for _ in 0..<15 {
-                    let events = try source.pumpOnce(timeoutMilliseconds: 200)
+                    let events = try source.waitAndRead(timeoutMilliseconds: 200)
                     seen += events
                     if events.contains(where: wanted) { return seen }
                 }
@@ -246,7 +246,7 @@ import Udev
         })
         var seen = try source.start()
         for _ in 0..<50 where seen.count < 2 {
-            seen += try source.pumpOnce(timeoutMilliseconds: 200)
+            seen += try source.waitAndRead(timeoutMilliseconds: 200)
         }
         #expect(Set(seen.map(\.summary)) == ["ignored \(ignored.devnode!): test rule", "added 0 \(grabbed.devnode!)"])
         // The grab is exclusive: a second reader cannot take it.

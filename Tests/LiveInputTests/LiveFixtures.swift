@@ -32,7 +32,7 @@ enum LiveFixtures {
     static func pump(_ source: LiveDeviceSource, until: (LiveInputEvent) -> Bool) throws -> [LiveInputEvent] {
         var seen: [LiveInputEvent] = []
         for _ in 0..<100 {
-            let events = try source.pumpOnce(timeoutMilliseconds: 200)
+            let events = try source.waitAndRead(timeoutMilliseconds: 200)
             seen += events
             if events.contains(where: until) { return seen }
         }

@@ -90,7 +90,7 @@ private let interrupts = Atomic<Int>(0)
         }
     }
 
-    @Test func pollIsRetriedForTheTimeLeftWhenInterrupted() throws {
+    @Test func anInterruptedPollReturnsNothingReadyInsteadOfFailing() throws {
         try Self.withInterruptingSignal {
             let pipe = try Syscall.pipe()
             defer { try? Syscall.close(pipe.read); try? Syscall.close(pipe.write) }
@@ -101,10 +101,8 @@ private let interrupts = Atomic<Int>(0)
                 return (ready, (Syscall.monotonicNanoseconds() - start) / 1_000_000)
             }
             #expect(signals > 0)
-            // Timed out: not cut short by a signal, nor started over at each one.
+            // Nothing ready, no error: the caller's own deadline decides the next wait.
             #expect(result.ready == 0)
-            #expect(result.milliseconds >= 299)
-            #expect(result.milliseconds < 1_000)
         }
     }
 

@@ -53,7 +53,7 @@ import Trace
         try client.request(#"{"op":"subscribe","id":1,"events":["gesture","device"]}"#, id: 1)
 
         let recording = try TraceReader.read(path: PackagePaths.fixture("Atmel maXTouch Touchscreen.1-finger-fast-taps.events"))
-        let replay = try LiveReplay(recording: recording)
+        let replay = try UinputReplay(recording: recording)
         let added = try client.lines { messageType($0) == "device" }
         #expect(added.last?.contains(#""change":"added""#) == true || added.last?.contains("added") == true, "\(added)")
         #expect(added.last?.contains("Atmel maXTouch Touchscreen") == true)

@@ -22,7 +22,7 @@ enum LiveHarness {
     static func waitForDevices(_ session: LiveTouchSession, count: Int, into outputs: inout [LiveSessionOutput]) throws {
         for _ in 0..<150 {
             if outputs.filter({ if case .deviceAdded = $0 { true } else { false } }).count >= count { return }
-            try session.pumpOnce(maximumWaitMilliseconds: 200) { outputs.append($0) }
+            try session.runRound(maximumWaitMilliseconds: 200) { outputs.append($0) }
         }
         Issue.record("only \(outputs.count) outputs while waiting for \(count) devices")
     }
@@ -31,7 +31,7 @@ enum LiveHarness {
     static func settle(_ session: LiveTouchSession, into outputs: inout [LiveSessionOutput]) throws {
         for _ in 0..<200 {
             let before = outputs.count
-            try session.pumpOnce(maximumWaitMilliseconds: 300) { outputs.append($0) }
+            try session.runRound(maximumWaitMilliseconds: 300) { outputs.append($0) }
             if session.engine.nextDeadline == nil && outputs.count == before { return }
         }
         Issue.record("the session did not settle")
@@ -41,11 +41,11 @@ enum LiveHarness {
     static func pump(_ session: LiveTouchSession, until time: Timestamp, into outputs: inout [LiveSessionOutput]) throws {
         // Read at least once between frames even when behind schedule: the writer
         // is this thread, and evdev drops events when a reader falls far behind.
-        try session.pumpOnce(maximumWaitMilliseconds: 0) { outputs.append($0) }
+        try session.runRound(maximumWaitMilliseconds: 0) { outputs.append($0) }
         while true {
             let now = LiveClock.now()
             guard now < time else { return }
-            try session.pumpOnce(maximumWaitMilliseconds: LiveClock.pollTimeout(until: time, now: now)) { outputs.append($0) }
+            try session.runRound(maximumWaitMilliseconds: LiveClock.pollTimeout(until: time, now: now)) { outputs.append($0) }
         }
     }
 
@@ -53,7 +53,7 @@ enum LiveHarness {
     /// live session reads them; returns everything the session produced.
     static func liveOutputs(_ recording: Recording, configuration: TouchdConfiguration = TouchdConfiguration())
         throws -> (outputs: [LiveSessionOutput], received: Recording) {
-        let replay = try LiveReplay(recording: recording)
+        let replay = try UinputReplay(recording: recording)
         defer { replay.close() }
         let syspaths = replay.devices.compactMap(\.syspath)
         let session = try session(for: { syspaths }, configuration: configuration)

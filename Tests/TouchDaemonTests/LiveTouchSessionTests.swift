@@ -75,7 +75,7 @@ struct LiveFixture: Sendable, CustomTestStringConvertible {
         uinput.close()
         outputs.removeAll()
         for _ in 0..<100 where !outputs.contains(where: { if case .deviceRemoved = $0 { true } else { false } }) {
-            try session.pumpOnce(maximumWaitMilliseconds: 200) { outputs.append($0) }
+            try session.runRound(maximumWaitMilliseconds: 200) { outputs.append($0) }
         }
         try LiveHarness.settle(session, into: &outputs)
         let touches = outputs.compactMap { if case .touch(let t) = $0 { t } else { nil } }

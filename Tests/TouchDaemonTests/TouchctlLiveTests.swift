@@ -64,7 +64,7 @@ import Udev
             let syspath = try #require(d.syspath)
             for _ in 0..<200 {
                 if try udev.inputEventDevices().contains(where: { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized }) { break }
-                LiveReplay.sleep(until: LiveClock.now().adding(milliseconds: 20))
+                UinputReplay.sleep(until: LiveClock.now().adding(milliseconds: 20))
             }
         }
     }
@@ -142,7 +142,7 @@ import Udev
     @Test(.requiresUinput, arguments: ["native", "evemu"])
     func recordThenReplayGivesTheOriginalGestures(_ format: String) throws {
         let original = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
-        let replay = try LiveReplay(recording: original)
+        let replay = try UinputReplay(recording: original)
         defer { replay.close() }
         try Self.waitUntilInitialized(replay.devices)
         let node = try #require(replay.devices.first?.devnode)
@@ -157,7 +157,7 @@ import Udev
             return
         }
         try replay.play(speed: 1)
-        LiveReplay.sleep(until: LiveClock.now().adding(milliseconds: 300))
+        UinputReplay.sleep(until: LiveClock.now().adding(milliseconds: 300))
         run.process.interrupt()
         let result = run.finish()
         #expect(result.status == 0, "\(result.error)")
@@ -188,7 +188,7 @@ import Udev
         let run = try Run(["replay", "--live", "--speed", "1", "--settle", "3000", RealFixtures.root + "/real/evemu-devices/" + fixture])
         let giveUp = LiveClock.now().adding(milliseconds: 60_000)
         while run.process.isRunning && LiveClock.now() < giveUp {
-            try session.pumpOnce(maximumWaitMilliseconds: 100) { outputs.append($0) }
+            try session.runRound(maximumWaitMilliseconds: 100) { outputs.append($0) }
         }
         if run.process.isRunning { run.process.terminate() }
         try LiveHarness.settle(session, into: &outputs)

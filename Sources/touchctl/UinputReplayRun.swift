@@ -13,7 +13,7 @@ import Trace
 import Udev
 
 /// `touchctl replay --live`: recordings into uinput devices, one file after another.
-enum LiveReplayRun {
+enum UinputReplayRun {
     /// How long to give readers (touchd, libinput) to open a new device before
     /// writing to it, and to drain it before it disappears (`--settle`).
     static let defaultSettleMilliseconds = 500.0
@@ -23,9 +23,9 @@ enum LiveReplayRun {
         StopSignals.install(waking: wakeup)
         for recording in recordings {
             if StopSignals.requested { break }
-            let replay: LiveReplay
+            let replay: UinputReplay
             do {
-                replay = try LiveReplay(recording: recording)
+                replay = try UinputReplay(recording: recording)
             } catch {
                 printError("touchctl: " + error.description)
                 throw ExitCode(69)
@@ -43,7 +43,7 @@ enum LiveReplayRun {
                 throw ExitCode(74)
             }
             // Let readers drain the last frames before the devices disappear.
-            LiveReplay.sleep(until: LiveClock.now().adding(milliseconds: settleMilliseconds))
+            UinputReplay.sleep(until: LiveClock.now().adding(milliseconds: settleMilliseconds))
         }
     }
 
@@ -57,9 +57,9 @@ enum LiveReplayRun {
             while LiveClock.now() < giveUp {
                 let ready = (try? udev.inputEventDevices())?.contains { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized } ?? false
                 if ready { break }
-                LiveReplay.sleep(until: LiveClock.now().adding(milliseconds: 20))
+                UinputReplay.sleep(until: LiveClock.now().adding(milliseconds: 20))
             }
         }
-        LiveReplay.sleep(until: LiveClock.now().adding(milliseconds: settleMilliseconds))
+        UinputReplay.sleep(until: LiveClock.now().adding(milliseconds: settleMilliseconds))
     }
 }

@@ -17,7 +17,7 @@ import Trace
 /// The kernel stamps the written events with the current time and drops
 /// values that do not change anything, as it does for real hardware. The
 /// devices declare no fuzz (see ``withoutFuzz(_:)``), so recorded values arrive unchanged.
-public final class LiveReplay {
+public final class UinputReplay {
     /// The recording being replayed.
     public let recording: Recording
     /// One uinput device per recorded device, in the recording's order.
@@ -60,7 +60,7 @@ public final class LiveReplay {
     /// - Returns: the number of events written.
     /// - Throws: ``EvdevError`` when the kernel refuses an event.
     @discardableResult
-    public func play(speed: Double = 1, wait: (Timestamp) -> Void = LiveReplay.sleep(until:),
+    public func play(speed: Double = 1, wait: (Timestamp) -> Void = UinputReplay.sleep(until:),
                      shouldStop: () -> Bool = { false }) throws(EvdevError) -> Int {
         guard let first = recording.events.first?.event.time else { return 0 }
         let start = LiveClock.now()
