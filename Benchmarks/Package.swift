@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "Wire", package: "touchd"),
                 .product(name: "Publisher", package: "touchd"),
                 .product(name: "TouchDaemon", package: "touchd"),
+                .product(name: "Session", package: "touchd"),
                 .product(name: "SystemCalls", package: "touchd"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),

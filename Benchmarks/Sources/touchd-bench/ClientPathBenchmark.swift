@@ -4,6 +4,7 @@ import Logging
 import Publisher
 import Synchronization
 import TouchCore
+import Session
 import TouchDaemon
 
 /// What one client costs the daemon's engine thread (`--only client-path`):

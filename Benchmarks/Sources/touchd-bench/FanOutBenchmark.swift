@@ -29,6 +29,8 @@ struct NoSurfaces: PublisherDelegate {
 /// the CPU from the event loop and the readers it measures.
 final class Receipts: @unchecked Sendable {
     let lines = Atomic<Int>(0)
+    /// Reader threads still reading.
+    let readers = Atomic<Int>(0)
     /// Lines after which the driver wants to be woken.
     let target = Atomic<Int>(Int.max)
     /// Monotonic time of the latest receipt, in nanoseconds.
@@ -116,11 +118,14 @@ func connectUnixSocket(path: String) -> Int32 {
 
 /// Counts the lines arriving on `fd` on a thread of its own, blocking in `recv`.
 func startReader(fd: Int32, skipping: Int, receipts: Receipts) {
+    receipts.readers.add(1, ordering: .sequentiallyConsistent)
     let thread = Thread {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var skipped = 0
+        defer { receipts.readers.subtract(1, ordering: .sequentiallyConsistent) }
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { return }
             let time = nowNanoseconds()
             var newlines = 0
@@ -189,7 +194,7 @@ func benchmarkFanOut(subscribers: Int, frames: [TouchFrame]) async throws {
     // Where the time went inside the publisher (what touchd logs on SIGUSR1).
     if let inside = await publisher.takeStatistics() { print("  inside the publisher: \(inside)") }
     await publisher.shutdown()
-    for fd in fds { close(fd) }
+    closeAfterReaders(fds, receipts)
     unlink(path)
     socketFloor(readers: subscribers, frames: frames)
 }
@@ -233,7 +238,21 @@ func socketFloor(readers: Int, frames: [TouchFrame]) {
         latency.record(receipts.lastReceipt.load(ordering: .acquiring) - t0)
     }
     report("socket floor, \(readers) reader\(readers == 1 ? "" : "s"): write to last reader", latency.summary)
-    for fd in writers { close(fd) }
+    closeAfterReaders(writers, receipts)
+}
+
+/// Ends the readers' sockets and closes them once every reader thread has
+/// returned: a reader still about to call `recv` on a closed descriptor
+/// number would read from whatever socket the next `socket()` gets that
+/// number (the next measurement's), and its lines would be lost there.
+func closeAfterReaders(_ fds: [Int32], _ receipts: Receipts) {
+    for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+    var waited = 0
+    while receipts.readers.load(ordering: .sequentiallyConsistent) > 0 && waited < 10_000 {
+        usleep(1000)
+        waited += 1
+    }
+    for fd in fds { close(fd) }
 }
 
 /// Stops the benchmark with `message` on standard error and status 1.

@@ -1,6 +1,7 @@
 import Glibc
 import Histogram
 import MallocInterposerSwift
+import Session
 import TouchDaemon
 
 /// Monotonic nanoseconds.
