@@ -167,8 +167,19 @@ public final class LiveDeviceSource {
     /// firing a deadline, so that input stamped before it is seen first).
     public func readAll() -> [LiveInputEvent] {
         var out: [LiveInputEvent] = []
-        for id in open.map(\.id) { read(id, into: &out) }
+        readAll(into: &out)
         return out
+    }
+
+    /// ``readAll()`` appending to `out` (a caller that reuses its buffer allocates nothing).
+    public func readAll(into out: inout [LiveInputEvent]) {
+        // By position: a read that finds a device gone removes it from `open`.
+        var i = 0
+        while i < open.count {
+            let id = open[i].id
+            read(id, into: &out)
+            if i < open.count && open[i].id == id { i += 1 }
+        }
     }
 
     /// Closes one device as if it had been removed.

@@ -89,7 +89,17 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             defer { received.removeAll(keepingCapacity: true) }
             try source.waitAndRead(timeoutMilliseconds: timeout, into: &received)
             apply(received, on: engine)
-            engine.advanceIfDue(now: LiveClock.now())
+            if let due = engine.nextDeadline {
+                let now = LiveClock.now()
+                if due <= now {
+                    // Input stamped before now may still sit in a device's queue: it goes first
+                    // (the session core's deadline policy, as in `LiveTouchSession`).
+                    received.removeAll(keepingCapacity: true)
+                    source.readAll(into: &received)
+                    apply(received, on: engine)
+                    engine.advance(to: now)
+                }
+            }
             return true
         } catch {
             logger.error("input devices: \(error)")
