@@ -57,6 +57,10 @@ public struct Engine: Sendable {
     /// the engine, the runtime's check").
     public internal(set) var nextDeadline: Timestamp?
 
+    /// Devices whose contacts go to a pass-through mirror: their touches also produce
+    /// ``EngineOutput/mirror(_:)`` events (semantics §9). Applies to touches that begin afterwards.
+    public var mirroredDevices: Set<DeviceID> = []
+
     /// Creates an engine. Surfaces with unknown parents are treated as roots; call
     /// ``GestureConfiguration/validate()`` first to reject such configurations.
     public init(configuration: GestureConfiguration) {
@@ -155,9 +159,14 @@ public struct Engine: Sendable {
             key: key, id: touch.id, isHover: false, surface: blocked == nil ? surface?.id : nil,
             owner: surface?.owner ?? "", screen: touch.screen, exclusive: surface?.exclusiveTouch ?? false,
             interaction: 0, slots: records.spareSlotList(), last: touch, first: touch)
+        let mirrored = !mirroredDevices.isEmpty && mirroredDevices.contains(touch.device)
         if let reason = blocked {
             record.interaction = newInteraction()
             debug(.unhandled(reason: reason), touch: touch.id, interaction: record.interaction)
+            if mirrored {
+                record.mirror = .open
+                emitMirror(record, phase: .began)
+            }
             activeContacts[touch.id] = records.insert(record)
             return
         }
@@ -183,9 +192,18 @@ public struct Engine: Sendable {
                 }
             }
         }
+        if mirrored {
+            // Semantics §9: withheld only while a system edge swipe may take it.
+            if isHeldForMirror(record) {
+                record.mirror = .withholdingBegan
+            } else {
+                record.mirror = .open
+                emitMirror(record, phase: .began)
+            }
+        }
         let i = records.insert(record)
         activeContacts[touch.id] = i
-        if record.raw == .withholdingBegan { records.markPending(i) }
+        if record.raw == .withholdingBegan || record.mirror == .withholdingBegan { records.markPending(i) }
     }
 
     /// Offers a new touch to the recognizers of a chain (semantics sections 2.2 to 2.4).
@@ -234,6 +252,11 @@ public struct Engine: Sendable {
         switch records.items[i].raw {
         case .open: if !records.items[i].cancelRequested { emitRaw(records.items[i], phase: .moved) }
         case .withholdingBegan: records.items[i].movedWhileWithheld = true
+        case .none, .finished: break
+        }
+        switch records.items[i].mirror {
+        case .open: if records.items[i].claimant == nil { emitMirror(records.items[i], phase: .moved) }
+        case .withholdingBegan: records.items[i].movedWhileMirrorWithheld = true
         case .none, .finished: break
         }
     }
@@ -402,6 +425,11 @@ public struct Engine: Sendable {
             taps: m.taps, direction: m.direction, translation: m.translation, velocity: m.velocity, scale: m.scale,
             scaleVelocity: m.scaleVelocity, rotation: m.rotation, rotationVelocity: m.rotationVelocity, edge: m.edge,
             purpose: m.purpose, isSystem: slots[s].isSystemOwned)))
+    }
+
+    mutating func emitMirror(_ record: TouchRecord, phase: TouchPhase) {
+        let touch = phase == .began ? record.first : record.last
+        out.append(.mirror(MirrorTouchEvent(time: now, phase: phase, touch: touch)))
     }
 
     mutating func emitRaw(_ record: TouchRecord, phase: TouchPhase) {

@@ -10,6 +10,32 @@ public enum EngineOutput: Hashable, Sendable {
     case debug(DebugRecord)
     /// A system event: a deferral decision, or the hint of a deferred edge (semantics section 6).
     case system(SystemEvent)
+    /// What the app world behind a pass-through mirror sees of a contact (semantics §9): only
+    /// for touches of the devices in ``Engine/mirroredDevices``.
+    case mirror(MirrorTouchEvent)
+}
+
+/// A contact as a pass-through mirror delivers it to the app world (semantics §9).
+///
+/// A contact nothing can claim is delivered in the frame it was read; one that
+/// began where a system edge gesture is in play is withheld until that gesture
+/// fails (then `began` at its first position and `moved` to where it is), and
+/// never delivered if it succeeds; a delivered contact that a claiming
+/// recognizer takes is `cancelled`.
+public struct MirrorTouchEvent: Hashable, Sendable {
+    /// When it was delivered (the frame or deadline that released it).
+    public var time: Timestamp
+    /// The phase delivered: `began`, `moved`, `ended` or `cancelled`.
+    public var phase: TouchPhase
+    /// The touch: as it began for a `began`, as last seen otherwise.
+    public var touch: Touch
+
+    /// Creates a mirror event.
+    public init(time: Timestamp, phase: TouchPhase, touch: Touch) {
+        self.time = time
+        self.phase = phase
+        self.touch = touch
+    }
 }
 
 /// A touch as delivered to one surface's raw ("responder") stream.

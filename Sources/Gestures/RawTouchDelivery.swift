@@ -23,13 +23,25 @@ extension Engine {
         return false
     }
 
+    /// True when a system edge swipe that is in play for the touch, not deferred, and undecided
+    /// holds its `began` back: what the app world behind a mirror waits for (semantics §9).
+    func isHeldForMirror(_ record: TouchRecord) -> Bool {
+        for s in record.slots where slots[s].live && slots[s].systemEdge != nil && slots[s].delaysBegan
+            && arena.isUndecided(ArenaMember(rawValue: s)) && arena.hasSeen(record.key, by: ArenaMember(rawValue: s)) {
+            return true
+        }
+        return false
+    }
+
     /// Delivers whatever the recognizers' decisions now allow, oldest touch first; forgets settled touches.
     mutating func flushRawTouches() {
         records.takePending(into: &pendingScratch)
         for i in pendingScratch {
             var r = records.items[i]
             settleRaw(&r)
-            let settled = r.raw == .none || r.raw == .finished
+            settleMirror(&r)
+            let mirrorSettled = r.mirror == .none || r.mirror == .finished
+            let settled = (r.raw == .none || r.raw == .finished) && mirrorSettled
             if !r.down && settled {
                 r.slots = []  // the stored record's list is then unshared and goes back to the pool as is
                 records.remove(i)
@@ -37,7 +49,10 @@ extension Engine {
             }
             records.items[i] = r
             // Still waiting on a recognizer (delayed began, held end, or a cancel to deliver): keep looking.
-            if r.raw == .withholdingBegan || (!r.down && !settled) || (r.cancelRequested && !settled) { records.markPending(i) }
+            if r.raw == .withholdingBegan || r.mirror == .withholdingBegan || (!r.down && !settled)
+                || (r.cancelRequested && !settled) || (r.claimant != nil && !mirrorSettled) {
+                records.markPending(i)
+            }
         }
         pendingScratch.removeAll(keepingCapacity: true)
     }
@@ -73,6 +88,35 @@ extension Engine {
             if r.endHeld { debug(.withheldDelivered(phase: .ended), touch: r.id, interaction: r.interaction) }
             emitRaw(r, phase: .ended)
             finishRaw(&r)
+        }
+    }
+
+    /// The mirror's stream of one contact (semantics §9): withheld while a system edge swipe may
+    /// take it, never delivered if one does, cancelled once a claiming recognizer takes it.
+    mutating func settleMirror(_ r: inout TouchRecord) {
+        switch r.mirror {
+        case .none, .finished:
+            return
+        case .withholdingBegan:
+            if r.claimant != nil || r.endedPhase == .cancelled {
+                // The app world never sees the touch.
+                r.mirror = .finished
+                return
+            }
+            if isHeldForMirror(r) { return }
+            r.mirror = .open
+            emitMirror(r, phase: .began)
+            if r.movedWhileMirrorWithheld { emitMirror(r, phase: .moved) }
+            settleMirror(&r)
+        case .open:
+            if r.claimant != nil || r.endedPhase == .cancelled {
+                emitMirror(r, phase: .cancelled)
+                r.mirror = .finished
+                return
+            }
+            guard r.endedPhase == .ended else { return }
+            emitMirror(r, phase: .ended)
+            r.mirror = .finished
         }
     }
 

@@ -40,6 +40,11 @@ struct TouchRecord: Sendable {
     var endedPhase: TouchPhase?
     /// The recognizer (slot) that claimed it: nobody else gets it any more (semantics sections 6, 7, 9).
     var claimant: Int?
+    /// What the app world behind a pass-through mirror has seen of it (semantics §9); `none`
+    /// for touches of devices without a mirror.
+    var mirror = RawStage.none
+    /// It moved while the mirror's `began` was withheld.
+    var movedWhileMirrorWithheld = false
     /// Listed in ``TouchRecords/pending``.
     var isPending = false
 }

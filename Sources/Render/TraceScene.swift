@@ -241,8 +241,8 @@ struct SceneCollector {
             systemEvents.append(e)
         case .engine(.debug(let d)):
             add(d)
-        case .engine(.touch):
-            // A surface's raw stream repeats touches already drawn from the pipeline.
+        case .engine(.touch), .engine(.mirror):
+            // A surface's raw stream and a mirror repeat touches already drawn from the pipeline.
             return
         }
     }

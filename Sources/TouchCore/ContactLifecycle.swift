@@ -14,6 +14,7 @@ struct ContactSample: Hashable, Sendable {
     var buttons: ToolButtons = []
     var serial: UInt32?
     var isSynthetic = false
+    var deviceValues = DeviceContactValues()
 }
 
 /// Hands out touch ids in order of appearance, starting at 1.
@@ -143,12 +144,14 @@ struct ContactLifecycle: Sendable {
     static func touch(
         _ id: TouchID, _ phase: TouchPhase, _ s: ContactSample, previous: Point, _ device: DeviceID, _ time: Timestamp
     ) -> Touch {
-        Touch(
+        var t = Touch(
             id: id, device: device, phase: phase, type: s.type, tool: s.tool, time: time,
             location: s.location, previousLocation: previous, locationMM: s.locationMM, screen: s.screen,
             force: s.force, majorRadius: s.majorRadius, minorRadius: s.minorRadius,
             altitude: s.altitude, azimuth: s.azimuth, distance: s.distance,
             buttons: s.buttons, serial: s.serial, inProximity: true, isSynthetic: s.isSynthetic
         )
+        t.deviceValues = s.deviceValues
+        return t
     }
 }

@@ -75,6 +75,9 @@ struct ContactSampler: Sendable {
         default: s.type = fingerType; s.tool = .finger
         }
         place(geometry.normalised(x: c.x ?? 0, y: c.y ?? 0), into: &s)
+        s.deviceValues = DeviceContactValues(x: c.x ?? 0, y: c.y ?? 0, pressure: c.pressure,
+                                             touchMajor: hasTouchMajor ? c.touchMajor : nil,
+                                             touchMinor: hasTouchMinor ? c.touchMinor : nil)
         if let p = c.pressure, let mtPressure { s.force = Self.unit(p, mtPressure) }
         if hasTouchMajor, let major = c.touchMajor, unitsPerMM > 0 {
             let r = Double(major) / 2 / unitsPerMM
@@ -96,6 +99,7 @@ struct ContactSampler: Sendable {
             ? Point(x: DeviceGeometry.normalise(x, on: secondaryX), y: DeviceGeometry.normalise(y, on: secondaryY))
             : Point(x: DeviceGeometry.normalise(x, on: stX), y: DeviceGeometry.normalise(y, on: stY))
         place(n, into: &s)
+        s.deviceValues = DeviceContactValues(x: x, y: y, pressure: pressure == nil ? nil : p)
         if let p, let pressure { s.force = Self.unit(p, pressure) }
         s.buttons = buttons
         return s
@@ -107,6 +111,7 @@ struct ContactSampler: Sendable {
         s.type = .stylus
         s.tool = tool
         place(Point(x: DeviceGeometry.normalise(p.x, on: stX), y: DeviceGeometry.normalise(p.y, on: stY)), into: &s)
+        s.deviceValues = DeviceContactValues(x: p.x, y: p.y, pressure: pressure == nil ? nil : p.pressure)
         if let v = p.pressure, let pressure { s.force = Self.unit(v, pressure) }
         if let v = p.distance, let distance { s.distance = Self.unit(v, distance) }
         if let tx = tiltX, let ty = tiltY, let vx = p.tiltX, let vy = p.tiltY {

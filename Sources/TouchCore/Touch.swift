@@ -156,6 +156,9 @@ public struct Touch: Hashable, Sendable {
     public var serial: UInt32?
     /// For ``TouchPhase/hover``: false on the last event of a proximity span.
     public var inProximity: Bool
+    /// The contact as the device reported it, in its own units: what a
+    /// pass-through mirror writes (semantics §9).
+    public var deviceValues: DeviceContactValues = DeviceContactValues()
     /// True for a touch inferred from a finger count (`BTN_TOOL_TRIPLETAP` on a two-slot touchpad) rather than reported by a slot.
     public var isSynthetic: Bool
 
@@ -187,6 +190,30 @@ public struct Touch: Hashable, Sendable {
         self.serial = serial
         self.inProximity = inProximity
         self.isSynthetic = isSynthetic
+    }
+}
+
+/// A contact's axis values in the device's own units, as the kernel reported
+/// them (`ABS_MT_*`, or `ABS_X`/`ABS_Y` for a single-touch device or a pen).
+public struct DeviceContactValues: Hashable, Sendable {
+    /// Position on the device's x axis.
+    public var x: Int32
+    /// Position on the device's y axis.
+    public var y: Int32
+    /// Pressure, when the device reports it.
+    public var pressure: Int32?
+    /// Touch major axis, when reported.
+    public var touchMajor: Int32?
+    /// Touch minor axis, when reported.
+    public var touchMinor: Int32?
+
+    /// Creates values.
+    public init(x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil, touchMajor: Int32? = nil, touchMinor: Int32? = nil) {
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+        self.touchMajor = touchMajor
+        self.touchMinor = touchMinor
     }
 }
 

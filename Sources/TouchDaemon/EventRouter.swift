@@ -86,6 +86,9 @@ struct EventRouter: SessionSink {
                 batch.append(stream: .debug, recognizer: d.recognizer, time: d.time.seconds) {
                     MessageEncoder.debug(d, into: &$0)
                 }
+            case .mirror:
+                // For the pass-through mirror (its writer), not for clients.
+                continue
             }
         }
     }

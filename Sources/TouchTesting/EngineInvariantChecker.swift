@@ -29,6 +29,23 @@ public struct EngineInvariantChecker: Sendable {
         case .debug(let record):
             if case .bug(let what) = record.kind { violations.append("\(record.time) \(record.recognizer ?? "engine"): engine bug record: \(what)") }
         case .system: break
+        case .mirror(let m): check(m)
+        }
+    }
+
+    /// Semantics §9: the mirror gives each contact `began`, `moved`..., then `ended` or `cancelled`.
+    private mutating func check(_ m: MirrorTouchEvent) {
+        let key = "mirror \(m.touch.id)"
+        let at = "\(m.time) mirror touch \(m.touch.id)"
+        switch m.phase {
+        case .began:
+            if !openRawTouches.insert(key).inserted { violations.append("\(at): began twice") }
+        case .moved:
+            if !openRawTouches.contains(key) { violations.append("\(at): moved before began") }
+        case .ended, .cancelled:
+            if openRawTouches.remove(key) == nil { violations.append("\(at): \(m.phase.rawValue) before began") }
+        case .hover:
+            violations.append("\(at): hover on the mirror")
         }
     }
 

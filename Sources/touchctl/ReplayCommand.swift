@@ -65,8 +65,8 @@ struct ReplayCommand: ParsableCommand {
             case .engine(.system(let e)):
                 guard streams.contains(.system) else { return }
                 MessageEncoder.system(e, into: &w)
-            case .engine(.touch):
-                // Surfaces' raw touch streams go to their owners over the socket, not to replay.
+            case .engine(.touch), .engine(.mirror):
+                // Surfaces' raw touch streams go to their owners over the socket, a mirror's to its device.
                 return
             }
             out.line(w)
@@ -102,7 +102,7 @@ enum Explanation {
                 MessageEncoder.system(e, into: &w)
                 let line = "  \(e.time) => system " + w.string
                 if let i = order.last { byInteraction[i]!.append(line) } else { loose.append(line) }
-            case .touch, .engine(.touch):
+            case .touch, .engine(.touch), .engine(.mirror):
                 return
             }
         }

@@ -12,7 +12,7 @@ struct DeferralTests {
             switch o {
             case .gesture(let g) where g.state == .began || g.state == .recognized: return g.recognizer
             case .system(let s): if case .edgeHint(let edge, _, _) = s.kind { return "hint:\(edge.rawValue)" } else { return nil }
-            case .gesture, .touch, .debug: return nil
+            case .gesture, .touch, .debug, .mirror: return nil
             }
         }
     }

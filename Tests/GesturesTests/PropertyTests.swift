@@ -94,6 +94,7 @@ struct PropertyTests {
             case .touch(let t): time = t.time
             case .debug(let d): time = d.time
             case .system(let e): time = e.time
+            case .mirror(let m): time = m.time
             }
             if time < lastTime { problems.append("time went back at \(time)") }
             lastTime = time

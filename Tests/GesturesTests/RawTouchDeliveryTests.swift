@@ -21,7 +21,7 @@ struct RawTouchDeliveryTests {
             switch output {
             case .gesture(let g): return "gesture \(g.recognizer) \(g.state.rawValue)"
             case .touch(let t): return "raw \(t.phase.rawValue)"
-            case .debug, .system: return nil
+            case .debug, .system, .mirror: return nil
             }
         }
         #expect(kinds == ["gesture tap recognized", "raw cancelled"])

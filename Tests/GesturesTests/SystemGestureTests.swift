@@ -208,6 +208,7 @@ extension SystemGestureTests {
                 case .touch(let r): t = r.time
                 case .debug(let d): t = d.time
                 case .system(let s): t = s.time
+                case .mirror(let m): t = m.time
                 }
                 return t.microseconds >= from && t.microseconds < to
             }

@@ -26,7 +26,7 @@ import Session
                 MessageEncoder.gesture(g, into: &w)
                 gestures.append(w.string)
                 events.append(g)
-            case .engine(.touch), .engine(.debug), .engine(.system):
+            case .engine(.touch), .engine(.debug), .engine(.system), .engine(.mirror):
                 break
             }
         }
