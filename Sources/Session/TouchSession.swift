@@ -154,6 +154,18 @@ public struct TouchSession: Sendable {
         sink.device(.removed(info, at: time))
     }
 
+    /// Sends `id`'s contacts to a pass-through mirror from now on (touches
+    /// that begin afterwards): the outputs then carry ``EngineOutput/mirror(_:)``
+    /// events, what the app world may see of each contact (semantics §9).
+    public mutating func mirror(_ id: DeviceID) {
+        engine.mirroredDevices.insert(id)
+    }
+
+    /// Stops mirroring `id` (touches that begin afterwards).
+    public mutating func stopMirroring(_ id: DeviceID) {
+        engine.mirroredDevices.remove(id)
+    }
+
     /// Every device starts again from a fresh kernel state, as when it was
     /// plugged in (a replay pass begins anew): slot and key state are
     /// forgotten. Call ``finishTouches(at:into:)`` first; devices stay in

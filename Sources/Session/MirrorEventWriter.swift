@@ -1,0 +1,167 @@
+import Gestures
+import TouchCore
+
+/// Turns what the app world may see of one device's contacts
+/// (``MirrorTouchEvent``s, semantics §9) into the evdev events of its
+/// pass-through mirror, in multitouch protocol B whatever the device speaks.
+///
+/// Each contact gets a slot (the lowest free one) and a tracking id of its
+/// own; positions and the other axes are the device's own values
+/// (``DeviceContactValues``). A contact cancelled on the mirror is turned into
+/// a palm (`ABS_MT_TOOL_TYPE` = `MT_TOOL_PALM`) for one frame, then ended in
+/// the next one: libinput reports that as a touch cancel, not an up, so the
+/// app sees no click. `BTN_TOUCH`, the `BTN_TOOL_*` finger count and
+/// `ABS_X`/`ABS_Y` (the first contact's position) follow the contacts, as the
+/// kernel's multitouch helpers report them. Pure: events in, events out.
+public struct MirrorEventWriter: Sendable {
+    /// Slots of the mirror (``DeviceDescription/slotCount`` of the mirror's description).
+    public let slotCount: Int
+    let declared: DeviceDescription
+
+    struct Contact: Sendable {
+        var touch: TouchID
+        var trackingID: Int32
+        /// Its last values (the first contact's are `ABS_X`/`ABS_Y`).
+        var values: DeviceContactValues
+        /// Turned into a palm in the frame being written: ended in the next one.
+        var palm = false
+    }
+    /// The contact in each slot, nil when the slot is free.
+    var slots: [Contact?]
+    var nextTrackingID: Int32 = 0
+    /// Slots whose contact became a palm this frame.
+    var palmSlots: [Int] = []
+    var frameTime = Timestamp.zero
+    var currentSlot = -1
+
+    /// Creates a writer for a mirror declaring `mirror` (its description decides which axes and keys are written).
+    public init(mirror: DeviceDescription) {
+        declared = mirror
+        slotCount = max(1, mirror.slotCount)
+        slots = Array(repeating: nil, count: slotCount)
+        palmSlots.reserveCapacity(slotCount)
+    }
+
+    /// The contacts on the mirror now.
+    public var activeContacts: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+
+    /// Appends the events of one mirror event (part of the frame ended by ``endFrame(at:into:)``).
+    public mutating func append(_ e: MirrorTouchEvent, into out: inout [InputEvent]) {
+        frameTime = e.time
+        switch e.phase {
+        case .began:
+            guard let s = slots.firstIndex(where: { $0 == nil }) else { return }  // more contacts than slots: left out
+            let id = nextTrackingID
+            nextTrackingID = nextTrackingID == Int32(UInt16.max) ? 0 : nextTrackingID + 1
+            slots[s] = Contact(touch: e.touch.id, trackingID: id, values: e.touch.deviceValues)
+            select(s, into: &out)
+            abs(EventCode.absMTTrackingID, id, into: &out)
+            if declares(EventCode.absMTToolType) { abs(EventCode.absMTToolType, EventCode.mtToolFinger, into: &out) }
+            values(e.touch.deviceValues, into: &out)
+        case .moved:
+            guard let s = slot(of: e.touch.id), slots[s]?.palm == false else { return }
+            slots[s]?.values = e.touch.deviceValues
+            select(s, into: &out)
+            values(e.touch.deviceValues, into: &out)
+        case .ended:
+            guard let s = slot(of: e.touch.id) else { return }
+            select(s, into: &out)
+            abs(EventCode.absMTTrackingID, -1, into: &out)
+            slots[s] = nil
+        case .cancelled:
+            guard let s = slot(of: e.touch.id), slots[s]?.palm == false else { return }
+            select(s, into: &out)
+            abs(EventCode.absMTToolType, EventCode.mtToolPalm, into: &out)
+            slots[s]?.palm = true
+            palmSlots.append(s)
+        case .hover:
+            return
+        }
+    }
+
+    /// Ends the frame: the keys and single-touch axes, `SYN_REPORT`; when a
+    /// contact became a palm, a second frame ends it.
+    public mutating func endFrame(at time: Timestamp, into out: inout [InputEvent]) {
+        frameTime = time
+        keysAndPointer(into: &out)
+        syn(into: &out)
+        guard !palmSlots.isEmpty else { return }
+        for s in palmSlots {
+            select(s, into: &out)
+            abs(EventCode.absMTTrackingID, -1, into: &out)
+            slots[s] = nil
+        }
+        palmSlots.removeAll(keepingCapacity: true)
+        keysAndPointer(into: &out)
+        syn(into: &out)
+    }
+
+    /// Ends every contact (the device went away, pass-through stops): one frame, nothing left down.
+    public mutating func endAll(at time: Timestamp, into out: inout [InputEvent]) {
+        frameTime = time
+        for s in slots.indices where slots[s] != nil {
+            select(s, into: &out)
+            abs(EventCode.absMTTrackingID, -1, into: &out)
+            slots[s] = nil
+        }
+        palmSlots.removeAll(keepingCapacity: true)
+        keysAndPointer(into: &out)
+        syn(into: &out)
+    }
+
+    // MARK: Events
+
+    func slot(of touch: TouchID) -> Int? { slots.firstIndex { $0?.touch == touch } }
+
+    func declares(_ code: UInt16) -> Bool { declared.supports(.abs, code) }
+
+    mutating func select(_ s: Int, into out: inout [InputEvent]) {
+        guard s != currentSlot else { return }
+        currentSlot = s
+        abs(EventCode.absMTSlot, Int32(s), into: &out)
+    }
+
+    func values(_ v: DeviceContactValues, into out: inout [InputEvent]) {
+        abs(EventCode.absMTPositionX, v.x, into: &out)
+        abs(EventCode.absMTPositionY, v.y, into: &out)
+        if let p = v.pressure, declares(EventCode.absMTPressure) { abs(EventCode.absMTPressure, p, into: &out) }
+        if let m = v.touchMajor, declares(EventCode.absMTTouchMajor) { abs(EventCode.absMTTouchMajor, m, into: &out) }
+        if let m = v.touchMinor, declares(EventCode.absMTTouchMinor) { abs(EventCode.absMTTouchMinor, m, into: &out) }
+    }
+
+    // What the kernel's input_mt_report_pointer_emulation reports: BTN_TOUCH, the finger count
+    // as BTN_TOOL_*, and the first contact on ABS_X/ABS_Y. Contacts turning into palms still count.
+    // Unchanged values cost nothing: the input core drops them.
+    func keysAndPointer(into out: inout [InputEvent]) {
+        var count = 0
+        var first: DeviceContactValues?
+        for c in slots {
+            guard let c else { continue }
+            count += 1
+            if first == nil { first = c.values }
+        }
+        key(EventCode.btnTouch, count > 0, into: &out)
+        key(EventCode.btnToolFinger, count == 1, into: &out)
+        key(EventCode.btnToolDoubleTap, count == 2, into: &out)
+        key(EventCode.btnToolTripleTap, count == 3, into: &out)
+        key(EventCode.btnToolQuadTap, count == 4, into: &out)
+        key(EventCode.btnToolQuintTap, count >= 5, into: &out)
+        if let first {
+            if declares(EventCode.absX) { abs(EventCode.absX, first.x, into: &out) }
+            if declares(EventCode.absY) { abs(EventCode.absY, first.y, into: &out) }
+        }
+    }
+
+    func key(_ code: UInt16, _ down: Bool, into out: inout [InputEvent]) {
+        guard declared.supports(.key, code) else { return }
+        out.append(InputEvent(time: frameTime, type: .key, code: code, value: down ? 1 : 0))
+    }
+
+    func abs(_ code: UInt16, _ value: Int32, into out: inout [InputEvent]) {
+        out.append(InputEvent(time: frameTime, type: .abs, code: code, value: value))
+    }
+
+    func syn(into out: inout [InputEvent]) {
+        out.append(InputEvent(time: frameTime, type: .syn, code: EventCode.synReport, value: 0))
+    }
+}
