@@ -21,6 +21,11 @@ public struct LiveDeviceSettings: Hashable, Sendable {
     public var mapping: DeviceMapping
     /// Whether to take the exclusive grab (`EVIOCGRAB`).
     public var grab: Bool
+    /// Whether the device is served to the compositor through a pass-through
+    /// mirror (semantics §9): it is then grabbed as well.
+    public var passThrough = false
+    /// Where ``passThrough`` came from.
+    public var passThroughSource = SettingSource.device
     /// Where ``DeviceMapping/screen`` came from.
     public var screenSource: SettingSource
     /// Where ``DeviceMapping/calibration`` came from.
@@ -61,6 +66,20 @@ public struct LiveDeviceSettings: Hashable, Sendable {
                               screenNames: [String]) -> LiveDeviceSettings {
         var s = LiveDeviceSettings(grab: rule.grab ?? false)
         if let r = rule.rotation { s.mapping.rotation = r }
+
+        if let p = rule.passThrough {
+            s.passThrough = p
+            s.passThroughSource = .configuration
+        } else {
+            do {
+                if let p = try udev.passThrough() {
+                    s.passThrough = p
+                    s.passThroughSource = .touchdProperty
+                }
+            } catch {
+                s.warnings.append(error.description + " (ignored)")
+            }
+        }
 
         if let screen = rule.screen {
             s.mapping.screen = screen

@@ -144,8 +144,12 @@ public struct DeviceRule: Hashable, Sendable, Codable {
     public var ignore: Bool?
     /// Grab the device exclusively (live devices only).
     public var grab: Bool?
+    /// Pass-through (live devices only): grab the device and serve the
+    /// compositor a mirror of it carrying only what the app world may see
+    /// (semantics §9; docs/pass-through.md). Off by default.
+    public var passThrough: Bool?
 
-    enum CodingKeys: String, CodingKey { case match, screen, rotation, calibration, sizeMM, ignore, grab }
+    enum CodingKeys: String, CodingKey { case match, screen, rotation, calibration, sizeMM, ignore, grab, passThrough }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -171,6 +175,7 @@ public struct DeviceRule: Hashable, Sendable, Codable {
         }
         ignore = try c.decodeIfPresent(Bool.self, forKey: .ignore)
         grab = try c.decodeIfPresent(Bool.self, forKey: .grab)
+        passThrough = try c.decodeIfPresent(Bool.self, forKey: .passThrough)
     }
 }
 
@@ -203,6 +208,8 @@ public struct DeviceDecision: Hashable, Sendable {
     public var ignoredBecause: String?
     /// Whether to grab it exclusively.
     public var grab: Bool
+    /// Whether it is served to the compositor through a pass-through mirror (semantics §9).
+    public var passThrough: Bool = false
 }
 
 /// The whole configuration file (`/etc/touchd/touchd.yaml`, `--config FILE`);
@@ -277,6 +284,7 @@ public struct TouchdConfiguration: Sendable {
             if let size = rule.sizeMM { s.sizeMM = size }
             if let ignore = rule.ignore { s.ignoredBecause = ignore ? "ignored by devices[\(i)] of the configuration" : nil }
             if let g = rule.grab { s.grab = g }
+            if let p = rule.passThrough { s.passThrough = p }
         }
         return s
     }
@@ -290,7 +298,9 @@ public struct TouchdConfiguration: Sendable {
         if let r = rule.rotation { mapping.rotation = r }
         if let m = rule.calibration { mapping.calibration = m }
         mapping.sizeMM = rule.sizeMM
-        return DeviceDecision(mapping: mapping, ignoredBecause: rule.ignoredBecause, grab: rule.grab ?? false)
+        var decision = DeviceDecision(mapping: mapping, ignoredBecause: rule.ignoredBecause, grab: rule.grab ?? false)
+        decision.passThrough = rule.passThrough ?? false
+        return decision
     }
 
     /// Reads and checks a configuration file.

@@ -13,15 +13,18 @@ public struct DeviceRuleSettings: Hashable, Sendable {
     public var grab: Bool?
     /// Why a rule ignores the device, when one does.
     public var ignoredBecause: String?
+    /// Pass-through: grab the device and serve the app world a mirror of it (semantics §9).
+    public var passThrough: Bool?
 
     /// Creates rule settings; the default sets nothing.
     public init(screen: Int? = nil, rotation: Rotation? = nil, calibration: CalibrationMatrix? = nil,
-                sizeMM: SizeMM? = nil, grab: Bool? = nil, ignoredBecause: String? = nil) {
+                sizeMM: SizeMM? = nil, grab: Bool? = nil, ignoredBecause: String? = nil, passThrough: Bool? = nil) {
         self.screen = screen
         self.rotation = rotation
         self.calibration = calibration
         self.sizeMM = sizeMM
         self.grab = grab
         self.ignoredBecause = ignoredBecause
+        self.passThrough = passThrough
     }
 }

@@ -90,6 +90,20 @@ public struct UdevDeviceInfo: Hashable, Sendable {
         }
     }
 
+    /// `TOUCHD_PASS_THROUGH`: serve the device through a pass-through mirror
+    /// (semantics §9); nil when unset.
+    ///
+    /// - Throws: ``UdevError`` `.badProperty` for a value other than
+    ///   `1/0`, `true/false`, `yes/no`, `on/off` (any case).
+    public func passThrough() throws(UdevError) -> Bool? {
+        guard let raw = properties["TOUCHD_PASS_THROUGH"] else { return nil }
+        switch raw.trimmed.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw badProperty("TOUCHD_PASS_THROUGH", raw, expected: "1 or 0 (also true/false, yes/no, on/off)")
+        }
+    }
+
     /// `TOUCHD_SIZE_MM` (`WIDTHxHEIGHT`, e.g. `293.5x165`): the active area's size, overriding what the device reports.
     ///
     /// - Returns: nil when unset.

@@ -78,6 +78,7 @@ enum LiveDeviceText {
         }
         if s.grab { mapping += ", grabbed" }
         lines.append(mapping)
+        lines.append("  pass-through: \(s.passThrough ? "on" : "off") (\(source(s.passThroughSource)))")
         lines.append("  syspath: \(live.syspath)")
         for w in s.warnings { lines.append("  warning: \(w)") }
         return lines

@@ -99,4 +99,25 @@ import Udev
         let a = LiveClock.now(), b = LiveClock.now()
         #expect(b >= a && a.microseconds > 0)
     }
+
+}
+
+/// Pass-through's setting (semantics §9), merged like the others.
+@Suite struct PassThroughSettingTests {
+    @Test("pass-through (semantics §9): off by default; TOUCHD_PASS_THROUGH turns it on; a configuration rule wins; a malformed value warns")
+    func passThroughSources() {
+        let device = LiveDeviceSettingsTests.device(resolution: 10)
+        let off = LiveDeviceSettings.merged(rule: DeviceRuleSettings(), udev: LiveDeviceSettingsTests.udev([:]), description: device, screenNames: LiveDeviceSettingsTests.screens)
+        #expect(!off.passThrough && off.passThroughSource == .device)
+        let udevOn = LiveDeviceSettings.merged(rule: DeviceRuleSettings(), udev: LiveDeviceSettingsTests.udev(["TOUCHD_PASS_THROUGH": "yes"]),
+                                               description: device, screenNames: LiveDeviceSettingsTests.screens)
+        #expect(udevOn.passThrough && udevOn.passThroughSource == .touchdProperty)
+        let ruleOff = LiveDeviceSettings.merged(rule: DeviceRuleSettings(passThrough: false), udev: LiveDeviceSettingsTests.udev(["TOUCHD_PASS_THROUGH": "1"]),
+                                                description: device, screenNames: LiveDeviceSettingsTests.screens)
+        #expect(!ruleOff.passThrough && ruleOff.passThroughSource == .configuration)
+        let bad = LiveDeviceSettings.merged(rule: DeviceRuleSettings(), udev: LiveDeviceSettingsTests.udev(["TOUCHD_PASS_THROUGH": "maybe"]),
+                                            description: device, screenNames: LiveDeviceSettingsTests.screens)
+        #expect(!bad.passThrough)
+        #expect(bad.warnings.count == 1 && bad.warnings[0].contains("TOUCHD_PASS_THROUGH"))
+    }
 }

@@ -2,7 +2,6 @@ import Gestures
 import Testing
 import TouchCore
 import Session
-import TouchDaemon
 
 @Suite struct ConfigurationTests {
     func parse(_ yaml: String) throws(ConfigurationError) -> TouchdConfiguration {
@@ -93,5 +92,27 @@ import TouchDaemon
         #expect(names.contains("three-finger-swipe") && names.contains("tap"))
         let replaced = try parse("replaceDefaults: true\nsurfaces:\n  - {id: kiosk, frame: {width: 100, height: 100}, recognizers: [{name: tap, kind: tap}]}\n")
         #expect(replaced.gestures.surfaces.map(\.id.rawValue) == ["kiosk"])
+    }
+
+    @Test("passThrough in a device rule (semantics §9): off by default, per rule, a later rule overrides")
+    func passThroughPerRule() throws {
+        let c = try parse("""
+        devices:
+          - match: {name: "Panel*"}
+            passThrough: true
+          - match: {name: "Panel B"}
+            passThrough: false
+        """)
+        var a = DeviceDescription(name: "Panel A")
+        a.enable(.abs, EventCode.absX, absInfo: AbsInfo(minimum: 0, maximum: 100))
+        var b = a
+        b.name = "Panel B"
+        var other = a
+        other.name = "Other"
+        #expect(c.decision(for: a).passThrough)
+        #expect(!c.decision(for: b).passThrough)
+        #expect(!c.decision(for: other).passThrough)
+        #expect(c.ruleSettings(for: other).passThrough == nil)
+        #expect(error("devices:\n  - passThrough: maybe\n")?.path == "devices[0].passThrough")
     }
 }
