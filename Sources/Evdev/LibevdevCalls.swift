@@ -303,6 +303,31 @@ enum Libevdev {
         }
     }
 
+    /// Writes a batch of events to a uinput device with one `write(2)` on its
+    /// descriptor (`libevdev_uinput_get_fd`): the kernel handles each event as
+    /// `libevdev_uinput_write_event` would, without a system call per event.
+    /// `buffer` is reused from call to call.
+    static func uinputWrite(
+        _ uidev: OpaquePointer, _ events: [InputEvent], buffer: inout [input_event], device: String
+    ) throws(EvdevError) {
+        buffer.removeAll(keepingCapacity: true)
+        for e in events {
+            var raw = input_event()
+            raw.type = e.type.rawValue
+            raw.code = e.code
+            raw.value = e.value
+            buffer.append(raw)
+        }
+        let fd = libevdev_uinput_get_fd(uidev)
+        var failure: SystemCallError?
+        buffer.withUnsafeBytes { bytes in
+            do throws(SystemCallError) { try Syscall.writeAll(fd, bytes) } catch { failure = error }
+        }
+        if let failure {
+            throw EvdevError(.writeFailed, device: device, message: "cannot write \(events.count) events", errno: failure.errno)
+        }
+    }
+
     /// `libevdev_uinput_destroy`: removes the device and closes `/dev/uinput`.
     static func destroyUinput(_ uidev: OpaquePointer) {
         libevdev_uinput_destroy(uidev)

@@ -1,3 +1,4 @@
+import CLibevdev
 import TouchCore
 
 /// A virtual input device created through `/dev/uinput` from a
@@ -17,6 +18,7 @@ public final class UinputDevice {
 
     private var handle: OpaquePointer?
     private var uinput: OpaquePointer?
+    private var batchBuffer: [input_event] = []
 
     /// Creates the device. Needs write access to `/dev/uinput`.
     ///
@@ -60,6 +62,16 @@ public final class UinputDevice {
     /// Injects events in order (timestamps ignored).
     public func write(_ events: some Sequence<InputEvent>) throws(EvdevError) {
         for event in events { try write(event) }
+    }
+
+    /// Injects events in order with one `write(2)` (timestamps ignored): what
+    /// a pass-through mirror does with each frame.
+    public func writeBatch(_ events: [InputEvent]) throws(EvdevError) {
+        guard let uinput else {
+            throw EvdevError(.closed, device: name, message: "the uinput device is destroyed")
+        }
+        guard !events.isEmpty else { return }
+        try Libevdev.uinputWrite(uinput, events, buffer: &batchBuffer, device: name)
     }
 
     /// Destroys the device: readers see ENODEV and udev reports its removal. Idempotent.

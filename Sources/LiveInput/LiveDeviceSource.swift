@@ -182,6 +182,21 @@ public final class LiveDeviceSource {
         }
     }
 
+    /// Whether a contact of the device is down, as the events read so far say
+    /// (a slot holds a contact, or `BTN_TOUCH` is down).
+    public func hasContactDown(_ id: DeviceID) -> Bool {
+        guard let d = open.first(where: { $0.id == id })?.device else { return false }
+        return d.slotStates().contains(where: \.isActive) || d.keysDown().contains(EventCode.btnTouch)
+    }
+
+    /// Takes (`grab`) or releases the device's exclusive grab (`EVIOCGRAB`).
+    ///
+    /// - Throws: ``EvdevError`` naming the device when the kernel refuses.
+    public func setGrab(_ grab: Bool, of id: DeviceID) throws(EvdevError) {
+        guard let d = open.first(where: { $0.id == id })?.device, d.isGrabbed != grab else { return }
+        if grab { try d.grab() } else { try d.ungrab() }
+    }
+
     /// Closes one device as if it had been removed.
     public func close(_ id: DeviceID) -> [LiveInputEvent] {
         guard let i = open.firstIndex(where: { $0.id == id }) else { return [] }

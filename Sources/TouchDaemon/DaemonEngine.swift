@@ -148,10 +148,52 @@ public actor DaemonEngine {
     /// Removes a device: its touches are cancelled, a `device` event says it went away.
     public func removeDevice(_ id: DeviceID, at time: Timestamp) {
         let wasInService = session.pipeline.device(id) != nil
+        prepareRound()
         session.removeDevice(id, at: time, into: &router)
+        // The cancellations reached the mirror first: it goes away with nothing left down.
+        stopPassThrough(id, at: time)
         if wasInService { record { r throws(TraceError) in try r.removeDevice(id, at: time) } }
         finishDeviceChange()
     }
+
+    // MARK: Pass-through (semantics §9)
+
+    /// Creates the pass-through mirror of a device in service; its contacts go
+    /// to it once ``activatePassThrough(_:)`` is called (after the original is
+    /// grabbed). False, logged, when the mirror cannot be created: the device
+    /// is then served without pass-through and must not be grabbed.
+    public func preparePassThrough(_ id: DeviceID) -> Bool {
+        guard router.mirrors[id] == nil else { return true }
+        guard let info = session.pipeline.device(id) else { return false }
+        do {
+            let mirror = try PassThroughMirror(device: id, original: info.description, logger: logger)
+            router.mirrors[id] = mirror
+            logger.notice("pass-through: mirror created", metadata: [
+                "device": "\(id.rawValue)", "name": "\(info.description.name)", "mirror": "\(mirror.uinput.devnode ?? "?")",
+            ])
+            return true
+        } catch {
+            logger.error("pass-through: cannot create the mirror of \(info.description.name): \(error); serving it without pass-through")
+            return false
+        }
+    }
+
+    /// The device is grabbed: touches that begin from now on go through its mirror.
+    public func activatePassThrough(_ id: DeviceID) {
+        guard router.mirrors[id] != nil else { return }
+        session.mirror(id)
+    }
+
+    /// Ends pass-through for a device: every contact on its mirror ends and the mirror goes away.
+    public func stopPassThrough(_ id: DeviceID, at time: Timestamp) {
+        session.stopMirroring(id)
+        guard let mirror = router.mirrors.removeValue(forKey: id) else { return }
+        mirror.close(at: time)
+        logger.notice("pass-through: mirror removed", metadata: ["device": "\(id.rawValue)"])
+    }
+
+    /// Whether a device has a pass-through mirror.
+    public func hasPassThrough(_ id: DeviceID) -> Bool { router.mirrors[id] != nil }
 
     /// A device's udev properties or mapping changed: when the mapping did, its
     /// touches are cancelled and it is mapped anew; a `device` event (`changed`)

@@ -24,6 +24,8 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// What a round read, reused from round to round (engine's thread only).
     private var received: [LiveInputEvent] = []
+    /// Devices to take for pass-through once no contact of theirs is down (engine's thread only).
+    private var passThroughWaiting: Set<DeviceID> = []
 
     /// Opens udev; devices are enumerated when the service starts.
     init(configuration: TouchdConfiguration, engine: DaemonEngine, logger: Logger) throws(DaemonStartError) {
@@ -115,16 +117,25 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
                 engine.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
                                  udevProperties: info.udevProperties, mapping: info.settings.mapping)
                 logger.info("opened \(info.node)", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)"])
+                if info.settings.passThrough { startPassThrough(id, on: engine) }
             case .deviceChanged(let id, let info):
                 engine.changeDevice(id, at: LiveClock.now(), udevProperties: info.udevProperties,
                                     mapping: info.settings.mapping)
                 logger.info("udev changed \(info.node)", metadata: ["device": "\(id.rawValue)"])
+                let on = engine.hasPassThrough(id) || passThroughWaiting.contains(id)
+                if info.settings.passThrough && !on {
+                    startPassThrough(id, on: engine)
+                } else if !info.settings.passThrough && on {
+                    stopPassThrough(id, grab: info.settings.grab, on: engine)
+                }
             case .events(let id, let batch):
                 engine.handle(batch, from: id)
+                if !passThroughWaiting.isEmpty, passThroughWaiting.contains(id) { startPassThrough(id, on: engine) }
             case .resynced(let id, let report):
                 logger.warning("events dropped by the kernel; resynced", metadata: ["device": "\(id.rawValue)"])
                 engine.resync(id, report: report)
             case .deviceRemoved(let id, let time):
+                passThroughWaiting.remove(id)
                 engine.removeDevice(id, at: time)
             case .deviceIgnored(let node, let reason):
                 logger.info("ignoring \(node): \(reason)")
@@ -134,5 +145,44 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
                 break
             }
         }
+    }
+
+    // MARK: Pass-through (semantics §9; docs/pass-through.md)
+
+    /// Takes a device for pass-through once no contact of it is down (a
+    /// contact the compositor saw begin must end there too): the mirror is
+    /// created, then the original grabbed, then its contacts go to the
+    /// mirror. Any failure leaves the device to the compositor as it was.
+    private func startPassThrough(_ id: DeviceID, on engine: isolated DaemonEngine) {
+        if source.hasContactDown(id) {
+            if passThroughWaiting.insert(id).inserted {
+                logger.info("pass-through: waiting for the contacts down to lift before taking the device", metadata: ["device": "\(id.rawValue)"])
+            }
+            return
+        }
+        passThroughWaiting.remove(id)
+        guard engine.preparePassThrough(id) else { return }
+        do {
+            try source.setGrab(true, of: id)
+        } catch {
+            logger.error("pass-through: cannot grab the device: \(error); serving it without pass-through", metadata: ["device": "\(id.rawValue)"])
+            engine.stopPassThrough(id, at: LiveClock.now())
+            return
+        }
+        engine.activatePassThrough(id)
+        logger.notice("pass-through: on", metadata: ["device": "\(id.rawValue)"])
+    }
+
+    /// Gives a device back to the compositor: the mirror goes away with its
+    /// contacts ended, and the grab is released (unless the device rules ask for one).
+    private func stopPassThrough(_ id: DeviceID, grab: Bool, on engine: isolated DaemonEngine) {
+        passThroughWaiting.remove(id)
+        engine.stopPassThrough(id, at: LiveClock.now())
+        do {
+            try source.setGrab(grab, of: id)
+        } catch {
+            logger.error("pass-through: cannot release the device: \(error)", metadata: ["device": "\(id.rawValue)"])
+        }
+        logger.notice("pass-through: off", metadata: ["device": "\(id.rawValue)"])
     }
 }

@@ -22,6 +22,10 @@ struct EventRouter: SessionSink {
     var localIDs: [SurfaceID: String] = [:]
     /// Contacts that began on a client's surface: their touches go to that client's surface stream only.
     var contactOwners: [TouchID: ClientID] = [:]
+    /// The pass-through mirrors of the devices that have one (semantics §9).
+    var mirrors: [DeviceID: PassThroughMirror] = [:]
+    /// Mirrors with events in the frame being routed.
+    private var mirrorsWithEvents: [PassThroughMirror] = []
     let logger: Logger
 
     init(logger: Logger) {
@@ -86,10 +90,17 @@ struct EventRouter: SessionSink {
                 batch.append(stream: .debug, recognizer: d.recognizer, time: d.time.seconds) {
                     MessageEncoder.debug(d, into: &$0)
                 }
-            case .mirror:
-                // For the pass-through mirror (its writer), not for clients.
-                continue
+            case .mirror(let m):
+                // For the device's pass-through mirror, not for clients.
+                guard let mirror = mirrors[m.touch.device] else { continue }
+                if !mirror.hasPendingEvents { mirrorsWithEvents.append(mirror) }
+                mirror.append(m)
             }
+        }
+        // What the app world may see of this frame leaves at once, in one write per mirror.
+        if !mirrorsWithEvents.isEmpty {
+            for mirror in mirrorsWithEvents { mirror.endFrame() }
+            mirrorsWithEvents.removeAll(keepingCapacity: true)
         }
     }
 
