@@ -37,7 +37,8 @@ elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 t_start=$(now)
 
 # --- (a) tools: qemu, a kernel, busybox for the initramfs, virtme-ng --------
-APT_PKGS=(qemu-system-x86 linux-image-amd64 busybox-static)
+# libinput-tools: MirrorDeviceTests run `libinput debug-events` on touchd's pass-through mirror.
+APT_PKGS=(qemu-system-x86 linux-image-amd64 busybox-static libinput-tools)
 install_tools() {
     local missing=()
     for p in "${APT_PKGS[@]}"; do

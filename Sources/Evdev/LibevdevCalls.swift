@@ -166,6 +166,8 @@ enum Libevdev {
             properties.insert(InputProperties(rawValue: 1 << prop))
         }
         var description = DeviceDescription(name: name, id: id, properties: properties)
+        // NULL when the kernel has none (EVIOCGPHYS fails with ENOENT, as for uinput devices without one).
+        description.phys = libevdev_get_phys(dev).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         for type in 0...UInt32(EV_MAX) where libevdev_has_event_type(dev, type) != 0 {
             let eventType = EventType(rawValue: UInt16(type))
             var codes = CodeSet()
@@ -228,6 +230,7 @@ enum Libevdev {
             throw EvdevError(.uinputFailed, device: description.name, message: "libevdev_new failed", errno: ENOMEM)
         }
         libevdev_set_name(dev, description.name)
+        if let phys = description.phys { libevdev_set_phys(dev, phys) }
         libevdev_set_id_bustype(dev, Int32(description.id.bustype))
         libevdev_set_id_vendor(dev, Int32(description.id.vendor))
         libevdev_set_id_product(dev, Int32(description.id.product))
@@ -268,16 +271,43 @@ enum Libevdev {
         }
     }
 
-    /// `libevdev_uinput_create_from_device`, letting libevdev open and close `/dev/uinput`.
-    static func createUinput(from dev: OpaquePointer, name: String) throws(EvdevError) -> OpaquePointer {
+    /// `libevdev_uinput_create_from_device`. Without `phys` libevdev opens and
+    /// closes `/dev/uinput` itself (`uinputFD` nil); with it this opens
+    /// `/dev/uinput`, sets the phys (`UI_SET_PHYS`, which libevdev never does:
+    /// `libevdev_set_phys` only changes libevdev's copy) and hands the
+    /// descriptor over, and the caller closes `uinputFD` after destroying the device.
+    static func createUinput(
+        from dev: OpaquePointer, name: String, phys: String? = nil
+    ) throws(EvdevError) -> (device: OpaquePointer, uinputFD: Int32?) {
+        var fd = LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue
+        var ownedFD: Int32?
+        if let phys {
+            do {
+                fd = try Syscall.open("/dev/uinput", O_RDWR | O_CLOEXEC)
+            } catch {
+                throw EvdevError(.uinputFailed, device: name, message: "cannot open /dev/uinput", errno: error.errno)
+            }
+            ownedFD = fd
+            var rc: Int32
+            var code: Int32 = 0
+            repeat {
+                rc = touchd_uinput_set_phys(fd, phys)
+                if rc != 0 { code = errno }
+            } while rc != 0 && code == EINTR
+            guard rc == 0 else {
+                closeNode(fd)
+                throw EvdevError(.uinputFailed, device: name, message: "cannot set phys \"\(phys)\" (UI_SET_PHYS)", errno: code)
+            }
+        }
         var uidev: OpaquePointer?
         let rc = Syscall.retryingNegatedInterrupt {
-            libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &uidev)
+            libevdev_uinput_create_from_device(dev, fd, &uidev)
         }
         guard rc == 0, let uidev else {
+            if let ownedFD { closeNode(ownedFD) }
             throw EvdevError(.uinputFailed, device: name, message: "cannot create uinput device", errno: -rc)
         }
-        return uidev
+        return (uidev, ownedFD)
     }
 
     /// `libevdev_uinput_get_devnode`: `/dev/input/eventN`, or nil when it cannot be found.

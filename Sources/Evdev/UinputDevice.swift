@@ -19,25 +19,32 @@ public final class UinputDevice {
     private var handle: OpaquePointer?
     private var uinput: OpaquePointer?
     private var batchBuffer: [input_event] = []
+    /// `/dev/uinput` opened here to set the phys (libevdev closes the one it opens itself).
+    private var uinputFD: Int32?
 
     /// Creates the device. Needs write access to `/dev/uinput`.
+    ///
+    /// The description's ``DeviceDescription/phys``, when set, becomes the
+    /// device's phys (`UI_SET_PHYS`): libinput's and udev's rules that group
+    /// devices by phys then see it as the described hardware.
     ///
     /// - Throws: ``EvdevError`` `.uinputFailed` naming the device when
     ///   `/dev/uinput` is missing or the kernel rejects the description.
     public init(description: DeviceDescription) throws(EvdevError) {
         let handle = try Libevdev.handle(declaring: description)
-        let uinput: OpaquePointer
+        let created: (device: OpaquePointer, uinputFD: Int32?)
         do {
-            uinput = try Libevdev.createUinput(from: handle, name: description.name)
+            created = try Libevdev.createUinput(from: handle, name: description.name, phys: description.phys)
         } catch {
             Libevdev.free(handle)
             throw error
         }
         self.deviceDescription = description
         self.handle = handle
-        self.uinput = uinput
-        self.devnode = Libevdev.uinputDevnode(uinput)
-        self.syspath = Libevdev.uinputSyspath(uinput)
+        self.uinput = created.device
+        self.uinputFD = created.uinputFD
+        self.devnode = Libevdev.uinputDevnode(created.device)
+        self.syspath = Libevdev.uinputSyspath(created.device)
     }
 
     deinit { close() }
@@ -77,8 +84,10 @@ public final class UinputDevice {
     /// Destroys the device: readers see ENODEV and udev reports its removal. Idempotent.
     public func close() {
         if let uinput { Libevdev.destroyUinput(uinput) }
+        if let uinputFD { Libevdev.closeNode(uinputFD) }
         if let handle { Libevdev.free(handle) }
         uinput = nil
+        uinputFD = nil
         handle = nil
     }
 

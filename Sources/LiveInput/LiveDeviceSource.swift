@@ -21,9 +21,11 @@ import Udev
 /// ```
 ///
 /// - ``start()`` enumerates the touchscreens, tablets and touchpads udev
-///   knows, and for each: skips it when `accepts` says no (silently) or
-///   `TOUCHD_IGNORE` is set (``LiveInputEvent/deviceIgnored(node:reason:)``,
-///   without opening it); opens it (``LiveInputEvent/openFailed(node:error:)``
+///   knows, and for each: skips it when `accepts` says no (silently), or
+///   reports it ignored (``LiveInputEvent/deviceIgnored(node:reason:)``) when
+///   `TOUCHD_IGNORE` is set or it is touchd's own pass-through mirror
+///   (``ownMirrorReason(_:name:)``: by its udev property,
+///   without opening it, else by its name, closed again at once); opens it (``LiveInputEvent/openFailed(node:error:)``
 ///   when that fails, e.g. the node vanished or permission is denied);
 ///   asks `decide` what to do; then grabs it if told to and reports
 ///   ``LiveInputEvent/deviceAdded(_:_:info:)``.
@@ -220,7 +222,8 @@ public final class LiveDeviceSource {
         guard info.isEventNode, info.touchKind != nil, let node = info.devnode, accepts(info) else { return }
         guard !open.contains(where: { $0.info.syspath == info.syspath }), !ignoredSyspaths.contains(info.syspath) else { return }
         var warnings: [String] = []
-        if let reason = Self.udevIgnoreReason(info, warnings: &warnings) {
+        if let reason = Self.ownMirrorReason(info, name: nil)
+            ?? Self.udevIgnoreReason(info, warnings: &warnings) {
             ignoredSyspaths.insert(info.syspath)
             out.append(.deviceIgnored(node: node, reason: reason))
             return
@@ -230,6 +233,14 @@ public final class LiveDeviceSource {
             device = try EvdevDevice(path: node)
         } catch {
             out.append(.openFailed(node: node, error: error))
+            return
+        }
+        // Without the shipped udev rule only the name tells a mirror; reading it
+        // would feed touchd's own output back into it.
+        if let reason = Self.ownMirrorReason(info, name: device.deviceDescription.name) {
+            device.close()
+            ignoredSyspaths.insert(info.syspath)
+            out.append(.deviceIgnored(node: node, reason: reason))
             return
         }
         let candidate = LiveDeviceCandidate(node: node, udev: info, description: device.deviceDescription)
@@ -256,6 +267,17 @@ public final class LiveDeviceSource {
         }
     }
 
+    /// Why touchd must not read a device: it is one of touchd's own
+    /// pass-through mirrors (`TOUCHD_MIRROR=1`, set by the shipped udev rule,
+    /// or a name ending in ``MirrorDescription/nameSuffix``); nil otherwise.
+    public static func ownMirrorReason(_ info: UdevDeviceInfo, name: String?) -> String? {
+        let named = name.map(MirrorDescription.isMirror(name:)) ?? false
+        return info.isTouchdMirror || named ? ownMirror : nil
+    }
+
+    /// The reason a mirror is ignored, as `touchctl devices` shows it.
+    public static let ownMirror = "touchd's own pass-through mirror"
+
     // `TOUCHD_IGNORE` set to a true word; a malformed value warns and does not ignore.
     private static func udevIgnoreReason(_ info: UdevDeviceInfo, warnings: inout [String]) -> String? {
         do {
@@ -276,7 +298,8 @@ public final class LiveDeviceSource {
         }
         let current = open[index]
         var warnings: [String] = []
-        var ignoreReason = Self.udevIgnoreReason(info, warnings: &warnings)
+        var ignoreReason = Self.ownMirrorReason(info, name: current.device.deviceDescription.name)
+            ?? Self.udevIgnoreReason(info, warnings: &warnings)
         var newSettings: LiveDeviceSettings?
         if ignoreReason == nil {
             if info.touchKind == nil {
@@ -398,3 +421,4 @@ public enum LiveClock {
         return Int32(min(ms, limit))
     }
 }
+

@@ -132,6 +132,9 @@ public struct DeviceDescription: Hashable, Sendable {
     public var absInfo: [UInt16: AbsInfo]
     /// udev properties recorded with the device (libinput-record `udev.properties`), if any.
     public var udevProperties: [String: String]
+    /// The kernel's physical path (`EVIOCGPHYS`, e.g. `usb-0000:00:14.0-7/input0`) when
+    /// read from a live device that has one; traces do not record it.
+    public var phys: String?
 
     /// Creates a description.
     public init(
@@ -140,7 +143,8 @@ public struct DeviceDescription: Hashable, Sendable {
         properties: InputProperties = [],
         codes: [EventType: CodeSet] = [:],
         absInfo: [UInt16: AbsInfo] = [:],
-        udevProperties: [String: String] = [:]
+        udevProperties: [String: String] = [:],
+        phys: String? = nil
     ) {
         self.name = name
         self.id = id
@@ -148,6 +152,7 @@ public struct DeviceDescription: Hashable, Sendable {
         self.codes = codes
         self.absInfo = absInfo
         self.udevProperties = udevProperties
+        self.phys = phys
     }
 
     /// Whether the device declares `code` of `type`.

@@ -77,6 +77,11 @@ public struct UdevDeviceInfo: Hashable, Sendable {
         return value
     }
 
+    /// `TOUCHD_MIRROR=1`: touchd's own pass-through mirror (set by the shipped
+    /// rule in `70-touchd.rules` on devices named `* (touchd pass-through)`),
+    /// which touchd never reads.
+    public var isTouchdMirror: Bool { properties["TOUCHD_MIRROR"]?.trimmed == "1" }
+
     /// `TOUCHD_IGNORE`: true when a udev rule tells touchd to leave the device alone.
     ///
     /// - Throws: ``UdevError`` `.badProperty` for a value other than

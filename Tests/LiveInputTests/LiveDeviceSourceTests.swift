@@ -272,3 +272,42 @@ extension LiveInputEvent {
         }
     }
 }
+
+/// touchd never reads its own pass-through mirrors.
+@Suite struct OwnMirrorTests {
+    @Test func aMirrorIsKnownByItsUdevPropertyOrItsName() {
+        let plain = LiveDeviceSourceTests.fakeTouchscreen(node: "/dev/input/event9996")
+        let marked = LiveDeviceSourceTests.fakeTouchscreen(node: "/dev/input/event9996", extra: ["TOUCHD_MIRROR": "1"])
+        #expect(LiveDeviceSource.ownMirrorReason(plain, name: "Atmel maXTouch Touchscreen") == nil)
+        #expect(LiveDeviceSource.ownMirrorReason(plain, name: nil) == nil)
+        #expect(LiveDeviceSource.ownMirrorReason(marked, name: nil) == "touchd's own pass-through mirror")
+        #expect(LiveDeviceSource.ownMirrorReason(plain, name: "Atmel maXTouch Touchscreen (touchd pass-through)")
+                == "touchd's own pass-through mirror")
+        let unmarked = LiveDeviceSourceTests.fakeTouchscreen(node: "/dev/input/event9996", extra: ["TOUCHD_MIRROR": "0"])
+        #expect(LiveDeviceSource.ownMirrorReason(unmarked, name: "Atmel maXTouch Touchscreen") == nil)
+    }
+
+    @Test func aMarkedMirrorIsReportedIgnoredWithoutBeingOpened() throws {
+        let source = try LiveDeviceSource(watchesHotplug: false)
+        var out: [LiveInputEvent] = []
+        // The node does not exist: opening it would report openFailed instead.
+        source.consider(LiveDeviceSourceTests.fakeTouchscreen(node: "/dev/input/event9995", extra: ["TOUCHD_MIRROR": "1"]), into: &out)
+        #expect(out.map(\.summary) == ["ignored /dev/input/event9995: touchd's own pass-through mirror"])
+    }
+
+    @Test(.requiresUinput)
+    func anUnmarkedMirrorIsReportedIgnoredByItsName() throws {
+        // Without the shipped rule (the guest's udevd has none) only the name tells.
+        let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
+        let mirror = try UinputDevice.mirror(of: description)
+        let syspath = try #require(mirror.syspath)
+        let source = try LiveDeviceSource(accepts: { $0.syspath.hasPrefix(syspath + "/") })
+        var seen = try source.start()
+        // Present now, or added by udev's event once it has classified the device.
+        for _ in 0..<50 where seen.isEmpty {
+            seen += try source.waitAndRead(timeoutMilliseconds: 200)
+        }
+        #expect(seen.map(\.summary) == ["ignored \(mirror.devnode!): touchd's own pass-through mirror"])
+        #expect(source.devices.isEmpty)
+    }
+}

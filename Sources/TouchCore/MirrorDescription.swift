@@ -1,0 +1,110 @@
+/// What touchd's pass-through mirror of a touch device declares: the device
+/// touchd creates through uinput when it grabs a real touchscreen, and to
+/// which it writes only what the app world may see (docs/pass-through.md).
+///
+/// The mirror looks like the original to libinput (same ids, properties,
+/// ranges and resolutions, so the same size in millimetres and the same
+/// quirks by id), with three differences:
+/// - its name ends with ``nameSuffix``, so that touchd never reads its own
+///   mirrors (and the shipped udev rule marks them `TOUCHD_MIRROR=1`);
+/// - it always speaks multitouch protocol B (`ABS_MT_SLOT`,
+///   `ABS_MT_TRACKING_ID`), whatever the original speaks: protocol A and
+///   single-touch originals get 10 slots;
+/// - it always has `ABS_MT_TOOL_TYPE` with `MT_TOOL_PALM` in range, which is
+///   how touchd cancels a contact (``MirrorConventions``).
+///
+/// Of the original it keeps only what touch and pen input use: `BTN_TOUCH`
+/// (always declared), `BTN_TOOL_FINGER`...`BTN_TOOL_QUINTTAP`, pen tools and
+/// stylus buttons, `ABS_X`/`ABS_Y` (always), `ABS_PRESSURE`, `ABS_DISTANCE`,
+/// `ABS_TILT_X`/`Y`, the contact shape axes (`ABS_MT_PRESSURE`,
+/// `ABS_MT_TOUCH_*`, `ABS_MT_WIDTH_*`, `ABS_MT_ORIENTATION`,
+/// `ABS_MT_DISTANCE`) and `MSC_TIMESTAMP`. It adds no `BTN_TOOL_FINGER` and no
+/// `INPUT_PROP_POINTER`: udev's `input_id` calls it a touchscreen exactly when
+/// it calls the original one.
+public enum MirrorDescription {
+    /// Appended to the original's name: `"Atmel maXTouch Touchscreen (touchd pass-through)"`.
+    public static let nameSuffix = " (touchd pass-through)"
+
+    /// uinput's name limit (`UINPUT_MAX_NAME_SIZE`, 80 bytes with the terminating NUL).
+    public static let maximumNameBytes = 79
+
+    /// Slots of a mirror whose original has none (protocol A or single-touch):
+    /// as many as libinput gives a protocol A device through mtdev.
+    public static let defaultSlotCount = 10
+
+    /// The mirror's description for `original`.
+    public static func make(from original: DeviceDescription) -> DeviceDescription {
+        var mirror = DeviceDescription(
+            name: name(for: original.name), id: original.id, properties: original.properties,
+            phys: original.phys)
+        mirror.codes[.syn] = CodeSet([EventCode.synReport, EventCode.synDropped])
+
+        // Keys: touch, finger counts, pen tools and stylus buttons the original has; BTN_TOUCH always.
+        mirror.enable(.key, EventCode.btnTouch)
+        for code in keptKeys where original.supports(.key, code) { mirror.enable(.key, code) }
+
+        // Positions: the MT axes, else the single-touch ones; ABS_X/ABS_Y too, which libinput requires.
+        let positionX = original.declaredAbsInfo(EventCode.absMTPositionX) ?? original.declaredAbsInfo(EventCode.absX)
+            ?? AbsInfo(minimum: 0, maximum: 0)
+        let positionY = original.declaredAbsInfo(EventCode.absMTPositionY) ?? original.declaredAbsInfo(EventCode.absY)
+            ?? AbsInfo(minimum: 0, maximum: 0)
+        mirror.enable(.abs, EventCode.absX, absInfo: original.declaredAbsInfo(EventCode.absX) ?? positionX)
+        mirror.enable(.abs, EventCode.absY, absInfo: original.declaredAbsInfo(EventCode.absY) ?? positionY)
+        mirror.enable(.abs, EventCode.absMTPositionX, absInfo: positionX)
+        mirror.enable(.abs, EventCode.absMTPositionY, absInfo: positionY)
+        for code in keptAxes {
+            if let info = original.declaredAbsInfo(code) { mirror.enable(.abs, code, absInfo: info) }
+        }
+        // A single-touch original's pressure is each contact's pressure on the mirror.
+        if let pressure = original.declaredAbsInfo(EventCode.absMTPressure) ?? original.declaredAbsInfo(EventCode.absPressure) {
+            mirror.enable(.abs, EventCode.absMTPressure, absInfo: pressure)
+        }
+
+        // Protocol B always.
+        let slots = original.slotCount > 0 ? original.declaredAbsInfo(EventCode.absMTSlot) : nil
+        mirror.enable(.abs, EventCode.absMTSlot, absInfo: slots ?? AbsInfo(minimum: 0, maximum: Int32(defaultSlotCount - 1)))
+        mirror.enable(.abs, EventCode.absMTTrackingID, absInfo: AbsInfo(minimum: 0, maximum: 65535))
+        // MT_TOOL_PALM must be in range whatever the original declares: it is how a contact is cancelled.
+        let toolMaximum = max(original.declaredAbsInfo(EventCode.absMTToolType)?.maximum ?? 0, EventCode.mtToolPalm)
+        mirror.enable(.abs, EventCode.absMTToolType, absInfo: AbsInfo(minimum: 0, maximum: toolMaximum))
+
+        if original.supports(.msc, EventCode.mscTimestamp) { mirror.enable(.msc, EventCode.mscTimestamp) }
+        return mirror
+    }
+
+    /// `name` with ``nameSuffix``, the original part cut (at a character
+    /// boundary) so that the whole fits ``maximumNameBytes``.
+    public static func name(for name: String) -> String {
+        let room = maximumNameBytes - nameSuffix.utf8.count
+        var kept = Substring(name)
+        while kept.utf8.count > room { kept.removeLast() }
+        return kept + nameSuffix
+    }
+
+    /// Whether a device of this name is a touchd mirror.
+    public static func isMirror(name: String) -> Bool {
+        name.hasSuffix(nameSuffix)
+    }
+
+    /// `BTN_TOOL_FINGER`...`BTN_TOOL_QUINTTAP`, pen tools, stylus buttons.
+    static let keptKeys: [UInt16] = [
+        EventCode.btnToolFinger, EventCode.btnToolDoubleTap, EventCode.btnToolTripleTap,
+        EventCode.btnToolQuadTap, EventCode.btnToolQuintTap,
+        EventCode.btnToolPen, EventCode.btnToolRubber, EventCode.btnToolBrush, EventCode.btnToolPencil,
+        EventCode.btnToolAirbrush, EventCode.btnStylus, EventCode.btnStylus2, EventCode.btnStylus3,
+    ]
+
+    /// Copied with their absinfo when the original has them.
+    static let keptAxes: [UInt16] = [
+        EventCode.absPressure, EventCode.absDistance, EventCode.absTiltX, EventCode.absTiltY,
+        EventCode.absMTTouchMajor, EventCode.absMTTouchMinor, EventCode.absMTWidthMajor,
+        EventCode.absMTWidthMinor, EventCode.absMTOrientation, EventCode.absMTDistance,
+    ]
+}
+
+extension DeviceDescription {
+    /// The absinfo of `code` when the device declares that axis.
+    fileprivate func declaredAbsInfo(_ code: UInt16) -> AbsInfo? {
+        supports(.abs, code) ? absInfo[code] ?? AbsInfo(minimum: 0, maximum: 0) : nil
+    }
+}

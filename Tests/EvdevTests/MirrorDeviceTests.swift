@@ -1,0 +1,287 @@
+import Foundation
+import KernelTesting
+import Testing
+import TouchCore
+import Udev
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Evdev
+
+/// touchd's pass-through mirror read by real libinput (`libinput debug-events`,
+/// Debian's libinput-tools, which scripts/vm-test.sh installs): the frames of
+/// ``MirrorConventions`` come out as the touch events the app world should see.
+@Suite(.requiresUinput) struct MirrorDeviceTests {
+    /// A real touchscreen of each protocol, and one with a resolution (the
+    /// recorded ones have none, which libinput replaces by 1 unit/mm).
+    static let originals: [MirrorOriginal] = [
+        MirrorOriginal(label: "protocol B touchscreen", desc: "touchscreens/Atmel maXTouch Touchscreen.desc"),
+        MirrorOriginal(label: "protocol A touchscreen", desc: "touchscreens/N-Trig MultiTouch.desc"),
+        MirrorOriginal(label: "protocol B touchscreen, 10 units/mm", desc: "touchscreens/Atmel maXTouch Touchscreen.desc",
+                       resolution: 10),
+    ]
+
+    @Test(arguments: originals)
+    func tapIsDownFrameUpAtTheWrittenPosition(_ original: MirrorOriginal) throws {
+        let (mirror, libinput) = try Self.start(original)
+        defer { libinput.stop(); mirror.close() }
+        let (x, y) = original.point(0.25, 0.75, of: mirror.deviceDescription)
+        try mirror.write(MirrorConventions.down(slot: 0, trackingID: 1, x: x, y: y, firstContact: true) + MirrorConventions.frameEnd)
+        try mirror.write(MirrorConventions.end(slot: 0, lastContact: true) + MirrorConventions.frameEnd)
+        let touch = try libinput.touchEvents(count: 4)
+        #expect(touch.map(\.kind) == ["TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_UP", "TOUCH_FRAME"], "\(libinput.output)")
+        let down = try #require(touch.first)
+        let expected = original.libinputMillimetres(x: x, y: y, of: mirror.deviceDescription)
+        let mm = try #require(down.millimetres, "no position in \(down.line)")
+        #expect(abs(mm.x - expected.x) < 0.01 && abs(mm.y - expected.y) < 0.01, "\(down.line): expected \(expected) mm")
+        #expect(down.slot == 0)
+    }
+
+    @Test(arguments: originals)
+    func palmThenEndIsCancelAndNeverUp(_ original: MirrorOriginal) throws {
+        let (mirror, libinput) = try Self.start(original)
+        defer { libinput.stop(); mirror.close() }
+        let (x, y) = original.point(0.5, 0.5, of: mirror.deviceDescription)
+        try mirror.write(MirrorConventions.down(slot: 0, trackingID: 1, x: x, y: y, firstContact: true) + MirrorConventions.frameEnd)
+        try mirror.write(MirrorConventions.palm(slot: 0) + MirrorConventions.frameEnd)
+        try mirror.write(MirrorConventions.end(slot: 0, lastContact: true) + MirrorConventions.frameEnd)
+        // The slot's next contact is a finger again: a plain tap.
+        try mirror.write(MirrorConventions.down(slot: 0, trackingID: 2, x: x, y: y, firstContact: true) + MirrorConventions.frameEnd)
+        try mirror.write(MirrorConventions.end(slot: 0, lastContact: true) + MirrorConventions.frameEnd)
+        let touch = try libinput.touchEvents(count: 8)
+        #expect(touch.map(\.kind) == ["TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_CANCEL", "TOUCH_FRAME",
+                                      "TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_UP", "TOUCH_FRAME"], "\(libinput.output)")
+    }
+
+    /// Why ``MirrorConventions`` writes the tool type back to finger: a slot
+    /// left a palm swallows its next contact whole.
+    @Test func slotLeftAPalmSwallowsItsNextContact() throws {
+        let original = Self.originals[0]
+        let (mirror, libinput) = try Self.start(original)
+        defer { libinput.stop(); mirror.close() }
+        let (x, y) = original.point(0.5, 0.5, of: mirror.deviceDescription)
+        func ev(_ type: EventType, _ code: UInt16, _ value: Int32) -> InputEvent {
+            InputEvent(time: Timestamp(microseconds: 0), type: type, code: code, value: value)
+        }
+        func bareDown(_ slot: Int32, _ id: Int32) -> [InputEvent] {
+            [ev(.abs, EventCode.absMTSlot, slot), ev(.abs, EventCode.absMTTrackingID, id),
+             ev(.abs, EventCode.absMTPositionX, x), ev(.abs, EventCode.absMTPositionY, y), ev(.key, EventCode.btnTouch, 1)]
+        }
+        func bareEnd(_ slot: Int32) -> [InputEvent] {
+            [ev(.abs, EventCode.absMTSlot, slot), ev(.abs, EventCode.absMTTrackingID, -1), ev(.key, EventCode.btnTouch, 0)]
+        }
+        try mirror.write(bareDown(0, 1) + MirrorConventions.frameEnd)
+        try mirror.write(MirrorConventions.palm(slot: 0) + MirrorConventions.frameEnd)
+        try mirror.write(bareEnd(0) + MirrorConventions.frameEnd)
+        try mirror.write(bareDown(0, 2) + MirrorConventions.frameEnd)   // still MT_TOOL_PALM: swallowed
+        try mirror.write(bareEnd(0) + MirrorConventions.frameEnd)
+        try mirror.write(MirrorConventions.down(slot: 1, trackingID: 3, x: x, y: y, firstContact: true) + MirrorConventions.frameEnd)
+        try mirror.write(MirrorConventions.end(slot: 1, lastContact: true) + MirrorConventions.frameEnd)
+        let touch = try libinput.touchEvents(count: 8)
+        #expect(touch.map(\.kind) == ["TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_CANCEL", "TOUCH_FRAME",
+                                      "TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_UP", "TOUCH_FRAME"], "\(libinput.output)")
+        #expect(touch[4].slot == 1, "the second contact of slot 0 must not reach libinput: \(libinput.output)")
+    }
+
+    @Test(arguments: originals)
+    func twoContactsInOneFrameAreTwoDownsInOneFrame(_ original: MirrorOriginal) throws {
+        let (mirror, libinput) = try Self.start(original)
+        defer { libinput.stop(); mirror.close() }
+        let a = original.point(0.2, 0.2, of: mirror.deviceDescription)
+        let b = original.point(0.8, 0.6, of: mirror.deviceDescription)
+        try mirror.write(MirrorConventions.down(slot: 0, trackingID: 5, x: a.x, y: a.y, firstContact: true)
+            + MirrorConventions.down(slot: 1, trackingID: 6, x: b.x, y: b.y, firstContact: false) + MirrorConventions.frameEnd)
+        try mirror.write(MirrorConventions.end(slot: 0, lastContact: false)
+            + MirrorConventions.end(slot: 1, lastContact: true) + MirrorConventions.frameEnd)
+        let touch = try libinput.touchEvents(count: 6)
+        #expect(touch.map(\.kind) == ["TOUCH_DOWN", "TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_UP", "TOUCH_UP", "TOUCH_FRAME"],
+                "\(libinput.output)")
+        #expect(Set(touch.prefix(2).compactMap(\.slot)) == [0, 1])
+        let mmA = original.libinputMillimetres(x: a.x, y: a.y, of: mirror.deviceDescription)
+        let firstDown = try #require(touch.first { $0.slot == 0 }?.millimetres)
+        #expect(abs(firstDown.x - mmA.x) < 0.01 && abs(firstDown.y - mmA.y) < 0.01)
+    }
+
+    @Test(arguments: originals)
+    func mirrorIsATouchscreenWithTheOriginalsIDs(_ original: MirrorOriginal) throws {
+        let mirror = try UinputDevice.mirror(of: try original.description())
+        defer { mirror.close() }
+        let info = try Self.udevInfo(of: mirror)
+        #expect(info.isTouchscreen, "\(info.properties)")
+        let read = try EvdevDevice(path: try #require(mirror.devnode))
+        defer { read.close() }
+        #expect(read.deviceDescription.name.hasSuffix(" (touchd pass-through)"))
+        #expect(read.deviceDescription.id == (try original.description()).id)
+        #expect(read.deviceDescription.absInfo[EventCode.absMTToolType]?.maximum == EventCode.mtToolPalm)
+        #expect(read.deviceDescription.phys == nil)
+    }
+
+    /// The original's phys is the mirror's, so libinput's device-group rule
+    /// (80-libinput-device-groups.rules, from libinput-bin) puts both in one group.
+    @Test func mirrorSharesTheOriginalsPhysAndLibinputDeviceGroup() throws {
+        var description = try Self.originals[0].description()
+        description.id = InputID(bustype: 0x03, vendor: 0x056a, product: 0x5146, version: 1)
+        description.phys = "usb-0000:00:14.0-7/input0"
+        let original = try UinputDevice(description: description)
+        defer { original.close() }
+        let readOriginal = try EvdevDevice(path: try #require(original.devnode))
+        let live = readOriginal.deviceDescription
+        readOriginal.close()
+        #expect(live.phys == "usb-0000:00:14.0-7/input0")
+        let mirror = try UinputDevice.mirror(of: live)
+        defer { mirror.close() }
+        let readMirror = try EvdevDevice(path: try #require(mirror.devnode))
+        #expect(readMirror.deviceDescription.phys == "usb-0000:00:14.0-7/input0")
+        readMirror.close()
+        let group = try Self.udevInfo(of: original).properties["LIBINPUT_DEVICE_GROUP"]
+        #expect(group != nil, "no LIBINPUT_DEVICE_GROUP: is libinput-bin's udev rule installed?")
+        #expect(try Self.udevInfo(of: mirror).properties["LIBINPUT_DEVICE_GROUP"] == group)
+    }
+
+    // MARK: Set-up
+
+    /// A mirror of `original`, once udev has set it up, and libinput reading it.
+    static func start(_ original: MirrorOriginal) throws -> (UinputDevice, LibinputDebugEvents) {
+        let mirror = try UinputDevice.mirror(of: try original.description())
+        try Fixtures.waitForUdev(mirror)
+        let libinput = try LibinputDebugEvents(node: try #require(mirror.devnode))
+        try libinput.waitForDeviceAdded()
+        return (mirror, libinput)
+    }
+
+    /// udev's view of a uinput device's event node once udev has initialized it.
+    static func udevInfo(of uinput: UinputDevice) throws -> UdevDeviceInfo {
+        try Fixtures.waitForUdev(uinput)
+        let syspath = try #require(uinput.syspath)
+        let udev = try UdevContext()
+        return try #require(try udev.inputEventDevices().first { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized })
+    }
+}
+
+/// A recorded touchscreen to mirror, optionally given a resolution.
+struct MirrorOriginal: Sendable, CustomTestStringConvertible {
+    var label: String
+    var desc: String
+    var resolution: Int32? = nil
+
+    var testDescription: String { label }
+
+    func description() throws -> DeviceDescription {
+        var description = try Fixtures.description(desc)
+        if let resolution {
+            for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY] {
+                description.absInfo[code]?.resolution = resolution
+            }
+        }
+        return description
+    }
+
+    /// Device units at fractions of the mirror's range.
+    func point(_ fx: Double, _ fy: Double, of mirror: DeviceDescription) -> (x: Int32, y: Int32) {
+        let ax = mirror.absInfo[EventCode.absMTPositionX]!, ay = mirror.absInfo[EventCode.absMTPositionY]!
+        return (ax.minimum + Int32(fx * ax.span), ay.minimum + Int32(fy * ay.span))
+    }
+
+    /// What libinput reports in millimetres: `(value - minimum) / resolution`,
+    /// a resolution of 0 taken as 1 (libinput's fake resolution).
+    func libinputMillimetres(x: Int32, y: Int32, of mirror: DeviceDescription) -> (x: Double, y: Double) {
+        let ax = mirror.absInfo[EventCode.absMTPositionX]!, ay = mirror.absInfo[EventCode.absMTPositionY]!
+        return (Double(x - ax.minimum) / Double(max(ax.resolution, 1)), Double(y - ay.minimum) / Double(max(ay.resolution, 1)))
+    }
+}
+
+/// One touch line of `libinput debug-events`, e.g.
+/// ` event5   TOUCH_DOWN       +0.000s	0 (0) 25.00/75.00 (199.00/359.00mm)`.
+struct LibinputTouchLine {
+    var line: String
+    /// `TOUCH_DOWN`, `TOUCH_MOTION`, `TOUCH_UP`, `TOUCH_CANCEL`, `TOUCH_FRAME`.
+    var kind: String
+    /// The slot, for all but frames.
+    var slot: Int?
+    /// The position in millimetres, for downs and motions.
+    var millimetres: (x: Double, y: Double)?
+
+    init?(_ line: String) {
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard fields.count >= 2, fields[1].hasPrefix("TOUCH_") else { return nil }
+        self.line = line
+        kind = fields[1]
+        slot = fields.count > 3 ? Int(fields[3]) : nil
+        if let mm = fields.first(where: { $0.hasSuffix("mm)") }) {
+            let numbers = mm.dropFirst().dropLast(3).split(separator: "/").compactMap { Double($0) }
+            if numbers.count == 2 { millimetres = (numbers[0], numbers[1]) }
+        }
+    }
+}
+
+/// `libinput debug-events --device NODE` as a subprocess, its output read
+/// as it comes (through `stdbuf -oL`: stdio buffers a pipe whole otherwise).
+final class LibinputDebugEvents {
+    let process = Process()
+    private let pipe = Pipe()
+    private var pending = ""
+    /// Every line read so far.
+    private(set) var lines: [String] = []
+
+    init(node: String) throws {
+        let libinput = "/usr/bin/libinput"
+        guard FileManager.default.isExecutableFile(atPath: libinput) else {
+            throw FixtureError(message: "\(libinput) missing: install libinput-tools (scripts/vm-test.sh does)")
+        }
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        process.arguments = ["-oL", "-eL", libinput, "debug-events", "--device", node]
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+    }
+
+    /// Everything printed so far, for failure messages.
+    var output: String { (lines + [pending]).joined(separator: "\n") }
+
+    /// Waits (at most 10 s) for libinput to report the device added: it has opened it.
+    func waitForDeviceAdded() throws {
+        guard read(until: { $0.contains { $0.contains("DEVICE_ADDED") } }, seconds: 10) else {
+            throw FixtureError(message: "libinput debug-events did not add the device within 10 s:\n\(output)")
+        }
+    }
+
+    /// The first `count` touch lines, waiting at most 5 s for them; then
+    /// 200 ms more, so that an unexpected extra line shows too.
+    func touchEvents(count: Int) throws -> [LibinputTouchLine] {
+        let touches = { (lines: [String]) in lines.compactMap(LibinputTouchLine.init) }
+        _ = read(until: { touches($0).count >= count }, seconds: 5)
+        _ = read(until: { _ in false }, seconds: 0.2)
+        return touches(lines)
+    }
+
+    /// Reads lines until `done` says so or `seconds` pass; returns whether `done` did.
+    private func read(until done: ([String]) -> Bool, seconds: Double) -> Bool {
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !done(lines) {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { continue }
+            let n = Glibc.read(fd, &buffer, buffer.count)
+            if n <= 0 { return done(lines) }
+            pending += String(decoding: buffer[0..<n], as: UTF8.self)
+            while let newline = pending.firstIndex(of: "\n") {
+                lines.append(String(pending[..<newline]))
+                pending = String(pending[pending.index(after: newline)...])
+            }
+        }
+        return true
+    }
+
+    /// Stops libinput (SIGINT, then SIGKILL after 2 s).
+    func stop() {
+        guard process.isRunning else { return }
+        process.interrupt()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
