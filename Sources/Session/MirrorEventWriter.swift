@@ -10,7 +10,8 @@ import TouchCore
 /// (``DeviceContactValues``). A contact cancelled on the mirror is turned into
 /// a palm (`ABS_MT_TOOL_TYPE` = `MT_TOOL_PALM`) for one frame, then ended in
 /// the next one: libinput reports that as a touch cancel, not an up, so the
-/// app sees no click. `BTN_TOUCH`, the `BTN_TOOL_*` finger count and
+/// app sees no click (``MirrorConventions`` says why, from libinput's source,
+/// and the guest suite `MirrorDeviceTests` checks it against libinput). `BTN_TOUCH`, the `BTN_TOOL_*` finger count and
 /// `ABS_X`/`ABS_Y` (the first contact's position) follow the contacts, as the
 /// kernel's multitouch helpers report them. Pure: events in, events out.
 public struct MirrorEventWriter: Sendable {
@@ -55,8 +56,10 @@ public struct MirrorEventWriter: Sendable {
             nextTrackingID = nextTrackingID == Int32(UInt16.max) ? 0 : nextTrackingID + 1
             slots[s] = Contact(touch: e.touch.id, trackingID: id, values: e.touch.deviceValues)
             select(s, into: &out)
-            abs(EventCode.absMTTrackingID, id, into: &out)
+            // Before the tracking id: libinput reads the slot's tool type when a contact starts,
+            // and a slot left a palm by an earlier cancel would swallow the new contact.
             if declares(EventCode.absMTToolType) { abs(EventCode.absMTToolType, EventCode.mtToolFinger, into: &out) }
+            abs(EventCode.absMTTrackingID, id, into: &out)
             values(e.touch.deviceValues, into: &out)
         case .moved:
             guard let s = slot(of: e.touch.id), slots[s]?.palm == false else { return }
@@ -89,6 +92,8 @@ public struct MirrorEventWriter: Sendable {
         for s in palmSlots {
             select(s, into: &out)
             abs(EventCode.absMTTrackingID, -1, into: &out)
+            // The slot's next contact is a finger again.
+            abs(EventCode.absMTToolType, EventCode.mtToolFinger, into: &out)
             slots[s] = nil
         }
         palmSlots.removeAll(keepingCapacity: true)

@@ -96,6 +96,12 @@ import Trace
         writer.endFrame(at: t1, into: &events)
         let frames = events.split(whereSeparator: { $0.isSynReport }).map { $0.map { "\($0.type) \($0.code) \($0.value)" } }
         #expect(frames.count == 3)
+        // libinput reads the tool type when the contact starts (MirrorConventions): finger before the tracking id.
+        let tool = frames[0].firstIndex(of: "\(EventType.abs) \(EventCode.absMTToolType) \(EventCode.mtToolFinger)")
+        let track = frames[0].firstIndex(of: "\(EventType.abs) \(EventCode.absMTTrackingID) 0")
+        #expect(tool != nil && track != nil && tool! < track!)
+        // After the palm's end the slot is a finger again.
+        #expect(frames[2].contains("\(EventType.abs) \(EventCode.absMTToolType) \(EventCode.mtToolFinger)"))
         #expect(frames[1] == ["\(EventType.abs) \(EventCode.absMTToolType) \(EventCode.mtToolPalm)"] || frames[1].contains("\(EventType.abs) \(EventCode.absMTToolType) \(EventCode.mtToolPalm)"))
         #expect(!frames[1].contains("\(EventType.abs) \(EventCode.absMTTrackingID) -1"))
         #expect(frames[2].contains("\(EventType.abs) \(EventCode.absMTTrackingID) -1"))
