@@ -1,0 +1,184 @@
+import Foundation
+import KernelTesting
+import Session
+import Testing
+import TouchCore
+import Trace
+import Wire
+@testable import TouchDaemon
+
+/// touchd in front of the compositor (semantics §9): the live daemon with
+/// pass-through on a uinput touchscreen, real libinput (`libinput
+/// debug-events`) reading the mirror as a compositor would. In the guest
+/// (scripts/vm-test.sh).
+@Suite(.serialized, .requiresUinput) struct PassThroughTests {
+    static let descriptionPath = PackagePaths.root + "/Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.desc"
+
+    /// Events on the Atmel touchscreen (800 x 480 units), as an evemu trace.
+    struct Strokes {
+        var lines: [String] = []
+        var trackingID = 1
+
+        mutating func event(_ ms: Int, _ type: Int, _ code: Int, _ value: Int) {
+            lines.append("E: \(ms / 1000).\(String(format: "%06d", ms % 1000 * 1000)) \(String(format: "%04x %04x", type, code)) \(value)")
+        }
+
+        /// One finger in slot 0 along `points` (x, y), one frame every 10 ms from `at`, then lifted.
+        mutating func stroke(at ms: Int, _ points: [(Int, Int)], holdMilliseconds: Int = 0) {
+            let id = trackingID
+            trackingID += 1
+            var t = ms
+            event(t, 3, 0x2f, 0); event(t, 3, 0x39, id); event(t, 3, 0x35, points[0].0); event(t, 3, 0x36, points[0].1)
+            event(t, 1, 0x14a, 1); event(t, 0, 0, 0)
+            t += holdMilliseconds
+            for p in points.dropFirst() {
+                t += 10
+                event(t, 3, 0x35, p.0); event(t, 3, 0x36, p.1); event(t, 0, 0, 0)
+            }
+            t += 10
+            event(t, 3, 0x39, -1); event(t, 1, 0x14a, 0); event(t, 0, 0, 0)
+        }
+
+        func recording() throws -> Recording {
+            let header = try String(contentsOfFile: PassThroughTests.descriptionPath, encoding: .utf8)
+            return try TraceReader.read(text: header + "\n" + lines.joined(separator: "\n") + "\n", name: "strokes.events")
+        }
+    }
+
+    static func tap(at ms: Int, x: Int, y: Int) -> [(Int, Int)] { [(x, y), (x + 1, y)] }
+    static func swipeUpFromBottom() -> [(Int, Int)] { (0...20).map { (400, 478 - $0 * 18) } }
+
+    /// touchd with pass-through on the Atmel touchscreen, the touchscreen itself
+    /// (uinput), and libinput reading the mirror.
+    final class Rig {
+        let directory = TemporaryDirectory()
+        let daemon: DaemonProcess
+        let replay: UinputReplay
+        let libinput: LibinputDebugEvents
+        let mirrorNode: String
+
+        init(_ recording: Recording, extraConfiguration: String = "") throws {
+            let config = directory.path + "/touchd.yaml"
+            try ("devices:\n  - match: {name: \"Atmel*\"}\n    passThrough: true\n" + extraConfiguration)
+                .write(toFile: config, atomically: true, encoding: .utf8)
+            daemon = try DaemonProcess(["--config", config])
+            replay = try UinputReplay(recording: recording)
+            try daemon.waitForLog("pass-through: on")
+            mirrorNode = try Self.mirrorNode()
+            libinput = try LibinputDebugEvents(node: mirrorNode)
+            try libinput.waitForDeviceAdded()
+        }
+
+        static func mirrorNode() throws -> String {
+            var found: String?
+            try poll("the pass-through mirror's node") {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/input")) ?? []
+                for n in names where n.hasPrefix("event") {
+                    let name = (try? String(contentsOfFile: "/sys/class/input/\(n)/device/name", encoding: .utf8)) ?? ""
+                    if name.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix(MirrorDescription.nameSuffix) {
+                        found = "/dev/input/" + n
+                        return true
+                    }
+                }
+                return false
+            }
+            return found!
+        }
+
+        /// Plays the recording in real time; returns libinput's touch lines (waiting for `count`).
+        func play(expecting count: Int) throws -> [LibinputTouchLine] {
+            _ = try replay.play(speed: 1)
+            return try libinput.touchEvents(count: count)
+        }
+
+        deinit {
+            libinput.stop()
+            replay.close()
+        }
+    }
+
+    static func kinds(_ lines: [LibinputTouchLine]) -> [String] { lines.map(\.kind).filter { $0 != "TOUCH_FRAME" } }
+
+    @Test("§9 case 1: a tap in the middle reaches libinput as down and up")
+    func tapInTheMiddle() throws {
+        var s = Strokes()
+        s.stroke(at: 1000, Self.tap(at: 1000, x: 400, y: 240))
+        let rig = try Rig(try s.recording())
+        let lines = try rig.play(expecting: 4)
+        #expect(Self.kinds(lines) == ["TOUCH_DOWN", "TOUCH_MOTION", "TOUCH_UP"] || Self.kinds(lines) == ["TOUCH_DOWN", "TOUCH_UP"], "\(rig.libinput.output)")
+    }
+
+    @Test("§9 case 2: a swipe up from the bottom edge: nothing on the mirror, the system's gesture on the socket")
+    func edgeSwipeNeverReachesTheMirror() throws {
+        var s = Strokes()
+        s.stroke(at: 1000, Self.swipeUpFromBottom())
+        s.stroke(at: 2500, Self.tap(at: 2500, x: 400, y: 240))
+        let rig = try Rig(try s.recording())
+        let socket = try WireSocket(path: rig.daemon.socketPath)
+        _ = try socket.readLine()
+        try socket.request(#"{"op":"subscribe","id":1,"events":["system"]}"#, id: 1)
+        let lines = try rig.play(expecting: 2)
+        // Only the tap after it: the swipe's contact never reached the mirror.
+        #expect(Self.kinds(lines).filter { $0 == "TOUCH_DOWN" }.count == 1, "\(rig.libinput.output)")
+        let system = try socket.lines { $0.contains("edge-bottom") }
+        #expect(system.last?.contains(#""recognizer":"edge-bottom""#) == true)
+    }
+
+    @Test("§9 case 5: a tap in the bottom edge zone reaches libinput, as down and up, once the system swipe fails")
+    func tapNearTheEdge() throws {
+        var s = Strokes()
+        s.stroke(at: 1000, Self.tap(at: 1000, x: 400, y: 478))
+        let rig = try Rig(try s.recording())
+        let lines = try rig.play(expecting: 3)
+        let kinds = Self.kinds(lines)
+        #expect(kinds.first == "TOUCH_DOWN" && kinds.last == "TOUCH_UP", "\(rig.libinput.output)")
+    }
+
+    @Test("§9 case 3: a delivered touch that a drag then takes is cancelled on the mirror: TOUCH_CANCEL, no TOUCH_UP")
+    func claimedAfterDelivery() throws {
+        var s = Strokes()
+        // Held 600 ms still, then moved 200 units: a drag (minDuration 500 ms).
+        s.stroke(at: 1000, [(400, 240)] + (1...20).map { (400 + $0 * 10, 240) }, holdMilliseconds: 600)
+        let surfaces = """
+        surfaces:
+          - id: desk
+            owner: kiosk
+            frame: {x: 0, y: 0, width: 1920, height: 1080}
+            z: 1
+            recognizers:
+              - {name: pick, kind: drag}
+
+        """
+        let rig = try Rig(try s.recording(), extraConfiguration: surfaces)
+        let lines = try rig.play(expecting: 3)
+        let kinds = Self.kinds(lines)
+        #expect(kinds.first == "TOUCH_DOWN", "\(rig.libinput.output)")
+        #expect(kinds.contains("TOUCH_CANCEL"), "\(rig.libinput.output)")
+        #expect(!kinds.contains("TOUCH_UP"), "\(rig.libinput.output)")
+    }
+
+    @Test("§9 case 7: touchd killed with a finger down: the mirror goes away and the touchscreen works again for its other readers")
+    func killedWithAFingerDown() throws {
+        var s = Strokes()
+        s.event(1000, 3, 0x2f, 0); s.event(1000, 3, 0x39, 1); s.event(1000, 3, 0x35, 400); s.event(1000, 3, 0x36, 240)
+        s.event(1000, 1, 0x14a, 1); s.event(1000, 0, 0, 0)
+        let rig = try Rig(try s.recording())
+        let original = try #require(rig.replay.devices.first?.devnode)
+        let direct = try LibinputDebugEvents(node: original)
+        defer { direct.stop() }
+        try direct.waitForDeviceAdded()
+        _ = try rig.replay.play(speed: 0)
+        _ = try rig.libinput.touchEvents(count: 1)
+        rig.daemon.signal(SIGKILL)
+        _ = try rig.daemon.waitForExit()
+        try poll("the mirror to go away") { !FileManager.default.fileExists(atPath: rig.mirrorNode) }
+        // The finger lifts, and a new tap: the kernel released the grab with touchd's descriptor.
+        let device = try #require(rig.replay.devices.first)
+        for e in [(3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0), (3, 0x39, 2), (3, 0x35, 300), (3, 0x36, 200), (1, 0x14a, 1), (0, 0, 0),
+                  (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)] {
+            try device.write(type: EventType(rawValue: UInt16(e.0)), code: UInt16(e.1), value: Int32(e.2))
+        }
+        let seen = Self.kinds(try direct.touchEvents(count: 2))
+        #expect(seen.contains("TOUCH_DOWN") && seen.contains("TOUCH_UP"), "\(direct.output)")
+    }
+}
