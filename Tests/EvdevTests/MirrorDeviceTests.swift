@@ -120,7 +120,7 @@ import Glibc
     /// (80-libinput-device-groups.rules, from libinput-bin) puts both in one group.
     @Test func mirrorSharesTheOriginalsPhysAndLibinputDeviceGroup() throws {
         var description = try Self.originals[0].description()
-        description.id = InputID(bustype: 0x03, vendor: 0x056a, product: 0x5146, version: 1)
+        description.id = InputID(bustype: 0x03, vendor: 0x1234, product: 0x5678, version: 1)
         description.phys = "usb-0000:00:14.0-7/input0"
         let original = try UinputDevice(description: description)
         defer { original.close() }
@@ -133,9 +133,10 @@ import Glibc
         let readMirror = try EvdevDevice(path: try #require(mirror.devnode))
         #expect(readMirror.deviceDescription.phys == "usb-0000:00:14.0-7/input0")
         readMirror.close()
-        let group = try Self.udevInfo(of: original).properties["LIBINPUT_DEVICE_GROUP"]
+        let hasGroup = { (info: UdevDeviceInfo) in info.properties["LIBINPUT_DEVICE_GROUP"] != nil }
+        let group = try Self.udevInfo(of: original, until: hasGroup).properties["LIBINPUT_DEVICE_GROUP"]
         #expect(group != nil, "no LIBINPUT_DEVICE_GROUP: is libinput-bin's udev rule installed?")
-        #expect(try Self.udevInfo(of: mirror).properties["LIBINPUT_DEVICE_GROUP"] == group)
+        #expect(try Self.udevInfo(of: mirror, until: hasGroup).properties["LIBINPUT_DEVICE_GROUP"] == group)
     }
 
     // MARK: Set-up
@@ -149,12 +150,19 @@ import Glibc
         return (mirror, libinput)
     }
 
-    /// udev's view of a uinput device's event node once udev has initialized it.
-    static func udevInfo(of uinput: UinputDevice) throws -> UdevDeviceInfo {
-        try Fixtures.waitForUdev(uinput)
+    /// udev's view of a uinput device's event node once udev has initialized
+    /// it and `wanted` holds (polled for at most 30 s: the guest's udevd can be slow under load).
+    static func udevInfo(of uinput: UinputDevice, until wanted: (UdevDeviceInfo) -> Bool = { _ in true }) throws -> UdevDeviceInfo {
         let syspath = try #require(uinput.syspath)
         let udev = try UdevContext()
-        return try #require(try udev.inputEventDevices().first { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized })
+        var last: UdevDeviceInfo?
+        for _ in 0..<1500 {
+            last = try udev.inputEventDevices().first { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized }
+            if let last, wanted(last) { return last }
+            usleep(20_000)
+        }
+        if let last { return last }
+        throw FixtureError(message: "\(uinput.devnode ?? syspath): udev did not initialize it within 30 s")
     }
 }
 
@@ -207,8 +215,11 @@ struct LibinputTouchLine {
         self.line = line
         kind = fields[1]
         slot = fields.count > 3 ? Int(fields[3]) : nil
-        if let mm = fields.first(where: { $0.hasSuffix("mm)") }) {
-            let numbers = mm.dropFirst().dropLast(3).split(separator: "/").compactMap { Double($0) }
+        // `(x/ ymm)`: printed with %5.2f, so a short number is padded with spaces.
+        if let end = line.range(of: "mm)", options: .backwards),
+           let start = line[..<end.lowerBound].lastIndex(of: "(") {
+            let numbers = line[line.index(after: start)..<end.lowerBound].split(separator: "/")
+                .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             if numbers.count == 2 { millimetres = (numbers[0], numbers[1]) }
         }
     }

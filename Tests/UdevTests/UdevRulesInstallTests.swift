@@ -60,6 +60,22 @@ struct UdevRulesInstallTests {
         #expect(unmatched.info.properties["TOUCHD_SIZE_MM"] == nil)
     }
 
+    @Test func passThroughMirrorIsMarkedAndNotGivenToTheDaemon() throws {
+        let touchdGroup = try Self.installRules()
+        let atmel = try #require(try TraceReader.read(path: Self.evemuDevices + "/touchscreens/Atmel maXTouch Touchscreen.desc").devices.first)
+        let mirror = try Self.create(MirrorDescription.make(from: atmel.description))
+        #expect(mirror.info.properties["TOUCHD_MIRROR"] == "1", "\(mirror.info.properties)")
+        #expect(mirror.info.isTouchdMirror)
+        #expect(mirror.info.isTouchscreen)
+        let node = try Self.ownership(of: mirror.node)
+        #expect(node.gid != touchdGroup, "\(mirror.node): touchd must not read its own mirror")
+        #expect(!(mirror.info.properties["SYSTEMD_WANTS"] ?? "").contains("touchd.service"))
+        // The original is not marked.
+        let plain = try Self.create(atmel.description)
+        #expect(plain.info.properties["TOUCHD_MIRROR"] == nil)
+        #expect(!plain.info.isTouchdMirror)
+    }
+
     @Test(arguments: [false, true])
     func keyboardNodeKeepsItsGroup(alsoTouchscreen: Bool) throws {
         let touchdGroup = try Self.installRules()
