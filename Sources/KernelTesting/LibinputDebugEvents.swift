@@ -1,0 +1,112 @@
+import Foundation
+import Glibc
+
+/// `libinput debug-events` could not be used, or did not report what a test waited for.
+public struct LibinputError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One touch line of `libinput debug-events`, e.g.
+/// ` event5   TOUCH_DOWN       +0.000s	0 (0) 25.00/75.00 (199.00/359.00mm)`.
+public struct LibinputTouchLine: Sendable {
+    /// The whole line.
+    public var line: String
+    /// `TOUCH_DOWN`, `TOUCH_MOTION`, `TOUCH_UP`, `TOUCH_CANCEL`, `TOUCH_FRAME`.
+    public var kind: String
+    /// The slot, for all but frames.
+    public var slot: Int?
+    /// The position in millimetres, for downs and motions.
+    public var millimetres: (x: Double, y: Double)?
+
+    /// Parses one line of `libinput debug-events`; nil for lines that are not touch events.
+    public init?(_ line: String) {
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard fields.count >= 2, fields[1].hasPrefix("TOUCH_") else { return nil }
+        self.line = line
+        kind = fields[1]
+        slot = fields.count > 3 ? Int(fields[3]) : nil
+        // `(x/ ymm)`: printed with %5.2f, so a short number is padded with spaces.
+        if let end = line.range(of: "mm)", options: .backwards),
+           let start = line[..<end.lowerBound].lastIndex(of: "(") {
+            let numbers = line[line.index(after: start)..<end.lowerBound].split(separator: "/")
+                .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            if numbers.count == 2 { millimetres = (numbers[0], numbers[1]) }
+        }
+    }
+}
+
+/// `libinput debug-events --device NODE` as a subprocess, its output read
+/// as it comes (through `stdbuf -oL`: stdio buffers a pipe whole otherwise).
+public final class LibinputDebugEvents {
+    /// The `libinput` process.
+    public let process = Process()
+    private let pipe = Pipe()
+    private var pending = ""
+    /// Every line read so far.
+    public private(set) var lines: [String] = []
+
+    /// Starts `libinput debug-events --device node`.
+    public init(node: String) throws {
+        let libinput = "/usr/bin/libinput"
+        guard FileManager.default.isExecutableFile(atPath: libinput) else {
+            throw LibinputError( "\(libinput) missing: install libinput-tools (scripts/vm-test.sh does)")
+        }
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        process.arguments = ["-oL", "-eL", libinput, "debug-events", "--device", node]
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+    }
+
+    /// Everything printed so far, for failure messages.
+    public var output: String { (lines + [pending]).joined(separator: "\n") }
+
+    /// Waits (at most 10 s) for libinput to report the device added: it has opened it.
+    public func waitForDeviceAdded() throws {
+        guard read(until: { $0.contains { $0.contains("DEVICE_ADDED") } }, seconds: 10) else {
+            throw LibinputError( "libinput debug-events did not add the device within 10 s:\n\(output)")
+        }
+    }
+
+    /// The first `count` touch lines, waiting at most 5 s for them; then
+    /// 200 ms more, so that an unexpected extra line shows too.
+    public func touchEvents(count: Int) throws -> [LibinputTouchLine] {
+        let touches = { (lines: [String]) in lines.compactMap(LibinputTouchLine.init) }
+        _ = read(until: { touches($0).count >= count }, seconds: 5)
+        _ = read(until: { _ in false }, seconds: 0.2)
+        return touches(lines)
+    }
+
+    /// Reads lines until `done` says so or `seconds` pass; returns whether `done` did.
+    private func read(until done: ([String]) -> Bool, seconds: Double) -> Bool {
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !done(lines) {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { continue }
+            let n = Glibc.read(fd, &buffer, buffer.count)
+            if n <= 0 { return done(lines) }
+            pending += String(decoding: buffer[0..<n], as: UTF8.self)
+            while let newline = pending.firstIndex(of: "\n") {
+                lines.append(String(pending[..<newline]))
+                pending = String(pending[pending.index(after: newline)...])
+            }
+        }
+        return true
+    }
+
+    /// Stops libinput (SIGINT, then SIGKILL after 2 s).
+    public func stop() {
+        guard process.isRunning else { return }
+        process.interrupt()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
