@@ -32,6 +32,11 @@ public struct MirrorEventWriter: Sendable {
     var nextTrackingID: Int32 = 0
     /// Slots whose contact became a palm this frame.
     var palmSlots: [Int] = []
+    /// Slots whose contact began in the frame being written.
+    var beganSlots: [Int] = []
+    /// Slots whose contact began and ended in the frame being written: ended in
+    /// the next frame, or a reader would see it neither go down nor up.
+    var deferredEnds: [Int] = []
     var frameTime = Timestamp.zero
     var currentSlot = -1
 
@@ -41,6 +46,8 @@ public struct MirrorEventWriter: Sendable {
         slotCount = max(1, mirror.slotCount)
         slots = Array(repeating: nil, count: slotCount)
         palmSlots.reserveCapacity(slotCount)
+        beganSlots.reserveCapacity(slotCount)
+        deferredEnds.reserveCapacity(slotCount)
     }
 
     /// The contacts on the mirror now.
@@ -55,6 +62,7 @@ public struct MirrorEventWriter: Sendable {
             let id = nextTrackingID
             nextTrackingID = nextTrackingID == Int32(UInt16.max) ? 0 : nextTrackingID + 1
             slots[s] = Contact(touch: e.touch.id, trackingID: id, values: e.touch.deviceValues)
+            beganSlots.append(s)
             select(s, into: &out)
             // Before the tracking id: libinput reads the slot's tool type when a contact starts,
             // and a slot left a palm by an earlier cancel would swallow the new contact.
@@ -68,6 +76,11 @@ public struct MirrorEventWriter: Sendable {
             values(e.touch.deviceValues, into: &out)
         case .ended:
             guard let s = slot(of: e.touch.id) else { return }
+            // A withheld contact delivered on its lift begins and ends at once: the end waits a frame.
+            if beganSlots.contains(s) {
+                if !deferredEnds.contains(s) { deferredEnds.append(s) }
+                return
+            }
             select(s, into: &out)
             abs(EventCode.absMTTrackingID, -1, into: &out)
             slots[s] = nil
@@ -88,7 +101,8 @@ public struct MirrorEventWriter: Sendable {
         frameTime = time
         keysAndPointer(into: &out)
         syn(into: &out)
-        guard !palmSlots.isEmpty else { return }
+        beganSlots.removeAll(keepingCapacity: true)
+        guard !palmSlots.isEmpty || !deferredEnds.isEmpty else { return }
         for s in palmSlots {
             select(s, into: &out)
             abs(EventCode.absMTTrackingID, -1, into: &out)
@@ -96,7 +110,13 @@ public struct MirrorEventWriter: Sendable {
             abs(EventCode.absMTToolType, EventCode.mtToolFinger, into: &out)
             slots[s] = nil
         }
+        for s in deferredEnds {
+            select(s, into: &out)
+            abs(EventCode.absMTTrackingID, -1, into: &out)
+            slots[s] = nil
+        }
         palmSlots.removeAll(keepingCapacity: true)
+        deferredEnds.removeAll(keepingCapacity: true)
         keysAndPointer(into: &out)
         syn(into: &out)
     }
@@ -110,6 +130,8 @@ public struct MirrorEventWriter: Sendable {
             slots[s] = nil
         }
         palmSlots.removeAll(keepingCapacity: true)
+        beganSlots.removeAll(keepingCapacity: true)
+        deferredEnds.removeAll(keepingCapacity: true)
         keysAndPointer(into: &out)
         syn(into: &out)
     }

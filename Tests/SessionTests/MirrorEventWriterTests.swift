@@ -133,4 +133,23 @@ import Trace
         let back = Self.readBack(sink.events, description: description)
         #expect(Self.outline(back) == ["began 2000,2000", "ended 2000,2000"])
     }
+
+    @Test("§9 a tap in the edge zone, delivered when the system swipe fails at its lift, goes down in one mirror frame and up in the next")
+    func withheldTapComesDownThenUp() throws {
+        let description = DeviceFixtures.touchscreen()
+        var lines = ""
+        func e(_ ms: Int, _ type: Int, _ code: Int, _ value: Int) {
+            lines += "E: \(ms / 1000).\(String(format: "%06d", ms % 1000 * 1000)) \(String(format: "%04x %04x", type, code)) \(value)\n"
+        }
+        e(1000, 3, 0x39, 1); e(1000, 3, 0x35, 2000); e(1000, 3, 0x36, 4075); e(1000, 1, 0x14a, 1); e(1000, 0, 0, 0)
+        e(1060, 3, 0x39, -1); e(1060, 1, 0x14a, 0); e(1060, 0, 0, 0)
+        let recording = try TraceReader.read(text: lines, name: "edge-tap.events", format: .evemu, description: description)
+        let sink = Self.mirror(recording)
+        let frames = sink.events.split(whereSeparator: { $0.isSynReport })
+        #expect(frames.count == 2)
+        #expect(frames.first?.contains { $0.code == EventCode.absMTTrackingID && $0.value >= 0 } == true)
+        #expect(frames.last?.contains { $0.code == EventCode.absMTTrackingID && $0.value == -1 } == true)
+        let back = Self.readBack(sink.events, description: description)
+        #expect(Self.outline(back) == ["began 2000,4075", "ended 2000,4075"])
+    }
 }

@@ -181,4 +181,73 @@ import Wire
         let seen = Self.kinds(try direct.touchEvents(count: 2))
         #expect(seen.contains("TOUCH_DOWN") && seen.contains("TOUCH_UP"), "\(direct.output)")
     }
+
+    @Test("§9 case 4: deferral: the first swipe from a deferred bottom edge reaches libinput, the second within the window does not")
+    func deferral() throws {
+        var s = Strokes()
+        s.stroke(at: 1000, Self.swipeUpFromBottom())
+        s.stroke(at: 1500, Self.swipeUpFromBottom())
+        let game = """
+        surfaces:
+          - id: game
+            owner: game
+            frame: {x: 0, y: 0, width: 1920, height: 1080}
+            z: 1
+            fullScreen: true
+            deferEdges: [bottom]
+            recognizers:
+              - {name: shoot, kind: tap}
+
+        """
+        let rig = try Rig(try s.recording(), extraConfiguration: game)
+        let lines = try rig.play(expecting: 3)
+        let kinds = Self.kinds(lines)
+        #expect(kinds.filter { $0 == "TOUCH_DOWN" }.count == 1, "\(rig.libinput.output)")
+        #expect(kinds.last == "TOUCH_UP", "\(rig.libinput.output)")
+    }
+
+    /// libinput's touch lines as compared between two readers: kind and position, not slot or time.
+    static func comparable(_ lines: [LibinputTouchLine]) -> [String] {
+        lines.filter { $0.kind != "TOUCH_FRAME" }.map { l in
+            guard let mm = l.millimetres else { return l.kind }
+            return "\(l.kind) \(String(format: "%.1f/%.1f", mm.x, mm.y))"
+        }
+    }
+
+    @Test("§9 case 6: a four-finger stream nothing claims reaches libinput through the mirror as it does from the device itself")
+    func unclaimedStreamIsTheSame() throws {
+        let recording = try TraceReader.read(path: PackagePaths.drag4)
+        // libinput on the device itself, without touchd.
+        let direct: [LibinputTouchLine]
+        do {
+            let replay = try UinputReplay(recording: recording)
+            defer { replay.close() }
+            let node = try #require(replay.devices.first?.devnode)
+            let libinput = try LibinputDebugEvents(node: node)
+            defer { libinput.stop() }
+            try libinput.waitForDeviceAdded()
+            _ = try replay.play(speed: 1)
+            direct = try libinput.touchEvents(count: 8)
+        }
+        let rig = try Rig(recording)
+        let mirrored = try rig.play(expecting: 8)
+        #expect(Self.comparable(direct).filter { $0 == "TOUCH_DOWN" || $0.hasPrefix("TOUCH_DOWN") }.count == 4)
+        #expect(Self.comparable(mirrored) == Self.comparable(direct), "direct:\n\(direct.map(\.line).joined(separator: "\n"))\nmirror:\n\(rig.libinput.output)")
+    }
+
+    @Test("§9 case 8: the touchscreen unplugged with a finger down: its mirror goes away, nothing left down")
+    func unplugMidTouch() throws {
+        var s = Strokes()
+        s.event(1000, 3, 0x2f, 0); s.event(1000, 3, 0x39, 1); s.event(1000, 3, 0x35, 400); s.event(1000, 3, 0x36, 240)
+        s.event(1000, 1, 0x14a, 1); s.event(1000, 0, 0, 0)
+        let rig = try Rig(try s.recording())
+        _ = try rig.replay.play(speed: 0)
+        #expect(Self.kinds(try rig.libinput.touchEvents(count: 1)).first == "TOUCH_DOWN", "\(rig.libinput.output)")
+        rig.replay.close()
+        try poll("the mirror to go away") { !FileManager.default.fileExists(atPath: rig.mirrorNode) }
+        try rig.daemon.waitForLog("pass-through: mirror removed")
+        // The contact was ended on the mirror before it went: libinput saw it end, not vanish.
+        let kinds = Self.kinds(try rig.libinput.touchEvents(count: 3))
+        #expect(kinds.contains("TOUCH_CANCEL") || kinds.contains("TOUCH_UP"), "\(rig.libinput.output)")
+    }
 }
