@@ -79,6 +79,14 @@ public final class EvdevDevice {
         isGrabbed = true
     }
 
+    /// Releases the exclusive grab of the device open on `fd` with a bare
+    /// `EVIOCGRAB` 0, from any thread: what a watchdog does when the thread
+    /// owning the device stopped making progress (the owner's ``isGrabbed``
+    /// is not updated). Errors are ignored: the device may be gone already.
+    public static func releaseGrab(ofDescriptor fd: Int32) {
+        _ = Libevdev.releaseGrab(fd)
+    }
+
     /// Releases exclusive access taken by ``grab()``.
     public func ungrab() throws(EvdevError) {
         try Libevdev.grab(try openHandle(), exclusive: false, path: path)

@@ -358,6 +358,14 @@ enum Libevdev {
         }
     }
 
+    /// `ioctl(fd, EVIOCGRAB, 0)`: releases a grab without the libevdev handle
+    /// (safe from another thread than the handle's owner). Returns the errno, 0 on success.
+    static func releaseGrab(_ fd: Int32) -> Int32 {
+        // EVIOCGRAB = _IOW('E', 0x90, int)
+        let eviocgrab: UInt = 0x4004_4590
+        return ioctl(fd, eviocgrab, 0) == 0 ? 0 : errno
+    }
+
     /// `libevdev_uinput_destroy`: removes the device and closes `/dev/uinput`.
     static func destroyUinput(_ uidev: OpaquePointer) {
         libevdev_uinput_destroy(uidev)

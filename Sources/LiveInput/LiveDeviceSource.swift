@@ -191,6 +191,11 @@ public final class LiveDeviceSource {
         return d.slotStates().contains(where: \.isActive) || d.keysDown().contains(EventCode.btnTouch)
     }
 
+    /// The device's open descriptor (for a watchdog that may release its grab), nil when it is not open.
+    public func descriptor(of id: DeviceID) -> Int32? {
+        open.first(where: { $0.id == id })?.device.fileDescriptor
+    }
+
     /// Takes (`grab`) or releases the device's exclusive grab (`EVIOCGRAB`).
     ///
     /// - Throws: ``EvdevError`` naming the device when the kernel refuses.

@@ -26,6 +26,10 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     private var received: [LiveInputEvent] = []
     /// Devices to take for pass-through once no contact of theirs is down (engine's thread only).
     private var passThroughWaiting: Set<DeviceID> = []
+    /// Devices grabbed for pass-through (engine's thread only).
+    private var passThroughActive: Set<DeviceID> = []
+    /// Releases the pass-through grabs if the engine's thread stalls; started with the first one.
+    private var watchdog: PassThroughWatchdog?
 
     /// Opens udev; devices are enumerated when the service starts.
     init(configuration: TouchdConfiguration, engine: DaemonEngine, logger: Logger) throws(DaemonStartError) {
@@ -78,7 +82,12 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     private func round(_ engine: isolated DaemonEngine) -> Bool {
         guard !stopping.load(ordering: .acquiring) else {
             apply(source.closeAll(), on: engine)
+            watchdog?.stop()
             return false
+        }
+        if let watchdog {
+            watchdog.noteProgress()
+            if watchdog.takeReleased() { passThroughGivenBack(on: engine) }
         }
         // The clock is read only when there is a deadline to wait for or to
         // fire: where the clock source has no vDSO path (a guest on the HPET)
@@ -136,6 +145,8 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
                 engine.resync(id, report: report)
             case .deviceRemoved(let id, let time):
                 passThroughWaiting.remove(id)
+                passThroughActive.remove(id)
+                watchdog?.forget(id)
                 engine.removeDevice(id, at: time)
             case .deviceIgnored(let node, let reason):
                 logger.info("ignoring \(node): \(reason)")
@@ -170,13 +181,35 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             return
         }
         engine.activatePassThrough(id)
+        passThroughActive.insert(id)
+        if watchdog == nil {
+            do {
+                watchdog = try PassThroughWatchdog(logger: logger)
+            } catch {
+                logger.error("pass-through: cannot start the watchdog: \(error)")
+            }
+        }
+        if let fd = source.descriptor(of: id) { watchdog?.watch(id, descriptor: fd) }
         logger.notice("pass-through: on", metadata: ["device": "\(id.rawValue)"])
+    }
+
+    /// The watchdog released every pass-through grab while this thread was
+    /// stalled: the mirrors go away and the devices stay with the compositor.
+    private func passThroughGivenBack(on engine: isolated DaemonEngine) {
+        for id in passThroughActive.sorted(by: { $0.rawValue < $1.rawValue }) {
+            engine.stopPassThrough(id, at: LiveClock.now())
+            try? source.setGrab(false, of: id)
+        }
+        passThroughActive.removeAll()
+        logger.warning("pass-through: off after a stall; the devices are the compositor's until touchd restarts")
     }
 
     /// Gives a device back to the compositor: the mirror goes away with its
     /// contacts ended, and the grab is released (unless the device rules ask for one).
     private func stopPassThrough(_ id: DeviceID, grab: Bool, on engine: isolated DaemonEngine) {
         passThroughWaiting.remove(id)
+        passThroughActive.remove(id)
+        watchdog?.forget(id)
         engine.stopPassThrough(id, at: LiveClock.now())
         do {
             try source.setGrab(grab, of: id)

@@ -1,0 +1,85 @@
+import Evdev
+import Glibc
+import Logging
+import Synchronization
+import SystemCalls
+import TouchCore
+
+/// Keeps a panel from going dead behind pass-through (semantics §9): when
+/// the engine's thread stops making progress while a grabbed device has input
+/// waiting, the watchdog's own thread releases every pass-through grab, so
+/// the compositor reads the devices directly again, and says so in the log.
+/// The engine's thread, when it runs again, stops pass-through for those
+/// devices (``takeReleased()``) instead of grabbing them back.
+///
+/// Checked every ``intervalMilliseconds``: the engine's thread counts its rounds
+/// (``noteProgress()``; an idle thread still completes one a second, its poll's
+/// cap), and a stall is declared after ``stallLimitMilliseconds`` without a round while
+/// `poll(2)` says a grabbed device is readable.
+final class PassThroughWatchdog: @unchecked Sendable {
+    /// How long the engine may make no progress with input waiting, in milliseconds.
+    static let stallLimitMilliseconds = 2000
+    /// How often the watchdog looks, in milliseconds.
+    static let intervalMilliseconds = 250
+
+    private let rounds = Atomic<UInt64>(0)
+    private let released = Atomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
+    /// Descriptors of the devices grabbed for pass-through.
+    private let grabbed = Mutex<[DeviceID: Int32]>([:])
+    private let logger: Logger
+
+    /// Starts the watchdog's thread.
+    init(logger: Logger) throws(SystemCallError) {
+        self.logger = logger
+        try DetachedThread.start(name: "touchd-watchdog") { [self] in watch() }
+    }
+
+    /// Stops the thread at its next look.
+    func stop() { stopping.store(true, ordering: .relaxed) }
+
+    /// One round of the engine's thread (on that thread; one relaxed add).
+    @inline(__always)
+    func noteProgress() { rounds.add(1, ordering: .relaxed) }
+
+    /// A device was grabbed for pass-through, open on `fd` (engine's thread).
+    func watch(_ device: DeviceID, descriptor fd: Int32) { grabbed.withLock { $0[device] = fd } }
+
+    /// A device is no longer grabbed for pass-through, or is closed (engine's thread, before its descriptor is closed).
+    func forget(_ device: DeviceID) { _ = grabbed.withLock { $0.removeValue(forKey: device) } }
+
+    /// Whether the watchdog released the grabs since the last call (engine's thread).
+    func takeReleased() -> Bool { released.exchange(false, ordering: .acquiring) }
+
+    private func watch() {
+        var lastRounds = rounds.load(ordering: .relaxed)
+        var stalledFor = 0
+        while !stopping.load(ordering: .relaxed) {
+            try? Syscall.sleep(milliseconds: Self.intervalMilliseconds)
+            let now = rounds.load(ordering: .relaxed)
+            if now != lastRounds {
+                lastRounds = now
+                stalledFor = 0
+                continue
+            }
+            let fds = grabbed.withLock { Array($0.values) }
+            guard !fds.isEmpty, Self.anyReadable(fds) else {
+                stalledFor = 0
+                continue
+            }
+            stalledFor += Self.intervalMilliseconds
+            guard stalledFor >= Self.stallLimitMilliseconds else { continue }
+            for fd in fds { EvdevDevice.releaseGrab(ofDescriptor: fd) }
+            grabbed.withLock { $0.removeAll() }
+            released.store(true, ordering: .releasing)
+            logger.critical("pass-through: the engine made no progress for \(Self.stallLimitMilliseconds) ms with input waiting; \(fds.count) device(s) given back to the compositor")
+            stalledFor = 0
+        }
+    }
+
+    private static func anyReadable(_ fds: [Int32]) -> Bool {
+        var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let ready = polls.withUnsafeMutableBufferPointer { (try? Syscall.poll($0, timeoutMilliseconds: 0)) ?? 0 }
+        return ready > 0
+    }
+}
