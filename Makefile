@@ -171,6 +171,7 @@ install-files:
 	install -m 0644 systemd/touchd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/touchd.conf"
 	install -m 0644 udev-rules/70-touchd.rules "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules"
 	install -m 0644 $(addprefix udev-rules/examples/,$(RULE_EXAMPLES)) "$(DESTDIR)$(DOCDIR)/udev-rules/"
+	install -m 0644 systemd/touchd-pass-through.conf "$(DESTDIR)$(DOCDIR)/touchd-pass-through.conf"
 	install -m 0644 config/touchd.yaml "$(DESTDIR)$(DOCDIR)/touchd.yaml"
 	install -m 0644 docs/man/touchctl.1 "$(DESTDIR)$(MANDIR)/man1/touchctl.1"
 	install -m 0644 docs/man/touchd.yaml.5 "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5"
@@ -198,6 +199,7 @@ uninstall:
 		"$(DESTDIR)$(SYSUSERSDIR)/touchd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules" \
 		"$(DESTDIR)$(MANDIR)/man1/touchctl.1" "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5" \
 		"$(DESTDIR)$(MANDIR)/man8/touchd.8" "$(DESTDIR)$(DOCDIR)/touchd.yaml" \
+		"$(DESTDIR)$(DOCDIR)/touchd-pass-through.conf" \
 		$(foreach r,$(RULE_EXAMPLES),"$(DESTDIR)$(DOCDIR)/udev-rules/$(r)") \
 		"$(DESTDIR)$(CONFDIR)/touchd.yaml.default"
 	-rmdir "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(DOCDIR)" 2>/dev/null

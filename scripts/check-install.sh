@@ -157,6 +157,7 @@ elif [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
     R="$TMP/rules"; mkdir -p "$R"; cp "$RULES" "${EXAMPLES[@]}" "$R/"
     cp /etc/group "$TMP/group"
     getent group touchd >/dev/null || echo "touchd:x:60998:" >>"$TMP/group"
+    getent group touchd-uinput >/dev/null || echo "touchd-uinput:x:60997:" >>"$TMP/group"
     out=$(unshare -m sh -c 'mkdir -p /run/udev/rules.d && mount --bind "$1" /run/udev/rules.d && mount --bind "$2" /etc/group && udevadm test /sys/class/mem/null 2>&1' sh "$R" "$TMP/group" 2>&1)
     diag=$(printf '%s\n' "$out" | grep -F '/run/udev/rules.d/' | grep -v '^Reading rules file')
     read_count=$(printf '%s\n' "$out" | grep -c '^Reading rules file: /run/udev/rules.d/')
