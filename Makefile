@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm check-cli check-schemas check-view check-install install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
+.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
 
 all: build
 
@@ -95,6 +95,10 @@ bench: deps
 	rm -f Benchmarks/.build/release.yaml Benchmarks/.build/build.db
 	cd Benchmarks && $(SWIFT) build -c release
 	LD_PRELOAD="$$(find -L Benchmarks/.build/release -name 'libMallocInterposerSwift.so' | head -1)" Benchmarks/.build/release/touchd-bench "$(CURDIR)"
+
+# Pass-through's forwarding latency and CPU against interception-tools, in one guest boot (docs/performance.md).
+bench-passthrough: deps
+	scripts/bench-passthrough.sh
 
 # Soak (docs/reliability.md): touchd replaying a real recording in a loop at
 # 4x with 50 clients (10 misbehaving); RSS, descriptors and healthy clients'
