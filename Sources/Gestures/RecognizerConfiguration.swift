@@ -221,6 +221,12 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
     public var canBePreventedBy: RecognizerSet
     /// Only touches beginning in this rectangle, relative to the surface's origin (screen pixels for system recognizers).
     public var region: ScreenRect?
+    /// When it begins (or recognizes) it claims its touches: every other
+    /// recognizer and every raw stream, a pass-through mirror's included, gets
+    /// them cancelled (semantics §9.5, Android's "pilfer"). Drags and the
+    /// system's edge swipes claim whatever this says. Default false; a client
+    /// needs the daemon's `access.claimTouches` grant to ask for it.
+    public var claimsTouches: Bool = false
 
     /// Creates a recognizer configuration; every setting but name and kind has the semantics' default.
     public init(
@@ -249,6 +255,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, allowedTouchTypes, requiresExclusiveTouchType, enabled, shouldBegin, cancelsTouchesInView
         case delaysTouchesBegan, delaysTouchesEnded, simultaneousWith, requiresFailureOf, canPrevent, canBePreventedBy, region
+        case claimsTouches
     }
 
     /// Decodes, with the semantics' default for every missing key.
@@ -271,6 +278,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         canPrevent = try c.decodeIfPresent(RecognizerSet.self, forKey: .canPrevent) ?? .all
         canBePreventedBy = try c.decodeIfPresent(RecognizerSet.self, forKey: .canBePreventedBy) ?? .all
         region = try c.decodeIfPresent(ScreenRect.self, forKey: .region)
+        claimsTouches = try c.decodeIfPresent(Bool.self, forKey: .claimsTouches) ?? false
         try require(!requiresFailureOf.contains(name), CodingKeys.requiresFailureOf, c, "must not name the recognizer itself")
     }
 
@@ -291,5 +299,6 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         try c.encode(canPrevent, forKey: .canPrevent)
         try c.encode(canBePreventedBy, forKey: .canBePreventedBy)
         try c.encodeIfPresent(region, forKey: .region)
+        if claimsTouches { try c.encode(claimsTouches, forKey: .claimsTouches) }
     }
 }

@@ -61,7 +61,7 @@ struct RecognizerSlot: Sendable {
         core.measuresRotation = kind.measuresRotation
         if case .edgeSwipe(let p) = config.kind, owner == "system" { systemEdge = p.edge } else { systemEdge = nil }
         waitsForSystemEdges = kind.yieldsToSystemEdges && owner != "system"
-        claimsTouchesOnBegin = kind.claimsTouchesOnBegin || systemEdge != nil
+        claimsTouchesOnBegin = kind.claimsTouchesOnBegin || systemEdge != nil || config.claimsTouches
     }
 
     var kind: RecognizerKind { config.kind.gestureKind }

@@ -115,12 +115,17 @@ public struct AccessPolicy: Hashable, Sendable {
     /// socket file's permissions let in. A peer left out gets
     /// `not-permitted` and is closed.
     public var connect: AccessGrant?
+    /// Who may register recognizers that claim their touches
+    /// (`claimsTouches`): taking touches from every other app, through a
+    /// pass-through mirror too (semantics §9.5). Nobody by default.
+    public var claimTouches: AccessGrant
 
-    /// Creates a policy; by default nobody sees other clients' touches and
-    /// the socket file's permissions alone decide who connects.
-    public init(seeAllTouches: AccessGrant = AccessGrant(), connect: AccessGrant? = nil) {
+    /// Creates a policy; by default nobody sees other clients' touches or may
+    /// claim touches, and the socket file's permissions alone decide who connects.
+    public init(seeAllTouches: AccessGrant = AccessGrant(), connect: AccessGrant? = nil, claimTouches: AccessGrant = AccessGrant()) {
         self.seeAllTouches = seeAllTouches
         self.connect = connect
+        self.claimTouches = claimTouches
     }
 
     /// Whether a peer with these credentials may connect (never without

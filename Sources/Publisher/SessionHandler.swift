@@ -281,7 +281,7 @@ final class SessionHandler: ChannelDuplexHandler {
                 respond(RequestError(.limitExceeded, "at most \(limits.maxSurfacesPerClient) surfaces per connection", id: id))
                 return
             }
-            guard checkRecognizerLimit(surface, id: id) else { return }
+            guard checkRecognizerLimit(surface, id: id), checkClaims(surface, id: id) else { return }
             callDelegate(id: id, registers: surface.id) { delegate, client throws(RequestError) in
                 try await delegate.register(surface: surface, from: client)
             }
@@ -290,7 +290,7 @@ final class SessionHandler: ChannelDuplexHandler {
                 respond(RequestError(.unknownSurface, "no surface \"\(surface.id)\" on this connection", id: id))
                 return
             }
-            guard checkRecognizerLimit(surface, id: id) else { return }
+            guard checkRecognizerLimit(surface, id: id), checkClaims(surface, id: id) else { return }
             callDelegate(id: id) { delegate, client throws(RequestError) in
                 try await delegate.update(surface: surface, from: client)
             }
@@ -310,6 +310,20 @@ final class SessionHandler: ChannelDuplexHandler {
         guard surface.recognizers.count <= limit else {
             respond(RequestError(.limitExceeded, "surface.recognizers: at most \(limit) recognizers per surface", id: id))
             return false
+        }
+        return true
+    }
+
+    /// A recognizer that claims its touches takes them from every other app
+    /// (semantics §9.5): only peers the configuration's `access.claimTouches`
+    /// grants may ask for it.
+    private func checkClaims(_ surface: SurfaceDescription, id: RequestID?) -> Bool {
+        for (i, r) in surface.recognizers.enumerated() where r["claimsTouches"]?.boolValue == true {
+            guard hub.access.claimTouches.includes(info.credentials) else {
+                respond(RequestError(
+                    .notPermitted, "surface.recognizers[\(i)].claimsTouches: this client may not claim touches (access.claimTouches)", id: id))
+                return false
+            }
         }
         return true
     }

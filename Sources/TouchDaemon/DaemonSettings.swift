@@ -40,6 +40,8 @@ public struct DaemonSettings: Hashable, Sendable {
     public var socketGroup: UInt32?
     /// Who sees the raw touches of other clients' surfaces.
     public var seeAllTouches = AccessGrant()
+    /// `access.claimTouches`: who may register recognizers that claim their touches (nobody by default).
+    public var claimTouches = AccessGrant()
     /// Who may connect (nil: whoever the socket file's permissions let in).
     public var connect: AccessGrant?
     /// `SCHED_FIFO` priority of the engine's thread and the event loop
@@ -93,9 +95,10 @@ public struct DaemonSettings: Hashable, Sendable {
                 let k = pair.key, v = pair.value
                 switch k.scalar {
                 case "seeAllTouches": s.seeAllTouches = try grant(v, file: file, path: "access.seeAllTouches")
+                case "claimTouches": s.claimTouches = try grant(v, file: file, path: "access.claimTouches")
                 case "connect": s.connect = try grant(v, file: file, path: "access.connect")
                 default:
-                    throw ConfigurationError(file: file, path: "access.\(k.scalar ?? "?")", "unknown key (known: seeAllTouches, connect)")
+                    throw ConfigurationError(file: file, path: "access.\(k.scalar ?? "?")", "unknown key (known: seeAllTouches, connect, claimTouches)")
                 }
             }
         }
@@ -120,7 +123,7 @@ public struct DaemonSettings: Hashable, Sendable {
 
     /// The publisher's access policy.
     public var accessPolicy: AccessPolicy {
-        AccessPolicy(seeAllTouches: seeAllTouches, connect: connect)
+        AccessPolicy(seeAllTouches: seeAllTouches, connect: connect, claimTouches: claimTouches)
     }
 
     /// A `{users: [...], groups: [...]}` mapping; names or numbers.

@@ -79,6 +79,21 @@ struct MirrorStreamTests {
         #expect(out.mirrorEvents.last!.time == dragBegan)
     }
 
+    @Test("§9.5 a client recognizer asking to claim (claimsTouches) cancels its touches on the mirror when it begins; without it the mirror keeps them")
+    func claimsTouchesCancels() {
+        var claiming = RecognizerConfiguration(name: "pan", kind: .pan(PanParameters()))
+        claiming.claimsTouches = true
+        var e = mirrored(oneSurface([claiming]))
+        var script = GestureScript()
+        strokeScript(&script, x: 100, y: 100, dx: 30, dy: 0, duration: 200)
+        let out = e.run(script)
+        #expect(out.gestureOutline.first == "pan:began")
+        #expect(out.mirrorOutline.first == "1:began")
+        #expect(out.mirrorOutline.last == "1:cancelled")
+        var plain = mirrored(oneSurface([RecognizerConfiguration(name: "pan", kind: .pan(PanParameters()))]))
+        #expect(plain.run(script).mirrorOutline.last == "1:ended")
+    }
+
     @Test("§9 deferral: the first swipe from a deferred edge goes to the mirror (hint shown), the second within the window does not")
     func deferral() {
         var e = mirrored(systemConfiguration([gameSurface(deferEdges: [.bottom])]))

@@ -11,13 +11,16 @@ import Session
             access:
               seeAllTouches: {users: [root]}
               connect: {users: [root, "1234"], groups: ["65534"]}
+              claimTouches: {groups: ["65534"]}
             """, file: "t.yaml")
         #expect(s.socketPath == "/tmp/t.sock")
         #expect(s.socketMode == 0o640)
         #expect(s.socketGroup == 65534)
         #expect(s.seeAllTouches == AccessGrant(uids: [0]))
         #expect(s.connect == AccessGrant(uids: [0, 1234], gids: [65534]))
-        #expect(s.accessPolicy == AccessPolicy(seeAllTouches: AccessGrant(uids: [0]), connect: AccessGrant(uids: [0, 1234], gids: [65534])))
+        #expect(s.claimTouches == AccessGrant(gids: [65534]))
+        #expect(s.accessPolicy == AccessPolicy(seeAllTouches: AccessGrant(uids: [0]), connect: AccessGrant(uids: [0, 1234], gids: [65534]),
+                                               claimTouches: AccessGrant(gids: [65534])))
     }
 
     @Test func schedulingDefaultsToFifo10AndTakesAPriorityOrZero() throws {
@@ -37,7 +40,7 @@ import Session
         ("access:\n  connect: {users: root}\n", "access.connect.users", "expected a list"),
         ("access:\n  connect: {people: [root]}\n", "access.connect.people", "unknown key (known: users, groups)"),
         ("access:\n  connect: {users: [no-such-user-here]}\n", "access.connect.users[0]", "no user \"no-such-user-here\""),
-        ("access:\n  admit: {users: [root]}\n", "access.admit", "unknown key (known: seeAllTouches, connect)"),
+        ("access:\n  admit: {users: [root]}\n", "access.admit", "unknown key (known: seeAllTouches, connect, claimTouches)"),
         ("scheduling: fifo\n", "scheduling", "expected a mapping"),
         ("scheduling: {realtimePriority: 100}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
         ("scheduling: {realtimePriority: -1}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
