@@ -152,4 +152,25 @@ import Trace
         let back = Self.readBack(sink.events, description: description)
         #expect(Self.outline(back) == ["began 2000,4075", "ended 2000,4075"])
     }
+
+    @Test("§9.7 after the kernel dropped events, a contact that vanished is cancelled on the mirror: nothing stays down")
+    func resyncLeavesNothingDown() throws {
+        let recording = try TraceReader.read(path: "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+        let description = recording.devices[0].description
+        var sink = MirrorSink(writer: MirrorEventWriter(mirror: description))
+        var session = TouchSession(recordsDebug: false)
+        let id = DeviceID(rawValue: 0)
+        session.mirror(id)
+        session.addDevice(id, description: description, at: recording.events[0].event.time, into: &sink)
+        // The first 100 events: fingers down.
+        session.handle(recording.events.prefix(100).map(\.event), from: id, into: &sink)
+        #expect(sink.writer.activeContacts > 0)
+        // SYN_DROPPED, and the device's state re-read: every slot empty.
+        let time = recording.events[100].event.time
+        let empty = (0..<description.slotCount).map { SlotSnapshot(slot: $0, trackingID: -1) }
+        session.resync(id, slots: empty, keysDown: [], axisValues: [:], droppedAt: time, into: &sink)
+        #expect(sink.writer.activeContacts == 0)
+        let back = Self.readBack(sink.events, description: description)
+        #expect(back.last?.phase == .cancelled)
+    }
 }

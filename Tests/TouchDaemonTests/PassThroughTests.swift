@@ -57,9 +57,9 @@ import Wire
         let libinput: LibinputDebugEvents
         let mirrorNode: String
 
-        init(_ recording: Recording, extraConfiguration: String = "") throws {
+        init(_ recording: Recording, extraConfiguration: String = "", match: String = "Atmel*") throws {
             let config = directory.path + "/touchd.yaml"
-            try ("devices:\n  - match: {name: \"Atmel*\"}\n    passThrough: true\n" + extraConfiguration)
+            try ("devices:\n  - match: {name: \"\(match)\"}\n    passThrough: true\n" + extraConfiguration)
                 .write(toFile: config, atomically: true, encoding: .utf8)
             daemon = try DaemonProcess(["--config", config])
             replay = try UinputReplay(recording: recording)
@@ -249,5 +249,16 @@ import Wire
         // The contact was ended on the mirror before it went: libinput saw it end, not vanish.
         let kinds = Self.kinds(try rig.libinput.touchEvents(count: 3))
         #expect(kinds.contains("TOUCH_CANCEL") || kinds.contains("TOUCH_UP"), "\(rig.libinput.output)")
+    }
+
+    @Test("§9 a protocol A touchscreen through pass-through: libinput reads protocol B contacts on the mirror")
+    func protocolA() throws {
+        let recording = try TraceReader.read(path: PackagePaths.fixture("N-Trig MultiTouch.1-finger-drag-NW-SE.events"))
+        let rig = try Rig(recording, match: "N-Trig*")
+        let kinds = Self.kinds(try rig.play(expecting: 3))
+        #expect(kinds.first == "TOUCH_DOWN", "\(rig.libinput.output)")
+        #expect(kinds.contains("TOUCH_MOTION"), "\(rig.libinput.output)")
+        #expect(kinds.last == "TOUCH_UP", "\(rig.libinput.output)")
+        #expect(kinds.filter { $0 == "TOUCH_DOWN" }.count == 1, "\(rig.libinput.output)")
     }
 }
