@@ -58,6 +58,8 @@ public struct MirrorEventWriter: Sendable {
         frameTime = e.time
         switch e.phase {
         case .began:
+            // A pen is not written as a finger: pens do not pass through yet (docs/pass-through.md).
+            guard e.touch.type != .stylus else { return }
             guard let s = slots.firstIndex(where: { $0 == nil }) else { return }  // more contacts than slots: left out
             let id = nextTrackingID
             nextTrackingID = nextTrackingID == Int32(UInt16.max) ? 0 : nextTrackingID + 1
