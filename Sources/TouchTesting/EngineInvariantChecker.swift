@@ -35,18 +35,7 @@ public struct EngineInvariantChecker: Sendable {
 
     /// Semantics §9: the mirror gives each contact `began`, `moved`..., then `ended` or `cancelled`.
     private mutating func check(_ m: MirrorTouchEvent) {
-        let key = "mirror \(m.touch.id)"
-        let at = "\(m.time) mirror touch \(m.touch.id)"
-        switch m.phase {
-        case .began:
-            if !openRawTouches.insert(key).inserted { violations.append("\(at): began twice") }
-        case .moved:
-            if !openRawTouches.contains(key) { violations.append("\(at): moved before began") }
-        case .ended, .cancelled:
-            if openRawTouches.remove(key) == nil { violations.append("\(at): \(m.phase.rawValue) before began") }
-        case .hover:
-            violations.append("\(at): hover on the mirror")
-        }
+        checkStream(key: "mirror \(m.touch.id)", phase: m.phase, at: "\(m.time) mirror touch \(m.touch.id)", what: "")
     }
 
     private mutating func check(_ g: GestureEvent) {
@@ -71,17 +60,21 @@ public struct EngineInvariantChecker: Sendable {
     }
 
     private mutating func check(_ raw: RawTouchEvent) {
-        let key = "\(raw.surface.rawValue) \(raw.touch.id)"
-        let at = "\(raw.time) surface \(raw.surface.rawValue) touch \(raw.touch.id)"
-        switch raw.phase {
+        checkStream(key: "\(raw.surface.rawValue) \(raw.touch.id)", phase: raw.phase,
+                    at: "\(raw.time) surface \(raw.surface.rawValue) touch \(raw.touch.id)", what: "raw ")
+    }
+
+    /// One touch stream (a surface's raw stream, a mirror): `began`, `moved`..., then `ended` or `cancelled`.
+    private mutating func checkStream(key: String, phase: TouchPhase, at: String, what: String) {
+        switch phase {
         case .began:
-            if !openRawTouches.insert(key).inserted { violations.append("\(at): raw began twice") }
+            if !openRawTouches.insert(key).inserted { violations.append("\(at): \(what)began twice") }
         case .moved:
-            if !openRawTouches.contains(key) { violations.append("\(at): raw moved before began") }
+            if !openRawTouches.contains(key) { violations.append("\(at): \(what)moved before began") }
         case .ended, .cancelled:
-            if openRawTouches.remove(key) == nil { violations.append("\(at): raw \(raw.phase.rawValue) before began") }
+            if openRawTouches.remove(key) == nil { violations.append("\(at): \(what)\(phase.rawValue) before began") }
         case .hover:
-            violations.append("\(at): hover delivered on a raw touch stream")
+            violations.append("\(at): hover delivered on a \(what.isEmpty ? "mirror" : "raw touch stream")")
         }
     }
 

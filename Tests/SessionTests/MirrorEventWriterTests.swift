@@ -60,6 +60,11 @@ import Trace
         return touches
     }
 
+    /// One evemu event line at `ms` milliseconds.
+    static func evemuLine(_ ms: Int, _ type: Int, _ code: Int, _ value: Int) -> String {
+        "E: \(ms / 1000).\(String(format: "%06d", ms % 1000 * 1000)) \(String(format: "%04x %04x", type, code)) \(value)\n"
+    }
+
     static func outline(_ touches: [Touch]) -> [String] {
         touches.map { "\($0.phase.rawValue) \($0.deviceValues.x),\($0.deviceValues.y)" }
     }
@@ -118,9 +123,7 @@ import Trace
         let description = DeviceFixtures.touchscreen()
         // The fixture is 204.75 mm square at 20 units/mm; the default screen is 1920x1080.
         var lines = ""
-        func e(_ ms: Int, _ type: Int, _ code: Int, _ value: Int) {
-            lines += "E: \(ms / 1000).\(String(format: "%06d", ms % 1000 * 1000)) \(String(format: "%04x %04x", type, code)) \(value)\n"
-        }
+        func e(_ ms: Int, _ type: Int, _ code: Int, _ value: Int) { lines += Self.evemuLine(ms, type, code, value) }
         // A swipe up from the bottom edge: starts 1 mm from it, 60 mm up in 200 ms.
         e(1000, 3, 0x39, 1); e(1000, 3, 0x35, 2000); e(1000, 3, 0x36, 4075); e(1000, 1, 0x14a, 1); e(1000, 0, 0, 0)
         for i in 1...20 { e(1000 + i * 10, 3, 0x36, 4075 - i * 60); e(1000 + i * 10, 0, 0, 0) }
@@ -138,9 +141,7 @@ import Trace
     func withheldTapComesDownThenUp() throws {
         let description = DeviceFixtures.touchscreen()
         var lines = ""
-        func e(_ ms: Int, _ type: Int, _ code: Int, _ value: Int) {
-            lines += "E: \(ms / 1000).\(String(format: "%06d", ms % 1000 * 1000)) \(String(format: "%04x %04x", type, code)) \(value)\n"
-        }
+        func e(_ ms: Int, _ type: Int, _ code: Int, _ value: Int) { lines += Self.evemuLine(ms, type, code, value) }
         e(1000, 3, 0x39, 1); e(1000, 3, 0x35, 2000); e(1000, 3, 0x36, 4075); e(1000, 1, 0x14a, 1); e(1000, 0, 0, 0)
         e(1060, 3, 0x39, -1); e(1060, 1, 0x14a, 0); e(1060, 0, 0, 0)
         let recording = try TraceReader.read(text: lines, name: "edge-tap.events", format: .evemu, description: description)

@@ -23,6 +23,13 @@ import Wire
             lines.append("E: \(ms / 1000).\(String(format: "%06d", ms % 1000 * 1000)) \(String(format: "%04x %04x", type, code)) \(value)")
         }
 
+        /// One finger down in slot 0 at (x, y), left down.
+        mutating func fingerDown(at ms: Int, x: Int, y: Int) {
+            event(ms, 3, 0x2f, 0); event(ms, 3, 0x39, trackingID); event(ms, 3, 0x35, x); event(ms, 3, 0x36, y)
+            event(ms, 1, 0x14a, 1); event(ms, 0, 0, 0)
+            trackingID += 1
+        }
+
         /// One finger in slot 0 along `points` (x, y), one frame every 10 ms from `at`, then lifted.
         mutating func stroke(at ms: Int, _ points: [(Int, Int)], holdMilliseconds: Int = 0) {
             let id = trackingID
@@ -160,8 +167,7 @@ import Wire
     @Test("§9 case 7: touchd killed with a finger down: the mirror goes away and the touchscreen works again for its other readers")
     func killedWithAFingerDown() throws {
         var s = Strokes()
-        s.event(1000, 3, 0x2f, 0); s.event(1000, 3, 0x39, 1); s.event(1000, 3, 0x35, 400); s.event(1000, 3, 0x36, 240)
-        s.event(1000, 1, 0x14a, 1); s.event(1000, 0, 0, 0)
+        s.fingerDown(at: 1000, x: 400, y: 240)
         let rig = try Rig(try s.recording())
         let original = try #require(rig.replay.devices.first?.devnode)
         let direct = try LibinputDebugEvents(node: original)
@@ -238,8 +244,7 @@ import Wire
     @Test("§9 case 8: the touchscreen unplugged with a finger down: its mirror goes away, nothing left down")
     func unplugMidTouch() throws {
         var s = Strokes()
-        s.event(1000, 3, 0x2f, 0); s.event(1000, 3, 0x39, 1); s.event(1000, 3, 0x35, 400); s.event(1000, 3, 0x36, 240)
-        s.event(1000, 1, 0x14a, 1); s.event(1000, 0, 0, 0)
+        s.fingerDown(at: 1000, x: 400, y: 240)
         let rig = try Rig(try s.recording())
         _ = try rig.replay.play(speed: 0)
         #expect(Self.kinds(try rig.libinput.touchEvents(count: 1)).first == "TOUCH_DOWN", "\(rig.libinput.output)")
