@@ -28,11 +28,21 @@ final class PassThroughWatchdog: @unchecked Sendable {
     /// Descriptors of the devices grabbed for pass-through.
     private let grabbed = Mutex<[DeviceID: Int32]>([:])
     private let logger: Logger
+    // What the looks have seen (the watchdog's thread, or a test calling ``look()``).
+    private var lastRounds: UInt64 = 0
+    private var stalledFor = 0
 
-    /// Starts the watchdog's thread.
-    init(logger: Logger) throws(SystemCallError) {
+    /// Starts the watchdog's thread, which calls ``look()`` every ``intervalMilliseconds``
+    /// (`startsThread` false: nobody does but the caller, as tests do).
+    init(logger: Logger, startsThread: Bool = true) throws(SystemCallError) {
         self.logger = logger
-        try DetachedThread.start(name: "touchd-watchdog") { [self] in watch() }
+        guard startsThread else { return }
+        try DetachedThread.start(name: "touchd-watchdog") { [self] in
+            while !stopping.load(ordering: .relaxed) {
+                try? Syscall.sleep(milliseconds: Self.intervalMilliseconds)
+                _ = look()
+            }
+        }
     }
 
     /// Stops the thread at its next look.
@@ -51,30 +61,30 @@ final class PassThroughWatchdog: @unchecked Sendable {
     /// Whether the watchdog released the grabs since the last call (engine's thread).
     func takeReleased() -> Bool { released.exchange(false, ordering: .acquiring) }
 
-    private func watch() {
-        var lastRounds = rounds.load(ordering: .relaxed)
-        var stalledFor = 0
-        while !stopping.load(ordering: .relaxed) {
-            try? Syscall.sleep(milliseconds: Self.intervalMilliseconds)
-            let now = rounds.load(ordering: .relaxed)
-            if now != lastRounds {
-                lastRounds = now
-                stalledFor = 0
-                continue
-            }
-            let fds = grabbed.withLock { Array($0.values) }
-            guard !fds.isEmpty, Self.anyReadable(fds) else {
-                stalledFor = 0
-                continue
-            }
-            stalledFor += Self.intervalMilliseconds
-            guard stalledFor >= Self.stallLimitMilliseconds else { continue }
-            for fd in fds { EvdevDevice.releaseGrab(ofDescriptor: fd) }
-            grabbed.withLock { $0.removeAll() }
-            released.store(true, ordering: .releasing)
-            logger.critical("pass-through: the engine made no progress for \(Self.stallLimitMilliseconds) ms with input waiting; \(fds.count) device(s) given back to the compositor")
+    /// One look, an interval after the previous one: a stall is declared
+    /// (every grab released; true returned) after ``stallLimitMilliseconds`` of
+    /// looks that saw no round of the engine's thread while a grabbed device
+    /// had input waiting. Only one thread may look.
+    func look() -> Bool {
+        let now = rounds.load(ordering: .relaxed)
+        if now != lastRounds {
+            lastRounds = now
             stalledFor = 0
+            return false
         }
+        let fds = grabbed.withLock { Array($0.values) }
+        guard !fds.isEmpty, Self.anyReadable(fds) else {
+            stalledFor = 0
+            return false
+        }
+        stalledFor += Self.intervalMilliseconds
+        guard stalledFor >= Self.stallLimitMilliseconds else { return false }
+        for fd in fds { EvdevDevice.releaseGrab(ofDescriptor: fd) }
+        grabbed.withLock { $0.removeAll() }
+        released.store(true, ordering: .releasing)
+        logger.critical("pass-through: the engine made no progress for \(Self.stallLimitMilliseconds) ms with input waiting; \(fds.count) device(s) given back to the compositor")
+        stalledFor = 0
+        return true
     }
 
     private static func anyReadable(_ fds: [Int32]) -> Bool {

@@ -12,21 +12,30 @@ enum Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/real/evemu-devices").path
 
+    /// udev's view of a uinput device's event node once udev has initialized
+    /// it and `wanted` holds. Polled (the real udevd, no virtual time), at
+    /// most 30 s: under load the emulated guest's udevd can take seconds.
+    static func udevInfo(of uinput: UinputDevice, until wanted: (UdevDeviceInfo) -> Bool = { _ in true }) throws -> UdevDeviceInfo {
+        let syspath = try #require(uinput.syspath)
+        let udev = try UdevContext()
+        var last: UdevDeviceInfo?
+        for _ in 0..<1500 {
+            last = try udev.inputEventDevices().first { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized }
+            if let last, wanted(last) { return last }
+            usleep(20_000)
+        }
+        if let last { return last }
+        throw FixtureError(message: "\(uinput.devnode ?? syspath): udev did not initialize it within 30 s")
+    }
+
     /// Waits (at most 30 s, then throws) until udev has run its rules on the device: rules may
     /// change the kernel's view of it (libinput's 90-libinput-fuzz-override
     /// sets touchpads' fuzz to 0 with EVIOCSABS), so tests that model the
-    /// kernel read the device only afterwards.
+    /// kernel read the device only afterwards. A rule that runs after the
+    /// test has read the device would change it mid-test.
     static func waitForUdev(_ uinput: UinputDevice) throws {
-        guard let syspath = uinput.syspath, let node = uinput.devnode else { return }
-        let udev = try UdevContext()
-        var info: UdevDeviceInfo?
-        // Up to 30 s: under load, the emulated guest's udevd can take seconds,
-        // and a rule that runs after the test has read the device changes it mid-test.
-        for _ in 0..<1500 where info == nil {
-            info = try udev.inputEventDevices().first { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized }
-            if info == nil { usleep(20_000) }
-        }
-        guard let info else { throw FixtureError(message: "\(node): udev did not initialize it within 30 s") }
+        guard uinput.syspath != nil, let node = uinput.devnode else { return }
+        let info = try udevInfo(of: uinput)
         // libinput-fuzz-extract records LIBINPUT_FUZZ_<code>; a RUN program then
         // zeroes that axis's kernel fuzz, after udev already marked the device initialized.
         let zeroed = info.properties.keys.compactMap { key -> UInt16? in

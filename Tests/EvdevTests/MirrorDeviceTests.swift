@@ -106,7 +106,7 @@ import Glibc
     func mirrorIsATouchscreenWithTheOriginalsIDs(_ original: MirrorOriginal) throws {
         let mirror = try UinputDevice.mirror(of: try original.description())
         defer { mirror.close() }
-        let info = try Self.udevInfo(of: mirror)
+        let info = try Fixtures.udevInfo(of: mirror)
         #expect(info.isTouchscreen, "\(info.properties)")
         let read = try EvdevDevice(path: try #require(mirror.devnode))
         defer { read.close() }
@@ -134,9 +134,9 @@ import Glibc
         #expect(readMirror.deviceDescription.phys == "usb-0000:00:14.0-7/input0")
         readMirror.close()
         let hasGroup = { (info: UdevDeviceInfo) in info.properties["LIBINPUT_DEVICE_GROUP"] != nil }
-        let group = try Self.udevInfo(of: original, until: hasGroup).properties["LIBINPUT_DEVICE_GROUP"]
+        let group = try Fixtures.udevInfo(of: original, until: hasGroup).properties["LIBINPUT_DEVICE_GROUP"]
         #expect(group != nil, "no LIBINPUT_DEVICE_GROUP: is libinput-bin's udev rule installed?")
-        #expect(try Self.udevInfo(of: mirror, until: hasGroup).properties["LIBINPUT_DEVICE_GROUP"] == group)
+        #expect(try Fixtures.udevInfo(of: mirror, until: hasGroup).properties["LIBINPUT_DEVICE_GROUP"] == group)
     }
 
     // MARK: Set-up
@@ -148,21 +148,6 @@ import Glibc
         let libinput = try LibinputDebugEvents(node: try #require(mirror.devnode))
         try libinput.waitForDeviceAdded()
         return (mirror, libinput)
-    }
-
-    /// udev's view of a uinput device's event node once udev has initialized
-    /// it and `wanted` holds (polled for at most 30 s: the guest's udevd can be slow under load).
-    static func udevInfo(of uinput: UinputDevice, until wanted: (UdevDeviceInfo) -> Bool = { _ in true }) throws -> UdevDeviceInfo {
-        let syspath = try #require(uinput.syspath)
-        let udev = try UdevContext()
-        var last: UdevDeviceInfo?
-        for _ in 0..<1500 {
-            last = try udev.inputEventDevices().first { $0.syspath.hasPrefix(syspath + "/") && $0.isInitialized }
-            if let last, wanted(last) { return last }
-            usleep(20_000)
-        }
-        if let last { return last }
-        throw FixtureError(message: "\(uinput.devnode ?? syspath): udev did not initialize it within 30 s")
     }
 }
 
