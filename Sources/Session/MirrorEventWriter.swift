@@ -39,6 +39,10 @@ public struct MirrorEventWriter: Sendable {
     var deferredEnds: [Int] = []
     var frameTime = Timestamp.zero
     var currentSlot = -1
+    /// The contact count and first contact's position last written: keys and
+    /// `ABS_X`/`ABS_Y` are written only when they change.
+    var reportedCount = 0
+    var reportedPointer: (x: Int32, y: Int32)?
 
     /// Creates a writer for a mirror declaring `mirror` (its description decides which axes and keys are written).
     public init(mirror: DeviceDescription) {
@@ -160,8 +164,8 @@ public struct MirrorEventWriter: Sendable {
 
     // What the kernel's input_mt_report_pointer_emulation reports: BTN_TOUCH, the finger count
     // as BTN_TOOL_*, and the first contact on ABS_X/ABS_Y. Contacts turning into palms still count.
-    // Unchanged values cost nothing: the input core drops them.
-    func keysAndPointer(into out: inout [InputEvent]) {
+    // Only changes are written: most frames only move contacts.
+    mutating func keysAndPointer(into out: inout [InputEvent]) {
         var count = 0
         var first: DeviceContactValues?
         for c in slots {
@@ -169,20 +173,35 @@ public struct MirrorEventWriter: Sendable {
             count += 1
             if first == nil { first = c.values }
         }
-        key(EventCode.btnTouch, count > 0, into: &out)
-        key(EventCode.btnToolFinger, count == 1, into: &out)
-        key(EventCode.btnToolDoubleTap, count == 2, into: &out)
-        key(EventCode.btnToolTripleTap, count == 3, into: &out)
-        key(EventCode.btnToolQuadTap, count == 4, into: &out)
-        key(EventCode.btnToolQuintTap, count >= 5, into: &out)
-        if let first {
+        if count != reportedCount {
+            if (count > 0) != (reportedCount > 0) { key(EventCode.btnTouch, count > 0, into: &out) }
+            if Self.tool(for: reportedCount) != Self.tool(for: count) {
+                key(Self.tool(for: reportedCount), false, into: &out)
+                key(Self.tool(for: count), true, into: &out)
+            }
+            reportedCount = count
+        }
+        if let first, reportedPointer?.x != first.x || reportedPointer?.y != first.y {
             if declares(EventCode.absX) { abs(EventCode.absX, first.x, into: &out) }
             if declares(EventCode.absY) { abs(EventCode.absY, first.y, into: &out) }
+            reportedPointer = (first.x, first.y)
         }
     }
 
-    func key(_ code: UInt16, _ down: Bool, into out: inout [InputEvent]) {
-        guard declared.supports(.key, code) else { return }
+    /// The `BTN_TOOL_*` key of a finger count (0: none).
+    static func tool(for count: Int) -> UInt16? {
+        switch count {
+        case 0: return nil
+        case 1: return EventCode.btnToolFinger
+        case 2: return EventCode.btnToolDoubleTap
+        case 3: return EventCode.btnToolTripleTap
+        case 4: return EventCode.btnToolQuadTap
+        default: return EventCode.btnToolQuintTap
+        }
+    }
+
+    func key(_ code: UInt16?, _ down: Bool, into out: inout [InputEvent]) {
+        guard let code, declared.supports(.key, code) else { return }
         out.append(InputEvent(time: frameTime, type: .key, code: code, value: down ? 1 : 0))
     }
 

@@ -248,18 +248,6 @@ public actor DaemonEngine {
         release?(time.seconds)
     }
 
-    /// Fires the deadlines due by `now` (the kernel's clock) and returns the
-    /// next one: one call per read of the live devices. `now` is only read
-    /// when there is a deadline (a clock read is a system call where the
-    /// clock source has no vDSO path).
-    @discardableResult
-    public func advanceIfDue(now: @autoclosure () -> Timestamp) -> Timestamp? {
-        guard let d = nextDeadline else { return nil }
-        let time = now()
-        if d <= time { advance(to: time) }
-        return nextDeadline
-    }
-
     /// The earliest time at which ``advance(to:)`` would do something: the
     /// session's next deadline, or the publisher's for held updates.
     public var nextDeadline: Timestamp? {

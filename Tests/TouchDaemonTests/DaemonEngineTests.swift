@@ -198,9 +198,10 @@ import Session
         // Rounded up to the microsecond: advancing there is not too early.
         let due = try #require(await engine.nextDeadline)
         #expect(due == Timestamp(microseconds: 5_000_001))
-        #expect(await engine.advanceIfDue(now: Timestamp(microseconds: 5_000_000)) == due)
-        #expect(released.withLock { $0 }.isEmpty)
-        await engine.advanceIfDue(now: due)
-        #expect(released.withLock { $0 } == [due.seconds])
+        await engine.advance(to: Timestamp(microseconds: 5_000_000))
+        #expect(released.withLock { $0 } == [5.0])
+        #expect(await engine.nextDeadline == due)
+        await engine.advance(to: due)
+        #expect(released.withLock { $0 }.last == due.seconds)
     }
 }
