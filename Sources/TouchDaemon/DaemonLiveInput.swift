@@ -1,8 +1,8 @@
-import Session
 import Evdev
 import LiveInput
 import Logging
 import ServiceLifecycle
+import Session
 import Synchronization
 import TouchCore
 
@@ -30,6 +30,8 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     private var passThroughActive: Set<DeviceID> = []
     /// Releases the pass-through grabs if the engine's thread stalls; started with the first one.
     private var watchdog: PassThroughWatchdog?
+    /// Set once the watchdog gave the devices back: pass-through stays off until touchd restarts.
+    private var passThroughSuspended = false
 
     /// Opens udev; devices are enumerated when the service starts.
     init(configuration: TouchdConfiguration, engine: DaemonEngine, logger: Logger) throws(DaemonStartError) {
@@ -165,6 +167,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     /// created, then the original grabbed, then its contacts go to the
     /// mirror. Any failure leaves the device to the compositor as it was.
     private func startPassThrough(_ id: DeviceID, on engine: isolated DaemonEngine) {
+        guard !passThroughSuspended else { return }
         if source.hasContactDown(id) {
             if passThroughWaiting.insert(id).inserted {
                 logger.info("pass-through: waiting for the contacts down to lift before taking the device", metadata: ["device": "\(id.rawValue)"])
@@ -201,6 +204,8 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             try? source.setGrab(false, of: id)
         }
         passThroughActive.removeAll()
+        passThroughWaiting.removeAll()
+        passThroughSuspended = true
         logger.warning("pass-through: off after a stall; the devices are the compositor's until touchd restarts")
     }
 
