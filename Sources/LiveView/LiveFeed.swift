@@ -61,6 +61,16 @@ public final class LiveFeed: Sendable {
         }
     }
 
+    /// The remembered hello and backlog, in order: what a new listener is first called with.
+    public func snapshot() -> [String] {
+        state.withLock { s in
+            var lines: [String] = []
+            if let hello = s.hello { lines.append(hello) }
+            for k in 0..<s.backlog.count { lines.append(s.backlog[(s.backlogStart + k) % s.backlog.count]) }
+            return lines
+        }
+    }
+
     /// Removes a listener.
     public func removeListener(_ id: ListenerID) {
         _ = state.withLock { $0.listeners.removeValue(forKey: id) }

@@ -147,20 +147,23 @@ final class LiveViewHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
         // An hour before a browser retries a stream that ended.
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: "retry: 3600000\n\n")))), promise: nil)
         let channel = context.channel
-        let id = feed.addListener { line in
+        @Sendable func event(_ line: String) -> ByteBuffer {
             // SSE: one `data:` line per event (our JSON lines never contain a newline).
             var buffer = channel.allocator.buffer(capacity: line.utf8.count + 8)
             buffer.writeString("data: ")
             buffer.writeString(line)
             buffer.writeString("\n\n")
-            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+            return buffer
         }
         if snapshot {
-            // Everything the listener got so far was written from addListener; nothing more is wanted.
-            feed.removeListener(id)
+            // No listener: a line published meanwhile from the relay's thread would reach the
+            // event loop after the response's end (NIO's HTTP handler stops the process for that).
+            for line in feed.snapshot() { context.write(wrapOutboundOut(.body(.byteBuffer(event(line)))), promise: nil) }
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
-        } else {
-            listener = id
+            return
+        }
+        listener = feed.addListener { line in
+            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(event(line))), promise: nil)
         }
     }
 }

@@ -22,6 +22,19 @@ private final class Received: Sendable {
         #expect(r.all == ["hello", "e3", "e4", "e5", "e6"])
     }
 
+    @Test("a snapshot is what a new listener would first hear: the hello, then the backlog in order, the ring wrapped")
+    func snapshotIsTheHelloAndBacklog() {
+        let feed = LiveFeed(backlog: 2)
+        #expect(feed.snapshot() == [])
+        feed.publish("h", isHello: true)
+        for line in ["a", "b", "c"] { feed.publish(line) }
+        #expect(feed.snapshot() == ["h", "b", "c"])
+        let heard = Received()
+        let id = feed.addListener { heard.add($0) }
+        #expect(heard.all == feed.snapshot())
+        feed.removeListener(id)
+    }
+
     @Test func removedListenersHearNothingMore() {
         let feed = LiveFeed()
         let r = Received()
