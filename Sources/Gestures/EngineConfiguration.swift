@@ -110,8 +110,8 @@ extension Engine {
         systemByScreen = [:]
         for entry in configuration.systemGestures where entry.screen < configuration.screens.count {
             systemByScreen[entry.screen] = entry
-            let screen = configuration.screens[entry.screen]
-            let frame = ScreenRect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height))
+            // Edge zones start at the insets' inner edge (semantics §11).
+            let frame = configuration.screens[entry.screen].safeArea
             let context = RecognizerContext(surfaceFrame: frame, pixelsPerMillimetre: density(entry.screen))
             for edge in SurfaceEdge.allCases where entry.edges.contains(edge) {
                 let config = Self.edgeSwipeRecognizer(edge, of: entry)

@@ -139,14 +139,63 @@ public struct ScreenGeometry: Hashable, Sendable {
     public var height: Int
     /// Pixels per millimetre, when the screen's physical size is known.
     public var pixelsPerMillimetre: Double?
+    /// Areas along the edges the system keeps (a status bar, rounded
+    /// corners), as the user sees the screen: the system edge zones start at
+    /// their inner edge (semantics §11).
+    public var insets: ScreenInsets
 
     /// Creates a screen size.
-    public init(width: Int, height: Int, pixelsPerMillimetre: Double? = nil) {
+    public init(width: Int, height: Int, pixelsPerMillimetre: Double? = nil, insets: ScreenInsets = ScreenInsets()) {
         self.width = width; self.height = height; self.pixelsPerMillimetre = pixelsPerMillimetre
+        self.insets = insets
+    }
+
+    /// The screen less its insets, in pixels: where the system edge swipes
+    /// measure their edges from.
+    public var safeArea: ScreenRect {
+        let w = Double(width), h = Double(height)
+        let left = Swift.min(insets.left, w), top = Swift.min(insets.top, h)
+        return ScreenRect(x: left, y: top, width: Swift.max(0, w - left - insets.right),
+                          height: Swift.max(0, h - top - insets.bottom))
     }
 
     /// Used when a screen's physical size is unknown: about a 15.6-inch 1080p panel (141 dpi).
     public static let fallbackPixelsPerMillimetre = 5.6
+}
+
+/// Pixels kept by the system along each edge of a screen, as the user sees it.
+public struct ScreenInsets: Hashable, Sendable, Codable {
+    /// Pixels along the top edge.
+    public var top: Double
+    /// Pixels along the right edge.
+    public var right: Double
+    /// Pixels along the bottom edge.
+    public var bottom: Double
+    /// Pixels along the left edge.
+    public var left: Double
+
+    /// Creates insets; every edge defaults to none.
+    public init(top: Double = 0, right: Double = 0, bottom: Double = 0, left: Double = 0) {
+        self.top = top; self.right = right; self.bottom = bottom; self.left = left
+    }
+
+    /// Whether no edge is kept.
+    public var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
+
+    enum CodingKeys: String, CodingKey { case top, right, bottom, left }
+
+    /// Decodes `top`, `right`, `bottom` and `left`, each optional, finite and not negative.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func edge(_ k: CodingKeys) throws -> Double {
+            let v = try c.decodeIfPresent(Double.self, forKey: k) ?? 0
+            guard v.isFinite, v >= 0, v <= 65_536 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [k], debugDescription: "expected 0 to 65536 pixels, got \(v)"))
+            }
+            return v
+        }
+        top = try edge(.top); right = try edge(.right); bottom = try edge(.bottom); left = try edge(.left)
+    }
 }
 
 /// A semantic problem in a gesture configuration, naming the surface and field at fault.

@@ -119,13 +119,20 @@ public struct AccessPolicy: Hashable, Sendable {
     /// (`claimsTouches`): taking touches from every other app, through a
     /// pass-through mirror too (semantics §9.5). Nobody by default.
     public var claimTouches: AccessGrant
+    /// Who may change the screen geometry (the `screens` request: rotation,
+    /// insets, screens added or removed, devices mapped; semantics §11).
+    /// Nobody by default.
+    public var changeScreens: AccessGrant
 
-    /// Creates a policy; by default nobody sees other clients' touches or may
-    /// claim touches, and the socket file's permissions alone decide who connects.
-    public init(seeAllTouches: AccessGrant = AccessGrant(), connect: AccessGrant? = nil, claimTouches: AccessGrant = AccessGrant()) {
+    /// Creates a policy; by default nobody sees other clients' touches, claims
+    /// touches or changes the screens, and the socket file's permissions
+    /// alone decide who connects.
+    public init(seeAllTouches: AccessGrant = AccessGrant(), connect: AccessGrant? = nil, claimTouches: AccessGrant = AccessGrant(),
+                changeScreens: AccessGrant = AccessGrant()) {
         self.seeAllTouches = seeAllTouches
         self.connect = connect
         self.claimTouches = claimTouches
+        self.changeScreens = changeScreens
     }
 
     /// Whether a peer with these credentials may connect (never without

@@ -29,6 +29,9 @@ public struct PublishedEvent: Sendable {
     /// gesture `changed`): for a client that asked for coalescing, a later
     /// update of the same subject replaces it while it is held (``HeldLines``).
     public var isUpdate: Bool
+    /// Whether every client gets it, whatever it subscribes to (the
+    /// `screens` message: semantics §11.3).
+    public var toEveryone: Bool = false
     /// The encoded JSON object, without a newline; empty for the events of an
     /// ``EventBatch``, whose lines are in the batch's buffer.
     public var line: [UInt8]
@@ -93,6 +96,8 @@ public struct EventAttributes: Sendable, BitwiseCopyable {
     public var touchID: UInt32?
     /// Whether it is a continuous update (see ``PublishedEvent/isUpdate``).
     public var isUpdate: Bool
+    /// Whether every client gets it (see ``PublishedEvent/toEveryone``).
+    public var toEveryone: Bool = false
 }
 
 extension SubscriptionFilter {

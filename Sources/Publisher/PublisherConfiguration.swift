@@ -88,4 +88,14 @@ public protocol PublisherDelegate: Sendable {
     /// A connection closed; `surfaces` are the ones it still had (cancel their recognizers).
     /// Called once per client, after its last request finished.
     func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async
+    /// A client the access policy lets change the screens sends a `screens`
+    /// request (semantics §11).
+    func changeScreens(_ change: ScreenChange, from client: ClientInfo) async throws(RequestError)
+}
+
+extension PublisherDelegate {
+    /// Without a screen geometry to change: `not-permitted`.
+    public func changeScreens(_ change: ScreenChange, from client: ClientInfo) async throws(RequestError) {
+        throw RequestError(.notPermitted, "this server does not change screens")
+    }
 }

@@ -294,6 +294,14 @@ final class SessionHandler: ChannelDuplexHandler {
             callDelegate(id: id) { delegate, client throws(RequestError) in
                 try await delegate.update(surface: surface, from: client)
             }
+        case let .screens(change):
+            guard hub.access.changeScreens.includes(info.credentials) else {
+                respond(RequestError(.notPermitted, "this client may not change the screens (access.changeScreens)", id: id))
+                return
+            }
+            callDelegate(id: id) { delegate, client throws(RequestError) in
+                try await delegate.changeScreens(change, from: client)
+            }
         case let .unregister(surfaceID):
             guard surfaces.contains(surfaceID) else {
                 respond(RequestError(.unknownSurface, "no surface \"\(surfaceID)\" on this connection", id: id))

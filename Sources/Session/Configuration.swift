@@ -24,26 +24,48 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
     public var description: String { path.isEmpty ? "\(file): \(message)" : "\(file): \(path): \(message)" }
 }
 
-/// One screen of the configuration: its size in pixels and, optionally, in millimetres.
+/// One screen of the configuration: its size in pixels and, optionally, in
+/// millimetres, as the panel is built (unturned); how far the picture is
+/// turned on it; and the areas the system keeps along its edges.
 public struct ScreenEntry: Hashable, Sendable, Codable {
     /// The screen's name, used by device rules (`screen: main`).
     public var name: String
-    /// Width in pixels.
+    /// Width in pixels of the panel unturned (the mode's width).
     public var width: Int
-    /// Height in pixels.
+    /// Height in pixels of the panel unturned.
     public var height: Int
-    /// Physical size, which gives the pixel density edge zones and edge pans use.
+    /// Physical size of the panel unturned, which gives the pixel density edge zones and edge pans use.
     public var sizeMM: SizeMM?
+    /// How far the picture is turned clockwise on the panel (0, 90, 180, 270;
+    /// `xrandr --rotate right` is 90): with 90 or 270 the screen the user
+    /// sees is `height` x `width`, and its edges are the turned ones.
+    public var rotation: Rotation
+    /// Pixels the system keeps along each edge as the user sees the screen
+    /// (a status bar, rounded corners): system edge zones start inside them.
+    public var insets: ScreenInsets
 
     /// Creates a screen entry.
-    public init(name: String, width: Int, height: Int, sizeMM: SizeMM? = nil) {
+    public init(name: String, width: Int, height: Int, sizeMM: SizeMM? = nil, rotation: Rotation = .none,
+                insets: ScreenInsets = ScreenInsets()) {
         self.name = name
         self.width = width
         self.height = height
         self.sizeMM = sizeMM
+        self.rotation = rotation
+        self.insets = insets
     }
 
-    enum CodingKeys: String, CodingKey { case name, width, height, sizeMM }
+    /// Width in pixels as the user sees the screen (after ``rotation``).
+    public var viewWidth: Int { rotation.swapsAxes ? height : width }
+    /// Height in pixels as the user sees the screen.
+    public var viewHeight: Int { rotation.swapsAxes ? width : height }
+    /// Physical size as the user sees the screen.
+    public var viewSizeMM: SizeMM? {
+        guard let s = sizeMM else { return nil }
+        return rotation.swapsAxes ? SizeMM(width: s.height, height: s.width) : s
+    }
+
+    enum CodingKeys: String, CodingKey { case name, width, height, sizeMM, rotation, insets }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -54,6 +76,17 @@ public struct ScreenEntry: Hashable, Sendable, Codable {
         guard width > 0, height > 0, width <= 65_536, height <= 65_536 else {
             throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.width], debugDescription: "screen size must be 1 to 65536 pixels"))
         }
+        if let s = sizeMM, !(s.width > 0 && s.height > 0 && s.width.isFinite && s.height.isFinite) {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.sizeMM], debugDescription: "width and height must be positive and finite"))
+        }
+        rotation = .none
+        if let degrees = try c.decodeIfPresent(Int.self, forKey: .rotation) {
+            guard let r = Rotation(rawValue: degrees) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.rotation], debugDescription: "expected 0, 90, 180 or 270, got \(degrees)"))
+            }
+            rotation = r
+        }
+        insets = try c.decodeIfPresent(ScreenInsets.self, forKey: .insets) ?? ScreenInsets()
     }
 }
 
@@ -231,13 +264,14 @@ public struct TouchdConfiguration: Sendable {
 
     /// Screens as TouchCore maps devices onto them.
     public var screenConfigurations: [ScreenConfiguration] {
-        screens.map { ScreenConfiguration(name: $0.name, width: $0.width, height: $0.height) }
+        screens.map { ScreenConfiguration(name: $0.name, width: $0.viewWidth, height: $0.viewHeight, rotation: $0.rotation) }
     }
 
     /// The engine's configuration: the built-in one, extended or replaced by the file's.
     public var gestures: GestureConfiguration {
         let geometry = screens.map { s in
-            ScreenGeometry(width: s.width, height: s.height, pixelsPerMillimetre: s.sizeMM.map { Double(s.width) / $0.width })
+            ScreenGeometry(width: s.viewWidth, height: s.viewHeight, pixelsPerMillimetre: s.sizeMM.map { Double(s.width) / $0.width },
+                           insets: s.insets)
         }
         var g = gestureFile
         g.screens = geometry

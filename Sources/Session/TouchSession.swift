@@ -18,6 +18,14 @@ public protocol SessionSink {
     mutating func engineOutputs(_ outputs: [EngineOutput])
     /// A device entered service, changed, left, or was left alone.
     mutating func device(_ event: SessionDeviceEvent)
+    /// The screen geometry changed (a `screens` request or a reload): the
+    /// screens as `hello` now lists them (semantics §11.3).
+    mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp)
+}
+
+extension SessionSink {
+    /// By default a sink has no use for the screens.
+    public mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {}
 }
 
 /// A device's arrival, change or departure, as a ``TouchSession`` reports it.
@@ -55,8 +63,13 @@ public struct TouchSession: Sendable {
     /// long presses) passes first.
     public static let replayGapMicroseconds: Int64 = 1_000_000
 
-    /// The configuration in force (screens, device rules, gestures).
+    /// The configuration in force (screens, device rules, gestures): the
+    /// file's with the screen geometry set at runtime laid over it.
     public private(set) var configuration: TouchdConfiguration
+    /// The configuration as its file gives it (the last one loaded).
+    public private(set) var fileConfiguration: TouchdConfiguration
+    /// The screen geometry set at runtime (``changeScreens(_:into:)``).
+    public private(set) var screenOverrides = ScreenOverrides()
     /// Events to typed touches.
     public private(set) var pipeline: TouchPipeline
     /// Touches to gestures.
@@ -85,6 +98,7 @@ public struct TouchSession: Sendable {
     /// explanations (``DebugRecord``s) on.
     public init(configuration: TouchdConfiguration = TouchdConfiguration(), recordsDebug: Bool = true) {
         self.configuration = configuration
+        fileConfiguration = configuration
         pipeline = TouchPipeline(screens: configuration.screenConfigurations)
         engine = Engine(configuration: configuration.gestures(for: []))
         engine.recordsDebug = recordsDebug
@@ -116,12 +130,13 @@ public struct TouchSession: Sendable {
     ) -> String? {
         known.removeAll { $0.id == id }
         known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties))
-        let decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
-            ?? configuration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
+        var decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
+            ?? fileConfiguration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
         if let reason = decision.ignoredBecause {
             sink.device(.ignored(id, description, reason: reason))
             return reason
         }
+        decision.mapping.screen = screenIndex(fileScreen: decision.mapping.screen, of: id, name: description.name)
         let info = pipeline.addDevice(id, description: description, mapping: decision.mapping)
         updateScreens(into: &sink)
         sink.device(.added(info, at: time))
@@ -136,6 +151,8 @@ public struct TouchSession: Sendable {
     ) {
         guard let old = pipeline.device(id) else { return }
         if let k = known.firstIndex(where: { $0.id == id }) { known[k].udevProperties = udevProperties }
+        var mapping = mapping
+        mapping.screen = screenIndex(fileScreen: mapping.screen, of: id, name: old.description.name)
         var info = old
         if old.mapping != mapping {
             if let frame = pipeline.removeDevice(id, at: max(time, lastTime)) { run(frame, into: &sink) }
@@ -292,28 +309,115 @@ public struct TouchSession: Sendable {
     /// - Throws: ``ConfigurationError`` when the new gestures do not fit the
     ///   surfaces registered at runtime (nothing changes then).
     public mutating func reload<Sink: SessionSink>(_ new: TouchdConfiguration, into sink: inout Sink) throws(ConfigurationError) {
-        var gestures = new.gestures(for: pipeline.devices)
+        // The latest change of each value wins (ScreenOverrides): what the new file changed drops out of the overrides.
+        var overrides = screenOverrides
+        let oldFile = fileConfiguration
+        let deviceScreens = known.map { d in
+            let before = oldFile.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
+            let after = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
+            return (id: d.id, name: d.description.name,
+                    old: oldFile.screens.indices.contains(before) ? oldFile.screens[before].name : nil,
+                    new: new.screens.indices.contains(after) ? new.screens[after].name : nil)
+        }
+        overrides.reload(from: oldFile.screens, to: new.screens, deviceScreens: deviceScreens)
+        let effective = new.overlaid(with: overrides)
+        var gestures = effective.gestures(for: pipeline.devices)
         gestures.surfaces += addedSurfaces
         do {
             try gestures.validate()
         } catch {
             throw ConfigurationError(file: "", "does not fit the clients' surfaces: \(error.description)")
         }
-        let remap = new.screens != configuration.screens || new.devices != configuration.devices
+        // Device rules decide again (a device may now be ignored): touches down are cancelled.
+        // A change of screens alone is a geometry change: touches down finish in theirs (semantics §11.2).
+        let remap = new.devices != oldFile.devices
+        let screensBefore = configuration.helloScreens
         if remap {
             for frame in pipeline.finish(at: lastTime) { run(frame, into: &sink) }
         }
-        configuration = new
+        fileConfiguration = new
+        screenOverrides = overrides
+        if remap {
+            configuration = effective
+            let out = engine.setConfiguration(gestures)
+            if !out.isEmpty { sink.engineOutputs(out) }
+            pipeline.reset(screens: effective.screenConfigurations)
+            for d in known {
+                var decision = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
+                guard decision.ignoredBecause == nil else { continue }
+                decision.mapping.screen = screenIndex(fileScreen: decision.mapping.screen, of: d.id, name: d.description.name)
+                pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping)
+            }
+            updateScreens(into: &sink)
+        } else {
+            applyGeometry(effective, into: &sink)
+        }
+        if configuration.helloScreens != screensBefore { sink.screensChanged(configuration.helloScreens, at: lastTime) }
+    }
+
+    // MARK: Screens at runtime
+
+    /// Changes the screen geometry while touches may be down (semantics §11):
+    /// screens' sizes, rotations, physical sizes and insets, screens added or
+    /// removed, devices mapped to a screen. Touches that begin from now on use
+    /// the new geometry; touches already down finish in the one they began in.
+    /// Devices whose mapping changed are announced (`changed`), then the new
+    /// screens (``SessionSink/screensChanged(_:at:)``). A later reload keeps
+    /// these settings except where its file changed them (``ScreenOverrides``).
+    ///
+    /// - Throws: ``ScreenChangeError`` naming the entry at fault (nothing changes then).
+    public mutating func changeScreens<Sink: SessionSink>(_ change: ScreenChange, into sink: inout Sink) throws(ScreenChangeError) {
+        var overrides = screenOverrides
+        try overrides.apply(change, current: configuration.screens, file: fileConfiguration.screens)
+        let effective = fileConfiguration.overlaid(with: overrides)
+        var gestures = effective.gestures(for: pipeline.devices)
+        gestures.surfaces += addedSurfaces
+        do {
+            try gestures.validate()
+        } catch {
+            throw ScreenChangeError(path: "screens", "does not fit the surfaces: \(error.description)")
+        }
+        screenOverrides = overrides
+        applyGeometry(effective, into: &sink)
+        sink.screensChanged(configuration.helloScreens, at: lastTime)
+    }
+
+    /// Puts `effective` in force without cancelling touches: every device in
+    /// service keeps its mapping with its screen found again by name (or
+    /// mapped at runtime), the pipeline and the engine take the new screens.
+    mutating func applyGeometry<Sink: SessionSink>(_ effective: TouchdConfiguration, into sink: inout Sink) {
+        let before = configuration
+        configuration = effective
+        var mappings: [DeviceID: DeviceMapping] = [:]
+        for info in pipeline.devices {
+            var m = info.mapping
+            let name = before.screens.indices.contains(m.screen) ? before.screens[m.screen].name : nil
+            m.screen = overrideScreen(of: info.id, name: info.description.name)
+                ?? name.flatMap { n in effective.screens.firstIndex { $0.name == n } } ?? 0
+            mappings[info.id] = m
+        }
+        let changed = pipeline.changeGeometry(screens: effective.screenConfigurations, mappings: mappings)
+        var gestures = effective.gestures(for: pipeline.devices)
+        gestures.surfaces += addedSurfaces
         let out = engine.setConfiguration(gestures)
         if !out.isEmpty { sink.engineOutputs(out) }
-        guard remap else { return }
-        pipeline.reset(screens: new.screenConfigurations)
-        for d in known {
-            let decision = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
-            guard decision.ignoredBecause == nil else { continue }
-            pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping)
-        }
-        updateScreens(into: &sink)
+        for info in changed { sink.device(.changed(info, at: lastTime)) }
+    }
+
+    /// The screen index in force of a screen given by its index in the file
+    /// (device rules, a live device's settings), unless a runtime mapping
+    /// places the device; screen 0 when that screen is gone.
+    func screenIndex(fileScreen: Int, of id: DeviceID, name: String) -> Int {
+        if let i = overrideScreen(of: id, name: name) { return i }
+        guard fileConfiguration.screens.indices.contains(fileScreen) else { return 0 }
+        let n = fileConfiguration.screens[fileScreen].name
+        return configuration.screens.firstIndex { $0.name == n } ?? 0
+    }
+
+    /// The screen index a runtime mapping gives a device, if any.
+    func overrideScreen(of id: DeviceID, name: String) -> Int? {
+        guard let n = screenOverrides.screen(for: id, name: name) else { return nil }
+        return configuration.screens.firstIndex { $0.name == n }
     }
 
     // MARK: Hello
@@ -333,8 +437,42 @@ extension HelloDevice {
 }
 
 extension TouchdConfiguration {
-    /// The screens as `hello` lists them.
+    /// The screens as `hello` lists them: sizes as the user sees each screen.
     public var helloScreens: [HelloScreen] {
-        screens.enumerated().map { HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.width, height: $0.element.height) }
+        screens.enumerated().map {
+            HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.viewWidth, height: $0.element.viewHeight,
+                        rotation: $0.element.rotation.rawValue, insets: $0.element.insets, sizeMM: $0.element.viewSizeMM)
+        }
+    }
+
+    /// This configuration with the screen geometry set at runtime laid over
+    /// it: screens changed, added or removed; device rules, surfaces and
+    /// system gestures that name a screen by index follow it to its new
+    /// index (those of a removed screen are dropped).
+    public func overlaid(with overrides: ScreenOverrides) -> TouchdConfiguration {
+        guard !overrides.isEmpty else { return self }
+        var c = self
+        c.screens = overrides.screens(over: screens)
+        if c.screens == screens { return c }
+        let newIndex: [Int?] = screens.map { s in c.screens.firstIndex { $0.name == s.name } }
+        func moved(_ i: Int) -> Int? { newIndex.indices.contains(i) ? newIndex[i] : nil }
+        for r in c.devices.indices {
+            if case .index(let n)? = c.devices[r].screen, screens.indices.contains(n) {
+                c.devices[r].screen = .name(screens[n].name)
+            }
+        }
+        c.gestureFile.surfaces = c.gestureFile.surfaces.compactMap { s in
+            guard let i = moved(s.screen) else { return nil }
+            var s = s
+            s.screen = i
+            return s
+        }
+        c.gestureFile.systemGestures = c.gestureFile.systemGestures.compactMap { e in
+            guard let i = moved(e.screen) else { return nil }
+            var e = e
+            e.screen = i
+            return e
+        }
+        return c
     }
 }

@@ -15,6 +15,23 @@ struct ContactSample: Hashable, Sendable {
     var serial: UInt32?
     var isSynthetic = false
     var deviceValues = DeviceContactValues()
+    /// The position on the device, 0...1 on both axes.
+    var normalised: Point = .zero
+    /// Where ``normalised`` was placed on a screen.
+    var placement = ScreenPlacement(mapping: DeviceMapping(), screen: ScreenConfiguration(), index: 0)
+
+    /// This sample placed with `other` (a touch that began before the geometry changed).
+    func placed(with other: ScreenPlacement) -> ContactSample {
+        var s = self
+        s.location = other.place(normalised)
+        s.screen = other.screen
+        if let a = azimuth {
+            let turn = Double(other.rotation.rawValue - placement.rotation.rawValue) * Double.pi / 180
+            s.azimuth = StylusTilt.normaliseAngle(a + turn)
+        }
+        s.placement = other
+        return s
+    }
 }
 
 /// Hands out touch ids in order of appearance, starting at 1.
@@ -77,9 +94,14 @@ struct ContactLifecycle: Sendable {
     /// Advances by one frame. `lift` is the phase of a contact that goes away
     /// (`ended`, or `cancelled` during a resync).
     mutating func update(
-        _ o: Observation, sample: ContactSample, device: DeviceID, time: Timestamp,
+        _ o: Observation, sample new: ContactSample, device: DeviceID, time: Timestamp,
         lift: TouchPhase, ids: inout TouchIDAllocator, into out: inout [Touch]
     ) {
+        // A span that began before the geometry changed finishes in its own (semantics §11.2).
+        var sample = new
+        if state != .idle, state != .ignored, new.placement.generation != last.placement.generation {
+            sample = new.placed(with: last.placement)
+        }
         switch state {
         case .idle:
             guard o.present else { return }
@@ -102,7 +124,7 @@ struct ContactLifecycle: Sendable {
                 t.inProximity = false
                 out.append(t)
                 state = .idle
-                if o.present { update(o, sample: sample, device: device, time: time, lift: lift, ids: &ids, into: &out) }
+                if o.present { update(o, sample: new, device: device, time: time, lift: lift, ids: &ids, into: &out) }
                 return
             }
             if sample != last { out.append(Self.touch(id, .hover, sample, previous: last.location, device, time)) }
@@ -114,7 +136,7 @@ struct ContactLifecycle: Sendable {
                 let s = o.present && sample.tool == last.tool ? sample : last
                 out.append(Self.touch(id, lift, s, previous: last.location, device, time))
                 state = .idle
-                if o.present { update(o, sample: sample, device: device, time: time, lift: lift, ids: &ids, into: &out) }
+                if o.present { update(o, sample: new, device: device, time: time, lift: lift, ids: &ids, into: &out) }
                 return
             } else if sample != last {
                 out.append(Self.touch(id, .moved, sample, previous: last.location, device, time))

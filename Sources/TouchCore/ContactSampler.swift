@@ -14,9 +14,8 @@ struct RawContact: Hashable, Sendable {
 /// normalisation for one device. Built once per device; no allocation per call.
 struct ContactSampler: Sendable {
     let geometry: DeviceGeometry
-    let mapping: DeviceMapping
-    let screen: ScreenConfiguration
-    let screenIndex: Int
+    /// Where new contacts land; contacts already down keep theirs (``ContactLifecycle``).
+    var placement: ScreenPlacement
     let fingerType: TouchType
     let mtPressure: AbsInfo?
     let mtDistance: AbsInfo?
@@ -32,12 +31,10 @@ struct ContactSampler: Sendable {
     let tiltY: AbsInfo?
     let unitsPerMM: Double
 
-    init(info: DeviceInfo, screenIndex: Int) {
+    init(info: DeviceInfo, screenIndex: Int, generation: UInt32 = 0) {
         let d = info.description
         geometry = info.geometry
-        mapping = info.mapping
-        screen = info.screen
-        self.screenIndex = screenIndex
+        placement = ScreenPlacement(mapping: info.mapping, screen: info.screen, index: screenIndex, generation: generation)
         fingerType = info.classification.fingerType ?? .direct
         mtPressure = d.supports(.abs, EventCode.absMTPressure) ? d.absInfo[EventCode.absMTPressure] : nil
         mtDistance = d.supports(.abs, EventCode.absMTDistance) ? d.absInfo[EventCode.absMTDistance] : nil
@@ -61,9 +58,11 @@ struct ContactSampler: Sendable {
     }
 
     func place(_ n: Point, into s: inout ContactSample) {
-        s.location = geometry.screenPoint(normalised: n, mapping: mapping, screen: screen)
+        s.normalised = n
+        s.placement = placement
+        s.location = placement.place(n)
         s.locationMM = geometry.millimetres(normalised: n)
-        s.screen = screenIndex
+        s.screen = placement.screen
     }
 
     /// A finger contact reported on the multitouch axes.
@@ -117,7 +116,7 @@ struct ContactSampler: Sendable {
         if let tx = tiltX, let ty = tiltY, let vx = p.tiltX, let vy = p.tiltY {
             let a = StylusTilt.altitudeAzimuth(tiltX: StylusTilt.radians(vx, axis: tx), tiltY: StylusTilt.radians(vy, axis: ty))
             s.altitude = a.altitude
-            s.azimuth = StylusTilt.normaliseAngle(a.azimuth + mapping.rotation.radians)
+            s.azimuth = StylusTilt.normaliseAngle(a.azimuth + placement.rotation.radians)
         }
         s.buttons = buttons
         s.serial = serial

@@ -1,8 +1,8 @@
 /// Per-device state: routes each event to the tracker that owns it and, on
 /// `SYN_REPORT`, reports the touches that changed.
 struct DeviceFrameAssembler: Sendable {
-    let info: DeviceInfo
-    private let sampler: ContactSampler
+    private(set) var info: DeviceInfo
+    private var sampler: ContactSampler
     private let hovers: Bool
     private let fingerProtocol: ContactProtocol
     private let slotCapacity: Int
@@ -36,10 +36,10 @@ struct DeviceFrameAssembler: Sendable {
     private(set) var dropping = false
     private(set) var droppedFrames = 0
 
-    init(info: DeviceInfo, screenIndex: Int) {
+    init(info: DeviceInfo, screenIndex: Int, generation: UInt32 = 0) {
         self.info = info
         let d = info.description
-        sampler = ContactSampler(info: info, screenIndex: screenIndex)
+        sampler = ContactSampler(info: info, screenIndex: screenIndex, generation: generation)
         hovers = d.supports(.abs, EventCode.absMTDistance)
         fingerProtocol = info.classification.contactProtocol
         hasPen = info.classification.hasStylus
@@ -226,6 +226,14 @@ struct DeviceFrameAssembler: Sendable {
         n += synthetic.reduce(0) { $0 + ($1.isTouching ? 1 : 0) }
         if pen.lifecycle.isTouching { n += 1 }
         return n
+    }
+
+    /// Maps the device anew (its mapping or its screen changed) without
+    /// touching its state: contacts that begin from now on use the new
+    /// placement, those already down keep theirs (semantics §11.2).
+    mutating func remap(_ info: DeviceInfo, screenIndex: Int, generation: UInt32) {
+        self.info = info
+        sampler = ContactSampler(info: info, screenIndex: screenIndex, generation: generation)
     }
 
     /// Resets the dropping state (after a resync).

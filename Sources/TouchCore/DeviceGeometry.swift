@@ -102,9 +102,10 @@ public struct DeviceGeometry: Hashable, Sendable {
         millimetres(normalised: normalised(x: x, y: y))
     }
 
-    /// A normalised position in screen pixels: calibration, then rotation, then scaling.
+    /// A normalised position in screen pixels: calibration, then rotation
+    /// (the device's, then the screen's turn undone), then scaling.
     @inlinable public func screenPoint(normalised p: Point, mapping: DeviceMapping, screen: ScreenConfiguration) -> Point {
-        let r = mapping.rotation.apply(mapping.calibration.apply(p))
+        let r = mapping.rotation.then(screen.rotation.inverse).apply(mapping.calibration.apply(p))
         return Point(x: r.x * Double(screen.width), y: r.y * Double(screen.height))
     }
 

@@ -1,17 +1,22 @@
-/// A screen devices map onto, in pixels.
+/// A screen devices map onto, in pixels, as the user sees it.
 public struct ScreenConfiguration: Hashable, Sendable, Codable {
     /// A name for logs and the `hello` message.
     public var name: String
-    /// Width in pixels.
+    /// Width in pixels as the user sees the screen (after ``rotation``).
     public var width: Int
-    /// Height in pixels.
+    /// Height in pixels as the user sees the screen (after ``rotation``).
     public var height: Int
+    /// How far the picture is turned clockwise on the panel (`xrandr --rotate
+    /// right` is 90): a touchscreen bonded to the panel is turned back by it,
+    /// so that touches land where the user sees the picture (semantics §11).
+    public var rotation: Rotation
 
-    /// Creates a screen; the default is a 1920 x 1080 screen named "default".
-    public init(name: String = "default", width: Int = 1920, height: Int = 1080) {
+    /// Creates a screen; the default is a 1920 x 1080 screen named "default", unturned.
+    public init(name: String = "default", width: Int = 1920, height: Int = 1080, rotation: Rotation = .none) {
         self.name = name
         self.width = width
         self.height = height
+        self.rotation = rotation
     }
 }
 
@@ -38,6 +43,52 @@ public enum Rotation: Int, Hashable, Sendable, CaseIterable, Codable {
 
     /// The rotation in radians, clockwise on screen.
     public var radians: Double { Double(rawValue) * Double.pi / 180 }
+
+    /// This rotation followed by `other` (both clockwise).
+    public func then(_ other: Rotation) -> Rotation {
+        Rotation(rawValue: (rawValue + other.rawValue) % 360)!
+    }
+
+    /// The rotation that undoes this one.
+    public var inverse: Rotation { Rotation(rawValue: (360 - rawValue) % 360)! }
+
+    /// Whether it swaps width and height (90 or 270 degrees).
+    public var swapsAxes: Bool { self == .quarter || self == .threeQuarters }
+}
+
+/// Where a device's normalised points land on a screen: calibration, then the
+/// device's rotation combined with the screen's, then the screen's pixels.
+/// A touch keeps the placement it began with until it ends (semantics §11.2);
+/// ``generation`` tells placements of one pipeline apart.
+public struct ScreenPlacement: Hashable, Sendable {
+    /// Calibration applied to normalised coordinates first.
+    public var calibration: CalibrationMatrix
+    /// The device's rotation, then the screen's turn undone.
+    public var rotation: Rotation
+    /// Screen width in pixels, as the user sees it.
+    public var width: Double
+    /// Screen height in pixels, as the user sees it.
+    public var height: Double
+    /// Index of the screen.
+    public var screen: Int
+    /// Changes whenever the pipeline's geometry changes.
+    public var generation: UInt32
+
+    /// The placement of a device with `mapping` on `screen` (its index `index`).
+    public init(mapping: DeviceMapping, screen: ScreenConfiguration, index: Int, generation: UInt32 = 0) {
+        calibration = mapping.calibration
+        rotation = mapping.rotation.then(screen.rotation.inverse)
+        width = Double(screen.width)
+        height = Double(screen.height)
+        self.screen = index
+        self.generation = generation
+    }
+
+    /// A normalised device point in screen pixels.
+    @inlinable public func place(_ p: Point) -> Point {
+        let r = rotation.apply(calibration.apply(p))
+        return Point(x: r.x * width, y: r.y * height)
+    }
 }
 
 /// A 2x3 affine matrix with the semantics of libinput's

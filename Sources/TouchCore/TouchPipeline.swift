@@ -78,6 +78,8 @@ public struct TouchPipeline: Sendable {
     private var buffer: [Touch] = []
     /// Events received for devices the pipeline does not know (ignored).
     public private(set) var unknownDeviceEvents = 0
+    /// Counts geometry changes: a touch keeps the placement of the generation it began in.
+    private var generation: UInt32 = 0
 
     /// Creates a pipeline; with no screens, one default screen is used.
     public init(screens: [ScreenConfiguration] = [ScreenConfiguration()]) {
@@ -104,7 +106,7 @@ public struct TouchPipeline: Sendable {
         let screenIndex = screens.indices.contains(mapping.screen) ? mapping.screen : 0
         let info = DeviceInfo(id: id, description: description, classification: classification,
                               geometry: geometry, mapping: mapping, screen: screens[screenIndex])
-        let assembler = DeviceFrameAssembler(info: info, screenIndex: screenIndex)
+        let assembler = DeviceFrameAssembler(info: info, screenIndex: screenIndex, generation: generation)
         if let p = directory.position(of: id) {
             assemblers[p] = assembler
         } else {
@@ -112,6 +114,32 @@ public struct TouchPipeline: Sendable {
             assemblers.append(assembler)
         }
         return info
+    }
+
+    /// Takes new screens and device mappings while touches are down
+    /// (semantics §11): touches that begin from now on map with the new
+    /// geometry; touches already down finish in the geometry they began in
+    /// (no jump, no lost end). `mappings` gives a device its new mapping (devices
+    /// not in it keep theirs). Returns the devices whose ``DeviceInfo`` changed.
+    @discardableResult
+    public mutating func changeGeometry(screens new: [ScreenConfiguration], mappings: [DeviceID: DeviceMapping] = [:]) -> [DeviceInfo] {
+        screens = new.isEmpty ? [ScreenConfiguration()] : new
+        generation &+= 1
+        var changed: [DeviceInfo] = []
+        for p in assemblers.indices {
+            let old = assemblers[p].info
+            let mapping = mappings[old.id] ?? old.mapping
+            let screenIndex = screens.indices.contains(mapping.screen) ? mapping.screen : 0
+            var info = old
+            info.mapping = mapping
+            info.screen = screens[screenIndex]
+            if mapping.sizeMM != old.mapping.sizeMM {
+                info.geometry = DeviceGeometry(old.description, classification: old.classification, override: mapping.sizeMM)
+            }
+            assemblers[p].remap(info, screenIndex: screenIndex, generation: generation)
+            if info != old { changed.append(info) }
+        }
+        return changed
     }
 
     /// The device with `id`, if added.

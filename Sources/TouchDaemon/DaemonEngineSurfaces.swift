@@ -78,7 +78,8 @@ extension DaemonEngine {
     public func reload(_ new: TouchdConfiguration) throws(ConfigurationError) {
         prepareRound()
         try session.reload(new, into: &router)
-        flush()
+        // `hello` first: a client connecting meanwhile is not told the old screens after the new.
         publishHello()
+        flush()
     }
 }

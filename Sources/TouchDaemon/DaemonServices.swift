@@ -24,6 +24,10 @@ struct DaemonDelegate: PublisherDelegate {
         try await engine.unregister(surface, from: client.id)
     }
 
+    func changeScreens(_ change: ScreenChange, from client: ClientInfo) async throws(RequestError) {
+        try await engine.changeScreens(change, from: client.id)
+    }
+
     func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
         await engine.disconnect(client.id)
         logger.debug("client disconnected", metadata: ["client": "\(client.id.rawValue)", "surfaces": "\(surfaces.count)"])

@@ -42,6 +42,8 @@ public struct DaemonSettings: Hashable, Sendable {
     public var seeAllTouches = AccessGrant()
     /// `access.claimTouches`: who may register recognizers that claim their touches (nobody by default).
     public var claimTouches = AccessGrant()
+    /// `access.changeScreens`: who may change the screen geometry at runtime (nobody by default).
+    public var changeScreens = AccessGrant()
     /// Who may connect (nil: whoever the socket file's permissions let in).
     public var connect: AccessGrant?
     /// `SCHED_FIFO` priority of the engine's thread and the event loop
@@ -96,9 +98,10 @@ public struct DaemonSettings: Hashable, Sendable {
                 switch k.scalar {
                 case "seeAllTouches": s.seeAllTouches = try grant(v, file: file, path: "access.seeAllTouches")
                 case "claimTouches": s.claimTouches = try grant(v, file: file, path: "access.claimTouches")
+                case "changeScreens": s.changeScreens = try grant(v, file: file, path: "access.changeScreens")
                 case "connect": s.connect = try grant(v, file: file, path: "access.connect")
                 default:
-                    throw ConfigurationError(file: file, path: "access.\(k.scalar ?? "?")", "unknown key (known: seeAllTouches, connect, claimTouches)")
+                    throw ConfigurationError(file: file, path: "access.\(k.scalar ?? "?")", "unknown key (known: seeAllTouches, connect, claimTouches, changeScreens)")
                 }
             }
         }
@@ -123,7 +126,7 @@ public struct DaemonSettings: Hashable, Sendable {
 
     /// The publisher's access policy.
     public var accessPolicy: AccessPolicy {
-        AccessPolicy(seeAllTouches: seeAllTouches, connect: connect, claimTouches: claimTouches)
+        AccessPolicy(seeAllTouches: seeAllTouches, connect: connect, claimTouches: claimTouches, changeScreens: changeScreens)
     }
 
     /// A `{users: [...], groups: [...]}` mapping; names or numbers.

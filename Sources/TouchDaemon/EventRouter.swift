@@ -138,6 +138,13 @@ struct EventRouter: SessionSink {
         }
     }
 
+    /// The `screens` message, to every client whatever it subscribes to (semantics §11.3).
+    mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {
+        batch.append(stream: .device, time: time.seconds, toEveryone: true) {
+            MessageEncoder.screens(screens, time: time.seconds, into: &$0)
+        }
+    }
+
     /// Whether a touch message only moves a touch on (a later one of the
     /// same touch says everything it did): for coalescing clients. A touch's
     /// beginning and end, and the last hover of a proximity span, are not.

@@ -1,3 +1,4 @@
+import Gestures
 import TouchCore
 
 /// The protocol version this build speaks.
@@ -47,12 +48,23 @@ public struct HelloScreen: Hashable, Sendable {
     public var width: Int
     /// Height in pixels.
     public var height: Int
+    /// How far the picture is turned clockwise on the panel (0, 90, 180, 270);
+    /// ``width`` and ``height`` are the screen as the user sees it, after the turn.
+    public var rotation: Int
+    /// Pixels the system keeps along each edge, as the user sees the screen.
+    public var insets: ScreenInsets
+    /// Physical size as the user sees the screen, when known.
+    public var sizeMM: SizeMM?
     /// Creates a screen entry.
-    public init(index: Int, name: String, width: Int, height: Int) {
+    public init(index: Int, name: String, width: Int, height: Int, rotation: Int = 0, insets: ScreenInsets = ScreenInsets(),
+                sizeMM: SizeMM? = nil) {
         self.index = index
         self.name = name
         self.width = width
         self.height = height
+        self.rotation = rotation
+        self.insets = insets
+        self.sizeMM = sizeMM
     }
 }
 
@@ -68,6 +80,22 @@ public enum MessageEncoder {
         w.beginArray()
         for d in devices { device(d, into: &w) }
         w.endArray()
+        screenList(screens, into: &w)
+        w.endObject()
+    }
+
+    /// Writes the `screens` message (no trailing newline): the screens after
+    /// a change of their geometry, sent to every client (semantics §11.3).
+    public static func screens(_ screens: [HelloScreen], time: Double, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("type", string: "screens")
+        w.field("time", number: time, decimals: 6)
+        screenList(screens, into: &w)
+        w.endObject()
+    }
+
+    /// The `screens` key and its list, as `hello` and `screens` carry it.
+    static func screenList(_ screens: [HelloScreen], into w: inout JSONWriter) {
         w.key("screens")
         w.beginArray()
         for s in screens {
@@ -76,10 +104,26 @@ public enum MessageEncoder {
             w.field("name", string: s.name)
             w.field("width", int: s.width)
             w.field("height", int: s.height)
+            w.field("rotation", int: s.rotation)
+            if let size = s.sizeMM {
+                w.key("size")
+                w.beginObject()
+                w.field("width", number: size.width, decimals: 1)
+                w.field("height", number: size.height, decimals: 1)
+                w.endObject()
+            }
+            if !s.insets.isEmpty {
+                w.key("insets")
+                w.beginObject()
+                w.field("top", number: s.insets.top, decimals: 1)
+                w.field("right", number: s.insets.right, decimals: 1)
+                w.field("bottom", number: s.insets.bottom, decimals: 1)
+                w.field("left", number: s.insets.left, decimals: 1)
+                w.endObject()
+            }
             w.endObject()
         }
         w.endArray()
-        w.endObject()
     }
 
     /// Writes one device entry, as `hello` and `device` messages carry it.

@@ -1,3 +1,5 @@
+import Gestures
+import TouchCore
 import JSON
 
 /// Decodes request lines into typed ``Request`` values.
@@ -75,6 +77,8 @@ public enum RequestDecoder {
             request = .ping
         case "coalesce":
             request = .coalesce(intervalMilliseconds: try d.coalescingInterval(fields["intervalMs"]))
+        case "screens":
+            request = .screens(try d.screenChange(fields))
         default:
             throw RequestError(.unknownOp, "unknown op \"\(op)\"", id: id)
         }
@@ -192,6 +196,82 @@ private struct FieldReader {
             f.devices = ids
         }
         return f
+    }
+
+    /// `screens`' `screens` and `devices` lists; at least one entry in all.
+    func screenChange(_ fields: [String: JSONValue]) throws(RequestError) -> ScreenChange {
+        var change = ScreenChange()
+        for (k, e) in (try array(fields["screens"], path: "screens") ?? []).enumerated() {
+            change.screens.append(try screenUpdate(e, path: "screens[\(k)]"))
+        }
+        for (k, e) in (try array(fields["devices"], path: "devices") ?? []).enumerated() {
+            let path = "devices[\(k)]"
+            guard case .object = e else { throw bad(path, "expected an object, not \(e.kindDescription)") }
+            var a = DeviceScreenAssignment(screen: try screenSelector(e["screen"], path: path + ".screen"))
+            if let v = present(e["device"]) {
+                guard let n = v.int64Value, n >= 0, n <= Int64(UInt32.max) else { throw bad(path + ".device", "expected a device id") }
+                a.device = UInt32(n)
+            }
+            a.name = try optionalName(e["name"], path: path + ".name")
+            guard a.device != nil || a.name != nil else { throw bad(path, "needs \"device\" or \"name\"") }
+            change.devices.append(a)
+        }
+        guard !change.screens.isEmpty || !change.devices.isEmpty else {
+            throw bad("screens", "expected at least one entry in \"screens\" or \"devices\"")
+        }
+        return change
+    }
+
+    func screenSelector(_ v: JSONValue?, path: String) throws(RequestError) -> ScreenSelector {
+        guard let v = present(v) else { throw bad(path, "missing") }
+        if case .string = v { return .name(try name(v, path: path)) }
+        guard let n = v.int64Value, n >= 0, n <= Int64(Int32.max) else {
+            throw bad(path, "expected a screen index or name, not \(v.kindDescription)")
+        }
+        return .index(Int(n))
+    }
+
+    func pixels(_ v: JSONValue?, path: String) throws(RequestError) -> Int? {
+        guard let v = present(v) else { return nil }
+        guard let n = v.int64Value, n >= 1, n <= 65_536 else { throw bad(path, "expected 1 to 65536 pixels") }
+        return Int(n)
+    }
+
+    func screenUpdate(_ e: JSONValue, path: String) throws(RequestError) -> ScreenUpdate {
+        guard case .object = e else { throw bad(path, "expected an object, not \(e.kindDescription)") }
+        var u = ScreenUpdate(name: try name(e["name"], path: path + ".name"))
+        u.remove = try bool(e["remove"], path: path + ".remove") ?? false
+        u.width = try pixels(e["width"], path: path + ".width")
+        u.height = try pixels(e["height"], path: path + ".height")
+        if let v = present(e["rotation"]) {
+            guard let n = v.int64Value, let r = Rotation(rawValue: Int(n)) else {
+                throw bad(path + ".rotation", "expected 0, 90, 180 or 270")
+            }
+            u.rotation = r
+        }
+        if let v = present(e["sizeMM"]) {
+            guard case .object = v else { throw bad(path + ".sizeMM", "expected an object, not \(v.kindDescription)") }
+            let w = try requiredNumber(v["width"], path: path + ".sizeMM.width")
+            let h = try requiredNumber(v["height"], path: path + ".sizeMM.height")
+            guard w > 0, w.isFinite else { throw bad(path + ".sizeMM.width", "must be positive") }
+            guard h > 0, h.isFinite else { throw bad(path + ".sizeMM.height", "must be positive") }
+            u.sizeMM = SizeMM(width: w, height: h)
+        }
+        if let v = present(e["insets"]) {
+            guard case .object = v else { throw bad(path + ".insets", "expected an object, not \(v.kindDescription)") }
+            var insets = ScreenInsets()
+            func edge(_ key: String) throws(RequestError) -> Double {
+                let x = try number(v[key], path: "\(path).insets.\(key)") ?? 0
+                guard x >= 0, x <= 65_536 else { throw bad("\(path).insets.\(key)", "expected 0 to 65536 pixels") }
+                return x
+            }
+            insets.top = try edge("top")
+            insets.right = try edge("right")
+            insets.bottom = try edge("bottom")
+            insets.left = try edge("left")
+            u.insets = insets
+        }
+        return u
     }
 
     func surface(_ v: JSONValue?) throws(RequestError) -> SurfaceDescription {

@@ -35,6 +35,8 @@ extension RequestEnvelope {
             break
         case let .coalesce(ms):
             w.key("intervalMs"); Self.writeNumber(ms, into: &w)
+        case let .screens(change):
+            Self.writeScreenChange(change, into: &w)
         }
         w.endObject()
     }
@@ -60,6 +62,55 @@ extension RequestEnvelope {
 
     private static func writeNumber(_ v: Double, into w: inout JSONWriter) {
         JSONValue.double(v).write(into: &w)
+    }
+
+    private static func writeScreenChange(_ c: ScreenChange, into w: inout JSONWriter) {
+        if !c.screens.isEmpty {
+            w.key("screens")
+            w.beginArray()
+            for u in c.screens {
+                w.beginObject()
+                w.key("name"); w.string(u.name)
+                if let v = u.width { w.key("width"); w.int(v) }
+                if let v = u.height { w.key("height"); w.int(v) }
+                if let v = u.rotation { w.key("rotation"); w.int(v.rawValue) }
+                if let v = u.sizeMM {
+                    w.key("sizeMM")
+                    w.beginObject()
+                    w.key("width"); writeNumber(v.width, into: &w)
+                    w.key("height"); writeNumber(v.height, into: &w)
+                    w.endObject()
+                }
+                if let v = u.insets {
+                    w.key("insets")
+                    w.beginObject()
+                    w.key("top"); writeNumber(v.top, into: &w)
+                    w.key("right"); writeNumber(v.right, into: &w)
+                    w.key("bottom"); writeNumber(v.bottom, into: &w)
+                    w.key("left"); writeNumber(v.left, into: &w)
+                    w.endObject()
+                }
+                if u.remove { w.key("remove"); w.bool(true) }
+                w.endObject()
+            }
+            w.endArray()
+        }
+        if !c.devices.isEmpty {
+            w.key("devices")
+            w.beginArray()
+            for d in c.devices {
+                w.beginObject()
+                if let v = d.device { w.key("device"); w.int(v) }
+                if let v = d.name { w.key("name"); w.string(v) }
+                w.key("screen")
+                switch d.screen {
+                case .index(let i): w.int(i)
+                case .name(let n): w.string(n)
+                }
+                w.endObject()
+            }
+            w.endArray()
+        }
     }
 
     private static func writeSurface(_ s: SurfaceDescription, into w: inout JSONWriter) {

@@ -172,6 +172,8 @@ public enum Request: Hashable, Sendable {
     /// and hovers, gesture `changed`): at most once per interval, the latest
     /// of each touch or gesture; 0 turns coalescing off (docs/protocol.md, "coalesce").
     case coalesce(intervalMilliseconds: Double)
+    /// Changes the screen geometry (needs the configuration's `access.changeScreens`).
+    case screens(ScreenChange)
 
     /// The `op` string.
     public var op: String {
@@ -183,6 +185,7 @@ public enum Request: Hashable, Sendable {
         case .unregister: return "unregister"
         case .ping: return "ping"
         case .coalesce: return "coalesce"
+        case .screens: return "screens"
         }
     }
 }

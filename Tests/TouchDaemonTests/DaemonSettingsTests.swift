@@ -40,7 +40,7 @@ import Session
         ("access:\n  connect: {users: root}\n", "access.connect.users", "expected a list"),
         ("access:\n  connect: {people: [root]}\n", "access.connect.people", "unknown key (known: users, groups)"),
         ("access:\n  connect: {users: [no-such-user-here]}\n", "access.connect.users[0]", "no user \"no-such-user-here\""),
-        ("access:\n  admit: {users: [root]}\n", "access.admit", "unknown key (known: seeAllTouches, connect, claimTouches)"),
+        ("access:\n  admit: {users: [root]}\n", "access.admit", "unknown key (known: seeAllTouches, connect, claimTouches, changeScreens)"),
         ("scheduling: fifo\n", "scheduling", "expected a mapping"),
         ("scheduling: {realtimePriority: 100}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
         ("scheduling: {realtimePriority: -1}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
