@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import Dispatch
+import TouchClient
+import TouchCore
+import TouchDaemon
+import Wire
+
+/// `touchctl rotate`: turns a screen of touchd (its system edges and the
+/// mapping of its touchscreen) once, or follows the accelerometer through
+/// iio-sensor-proxy's `monitor-sensor`; `--lock`/`--unlock` hold the rotation
+/// (docs/system-gestures.md, "Screens that turn").
+struct RotateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate",
+        abstract: "Turn a touchd screen (0, 90, 180, 270), or follow the accelerometer (--follow-sensor); --lock/--unlock hold it.")
+
+    @Argument(help: "Degrees the picture is turned clockwise on the panel: 0, 90, 180 or 270.")
+    var degrees: Int?
+
+    @Option(help: "Socket path.")
+    var socket: String = DaemonSettings.defaultSocketPath
+
+    @Option(help: "The screen's name (default: touchd's first screen).")
+    var screen: String?
+
+    @Flag(help: "Follow the accelerometer: run monitor-sensor (Debian package iio-sensor-proxy) and send each new orientation.")
+    var followSensor = false
+
+    @Option(help: ArgumentHelp("The sensor monitor to run (its output is monitor-sensor's).", valueName: "command"))
+    var sensorCommand = "monitor-sensor"
+
+    @Option(help: ArgumentHelp("While this file exists, a follower sends nothing (default: $XDG_RUNTIME_DIR/touchd-rotation.lock).", valueName: "path"))
+    var lockFile: String?
+
+    @Flag(help: "Create the lock file: a follower keeps the current rotation.")
+    var lock = false
+
+    @Flag(help: "Remove the lock file: a follower sends the panel's orientation again.")
+    var unlock = false
+
+    func validate() throws {
+        let modes = [degrees != nil, followSensor, lock, unlock].filter { $0 }.count
+        guard modes == 1 else { throw ValidationError("give one of: DEGREES, --follow-sensor, --lock, --unlock") }
+        if let d = degrees, Rotation(rawValue: d) == nil { throw ValidationError("degrees must be 0, 90, 180 or 270") }
+        if (followSensor || lock || unlock) && resolvedLockFile() == nil {
+            throw ValidationError("give --lock-file (XDG_RUNTIME_DIR is not set)")
+        }
+    }
+
+    func resolvedLockFile() -> String? {
+        if let lockFile { return lockFile }
+        guard let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty else { return nil }
+        return dir + "/touchd-rotation.lock"
+    }
+
+    func run() throws {
+        if lock || unlock {
+            let path = resolvedLockFile()!
+            if lock {
+                let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+                guard fd >= 0 else {
+                    printError("touchctl: cannot create \(path): \(String(cString: strerror(errno)))")
+                    throw ExitCode(73)
+                }
+                close(fd)
+            } else if unlink(path) != 0 && errno != ENOENT {
+                printError("touchctl: cannot remove \(path): \(String(cString: strerror(errno)))")
+                throw ExitCode(73)
+            }
+            return
+        }
+        let socket = self.socket, screen = self.screen, degrees = self.degrees
+        let follow = followSensor ? (command: sensorCommand, lockFile: resolvedLockFile()!) : nil
+        let done = DispatchSemaphore(value: 0)
+        let status = StatusBox()
+        Task {
+            status.value = await Self.rotate(socket: socket, screen: screen, degrees: degrees, follow: follow)
+            done.signal()
+        }
+        done.wait()
+        if status.value != 0 { throw ExitCode(status.value) }
+    }
+
+    static func rotate(socket: String, screen: String?, degrees: Int?, follow: (command: String, lockFile: String)?) async -> Int32 {
+        let client = TouchClient(socketPath: socket, reconnect: follow == nil ? nil : ReconnectPolicy())
+        do {
+            try await client.connect()
+        } catch {
+            printError("touchctl: cannot connect to \(socket): \(error)")
+            return 69
+        }
+        defer { Task { await client.close() } }
+        var name = screen
+        if name == nil {
+            for await event in client.events {
+                if case .hello(let m) = event {
+                    name = m["screens"]?.arrayValue?.first?["name"]?.stringValue
+                    break
+                }
+            }
+        }
+        guard let name else {
+            printError("touchctl: touchd lists no screen")
+            return 69
+        }
+        func send(_ degrees: Int) async -> Bool {
+            do {
+                try await client.send(.screens(ScreenChange(screens: [ScreenUpdate(name: name, rotation: Rotation(rawValue: degrees))])))
+                return true
+            } catch {
+                printError("touchctl: rotation \(degrees) refused: \(error)")
+                return false
+            }
+        }
+        guard let follow else { return await send(degrees ?? 0) ? 0 : 65 }
+        return await Self.follow(command: follow.command, lockFile: follow.lockFile, send: send)
+    }
+
+    /// Runs the sensor monitor and sends what a ``RotationFollower`` decides;
+    /// the lock file is looked at with each line and every half second.
+    static func follow(command: String, lockFile: String, send: (Int) async -> Bool) async -> Int32 {
+        guard let pipe = popen(command, "r") else {
+            printError("touchctl: cannot run \(command): \(String(cString: strerror(errno)))")
+            return 69
+        }
+        let (lines, continuation) = AsyncStream.makeStream(of: String?.self)
+        let reader = PipeBox(pipe)
+        SensorReader.detach {
+            var buffer: UnsafeMutablePointer<CChar>? = nil
+            var size = 0
+            while getline(&buffer, &size, reader.file) >= 0 {
+                continuation.yield(String(cString: buffer!))
+            }
+            free(buffer)
+            continuation.finish()
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                continuation.yield(nil)
+            }
+        }
+        defer { ticker.cancel() }
+        func isLocked() -> Bool { access(lockFile, F_OK) == 0 }
+        var follower = RotationFollower(locked: isLocked())
+        for await line in lines {
+            var due = follower.setLocked(isLocked())
+            if let line, let r = follower.take(line: line) { due = r }
+            if let r = due, !(await send(r)) { return 65 }
+        }
+        let status = pclose(pipe)
+        printError("touchctl: \(command) ended (status \(status))")
+        return 69
+    }
+}
+
+/// The sensor monitor's output, read on its own thread.
+final class PipeBox: @unchecked Sendable {
+    let file: UnsafeMutablePointer<FILE>
+    init(_ file: UnsafeMutablePointer<FILE>) { self.file = file }
+}
+
+/// A plain thread for a blocking read.
+enum SensorReader {
+    static func detach(_ body: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().async { body() }
+    }
+}
