@@ -28,10 +28,15 @@ public struct ScreenChangeError: Error, Hashable, Sendable, CustomStringConverti
 public struct ScreenOverrides: Hashable, Sendable {
     /// What a change set for one screen.
     public struct Screen: Hashable, Sendable {
+        /// Panel width in pixels.
         public var width: Int?
+        /// Panel height in pixels.
         public var height: Int?
+        /// Panel size in millimetres.
         public var sizeMM: SizeMM?
+        /// The picture's clockwise turn on the panel.
         public var rotation: Rotation?
+        /// Pixels the system keeps along each edge.
         public var insets: ScreenInsets?
         /// Taken away.
         public var removed = false
@@ -86,7 +91,7 @@ public struct ScreenOverrides: Hashable, Sendable {
     }
 
     /// Takes in a change, checked against the screens in force (`current`, from `file`).
-    mutating func apply(_ change: ScreenChange, current: [ScreenEntry], file: [ScreenEntry]) throws(ScreenChangeError) {
+    mutating func apply(_ change: ScreenChange, file: [ScreenEntry]) throws(ScreenChangeError) {
         for (i, u) in change.screens.enumerated() {
             let path = "screens[\(i)]"
             let exists = screens(over: file).contains { $0.name == u.name }
@@ -102,7 +107,7 @@ public struct ScreenOverrides: Hashable, Sendable {
             }
             var o = screens[u.name] ?? Screen()
             if !exists {
-                guard u.width != nil, u.height != nil || o.height != nil else {
+                guard u.width != nil && u.height != nil else {
                     throw ScreenChangeError(path: path, "a new screen needs width and height")
                 }
                 if o.removed {

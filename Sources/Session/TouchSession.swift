@@ -368,7 +368,7 @@ public struct TouchSession: Sendable {
     /// - Throws: ``ScreenChangeError`` naming the entry at fault (nothing changes then).
     public mutating func changeScreens<Sink: SessionSink>(_ change: ScreenChange, into sink: inout Sink) throws(ScreenChangeError) {
         var overrides = screenOverrides
-        try overrides.apply(change, current: configuration.screens, file: fileConfiguration.screens)
+        try overrides.apply(change, file: fileConfiguration.screens)
         let effective = fileConfiguration.overlaid(with: overrides)
         var gestures = effective.gestures(for: pipeline.devices)
         gestures.surfaces += addedSurfaces
