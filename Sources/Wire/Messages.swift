@@ -104,7 +104,8 @@ public enum MessageEncoder {
             w.field("name", string: s.name)
             w.field("width", int: s.width)
             w.field("height", int: s.height)
-            w.field("rotation", int: s.rotation)
+            // Left out when 0, as are insets when none: `hello` of an unturned screen is as before.
+            if s.rotation != 0 { w.field("rotation", int: s.rotation) }
             if let size = s.sizeMM {
                 w.key("size")
                 w.beginObject()

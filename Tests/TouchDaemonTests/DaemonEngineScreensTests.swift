@@ -40,7 +40,7 @@ import Glibc
 
     static func screens(in message: [String: Any]) -> [String] {
         ((message["screens"] as? [[String: Any]]) ?? []).map {
-            "\($0["name"] as? String ?? "?") \($0["width"] as? Int ?? 0)x\($0["height"] as? Int ?? 0) r\($0["rotation"] as? Int ?? -1)"
+            "\($0["name"] as? String ?? "?") \($0["width"] as? Int ?? 0)x\($0["height"] as? Int ?? 0) r\($0["rotation"] as? Int ?? 0)"
         }
     }
 
