@@ -54,6 +54,22 @@ import Session
         #expect(c.decision(for: DeviceDescription(name: "screen")).ignoredBecause == nil)
     }
 
+    @Test("a screen's rotation turns what the user sees: sizes swap at 90 and 270, insets and density carry over")
+    func screenRotationAndInsets() throws {
+        let c = try parse("screens:\n  - {name: main, width: 1600, height: 1000, sizeMM: {width: 320, height: 200}, rotation: 90, insets: {top: 48}}\n")
+        #expect(c.screens[0].rotation == .quarter && c.screens[0].insets == ScreenInsets(top: 48))
+        #expect(c.screenConfigurations == [ScreenConfiguration(name: "main", width: 1000, height: 1600, rotation: .quarter)])
+        let g = c.gestures.screens[0]
+        #expect(g.width == 1000 && g.height == 1600 && g.pixelsPerMillimetre == 5 && g.insets.top == 48)
+        #expect(g.safeArea == ScreenRect(x: 0, y: 48, width: 1000, height: 1552))
+        #expect(c.helloScreens.map { [$0.width, $0.height, $0.rotation] } == [[1000, 1600, 90]])
+        #expect(c.helloScreens[0].sizeMM == SizeMM(width: 200, height: 320))
+        #expect(error("screens:\n  - {name: main, width: 800, height: 480, rotation: 45}\n")?.description
+            == "test.yaml: screens[0].rotation: expected 0, 90, 180 or 270, got 45")
+        #expect(error("screens:\n  - {name: main, width: 800, height: 480, insets: {left: -3}}\n")?.description
+            == "test.yaml: screens[0].insets.left: expected 0 to 65536 pixels, got -3.0")
+    }
+
     @Test func errorsNameTheKey() throws {
         let rotation = try #require(error("devices:\n  - match: {name: x}\n    rotation: 45\n"))
         #expect(rotation.path == "devices[0].rotation" && rotation.message.contains("0, 90, 180 or 270"))

@@ -29,4 +29,16 @@ import TouchCore
         let p = g.screenPoint(x: 100, y: 0, mapping: m, screen: ScreenConfiguration(name: "s", width: 1000, height: 500))
         #expect(p == Point(x: 500, y: 500))
     }
+
+    @Test("a screen turned a quarter clockwise puts the panel's physical left side at the bottom and its bottom at the right")
+    func screenRotationTurnsTouchesBack() {
+        let screen = ScreenConfiguration(name: "s", width: 1000, height: 1600, rotation: .quarter)
+        let p = ScreenPlacement(mapping: DeviceMapping(), screen: screen, index: 0)
+        #expect(p.place(Point(x: 0, y: 0.5)) == Point(x: 500, y: 1600))
+        #expect(p.place(Point(x: 0.5, y: 1)) == Point(x: 1000, y: 800))
+        // The device's own rotation comes first: a device mounted a quarter turn clockwise on a panel turned back a quarter.
+        let q = ScreenPlacement(mapping: DeviceMapping(rotation: .quarter), screen: screen, index: 0)
+        #expect(q.rotation == .none)
+        #expect(Rotation.quarter.then(.half) == .threeQuarters && Rotation.quarter.inverse == .threeQuarters)
+    }
 }

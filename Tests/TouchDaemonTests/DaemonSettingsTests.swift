@@ -12,6 +12,7 @@ import Session
               seeAllTouches: {users: [root]}
               connect: {users: [root, "1234"], groups: ["65534"]}
               claimTouches: {groups: ["65534"]}
+              changeScreens: {users: ["4321"]}
             """, file: "t.yaml")
         #expect(s.socketPath == "/tmp/t.sock")
         #expect(s.socketMode == 0o640)
@@ -19,8 +20,9 @@ import Session
         #expect(s.seeAllTouches == AccessGrant(uids: [0]))
         #expect(s.connect == AccessGrant(uids: [0, 1234], gids: [65534]))
         #expect(s.claimTouches == AccessGrant(gids: [65534]))
+        #expect(s.changeScreens == AccessGrant(uids: [4321]))
         #expect(s.accessPolicy == AccessPolicy(seeAllTouches: AccessGrant(uids: [0]), connect: AccessGrant(uids: [0, 1234], gids: [65534]),
-                                               claimTouches: AccessGrant(gids: [65534])))
+                                               claimTouches: AccessGrant(gids: [65534]), changeScreens: AccessGrant(uids: [4321])))
     }
 
     @Test func schedulingDefaultsToFifo10AndTakesAPriorityOrZero() throws {
