@@ -1,5 +1,8 @@
 import ArgumentParser
+import Dispatch
+import JSON
 import LiveInput
+import TouchClient
 import TouchCore
 import Session
 import TouchDaemon
@@ -14,7 +17,25 @@ struct DevicesCommand: ParsableCommand {
     @Option(name: .customLong("config"), help: "Configuration file (YAML) whose device rules apply.")
     var config: String?
 
+    @Flag(help: "Ask the running touchd instead: its devices and screens as they are now, with changes made at runtime.")
+    var running = false
+
+    @Option(help: "Socket path (with --running).")
+    var socket: String = DaemonSettings.defaultSocketPath
+
     func run() throws {
+        if running {
+            let socket = self.socket
+            let done = DispatchSemaphore(value: 0)
+            let status = StatusBox()
+            Task {
+                status.value = await RunningDevicesText.print(socket: socket)
+                done.signal()
+            }
+            done.wait()
+            if status.value != 0 { throw ExitCode(status.value) }
+            return
+        }
         let configuration = try loadConfiguration(path: config)
         let session: LiveTouchSession
         do {
@@ -72,6 +93,9 @@ enum LiveDeviceText {
         lines.append("  size: \(TouchText.fixed(device.geometry.width, 1)) x \(TouchText.fixed(device.geometry.height, 1)) mm (\(sizeSource))")
         let screenName = screens.indices.contains(s.mapping.screen) ? screens[s.mapping.screen].name : "?"
         var mapping = "  screen: \(s.mapping.screen) \"\(screenName)\" (\(source(s.screenSource)))"
+        if screens.indices.contains(s.mapping.screen), screens[s.mapping.screen].rotation != .none {
+            mapping += ", screen turned \(screens[s.mapping.screen].rotation.rawValue)"
+        }
         if s.mapping.rotation != .none { mapping += ", rotation \(s.mapping.rotation.rawValue)" }
         if s.mapping.calibration != .identity {
             mapping += ", calibration \(s.mapping.calibration) (\(source(s.calibrationSource)))"
@@ -91,5 +115,62 @@ enum LiveDeviceText {
         case .udevProperty: return "udev LIBINPUT_CALIBRATION_MATRIX"
         case .device: return "default"
         }
+    }
+}
+
+/// `touchctl devices --running`: what touchd's `hello` says now.
+enum RunningDevicesText {
+    static func print(socket: String) async -> Int32 {
+        let client = TouchClient(socketPath: socket, reconnect: nil)
+        do {
+            try await client.connect()
+        } catch {
+            printError("touchctl: cannot connect to \(socket): \(error)")
+            return 69
+        }
+        var hello: ServerMessage?
+        for await event in client.events {
+            if case .hello(let m) = event { hello = m; break }
+        }
+        await client.close()
+        guard let hello else {
+            printError("touchctl: no hello from \(socket)")
+            return 69
+        }
+        var out = Output()
+        for line in describe(hello) { out.line(line) }
+        out.flush()
+        return 0
+    }
+
+    /// The screens, then each device with the screen it maps to.
+    static func describe(_ hello: ServerMessage) -> [String] {
+        let screens = hello["screens"]?.arrayValue ?? []
+        var lines: [String] = []
+        var names: [Int64: String] = [:]
+        for s in screens {
+            let id = s["id"]?.int64Value ?? -1
+            let name = s["name"]?.stringValue ?? "?"
+            names[id] = name
+            var line = "screen \(id) \"\(name)\": \(s["width"]?.int64Value ?? 0) x \(s["height"]?.int64Value ?? 0) px"
+            if let r = s["rotation"]?.int64Value, r != 0 { line += ", turned \(r)" }
+            if let size = s["size"], let w = size["width"]?.doubleValue, let h = size["height"]?.doubleValue {
+                line += ", \(TouchText.fixed(w, 1)) x \(TouchText.fixed(h, 1)) mm"
+            }
+            if let i = s["insets"] {
+                let edges = ["top", "right", "bottom", "left"].compactMap { k in
+                    i[k]?.doubleValue.flatMap { $0 > 0 ? "\(k) \(TouchText.fixed($0, 0))" : nil }
+                }
+                if !edges.isEmpty { line += ", insets " + edges.joined(separator: ", ") }
+            }
+            lines.append(line)
+        }
+        let devices = hello["devices"]?.arrayValue ?? []
+        if devices.isEmpty { lines.append("no touch devices in service") }
+        for d in devices {
+            let screen = d["screen"]?.int64Value ?? 0
+            lines.append("device \(d["id"]?.int64Value ?? -1) \"\(d["name"]?.stringValue ?? "?")\": screen \(screen) \"\(names[screen] ?? "?")\"")
+        }
+        return lines
     }
 }
