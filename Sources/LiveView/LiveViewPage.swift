@@ -210,6 +210,9 @@ public enum LiveViewPage {
               layout(); clearAll();
               setStatus((m.server || "touchd") + ": " + (m.devices || []).map(d => d.name).join(", "), true);
               break;
+            case "screens":
+              if (Array.isArray(m.screens) && m.screens.length) { screens = m.screens; layout(); }
+              break;
             case "touch": onTouch(m); break;
             case "gesture": onGesture(m); break;
             case "system": onSystem(m); break;

@@ -35,11 +35,15 @@ private func temporaryDirectory() -> String {
         let relay = LiveRelay(client: TouchClient(socketPath: dir + "/s.sock", reconnect: nil), feed: feed)
         try await relay.connectAndSubscribe()
         let pump = Task { await relay.pump() }
+        // To every client whatever it subscribes to (the relay does not ask for `device`): the page lays the screens out again.
+        var turned = PublishedEvent(stream: .device, time: 3.5, line: Array(#"{"type":"screens","time":3.5,"screens":[{"id":0,"name":"panel","width":480,"height":800,"rotation":90}]}"#.utf8))
+        turned.toEveryone = true
         publisher.publish([
             PublishedEvent(stream: .touch, touchType: "direct", time: 1, line: Array(#"{"type":"touch","time":1,"id":3,"phase":"began"}"#.utf8)),
             PublishedEvent(stream: .gesture, kind: "tap", time: 2, line: Array(#"{"type":"gesture","time":2,"recognizer":"tap","state":"recognized"}"#.utf8)),
             // Not subscribed: the relay asks for touch, gesture and system only.
             PublishedEvent(stream: .debug, time: 3, line: Array(#"{"type":"debug","time":3}"#.utf8)),
+            turned,
             PublishedEvent(stream: .system, time: 4, line: Array(#"{"type":"system","event":"edge-hint","time":4}"#.utf8)),
         ])
         var seen: [String] = []
@@ -51,7 +55,7 @@ private func temporaryDirectory() -> String {
         await pump.value
         await publisher.shutdown()
         let types = seen.compactMap { try? JSONParser.parse(Array($0.utf8))["type"]?.stringValue }
-        #expect(types == ["status", "hello", "touch", "gesture", "system"])
+        #expect(types == ["status", "hello", "touch", "gesture", "screens", "system"])
         #expect(seen.contains { $0.contains(#""name":"panel""#) })
         #expect(!seen.contains { $0.contains("debug") })
     }
