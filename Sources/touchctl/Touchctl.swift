@@ -10,7 +10,7 @@ struct Touchctl: AsyncParsableCommand {
         abstract: "Inspect, convert and replay touch input traces.",
         subcommands: [
             DescribeCommand.self, TouchesCommand.self, ReplayCommand.self, ConvertCommand.self, RenderCommand.self,
-            MonitorCommand.self, ViewCommand.self, DevicesCommand.self, RecordCommand.self,
+            MonitorCommand.self, ViewCommand.self, DevicesCommand.self, RecordCommand.self, ActionsCommand.self,
         ]
     )
 }
