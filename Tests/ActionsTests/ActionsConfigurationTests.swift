@@ -1,4 +1,5 @@
 import Actions
+import Foundation
 import Testing
 
 @Suite("Actions file")
@@ -69,5 +70,13 @@ struct ActionsConfigurationTests {
         #expect(concurrent.path == "maxConcurrent", "\(concurrent)")
         let emptyProgram = try #require(error("bindings:\n  - {on: x, run: []}\n"))
         #expect(emptyProgram.path == "bindings[0].run", "\(emptyProgram)")
+    }
+
+    @Test("docs/examples/kiosk-actions.yaml parses")
+    func kioskExample() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let c = try ActionAgent.load(root + "/docs/examples/kiosk-actions.yaml")
+        #expect(c.bindings.map(\.on) == ["brightness", "brightness", "app-switcher", "home"])
+        #expect(c.bindings[0].every == 4 && c.bindings[2].command.arguments.first == "/bin/sh")
     }
 }

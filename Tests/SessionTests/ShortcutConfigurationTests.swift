@@ -1,3 +1,4 @@
+import Foundation
 import Gestures
 import Session
 import Testing
@@ -73,5 +74,17 @@ struct ShortcutConfigurationTests {
           - {name: two, kind: tap, taps: 2, minTouches: 3, maxTouches: 3}
         """)
         #expect(c.gestures.shortcuts.map(\.name) == ["one", "two"])
+    }
+
+    @Test("docs/examples/kiosk-touchd.yaml parses: pass-through, two edges with keys, two shortcuts")
+    func kioskExample() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let c = try TouchdConfiguration.load(path: root + "/docs/examples/kiosk-touchd.yaml")
+        #expect(c.devices.first?.passThrough == true)
+        let edges = try #require(c.gestures.systemGestures.first)
+        #expect(edges.edges == [.bottom, .left] && edges.keys[.left]?.map(\.name) == ["KEY_LEFTALT", "KEY_LEFT"])
+        #expect(c.gestures.shortcuts.map(\.name) == ["app-switcher", "brightness"])
+        let bindings = ShortcutKeyBindings(c.gestures)
+        #expect(Set(bindings.byRecognizer.keys) == ["edge-bottom", "edge-left", "app-switcher"])
     }
 }
