@@ -148,10 +148,12 @@ DOCDIR      ?= $(PREFIX)/share/doc/touchd
 SYSCONFDIR  ?= /etc
 ifeq ($(PREFIX),/usr)
 UNITDIR     ?= /lib/systemd/system
+USERUNITDIR ?= /usr/lib/systemd/user
 UDEVRULESDIR ?= /lib/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
 else
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 endif
@@ -164,7 +166,7 @@ install: release
 
 # install without building (the binaries of .build/release must exist).
 install-files:
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(UDEVRULESDIR)" \
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(UDEVRULESDIR)" \
 		"$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
 		"$(DESTDIR)$(MANDIR)/man8" "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(CONFDIR)"
 	install -m 0755 $(BUILD_DIR)/release/touchd $(BUILD_DIR)/release/touchctl "$(DESTDIR)$(BINDIR)/"
@@ -172,6 +174,9 @@ install-files:
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u > "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
 		chmod 0644 "$(DESTDIR)$(UNITDIR)/$$u.tmp" && mv "$(DESTDIR)$(UNITDIR)/$$u.tmp" "$(DESTDIR)$(UNITDIR)/$$u" || exit 1; \
 	done
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/user/touchd-actions.service > "$(DESTDIR)$(USERUNITDIR)/touchd-actions.service.tmp" && \
+		chmod 0644 "$(DESTDIR)$(USERUNITDIR)/touchd-actions.service.tmp" && \
+		mv "$(DESTDIR)$(USERUNITDIR)/touchd-actions.service.tmp" "$(DESTDIR)$(USERUNITDIR)/touchd-actions.service"
 	install -m 0644 systemd/touchd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/touchd.conf"
 	install -m 0644 udev-rules/70-touchd.rules "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules"
 	install -m 0644 $(addprefix udev-rules/examples/,$(RULE_EXAMPLES)) "$(DESTDIR)$(DOCDIR)/udev-rules/"
@@ -200,6 +205,7 @@ install-files:
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/touchd" "$(DESTDIR)$(BINDIR)/touchctl" \
 		"$(DESTDIR)$(UNITDIR)/touchd.service" "$(DESTDIR)$(UNITDIR)/touchd.socket" \
+		"$(DESTDIR)$(USERUNITDIR)/touchd-actions.service" \
 		"$(DESTDIR)$(SYSUSERSDIR)/touchd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules" \
 		"$(DESTDIR)$(MANDIR)/man1/touchctl.1" "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5" \
 		"$(DESTDIR)$(MANDIR)/man8/touchd.8" "$(DESTDIR)$(DOCDIR)/touchd.yaml" \

@@ -65,6 +65,10 @@ let package = Package(
             ]
         ),
         .target(
+            name: "Actions",
+            dependencies: ["Gestures", "JSON", "SystemCalls", "TouchClient", "Wire", "YAMLReader"]
+        ),
+        .target(
             name: "TouchClient",
             dependencies: [
                 "JSON", "Wire",
@@ -110,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls",
+                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -135,6 +139,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "ActionsTests",
+            dependencies: ["Actions", "JSON"]
         ),
         .testTarget(
             name: "TouchClientTests",

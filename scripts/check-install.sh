@@ -61,6 +61,7 @@ mode_is() { # mode_is FILE MODE
 }
 for f in /usr/local/bin/touchd:755 /usr/local/bin/touchctl:755 \
          /usr/local/lib/systemd/system/touchd.service:644 /usr/local/lib/systemd/system/touchd.socket:644 \
+         /usr/local/lib/systemd/user/touchd-actions.service:644 \
          /usr/local/lib/udev/rules.d/70-touchd.rules:644 /usr/local/lib/sysusers.d/touchd.conf:644 \
          /usr/local/share/man/man8/touchd.8:644 /usr/local/share/man/man1/touchctl.1:644 \
          /usr/local/share/man/man5/touchd.yaml.5:644 /etc/touchd/touchd.yaml:644 \
@@ -74,8 +75,10 @@ check "installed binaries are the release build" cmp "$BUILD_DIR/release/touchd"
 UNIT="$D/usr/local/lib/systemd/system/touchd.service"
 check "ExecStart substituted: /usr/local/bin/touchd --config /etc/touchd/touchd.yaml" \
     grep -qx 'ExecStart=/usr/local/bin/touchd --config /etc/touchd/touchd.yaml' "$UNIT"
-check "no @BINDIR@ left in the installed units" bash -c "! grep -n '@BINDIR@' '$UNIT' '$D/usr/local/lib/systemd/system/touchd.socket'"
-unexpected=$(cd "$D" && find . -type f | sort | grep -vE '^\./(usr/local/(bin|lib/systemd/system|lib/udev/rules.d|lib/sysusers.d|share/man|share/doc/touchd)/|etc/touchd/touchd.yaml$)')
+check "no @BINDIR@ left in the installed units" bash -c "! grep -n '@BINDIR@' '$UNIT' '$D/usr/local/lib/systemd/system/touchd.socket' '$D/usr/local/lib/systemd/user/touchd-actions.service'"
+check "the action agent's user unit runs the installed touchctl" \
+    grep -qx 'ExecStart=/usr/local/bin/touchctl actions' "$D/usr/local/lib/systemd/user/touchd-actions.service"
+unexpected=$(cd "$D" && find . -type f | sort | grep -vE '^\./(usr/local/(bin|lib/systemd/system|lib/systemd/user|lib/udev/rules.d|lib/sysusers.d|share/man|share/doc/touchd)/|etc/touchd/touchd.yaml$)')
 if [ -z "$unexpected" ]; then pass "nothing installed outside the expected directories"; else fail "unexpected files installed" "$unexpected"; fi
 
 # --- 2. the configuration is never overwritten -------------------------------
@@ -118,6 +121,10 @@ if command -v systemd-analyze >/dev/null; then
     out=$(MANPATH="$D/usr/local/share/man" systemd-analyze verify "$V/touchd.service" "$V/touchd.socket" 2>&1)
     if [ $? = 0 ] && [ -z "$out" ]; then pass "systemd-analyze verify touchd.service touchd.socket: clean"
     else fail "systemd-analyze verify" "$out"; fi
+    sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$D/usr/local/lib/systemd/user/touchd-actions.service" >"$V/touchd-actions.service"
+    out=$(MANPATH="$D/usr/local/share/man" systemd-analyze --user verify "$V/touchd-actions.service" 2>&1)
+    if [ $? = 0 ] && [ -z "$out" ]; then pass "systemd-analyze --user verify touchd-actions.service: clean"
+    else fail "systemd-analyze --user verify touchd-actions.service" "$out"; fi
     sec=$(systemd-analyze security --offline=true --no-pager "$UNIT" 2>&1)
     score=$(printf '%s\n' "$sec" | sed -n 's/.*Overall exposure level for touchd.service: \([0-9.]*\) \([A-Z]*\).*/\1 \2/p')
     echo "      systemd-analyze security --offline=true touchd.service: ${score:-?}"

@@ -120,6 +120,15 @@ extension Engine {
                 wanted[k] = Wanted(config: config, owner: "system", surface: nil, context: context, screen: entry.screen)
             }
         }
+        for shortcut in configuration.shortcuts where shortcut.screen < configuration.screens.count {
+            let screen = configuration.screens[shortcut.screen]
+            let frame = ScreenRect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height))
+            let k = key("system", nil, shortcut.name)
+            if wanted[k] == nil { wantedOrder.append(k) }
+            wanted[k] = Wanted(config: shortcut.recognizer, owner: "system", surface: nil,
+                               context: RecognizerContext(surfaceFrame: frame, pixelsPerMillimetre: density(shortcut.screen)),
+                               screen: shortcut.screen)
+        }
 
         // Keep, update or retire existing slots.
         var existing: [String: Int] = [:]
@@ -224,7 +233,9 @@ extension Engine {
             }
             return out.filter { $0 != i }.map { ArenaMember(rawValue: $0) }
         }
-        let systemEdges = systemSlots.filter { slots[$0].systemEdge != nil }
+        // Semantics sections 6 and 10: the system's claiming recognizers (edge swipes, shortcuts)
+        // are excluded only by each other, never by an app's recognizer.
+        let systemClaimants = systemSlots.filter { slots[$0].claimsTouchesOnBegin }
         for i in slots.indices where slots[i].live {
             let c = slots[i].config
             var d = ArenaDeclaration()
@@ -250,11 +261,12 @@ extension Engine {
                     d.waitsFor.append(ArenaMember(rawValue: j))
                 }
             }
-            if slots[i].systemEdge != nil {
-                // Semantics section 6: app recognizers never exclude a system edge swipe (it cancels them
-                // when it begins); the edge swipes of a corner exclude each other.
+            if slots[i].isSystemOwned && slots[i].claimsTouchesOnBegin {
+                // Semantics sections 6 and 10: app recognizers never exclude a system edge swipe or a
+                // shortcut (they may follow its touches until it begins, then it cancels them); the
+                // system's own exclude each other (the edge swipes of a corner, a shortcut and an edge).
                 d.preventableByAll = false
-                d.preventableBy = systemEdges.filter { $0 != i }.map { ArenaMember(rawValue: $0) }
+                d.preventableBy = systemClaimants.filter { $0 != i }.map { ArenaMember(rawValue: $0) }
             }
             arena.declare(ArenaMember(rawValue: i), d)
         }

@@ -260,12 +260,18 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
 
     /// Decodes, with the semantics' default for every missing key.
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, alsoKnown: [], what: "recognizer")
+    }
+
+    /// Decodes a recognizer from a mapping that may also hold `alsoKnown` keys (a shortcut's
+    /// `screen` and `keys`); `what` names it in the error about an unknown key.
+    init(from decoder: any Decoder, alsoKnown: [String], what: String) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         try require(!name.isEmpty, CodingKeys.name, c, "must not be empty")
         kind = try Kind(from: decoder)
-        try rejectUnknownKeys(decoder, known: Set(CodingKeys.allCases.map(\.stringValue) + kind.parameterKeys + ["kind"]),
-                              what: "a \(kind.gestureKind.rawValue) recognizer")
+        try rejectUnknownKeys(decoder, known: Set(CodingKeys.allCases.map(\.stringValue) + kind.parameterKeys + ["kind"] + alsoKnown),
+                              what: "a \(kind.gestureKind.rawValue) \(what)")
         allowedTouchTypes = try c.decodeIfPresent(Set<TouchType>.self, forKey: .allowedTouchTypes) ?? Set(TouchType.allCases)
         requiresExclusiveTouchType = try c.decodeIfPresent(Bool.self, forKey: .requiresExclusiveTouchType) ?? true
         enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? true

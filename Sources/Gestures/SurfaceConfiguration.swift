@@ -234,12 +234,16 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
     /// The system edge swipes, one entry per screen that has them (semantics section 6). Empty here;
     /// the built-in configuration has one entry per screen with every edge enabled.
     public var systemGestures: [SystemGestureConfiguration]
+    /// System shortcuts (semantics section 10): recognizers owned by `system` on a screen, claiming
+    /// their touches when they begin. Decoded from `shortcuts`; none built in.
+    public var shortcuts: [ShortcutConfiguration] = []
 
     /// Creates a configuration.
     public init(surfaces: [SurfaceConfiguration] = [], systemRecognizers: [RecognizerConfiguration] = [],
                 recognizers: [RecognizerConfiguration] = [], replaceDefaults: Bool = false, screens: [ScreenGeometry] = [],
-                systemGestures: [SystemGestureConfiguration] = []) {
+                systemGestures: [SystemGestureConfiguration] = [], shortcuts: [ShortcutConfiguration] = []) {
         self.surfaces = surfaces
+        self.shortcuts = shortcuts
         self.systemGestures = systemGestures
         self.systemRecognizers = systemRecognizers
         self.recognizers = recognizers
@@ -247,9 +251,9 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
         self.screens = screens
     }
 
-    enum CodingKeys: String, CodingKey { case surfaces, systemRecognizers, recognizers, replaceDefaults, systemGestures }
+    enum CodingKeys: String, CodingKey { case surfaces, systemRecognizers, recognizers, replaceDefaults, systemGestures, shortcuts }
 
-    /// Decodes `surfaces`, `recognizers`, `systemRecognizers`, `systemGestures` and `replaceDefaults`, all optional.
+    /// Decodes `surfaces`, `recognizers`, `systemRecognizers`, `systemGestures`, `shortcuts` and `replaceDefaults`, all optional.
     /// Other keys of the file (screens, devices...) are left to their own decoders.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -258,6 +262,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
         recognizers = try c.decodeIfPresent([RecognizerConfiguration].self, forKey: .recognizers) ?? []
         replaceDefaults = try c.decodeIfPresent(Bool.self, forKey: .replaceDefaults) ?? false
         systemGestures = try c.decodeIfPresent([SystemGestureConfiguration].self, forKey: .systemGestures) ?? []
+        shortcuts = try c.decodeIfPresent([ShortcutConfiguration].self, forKey: .shortcuts) ?? []
         screens = []
     }
 
@@ -269,6 +274,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
         try c.encode(recognizers, forKey: .recognizers)
         try c.encode(replaceDefaults, forKey: .replaceDefaults)
         try c.encode(systemGestures, forKey: .systemGestures)
+        if !shortcuts.isEmpty { try c.encode(shortcuts, forKey: .shortcuts) }
     }
 
     /// The built-in configuration: one full-screen surface per screen (`screen`, then `screen-1`, `screen-2`...),
@@ -309,6 +315,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
     public func applied(to base: GestureConfiguration) -> GestureConfiguration {
         var result = base
         result.systemRecognizers = base.systemRecognizers + systemRecognizers
+        result.shortcuts = base.shortcuts + shortcuts
         for entry in systemGestures {
             result.systemGestures.removeAll { $0.screen == entry.screen }
             result.systemGestures.append(entry)
@@ -355,6 +362,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
             for r in surface.recognizers { namesByOwner[surface.owner, default: []].insert(r.name) }
         }
         for r in systemRecognizers { namesByOwner["system", default: []].insert(r.name) }
+        try validateShortcuts(systemNames: &namesByOwner["system", default: []])
         for surface in surfaces {
             var seen: Set<SurfaceID> = [surface.id]
             var cursor = surface.parent
@@ -405,6 +413,36 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
                     }
                     if visited.insert(next).inserted { frontier += requires[next] ?? [] }
                 }
+            }
+        }
+    }
+}
+
+extension GestureConfiguration {
+    /// Shortcut names are unique among the system's recognizers (edge swipes included), their
+    /// screens exist (when the screens are known), and their failure requirements name system recognizers.
+    func validateShortcuts(systemNames: inout Set<String>) throws(GestureConfigurationError) {
+        let screenCount = max(screens.count, 1)
+        var edgeNames = Set<String>()
+        for entry in systemGestures {
+            for edge in SurfaceEdge.allCases {
+                edgeNames.insert(entry.screen == 0 ? "edge-\(edge.rawValue)" : "edge-\(edge.rawValue)-\(entry.screen)")
+            }
+        }
+        var names = Set<String>()
+        for (i, s) in shortcuts.enumerated() {
+            if !screens.isEmpty && s.screen >= screenCount {
+                throw GestureConfigurationError(surface: nil, field: "shortcuts[\(i)].screen", message: "no screen \(s.screen) (there are \(screens.count))")
+            }
+            if edgeNames.contains(s.name) || systemNames.contains(s.name) || !names.insert(s.name).inserted {
+                throw GestureConfigurationError(surface: nil, field: "shortcuts[\(i)].name", message: "'\(s.name)' is already a system recognizer's name")
+            }
+        }
+        systemNames.formUnion(names)
+        systemNames.formUnion(edgeNames)
+        for (i, s) in shortcuts.enumerated() {
+            for name in s.recognizer.requiresFailureOf where !systemNames.contains(name) {
+                throw GestureConfigurationError(surface: nil, field: "shortcuts[\(i)].requiresFailureOf", message: "no system recognizer '\(name)'")
             }
         }
     }

@@ -37,6 +37,9 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     public var deferral: [SurfaceEdge: DeferralPolicy]
     /// After the hint of a deferred edge, how long a second swipe from it goes to the system, in ms.
     public var deferralWindow: Double
+    /// Per edge: keys touchd types on its own uinput keyboard when the edge's swipe begins
+    /// (pressed in order, released in reverse order; docs/shortcuts.md).
+    public var keys: [SurfaceEdge: [KeyboardKey]] = [:]
 
     /// Default purposes: bottom = home, top = notifications, left = back, right = side-panel.
     public static let defaultPurposes: [SurfaceEdge: String] = [
@@ -66,7 +69,7 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     public func policy(of edge: SurfaceEdge) -> DeferralPolicy { deferral[edge] ?? .allow }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case screen, edges, edgeZone, minTravel, maxAngle, timeLimit, purposes, deferral, deferralWindow
+        case screen, edges, edgeZone, minTravel, maxAngle, timeLimit, purposes, deferral, deferralWindow, keys
     }
 
     /// Decodes, with a default for every missing key; `purposes` and `deferral` are keyed by edge name.
@@ -95,6 +98,18 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
                 }
                 try require(!value.isEmpty, CodingKeys.purposes, c, "of \(key) must not be empty")
                 purposes[edge] = value
+            }
+        }
+        keys = [:]
+        if let named = try c.decodeIfPresent([String: [KeyName]].self, forKey: .keys) {
+            for (key, value) in named {
+                guard let edge = SurfaceEdge(rawValue: key) else {
+                    throw DecodingError.dataCorruptedError(forKey: .keys, in: c, debugDescription: "keys: '\(key)' is not an edge (top, bottom, left, right)")
+                }
+                let combination = value.map(\.key)
+                try require(!combination.isEmpty && combination.count <= 8, CodingKeys.keys, c, "of \(key) must name 1 to 8 keys")
+                try require(Set(combination).count == combination.count, CodingKeys.keys, c, "of \(key) names a key twice")
+                keys[edge] = combination
             }
         }
         deferral = [:]
@@ -132,6 +147,11 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
         for (edge, policy) in deferral { policies[edge.rawValue] = policy.rawValue }
         try c.encode(policies, forKey: .deferral)
         try c.encode(deferralWindow, forKey: .deferralWindow)
+        if !keys.isEmpty {
+            var names: [String: [String]] = [:]
+            for (edge, combination) in keys { names[edge.rawValue] = combination.map(\.name) }
+            try c.encode(names, forKey: .keys)
+        }
     }
 }
 

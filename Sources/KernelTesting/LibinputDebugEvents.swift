@@ -47,14 +47,15 @@ public final class LibinputDebugEvents {
     /// Every line read so far.
     public private(set) var lines: [String] = []
 
-    /// Starts `libinput debug-events --device node`.
-    public init(node: String) throws {
+    /// Starts `libinput debug-events --device node` with `extraArguments` (`--show-keycodes`: key
+    /// names instead of `***`).
+    public init(node: String, extraArguments: [String] = []) throws {
         let libinput = "/usr/bin/libinput"
         guard FileManager.default.isExecutableFile(atPath: libinput) else {
             throw LibinputError( "\(libinput) missing: install libinput-tools (scripts/vm-test.sh does)")
         }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-        process.arguments = ["-oL", "-eL", libinput, "debug-events", "--device", node]
+        process.arguments = ["-oL", "-eL", libinput, "debug-events"] + extraArguments + ["--device", node]
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
@@ -77,6 +78,22 @@ public final class LibinputDebugEvents {
         _ = read(until: { touches($0).count >= count }, seconds: 5)
         _ = read(until: { _ in false }, seconds: 0.2)
         return touches(lines)
+    }
+
+    /// The first `count` keyboard lines (`KEYBOARD_KEY`) as `KEY_NAME pressed|released`, waiting at
+    /// most 5 s for them; then 200 ms more, so that an unexpected extra line shows too.
+    public func keyboardKeys(count: Int) -> [String] {
+        let keys = { (lines: [String]) -> [String] in
+            lines.filter { $0.contains("KEYBOARD_KEY") }.compactMap { line -> String? in
+                // "event7   KEYBOARD_KEY      +1.234s\tKEY_LEFTMETA (125) pressed"
+                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard let name = words.first(where: { $0.hasPrefix("KEY_") }), let state = words.last else { return nil }
+                return "\(name) \(state)"
+            }
+        }
+        _ = read(until: { keys($0).count >= count }, seconds: 5)
+        _ = read(until: { _ in false }, seconds: 0.2)
+        return keys(lines)
     }
 
     /// Reads lines until `done` says so or `seconds` pass; returns whether `done` did.

@@ -88,6 +88,8 @@ public actor DaemonEngine {
         self.logger = logger
         session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
         router = EventRouter(logger: logger)
+        let bindings = ShortcutKeyBindings(configuration.gestures)
+        if !bindings.isEmpty { router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger) }
         debugAllowed = recordsDebug
         board.write(HelloSnapshot(devices: [], screens: configuration.helloScreens))
     }

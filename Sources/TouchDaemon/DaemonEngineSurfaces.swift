@@ -78,6 +78,12 @@ extension DaemonEngine {
     public func reload(_ new: TouchdConfiguration) throws(ConfigurationError) {
         prepareRound()
         try session.reload(new, into: &router)
+        let bindings = ShortcutKeyBindings(new.gestures)
+        if let keyboard = router.shortcutKeyboard {
+            keyboard.update(bindings)
+        } else if !bindings.isEmpty {
+            router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger)
+        }
         // `hello` first: a client connecting meanwhile is not told the old screens after the new.
         publishHello()
         flush()

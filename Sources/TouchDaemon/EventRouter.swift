@@ -24,6 +24,8 @@ struct EventRouter: SessionSink {
     var contactOwners: [TouchID: ClientID] = [:]
     /// The pass-through mirrors of the devices that have one (semantics §9).
     var mirrors: [DeviceID: PassThroughMirror] = [:]
+    /// Types the keys the configuration binds to system gestures (nil: none bound).
+    var shortcutKeyboard: ShortcutKeyboard?
     /// Mirrors with events in the frame being routed.
     private var mirrorsWithEvents: [PassThroughMirror] = []
     let logger: Logger
@@ -56,6 +58,7 @@ struct EventRouter: SessionSink {
         for o in outputs {
             switch o {
             case .gesture(var g):
+                if g.isSystem, let keyboard = shortcutKeyboard { keyboard.handle(g) }
                 let client = ownerClients[g.owner]
                 guard client != nil || wants(g.isSystem ? .system : .gesture) else { continue }
                 if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }

@@ -10,7 +10,8 @@ struct Touchctl: AsyncParsableCommand {
         abstract: "Inspect, convert and replay touch input traces.",
         subcommands: [
             DescribeCommand.self, TouchesCommand.self, ReplayCommand.self, ConvertCommand.self, RenderCommand.self,
-            MonitorCommand.self, ViewCommand.self, DevicesCommand.self, RecordCommand.self, RotateCommand.self,
+            MonitorCommand.self, ViewCommand.self, DevicesCommand.self, RecordCommand.self, ActionsCommand.self,
+            RotateCommand.self,
         ]
     )
 }

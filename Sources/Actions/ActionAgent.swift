@@ -1,0 +1,150 @@
+import Foundation
+import JSON
+import TouchClient
+import Wire
+
+/// `touchctl actions`: connects to touchd, runs the commands an actions file binds to system
+/// events and gestures, reloads the file when it changes (a bad file is reported and the old
+/// bindings stay), and reconnects when touchd restarts. docs/actions.md.
+public actor ActionAgent {
+    /// The actions file.
+    public let path: String
+    /// touchd's socket.
+    public let socketPath: String
+    private var matcher: ActionMatcher
+    private let runner: CommandRunner
+    private let log: @Sendable (String) -> Void
+    private var fileStamp: FileStamp?
+    /// How often the file is looked at for changes.
+    public static let reloadInterval: Duration = .milliseconds(500)
+
+    /// What identifies a version of the file: inode, size and modification time (an editor that
+    /// writes a new file and renames it changes the inode).
+    struct FileStamp: Equatable {
+        var inode: UInt64
+        var size: UInt64
+        var modified: Double
+    }
+
+    /// Loads the file (a missing file is no bindings until it appears; a bad one is an error).
+    public init(path: String, socketPath: String, log: @escaping @Sendable (String) -> Void,
+                finished: (@Sendable (CommandRunner.Outcome) -> Void)? = nil) throws(ActionsConfigurationError) {
+        self.path = path
+        self.socketPath = socketPath
+        self.log = log
+        let stamp = Self.stamp(path)
+        let configuration: ActionsConfiguration
+        if stamp == nil {
+            configuration = ActionsConfiguration()
+            log("\(path): not there yet: no bindings until it appears")
+        } else {
+            configuration = try Self.load(path)
+        }
+        fileStamp = stamp
+        matcher = ActionMatcher(configuration: configuration)
+        runner = CommandRunner(configuration: configuration, log: log, finished: finished)
+    }
+
+    /// Reads and parses an actions file.
+    public static func load(_ path: String) throws(ActionsConfigurationError) -> ActionsConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ActionsConfigurationError(file: path, line: 0, path: "", "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ActionsConfigurationError(file: path, line: 0, path: "", "not UTF-8 text")
+        }
+        return try ActionsConfiguration.parse(yaml: text, file: path)
+    }
+
+    static func stamp(_ path: String) -> FileStamp? {
+        guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        return FileStamp(inode: (a[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0,
+                         size: (a[.size] as? NSNumber)?.uint64Value ?? 0,
+                         modified: (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+    }
+
+    /// The bindings in force.
+    public var configuration: ActionsConfiguration { matcher.configuration }
+
+    /// Reloads the file if it changed; returns true when new bindings took effect.
+    @discardableResult
+    public func reloadIfChanged() async -> Bool {
+        let now = Self.stamp(path)
+        guard now != fileStamp else { return false }
+        fileStamp = now
+        guard now != nil else {
+            log("\(path): removed; keeping the current bindings")
+            return false
+        }
+        do {
+            let c = try Self.load(path)
+            matcher.configuration = c
+            await runner.setLimits(c)
+            log("\(path): reloaded, \(c.bindings.count) binding\(c.bindings.count == 1 ? "" : "s")")
+            return true
+        } catch {
+            log("\(error.description); keeping the previous bindings")
+            return false
+        }
+    }
+
+    /// Handles one server message: learns screens and devices, runs what gestures fire.
+    public func handle(_ message: JSONValue) async {
+        switch message["type"]?.stringValue {
+        case "hello", "device":
+            matcher.learn(message)
+        case "gesture":
+            for f in matcher.firings(for: message) {
+                let b = matcher.configuration.bindings[f.binding]
+                await runner.submit(f, label: "\(b.on) (\((path as NSString).lastPathComponent):\(b.line))")
+            }
+        default:
+            break
+        }
+    }
+
+    /// Runs until cancelled: connects (retrying while touchd is away), subscribes to gestures,
+    /// system events and devices, and watches the file.
+    public func run() async {
+        let watcher = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.reloadInterval)
+                guard let self else { return }
+                await self.reloadIfChanged()
+            }
+        }
+        defer { watcher.cancel() }
+        var attempt = 0
+        while !Task.isCancelled {
+            let client = TouchClient(socketPath: socketPath, reconnect: ReconnectPolicy(maxDelay: .seconds(2)))
+            do {
+                try await client.connect()
+                try await client.subscribe([.gesture, .system, .device])
+            } catch {
+                if attempt == 0 { log("cannot connect to \(socketPath) (\(error)); retrying until touchd is there") }
+                attempt += 1
+                await client.close()
+                try? await Task.sleep(for: ReconnectPolicy(maxDelay: .seconds(2)).delay(attempt: attempt))
+                continue
+            }
+            log("connected to \(socketPath)")
+            attempt = 0
+            for await event in client.events {
+                if Task.isCancelled { break }
+                switch event {
+                case .hello(let m), .gesture(let m), .system(let m), .device(let m):
+                    await handle(m.json)
+                case .disconnected:
+                    log("disconnected from \(socketPath); reconnecting")
+                case .reconnected:
+                    log("reconnected to \(socketPath)")
+                case .error(let e):
+                    log("touchd: \(e)")
+                case .touch, .overflow, .goodbye, .other:
+                    break
+                }
+            }
+            await client.close()
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import TouchCore
+
+// System shortcuts (semantics section 10): recognizers the administrator gives the system on a
+// screen, arbitrated like the edge swipes' siblings. Reference: docs/shortcuts.md.
+
+/// When a shortcut's keys are typed.
+public enum ShortcutKeyMoment: String, Hashable, Sendable, CaseIterable, Codable {
+    /// When the gesture begins (continuous kinds) or is recognized (tap, swipe): the default.
+    case start
+    /// When the gesture ends (continuous kinds) or is recognized (tap, swipe): lisgd's "on release".
+    case end
+}
+
+/// One system shortcut: a recognizer owned by `system` on one screen, in play for every touch there.
+///
+/// Decoded from a recognizer mapping (`name`, `kind`, the kind's parameters and the common keys)
+/// with three more keys: `screen` (index, default 0), `keys` (a key combination such as
+/// `[KEY_LEFTMETA, KEY_TAB]` that touchd types on its own uinput keyboard) and `keysOn`
+/// (`start` or `end`). A shortcut always claims its touches when it begins (``RecognizerConfiguration/claimsTouches``).
+public struct ShortcutConfiguration: Hashable, Sendable, Codable {
+    /// The recognizer; its name is the shortcut's name, carried by its events as `recognizer`.
+    public var recognizer: RecognizerConfiguration
+    /// The screen whose touches it takes.
+    public var screen: Int
+    /// Keys pressed in order and released in reverse order when it fires (empty: none).
+    public var keys: [KeyboardKey]
+    /// When the keys are typed.
+    public var keysOn: ShortcutKeyMoment
+
+    /// Kinds a shortcut may have: what takes touches on a screen (not hover; `edge-swipe` is
+    /// `systemGestures`'; a drag's pick-up is an app's business).
+    public static let kinds: [RecognizerKind] = [.tap, .longPress, .pan, .swipe, .pinch, .rotate, .edgePan]
+
+    /// Creates a shortcut; the recognizer is made to claim its touches.
+    public init(recognizer: RecognizerConfiguration, screen: Int = 0, keys: [KeyboardKey] = [], keysOn: ShortcutKeyMoment = .start) {
+        var r = recognizer
+        r.claimsTouches = true
+        self.recognizer = r
+        self.screen = screen
+        self.keys = keys
+        self.keysOn = keysOn
+    }
+
+    /// The shortcut's name.
+    public var name: String { recognizer.name }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case screen, keys, keysOn }
+
+    /// Decodes a recognizer mapping with `screen`, `keys` and `keysOn`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        var r = try RecognizerConfiguration(from: decoder, alsoKnown: CodingKeys.allCases.map(\.stringValue), what: "shortcut")
+        let kind = r.kind.gestureKind
+        if !Self.kinds.contains(kind) {
+            let tag = try decoder.container(keyedBy: RecognizerConfiguration.Kind.TagKey.self)
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: tag,
+                debugDescription: "kind '\(kind.rawValue)' cannot be a shortcut (one of \(Self.kinds.map(\.rawValue).joined(separator: ", ")))")
+        }
+        r.claimsTouches = true
+        recognizer = r
+        screen = try c.decodeIfPresent(Int.self, forKey: .screen) ?? 0
+        try require(screen >= 0, CodingKeys.screen, c, "must not be negative")
+        keys = try c.decodeIfPresent([KeyName].self, forKey: .keys)?.map(\.key) ?? []
+        try require(Set(keys).count == keys.count, CodingKeys.keys, c, "names a key twice")
+        try require(keys.count <= 8, CodingKeys.keys, c, "has more than 8 keys")
+        keysOn = try c.decodeIfPresent(ShortcutKeyMoment.self, forKey: .keysOn) ?? .start
+    }
+
+    /// Encodes the recognizer's keys and the shortcut's.
+    public func encode(to encoder: any Encoder) throws {
+        try recognizer.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(screen, forKey: .screen)
+        if !keys.isEmpty { try c.encode(keys.map(\.name), forKey: .keys) }
+        try c.encode(keysOn, forKey: .keysOn)
+    }
+}
+
+/// A key name in a configuration (`KEY_TAB`), checked against the kernel's names.
+struct KeyName: Decodable {
+    var key: KeyboardKey
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let name = try c.decode(String.self)
+        guard let key = KeyboardKey(name: name) ?? KeyboardKey(name: "KEY_" + name.uppercased()) else {
+            throw DecodingError.dataCorruptedError(
+                in: c, debugDescription: "'\(name)' is not a keyboard key (names as in linux/input-event-codes.h: KEY_LEFTMETA, KEY_TAB...)")
+        }
+        self.key = key
+    }
+}

@@ -1,0 +1,89 @@
+import Actions
+import ArgumentParser
+import Dispatch
+import Foundation
+import TouchDaemon
+
+/// `touchctl actions`: the action agent of a user's session (docs/actions.md).
+struct ActionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "actions",
+        abstract: "Run commands on touchd's system events and gestures, as an actions file binds them.",
+        discussion: """
+        Reads FILE (default ~/.config/touchd/actions.yaml), connects to touchd and runs each \
+        binding's command when its gesture fires, with the event's fields in TOUCHD_* environment \
+        variables. The file is reloaded when it changes; a bad file is reported with its line and \
+        the previous bindings stay. Reconnects when touchd restarts. Stops on SIGTERM or SIGINT.
+        """)
+
+    @Option(name: .customLong("config"), help: ArgumentHelp("The actions file.", valueName: "FILE"))
+    var config: String?
+
+    @Option(help: "touchd's socket.")
+    var socket: String = DaemonSettings.defaultSocketPath
+
+    @Flag(help: "Check the file, print its bindings and exit (status 78 when it is bad).")
+    var check = false
+
+    static var defaultPath: String {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? "") + "/.config")
+        return base + "/touchd/actions.yaml"
+    }
+
+    func run() throws {
+        let path = config ?? Self.defaultPath
+        if check {
+            do {
+                let c = try ActionAgent.load(path)
+                print("\(path): \(c.bindings.count) binding\(c.bindings.count == 1 ? "" : "s"), at most \(c.maxConcurrent) commands at once, timeout \(c.timeout) s")
+                for b in c.bindings {
+                    let what: String
+                    switch b.command {
+                    case .argv(let a): what = a.joined(separator: " ")
+                    case .shell(let line): what = "sh -c \(line)"
+                    }
+                    var when = b.when.rawValue
+                    if let every = b.every { when = "every \(every) mm" }
+                    print("  line \(b.line): on \(b.on), \(when): \(what)")
+                }
+                return
+            } catch {
+                printError("touchctl: \(error.description)")
+                throw ExitCode(78)
+            }
+        }
+        let log: @Sendable (String) -> Void = { line in
+            FileHandle.standardError.write(Data(("touchctl actions: " + line + "\n").utf8))
+        }
+        let agent: ActionAgent
+        do {
+            agent = try ActionAgent(path: path, socketPath: socket, log: log)
+        } catch {
+            printError("touchctl: \(error.description)")
+            throw ExitCode(78)
+        }
+        let done = DispatchSemaphore(value: 0)
+        let task = Task {
+            await agent.run()
+            done.signal()
+        }
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                log("stopping")
+                task.cancel()
+            }
+            source.resume()
+            SignalSources.keep(source)
+        }
+        done.wait()
+    }
+}
+
+/// Keeps the signal sources alive for the life of the process.
+enum SignalSources {
+    nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
+    static func keep(_ s: any DispatchSourceSignal) { sources.append(s) }
+}
