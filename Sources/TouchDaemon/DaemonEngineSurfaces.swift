@@ -73,8 +73,9 @@ extension DaemonEngine {
     }
 
     /// Applies a new configuration: screens, device rules and gestures. Clients'
-    /// surfaces are kept. When screens or device rules changed, touches down
-    /// are cancelled and every device is mapped again.
+    /// surfaces are kept. When device rules changed, touches down are
+    /// cancelled and every device is mapped again; a change of screens alone
+    /// lets touches down finish in their geometry (semantics §11.5).
     public func reload(_ new: TouchdConfiguration) throws(ConfigurationError) {
         prepareRound()
         try session.reload(new, into: &router)
