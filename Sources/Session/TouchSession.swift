@@ -473,6 +473,12 @@ extension TouchdConfiguration {
             e.screen = i
             return e
         }
+        c.gestureFile.shortcuts = c.gestureFile.shortcuts.compactMap { e in
+            guard let i = moved(e.screen) else { return nil }
+            var e = e
+            e.screen = i
+            return e
+        }
         return c
     }
 }

@@ -189,6 +189,35 @@ private struct GeometrySink: SessionSink {
         #expect(s.devices.map(\.mapping.screen) == [0, 0])
     }
 
+    @Test("removing a screen moves the configuration's surfaces, system gestures and device rules of later screens down with it")
+    func removalRenumbersTheConfiguration() throws {
+        var sink = GeometrySink()
+        var s = try Self.session("""
+            screens:
+              - {name: a, width: 800, height: 600}
+              - {name: b, width: 800, height: 600}
+              - {name: c, width: 800, height: 600}
+            devices:
+              - {match: {name: "C*"}, screen: 2}
+            surfaces:
+              - {id: on-b, owner: shell, frame: {x: 0, y: 0, width: 10, height: 10}, screen: 1}
+              - {id: on-c, owner: shell, frame: {x: 0, y: 0, width: 10, height: 10}, screen: 2}
+            systemGestures:
+              - {screen: 2, edges: [left]}
+            """, devices: ["C Panel"], sink: &sink)
+        #expect(s.devices.map(\.mapping.screen) == [2])
+        try s.changeScreens(ScreenChange(screens: [ScreenUpdate(name: "b", remove: true)]), into: &sink)
+        let g = s.configuration.gestureFile
+        #expect(g.surfaces.map { "\($0.id.rawValue)@\($0.screen)" } == ["on-c@1"])
+        #expect(g.systemGestures.map { "\($0.screen) \($0.edges.map(\.rawValue).sorted())" } == ["1 [\"left\"]"])
+        #expect(s.devices.map(\.mapping.screen) == [1])
+        #expect(sink.changedDevices.map(\.mapping.screen) == [1])
+        sink.gestures = []
+        // Screen "c" (now 1) has only its left edge; its touchscreen's left swipe is edge-left-1.
+        Self.swipe(&s, from: (20, 2048), to: (1500, 2048), start: Timestamp(microseconds: 1_000_000), sink: &sink)
+        #expect(sink.edgeSwipes == ["edge-left-1"])
+    }
+
     @Test("a change that cannot be made names its entry and changes nothing")
     func badChangesAreRefused() throws {
         var sink = GeometrySink()

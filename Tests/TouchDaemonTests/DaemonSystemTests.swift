@@ -39,14 +39,14 @@ import Glibc
     }
 
     // Issue 9, faults: SIGHUP in a loop while touches are down, alternating two
-    // valid files (different screens: touches are cancelled and devices
-    // remapped) and an invalid one.
+    // valid files (different screens and device rules: touches are cancelled
+    // and devices remapped, semantics §11.5) and an invalid one.
     @Test func reloadStormWhileTouchesAreActiveKeepsStreamsConsistent() throws {
         let dir = TemporaryDirectory()
         let config = dir.path + "/touchd.yaml"
         let files = [
             "screens:\n  - {name: main, width: 1920, height: 1080}\n",
-            "screens:\n  - {name: main, width: 800, height: 480}\n",
+            "screens:\n  - {name: main, width: 800, height: 480}\ndevices:\n  - {match: {name: no such device}, grab: false}\n",
             "screens:\n  - {name: main, width: 800, height: 480}\ndevices:\n  - {match: {name: x}, rotation: 45}\n",
         ]
         try files[0].write(toFile: config, atomically: true, encoding: .utf8)

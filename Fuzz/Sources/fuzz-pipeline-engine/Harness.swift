@@ -6,7 +6,8 @@ import TouchTesting
 /// libFuzzer entry: the input chooses one or two devices (real descriptions,
 /// possibly with absurd absinfo and a hostile mapping) and a stream of evdev
 /// events for them (any type, code and value; SYN_DROPPED anywhere; slot and
-/// tracking-id abuse; timestamps jumping back and forth; resyncs; hot-unplug),
+/// tracking-id abuse; timestamps jumping back and forth; resyncs; hot-unplug;
+/// the screen turning or taking insets while touches are down, semantics §11),
 /// fed to TouchPipeline and the gesture Engine with the built-in configuration
 /// as ReplaySession wires them. Then every touch is ended and every deadline
 /// passed, and the invariants of TouchInvariantChecker and
@@ -32,6 +33,7 @@ struct PipelineRun {
     var removed: [Bool] = []
     var time = Timestamp(microseconds: 1_000_000)
     var device = 0
+    var pixelsPerMillimetre: Double?
 
     init(_ input: inout FuzzInput) {
         let count = input.byte() & 0x80 != 0 ? 2 : 1
@@ -50,6 +52,7 @@ struct PipelineRun {
             let width = d.mapping.rotation == .quarter || d.mapping.rotation == .threeQuarters ? d.geometry.size.height : d.geometry.size.width
             ppm = 1920 / width
         }
+        pixelsPerMillimetre = ppm
         engine = builtInEngine(pixelsPerMillimetre: ppm)
         engine.recordsDebug = input.byte() & 1 == 1
         outputs.reserveCapacity(64)
@@ -72,7 +75,7 @@ struct PipelineRun {
         while !input.isAtEnd && steps < 4096 {
             steps += 1
             let op = input.byte()
-            switch op % 20 {
+            switch op % 21 {
             case 0: event(.abs, EventCode.absMTSlot, input.byte() & 0x80 != 0 ? input.int32() : Int32(input.byte() % 12))
             case 1: event(.abs, EventCode.absMTTrackingID, input.byte() & 0x80 != 0 ? -1 : Int32(input.byte() % 16))
             case 2: event(.abs, EventCode.absMTPositionX, position(&input))
@@ -109,12 +112,27 @@ struct PipelineRun {
                     removed[device] = true
                 }
             case 18: device = (device + 1) % descriptions.count
+            case 19: turnScreen(&input)
             default:  // time passes with no input: deadlines fire
                 time.microseconds &+= Int64(input.uint16()) * 100
                 outputs.removeAll(keepingCapacity: true)
                 engine.advance(to: time, into: &outputs)
                 for o in outputs { engineChecker.check(o) }
             }
+        }
+    }
+
+    /// The screen turns and takes insets (semantics §11): new touches use the
+    /// new placement, touches down keep theirs; the engine's system edges follow.
+    mutating func turnScreen(_ input: inout FuzzInput) {
+        let r = Rotation.allCases[input.below(4)]
+        let (w, h) = r.swapsAxes ? (1080, 1920) : (1920, 1080)
+        _ = pipeline.changeGeometry(screens: [ScreenConfiguration(name: "default", width: w, height: h, rotation: r)])
+        let insets = input.byte() & 1 == 1
+            ? ScreenInsets(top: Double(input.byte()) * 4, right: Double(input.byte()), bottom: Double(input.byte()) * 8, left: Double(input.byte()))
+            : ScreenInsets()
+        for o in engine.setScreens([ScreenGeometry(width: w, height: h, pixelsPerMillimetre: pixelsPerMillimetre, insets: insets)]) {
+            engineChecker.check(o)
         }
     }
 
