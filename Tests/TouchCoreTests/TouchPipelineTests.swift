@@ -270,6 +270,33 @@ import TouchTesting
         #expect(t.locationMM == .zero)
     }
 
+    @Test("a geometry change keeps each touch down in the placement it began with; a hover span too; new ones take the new one")
+    func geometryChangeKeepsTouchesDown() {
+        var r = TouchReplay(screens: [ScreenConfiguration(name: "main", width: 1600, height: 1000)])
+        r.pipeline.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen(distance: true))
+        var s = EventScript()
+        s.frame { $0.slot(0); $0.trackingID(1); $0.position(0, 0) }
+        s.frame { $0.slot(1); $0.trackingID(2); $0.abs(EventCode.absMTDistance, 1); $0.position(4095, 0) }
+        r.feed(s, from: DeviceID(0))
+        let turned = ScreenConfiguration(name: "main", width: 1000, height: 1600, rotation: .quarter)
+        let changed = r.pipeline.changeGeometry(screens: [turned], mappings: [:])
+        #expect(changed.map(\.screen) == [turned])
+        #expect(r.pipeline.activeTouchCount == 1)
+        s = EventScript(start: s.time)
+        s.frame { $0.slot(0); $0.position(0, 4095); $0.slot(1); $0.position(4095, 4095) }
+        s.frame { $0.slot(2); $0.trackingID(3); $0.position(0, 4095) }
+        s.frame { $0.slot(0); $0.trackingID(-1); $0.slot(1); $0.trackingID(-1); $0.slot(2); $0.trackingID(-1) }
+        r.feed(s, from: DeviceID(0))
+        r.finish()
+        #expect(r.checker.violations == [])
+        func path(_ id: UInt32) -> [Point] { r.frames.flatMap(\.touches).filter { $0.id == TouchID(rawValue: id) }.map(\.location) }
+        // Unturned, 1600 x 1000: the device's bottom-left is (0, 1000), its bottom-right (1600, 1000).
+        #expect(path(1) == [Point(x: 0, y: 0), Point(x: 0, y: 1000), Point(x: 0, y: 1000)])
+        #expect(path(2).dropFirst().allSatisfy { $0 == Point(x: 1600, y: 1000) } && path(2).first == Point(x: 1600, y: 0))
+        // Turned a quarter: the panel's bottom-left is the screen's bottom-right, (1000, 1600).
+        #expect(path(3) == [Point(x: 1000, y: 1600), Point(x: 1000, y: 1600)])
+    }
+
     @Test func steadyStateReusesTheFrameBuffer() {
         var p = TouchPipeline()
         p.addDevice(DeviceID(0), description: DeviceFixtures.touchscreen())
