@@ -82,6 +82,13 @@ public struct RotationFollower: Sendable {
         return due()
     }
 
+    /// touchd was restarted (its screens are the configuration's again):
+    /// returns the rotation to send again, unless locked.
+    public mutating func reconnected() -> Int? {
+        sent = nil
+        return due()
+    }
+
     private mutating func due() -> Int? {
         guard !locked, let r = current, r != sent else { return nil }
         sent = r

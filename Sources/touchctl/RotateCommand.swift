@@ -118,23 +118,33 @@ struct RotateCommand: ParsableCommand {
             }
         }
         guard let follow else { return await send(degrees ?? 0) ? 0 : 65 }
-        return await Self.follow(command: follow.command, lockFile: follow.lockFile, send: send)
+        return await Self.follow(command: follow.command, lockFile: follow.lockFile, client: client, send: send)
+    }
+
+    /// What the follower waits for.
+    enum FollowInput: Sendable {
+        /// A line of the sensor monitor's output.
+        case line(String)
+        /// Half a second passed: the lock file is looked at.
+        case tick
+        /// touchd came back after a restart: the rotation is sent again.
+        case reconnected
     }
 
     /// Runs the sensor monitor and sends what a ``RotationFollower`` decides;
     /// the lock file is looked at with each line and every half second.
-    static func follow(command: String, lockFile: String, send: (Int) async -> Bool) async -> Int32 {
+    static func follow(command: String, lockFile: String, client: TouchClient, send: (Int) async -> Bool) async -> Int32 {
         guard let pipe = popen(command, "r") else {
             printError("touchctl: cannot run \(command): \(String(cString: strerror(errno)))")
             return 69
         }
-        let (lines, continuation) = AsyncStream.makeStream(of: String?.self)
+        let (inputs, continuation) = AsyncStream.makeStream(of: FollowInput.self)
         let reader = PipeBox(pipe)
         SensorReader.detach {
             var buffer: UnsafeMutablePointer<CChar>? = nil
             var size = 0
             while getline(&buffer, &size, reader.file) >= 0 {
-                continuation.yield(String(cString: buffer!))
+                continuation.yield(.line(String(cString: buffer!)))
             }
             free(buffer)
             continuation.finish()
@@ -142,15 +152,28 @@ struct RotateCommand: ParsableCommand {
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))
-                continuation.yield(nil)
+                continuation.yield(.tick)
             }
         }
-        defer { ticker.cancel() }
+        // The client's own events: only `reconnected` matters (and reading them keeps them from piling up).
+        let watcher = Task {
+            for await event in client.events {
+                if case .reconnected = event { continuation.yield(.reconnected) }
+            }
+        }
+        defer {
+            ticker.cancel()
+            watcher.cancel()
+        }
         func isLocked() -> Bool { access(lockFile, F_OK) == 0 }
         var follower = RotationFollower(locked: isLocked())
-        for await line in lines {
+        for await input in inputs {
             var due = follower.setLocked(isLocked())
-            if let line, let r = follower.take(line: line) { due = r }
+            switch input {
+            case .line(let line): if let r = follower.take(line: line) { due = r }
+            case .reconnected: if let r = follower.reconnected() { due = r }
+            case .tick: break
+            }
             if let r = due, !(await send(r)) { return 65 }
         }
         let status = pclose(pipe)

@@ -49,4 +49,14 @@ import Foundation
         #expect(locked.setLocked(false) == 0)
         #expect(locked.setLocked(false) == nil)
     }
+
+    @Test("after touchd restarts, the current rotation is sent again, unless locked")
+    func reconnectionSendsAgain() {
+        var follower = RotationFollower()
+        #expect(follower.take(line: "    Accelerometer orientation changed: right-up") == 90)
+        #expect(follower.reconnected() == 90)
+        #expect(follower.setLocked(true) == nil)
+        #expect(follower.reconnected() == nil)
+        #expect(follower.setLocked(false) == 90)
+    }
 }
