@@ -75,7 +75,7 @@ UNIT="$D/usr/local/lib/systemd/system/touchd.service"
 check "ExecStart substituted: /usr/local/bin/touchd --config /etc/touchd/touchd.yaml" \
     grep -qx 'ExecStart=/usr/local/bin/touchd --config /etc/touchd/touchd.yaml' "$UNIT"
 check "no @BINDIR@ left in the installed units" bash -c "! grep -n '@BINDIR@' '$UNIT' '$D/usr/local/lib/systemd/system/touchd.socket'"
-unexpected=$(cd "$D" && find . -type f | sort | grep -vE '^\./(usr/local/(bin|lib/systemd/system|lib/udev/rules.d|lib/sysusers.d|share/man|share/doc/touchd)/|etc/touchd/touchd.yaml$)')
+unexpected=$(cd "$D" && find . -type f | sort | grep -vE '^\./(usr/local/(bin|lib/systemd/system|lib/systemd/user|lib/udev/rules.d|lib/sysusers.d|share/man|share/doc/touchd)/|etc/touchd/touchd.yaml$)')
 if [ -z "$unexpected" ]; then pass "nothing installed outside the expected directories"; else fail "unexpected files installed" "$unexpected"; fi
 
 # --- 2. the configuration is never overwritten -------------------------------
