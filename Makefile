@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install deb check-deb check-python install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
+.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install deb check-deb check-python check-c install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
 
 all: build
 
@@ -60,6 +60,7 @@ test: deps
 	$(MAKE) --no-print-directory check-install
 	$(MAKE) --no-print-directory check-deb
 	$(MAKE) --no-print-directory check-python
+	$(MAKE) --no-print-directory check-c
 	$(MAKE) --no-print-directory fuzz-short
 	$(MAKE) --no-print-directory soak-short
 	$(MAKE) --no-print-directory test-vm
@@ -239,6 +240,11 @@ check-deb: release
 # tests against a real touchd replaying a recording.
 check-python: release
 	@scripts/check-python.sh
+
+# The C client library (clients/c, libtouchd-client): built with cc, its test
+# program against a real touchd, the example built with pkg-config.
+check-c: release
+	@BUILD_DIR=$(BUILD_DIR) scripts/check-c.sh
 
 # Installs into a temporary DESTDIR and checks the tree, the units
 # (systemd-analyze verify and security), the udev rules and the man pages.
