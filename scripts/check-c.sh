@@ -21,7 +21,7 @@ command -v cc >/dev/null || { echo "check-c: no cc" >&2; exit 2; }
 
 TMP=$(mktemp -d /tmp/touchd-check-c.XXXXXX)
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"' EXIT
 OUT="$TMP/build"
 # The test program and the library it loads under AddressSanitizer and UBSan.
 make -s -C clients/c OUT="$OUT" PREFIX=/usr CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all" LDFLAGS=-fsanitize=address,undefined >/dev/null
@@ -66,7 +66,7 @@ PY
 S="$TMP/touchd.sock"
 start_touchd "$S"
 reference "$S" >"$TMP/expected" & ref=$!
-LD_LIBRARY_PATH="$OUT" "$OUT/test-client" "$S" >"$TMP/actual"
+LD_LIBRARY_PATH="$OUT" "$OUT/test-client" "$S" >"$TMP/actual" || { echo "FAIL  clients/c/tests/test-client"; exit 1; }
 wait "$ref"
 count() { grep -c "^$1 " "$TMP/expected" || true; }
 if [ "$(count gesture)" -gt 10 ] && [ "$(count touch)" -gt 10 ] && cmp -s "$TMP/expected" "$TMP/actual"; then
