@@ -234,7 +234,7 @@ deb: release
 
 # The package in a clean debootstrap root: lintian, install, units, run, purge.
 check-deb: release
-	@deb=$$(BUILD_DIR=$(BUILD_DIR) scripts/make-deb.sh) && scripts/check-deb.sh "$$deb"
+	@debs=$$(BUILD_DIR=$(BUILD_DIR) scripts/make-deb.sh) && scripts/check-deb.sh $$debs
 
 # The Python client (clients/python): pip-installed into a venv, typed, its
 # tests against a real touchd replaying a recording.

@@ -6,15 +6,25 @@
 #  - install: the user and groups, every file where it belongs, the socket
 #    enabled, the units verify, touchd and touchctl run from /usr/bin on the
 #    private Swift runtime and touchd serves a replay with the conffile;
+#  - libtouchd-client0 and -dev: the library where ldconfig finds it, an
+#    example compiled against the installed files (pkg-config) reads the
+#    installed touchd in the root;
 #  - reinstall keeps an edited conffile;
 #  - remove keeps the conffile, purge leaves nothing but the user and groups.
 # Prints one line per check and `N passed, N failed`; exit 1 when any failed.
 # Needs root (debootstrap, chroot); installs debootstrap and lintian when missing.
 #
-# Usage: scripts/check-deb.sh PACKAGE.deb
+# Usage: scripts/check-deb.sh touchd.deb libtouchd-client0.deb libtouchd-client-dev.deb
+# (the output of scripts/make-deb.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-DEB=$(realpath "$1")
+DEBS=()
+for d in "$@"; do
+    DEBS+=("$(realpath "$d")")
+    [ "$(dpkg-deb -f "$d" Package)" = touchd ] && DEB=$(realpath "$d")
+done
+[ -n "${DEB:-}" ] && [ ${#DEBS[@]} = 3 ] || { echo "usage: check-deb.sh touchd.deb libtouchd-client0.deb libtouchd-client-dev.deb" >&2; exit 2; }
+MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
 passed=0; failed=0
 pass() { passed=$((passed + 1)); printf 'ok    %s\n' "$1"; }
@@ -43,9 +53,9 @@ cleanup() {
 trap cleanup EXIT
 
 # --- lintian ------------------------------------------------------------------------
-lint=$(lintian --tag-display-limit 0 "$DEB" 2>&1 | grep -v '^running with root privileges')
+lint=$(lintian --tag-display-limit 0 "${DEBS[@]}" 2>&1 | grep -v '^running with root privileges')
 if printf '%s\n' "$lint" | grep -q '^E: '; then fail "lintian: no errors" "$lint"
-else pass "lintian: no errors"; [ -n "$lint" ] && printf '%s\n' "$lint" | sed 's/^/      /'; fi
+else pass "lintian: no errors (${#DEBS[@]} packages)"; [ -n "$lint" ] && printf '%s\n' "$lint" | sed 's/^/      /'; fi
 
 # --- the clean root ------------------------------------------------------------------
 # The mirror and release apt uses; the packages Depends names (versions are
@@ -54,7 +64,8 @@ else pass "lintian: no errors"; [ -n "$lint" ] && printf '%s\n' "$lint" | sed 's
 mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\/*\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -1)
 [ -n "$mirror" ] || mirror=$(sed -n 's/^deb \(\[[^]]*\] \)\?\(http[^ ]*\) [a-z]* main.*/\2/p' /etc/apt/sources.list 2>/dev/null | grep -v security | head -1)
 mirror="${mirror:-http://deb.debian.org/debian}"
-depends=$(dpkg-deb -f "$DEB" Depends | tr ',' '\n' | sed 's/^ *//; s/[ (].*//' | grep -v '^$' | sort -u | paste -sd, -)
+depends=$(for d in "${DEBS[@]}"; do dpkg-deb -f "$d" Depends; echo; done | tr ',' '\n' | sed 's/^ *//; s/[ (].*//' \
+    | grep -v '^$' | grep -vxE 'touchd|libtouchd-client0|libtouchd-client-dev' | sort -u | paste -sd, -)
 start=$(date +%s)
 if debootstrap --variant=minbase --include="$depends,udev" "$VERSION_CODENAME" "$R" "$mirror" >"$TMP/debootstrap.log" 2>&1; then
     pass "debootstrap $VERSION_CODENAME from $mirror with $depends,udev ($(( $(date +%s) - start )) s)"
@@ -65,10 +76,11 @@ fi
 mount -t proc proc "$R/proc"
 in_root() { chroot "$R" "$@"; }
 (cd "$R" && find . -xdev \( -path ./proc -o -path ./run -o -path ./tmp -o -path ./var/lib/dpkg -o -path ./var/log -o -path ./var/cache \) -prune -o -print | sort) >"$TMP/before"
-cp "$DEB" "$R/tmp/touchd.deb"
+mkdir -p "$R/tmp/debs"; cp "${DEBS[@]}" "$R/tmp/debs/"
 
 # --- install --------------------------------------------------------------------------
-check "dpkg -i in the clean root (Depends satisfied, maintainer scripts succeed)" in_root dpkg -i /tmp/touchd.deb
+check "dpkg -i the ${#DEBS[@]} packages in the clean root (Depends satisfied, maintainer scripts succeed)" \
+    bash -c "chroot '$R' sh -c 'dpkg -i /tmp/debs/*.deb'"
 check "user touchd (primary group touchd-clients, no shell)" \
     bash -c "gid=\$(chroot '$R' getent group touchd-clients | cut -d: -f3); chroot '$R' getent passwd touchd | awk -F: -v g=\"\$gid\" '\$4 == g && \$7 ~ /nologin/ { f = 1 } END { exit !f }'"
 check "groups touchd (member touchd), touchd-uinput" bash -c "chroot '$R' getent group touchd | grep -q ':touchd\$' && chroot '$R' getent group touchd-uinput"
@@ -104,17 +116,31 @@ check "installed touchd serves a replay with /etc/touchd/touchd.yaml" \
     chroot "$R" /usr/bin/touchd --config /etc/touchd/touchd.yaml --replay /tmp/trace.events --speed 0 --exit-after-replay \
         --socket /tmp/touchd.sock --log-level warning --realtime-priority 0
 
+# --- the C client library -----------------------------------------------------------------------
+check "libtouchd-client0: ldconfig finds libtouchd-client.so.0" bash -c "chroot '$R' ldconfig -p | grep -qE 'libtouchd-client.so.0 .*=> (/usr)?/lib/$MULTIARCH/libtouchd-client.so.0$'"
+check "libtouchd-client-dev: header, .so link, pkg-config file" \
+    test -f "$R/usr/include/touchd-client.h" -a -L "$R/usr/lib/$MULTIARCH/libtouchd-client.so" -a -f "$R/usr/lib/$MULTIARCH/pkgconfig/touchd-client.pc"
+flags=$(PKG_CONFIG_SYSROOT_DIR="$R" PKG_CONFIG_LIBDIR="$R/usr/lib/$MULTIARCH/pkgconfig" pkg-config --cflags --libs touchd-client 2>&1)
+check "the example compiles against the installed files ($flags)" cc -o "$R/tmp/touchd-events" clients/c/examples/touchd-events.c $flags
+chroot "$R" /usr/bin/touchd --replay /tmp/trace.events --speed 0 --exit-after-replay --wait-for-subscribers 1 \
+    --socket /tmp/touchd-c.sock --log-level warning --realtime-priority 0 & touchd_pid=$!
+for _ in $(seq 100); do [ -S "$R/tmp/touchd-c.sock" ] && break; sleep 0.1; done
+check "the example reads the installed touchd through the installed library (hello, the swipe, goodbye)" \
+    bash -c "out=\$(timeout 20 chroot '$R' /tmp/touchd-events /tmp/touchd-c.sock gesture,device); echo \"\$out\" | head -1 | grep -q '^hello touchd' && echo \"\$out\" | grep -q '^gesture swipe swipe recognized' && echo \"\$out\" | tail -1 | grep -qx 'goodbye: shutdown' || { echo \"\$out\"; false; }"
+wait "$touchd_pid" 2>/dev/null
+rm -f "$R/tmp/touchd-events"
+
 # --- upgrade keeps an edited conffile --------------------------------------------------------
 printf '# edited\nscreens:\n  - {name: DSI-1, width: 1280, height: 800}\n' >"$R/etc/touchd/touchd.yaml"
 cp "$R/etc/touchd/touchd.yaml" "$TMP/edited.yaml"
-check "reinstall (dpkg -i again)" in_root dpkg -i --force-confold /tmp/touchd.deb
+check "reinstall (dpkg -i again)" in_root dpkg -i --force-confold "/tmp/debs/$(basename "$DEB")"
 check "reinstall keeps the edited /etc/touchd/touchd.yaml" cmp "$TMP/edited.yaml" "$R/etc/touchd/touchd.yaml"
 
 # --- remove and purge --------------------------------------------------------------------------
-check "dpkg -r touchd" in_root dpkg -r touchd
+check "dpkg -r touchd libtouchd-client-dev libtouchd-client0" in_root dpkg -r touchd libtouchd-client-dev libtouchd-client0
 check "remove: binaries and Swift runtime gone, conffile kept" \
     bash -c "[ ! -e '$R/usr/bin/touchd' ] && [ ! -e '$R/usr/lib/touchd' ] && cmp '$TMP/edited.yaml' '$R/etc/touchd/touchd.yaml'"
-check "dpkg -P touchd" in_root dpkg -P touchd
+check "dpkg -P touchd libtouchd-client-dev libtouchd-client0" in_root dpkg -P touchd libtouchd-client-dev libtouchd-client0
 (cd "$R" && find . -xdev \( -path ./proc -o -path ./run -o -path ./tmp -o -path ./var/lib/dpkg -o -path ./var/log -o -path ./var/cache \) -prune -o -print | sort) >"$TMP/after"
 # Policy keeps the system user and groups (their backups are sysusers' own).
 left=$(comm -13 "$TMP/before" "$TMP/after" | grep -vxE '\./etc/(passwd|group|shadow|gshadow)-')
