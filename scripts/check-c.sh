@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Checks libtouchd-client (clients/c) against a real touchd: builds the
-# library, its pkg-config file, the example and the test program with cc;
+# Checks libtouchd-client (clients/c): builds the library, its pkg-config
+# file, the example and the test program with cc; runs the parser on
+# hand-made lines from a stand-in server (test-client --parser);
 # starts touchd replaying a recording once two clients subscribe; runs a
 # reference client (Python, the raw JSON lines) and clients/c's test program,
 # which checks answers, error codes and escapes itself and prints every
@@ -17,18 +18,24 @@ BUILD_DIR="${BUILD_DIR:-.build}"
 TOUCHD="$ROOT/$BUILD_DIR/release/touchd"
 TRACE="$ROOT/Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
 [ -x "$TOUCHD" ] || { echo "check-c: $TOUCHD missing (make release)" >&2; exit 2; }
-command -v cc >/dev/null || { echo "check-c: no cc" >&2; exit 2; }
+if ! command -v cc >/dev/null || ! command -v pkg-config >/dev/null; then
+    [ "$(id -u)" = 0 ] || { echo "check-c: needs cc and pkg-config (apt-get install gcc libc6-dev pkg-config)" >&2; exit 2; }
+    echo "check-c: installing gcc libc6-dev pkg-config" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev pkg-config >/dev/null
+fi
 
 TMP=$(mktemp -d /tmp/touchd-check-c.XXXXXX)
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"' EXIT
 OUT="$TMP/build"
 # The test program and the library it loads under AddressSanitizer and UBSan.
-make -s -C clients/c OUT="$OUT" PREFIX=/usr CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all" LDFLAGS=-fsanitize=address,undefined >/dev/null
+make -s -C clients/c OUT="$OUT" PREFIX=/usr CFLAGS="-O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" LDFLAGS=-fsanitize=address,undefined,float-cast-overflow >/dev/null
 echo "ok    libtouchd-client built (cc -Wall -Wextra -Wpedantic -Werror; ASan and UBSan for the test)"
 exported=$(nm -D --defined-only "$OUT/libtouchd-client.so.0" | awk '{ print $3 }' | grep -v '^touchd_client_' || true)
 [ -z "$exported" ] || { echo "FAIL  symbols exported beyond touchd_client_*: $exported"; exit 1; }
 echo "ok    exports only touchd_client_* (soname $(objdump -p "$OUT/libtouchd-client.so.0" | awk '/SONAME/ { print $2 }'))"
+
+LD_LIBRARY_PATH="$OUT" "$OUT/test-client" --parser || { echo "FAIL  clients/c/tests/test-client --parser"; exit 1; }
 
 start_touchd() { # start_touchd SOCKET: replays once 2 clients subscribe
     "$TOUCHD" --replay "$TRACE" --socket "$1" --wait-for-subscribers 2 --speed 0 --exit-after-replay \

@@ -12,7 +12,8 @@
 #  - reinstall keeps an edited conffile;
 #  - remove keeps the conffile, purge leaves nothing but the user and groups.
 # Prints one line per check and `N passed, N failed`; exit 1 when any failed.
-# Needs root (debootstrap, chroot); installs debootstrap and lintian when missing.
+# Needs root (debootstrap, chroot); installs debootstrap, lintian, dpkg-dev,
+# gcc and pkg-config when missing.
 #
 # Usage: scripts/check-deb.sh touchd.deb libtouchd-client0.deb libtouchd-client-dev.deb
 # (the output of scripts/make-deb.sh)
@@ -24,7 +25,6 @@ for d in "$@"; do
     [ "$(dpkg-deb -f "$d" Package)" = touchd ] && DEB=$(realpath "$d")
 done
 [ -n "${DEB:-}" ] && [ ${#DEBS[@]} = 3 ] || { echo "usage: check-deb.sh touchd.deb libtouchd-client0.deb libtouchd-client-dev.deb" >&2; exit 2; }
-MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
 passed=0; failed=0
 pass() { passed=$((passed + 1)); printf 'ok    %s\n' "$1"; }
@@ -39,11 +39,15 @@ check() { # check NAME COMMAND...: passes when the command succeeds
 need=()
 command -v debootstrap >/dev/null || need+=(debootstrap)
 command -v lintian >/dev/null || need+=(lintian)
+command -v dpkg-architecture >/dev/null || need+=(dpkg-dev)
+command -v cc >/dev/null || need+=(gcc libc6-dev)
+command -v pkg-config >/dev/null || need+=(pkg-config)
 if ((${#need[@]})); then
     echo "check-deb: installing ${need[*]}" >&2
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
+MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 TMP=$(mktemp -d /tmp/touchd-check-deb.XXXXXX)
 R="$TMP/root"
 cleanup() {

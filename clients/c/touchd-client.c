@@ -428,7 +428,10 @@ static void assign(parser *s, const char *path, scalar_kind kind, const char *te
         if (strcmp(path, "id") == 0) { s->raw_id = number; s->has_raw_id = true; return; }
         for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++)
             if (strcmp(path, numbers[i].path) == 0) *(double *)((char *)e + numbers[i].offset) = number;
-        for (size_t i = 0; i < sizeof integers / sizeof *integers; i++)
+        /* An integer field holding what no int64_t can (or a fraction
+         * beyond it) stays -1 rather than be converted out of range. */
+        bool integral = number >= -9.2e18 && number <= 9.2e18;
+        for (size_t i = 0; integral && i < sizeof integers / sizeof *integers; i++)
             if (strcmp(path, integers[i].path) == 0) *(int64_t *)((char *)e + integers[i].offset) = (int64_t)number;
     }
 }
@@ -552,7 +555,7 @@ static int parse_line(touchd_client *c, touchd_event *e) {
     e->type = TOUCHD_UNKNOWN;
     for (size_t i = 0; e->type_name && i < sizeof types / sizeof *types; i++)
         if (strcmp(e->type_name, types[i].name) == 0) e->type = types[i].type;
-    if (s.has_raw_id) {
+    if (s.has_raw_id && s.raw_id >= -9.2e18 && s.raw_id <= 9.2e18) {
         if (e->type == TOUCHD_TOUCH) e->touch_id = (int64_t)s.raw_id;
         else e->id = (int64_t)s.raw_id;
     }

@@ -1,4 +1,9 @@
-/* test-client SOCKET: libtouchd-client against a real touchd that replays a
+/* test-client --parser: the parser on hand-made server lines (a stand-in
+ * server on a temporary socket): escapes, surrogate pairs, unknown types and
+ * fields, blank lines and \r, lines split across reads, malformed lines,
+ * huge numbers, deep nesting.
+ *
+ * test-client SOCKET: libtouchd-client against a real touchd that replays a
  * recording once two clients subscribe (scripts/check-c.sh starts it and a
  * reference client reading the raw lines).
  *
@@ -8,12 +13,16 @@
  * own gestures and touches. Writes every other touch, gesture and device event as one
  * canonical line (stdout), which check-c.sh compares with the same lines
  * made from the reference's JSON. Exit 1 when a check failed. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "touchd-client.h"
 
@@ -45,8 +54,69 @@ static int answer(touchd_client *c, int64_t id, touchd_event *e) {
 
 static const char *str(const char *s) { return s ? s : "-"; }
 
+/* Writes `text` to the stand-in server's side and reads one event. */
+static int feed(int server, touchd_client *c, const char *text, touchd_event *e) {
+    size_t n = strlen(text);
+    if (write(server, text, n) != (ssize_t)n) return -EIO;
+    return touchd_client_read_event(c, e);
+}
+
+static int parser_tests(void) {
+    char path[] = "/tmp/touchd-c-parser-XXXXXX";
+    if (!mkdtemp(path)) return 2;
+    char socket_path[64];
+    snprintf(socket_path, sizeof socket_path, "%s/s", path);
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    strcpy(address.sun_path, socket_path);
+    int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (bind(listener, (struct sockaddr *)&address, sizeof address) < 0 || listen(listener, 1) < 0) return 2;
+    touchd_client *c = touchd_client_new();
+    check(touchd_client_connect(c, socket_path) == 0, "parser: connects to a stand-in server");
+    int server = accept(listener, NULL, NULL);
+    touchd_client_set_nonblocking(c, true);
+    touchd_event e;
+
+    check(feed(server, c, "{\"type\":\"touch\",\"time\":1.5,\"device\":2,\"id\":7,\"phase\":\"moved\",\"location\":{\"x\":10.25,\"y\":-3e2},"
+                          "\"locationMM\":{\"x\":1,\"y\":2},\"future\":{\"a\":[1,{\"b\":null}],\"name\":\"not mine\"},\"force\":0.5}\n", &e) == 1 &&
+          e.type == TOUCHD_TOUCH && e.time == 1.5 && e.device == 2 && e.touch_id == 7 && e.id == -1 &&
+          strcmp(e.phase, "moved") == 0 && e.location.x == 10.25 && e.location.y == -300 && e.location_mm.y == 2 &&
+          e.force == 0.5 && e.name == NULL && isnan(e.velocity.x),
+          "parser: a touch, nested unknown fields ignored (their names too), absent ones NAN and NULL");
+    check(feed(server, c, "{\"type\":\"error\",\"id\":3,\"code\":\"bad-field\",\"message\":\"\\\"q\\\" \\\\ \\/ \\u00e9 \\ud83d\\ude00 \\n\"}\n", &e) == 1 &&
+          e.type == TOUCHD_ERROR && e.id == 3 && strcmp(e.message, "\"q\" \\ / \xc3\xa9 \xf0\x9f\x98\x80 \n") == 0,
+          "parser: escapes, \\u00e9 and a surrogate pair as UTF-8");
+    check(feed(server, c, "\n  \r\n{\"type\":\"wind\",\"speed\":3}\r\n", &e) == 1 && e.type == TOUCHD_UNKNOWN &&
+          strcmp(e.type_name, "wind") == 0 && strcmp(e.json, "{\"type\":\"wind\",\"speed\":3}") == 0,
+          "parser: blank lines skipped, \\r dropped, an unknown type with its line");
+    check(feed(server, c, "{\"type\":\"goodb", &e) == 0, "parser: half a line: nothing yet");
+    check(feed(server, c, "ye\",\"reason\":\"restart\"}\n", &e) == 1 && e.type == TOUCHD_GOODBYE &&
+          strcmp(e.reason, "restart") == 0, "parser: the line completed by the next read");
+    check(feed(server, c, "{\"type\":\"overflow\",\"lost\":1e300,\"time\":2}\n", &e) == 1 && e.lost == -1 && e.time == 2,
+          "parser: an integer beyond int64_t stays -1");
+    const char *bad[] = {"[1,2]\n", "{\"type\":\"ack\",}\n", "{\"type\":\"ack\"} x\n", "{\"type\":\"a\\q\"}\n",
+                         "{\"type\":tru}\n", "{\"id\":01x}\n", "{\"type\":\"\\ud800\"}\n", "{\"type\":\"ack\"\n"};
+    int refused = 0;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) refused += feed(server, c, bad[i], &e) == -EBADMSG;
+    check(refused == (int)(sizeof bad / sizeof *bad), "parser: malformed lines are -EBADMSG");
+    char deep[400] = "{\"a\":";
+    for (int i = 0; i < 70; i++) strcat(deep, "[");
+    for (int i = 0; i < 70; i++) strcat(deep, "]");
+    strcat(deep, "}\n");
+    check(feed(server, c, deep, &e) == -EBADMSG, "parser: nesting deeper than 64 is -EBADMSG");
+    check(feed(server, c, "{\"type\":\"ack\",\"id\":9}\n", &e) == 1 && e.type == TOUCHD_ACK && e.id == 9,
+          "parser: reads on after refused lines");
+    close(server);
+    check(touchd_client_read_event(c, &e) == -EPIPE, "parser: the server's close is -EPIPE");
+    touchd_client_free(c);
+    close(listener);
+    unlink(socket_path);
+    rmdir(path);
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: test-client SOCKET\n"); return 2; }
+    if (argc != 2) { fprintf(stderr, "usage: test-client --parser | SOCKET\n"); return 2; }
+    if (strcmp(argv[1], "--parser") == 0) return parser_tests();
     touchd_client *c = touchd_client_new();
     check(c && touchd_client_connect(c, argv[1]) == 0, "connects");
     check(touchd_client_set_nonblocking(c, true) == 0, "nonblocking");
