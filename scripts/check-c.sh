@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 BUILD_DIR="${BUILD_DIR:-.build}"
-TOUCHD="$ROOT/$BUILD_DIR/release/touchd"
+TOUCHD="$(realpath -m "$BUILD_DIR/release/touchd")"
 TRACE="$ROOT/Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
 [ -x "$TOUCHD" ] || { echo "check-c: $TOUCHD missing (make release)" >&2; exit 2; }
 if ! command -v cc >/dev/null || ! command -v pkg-config >/dev/null; then
