@@ -8,6 +8,7 @@ Run from the source tree: python3 -m unittest discover -s clients/python/tests
 import asyncio
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -129,7 +130,19 @@ class ClientTests(unittest.TestCase):
             assert client.hello is not None
             self.assertEqual([d["name"] for d in client.hello["devices"]], [DEVICE_NAME])
             client.subscribe(["gesture"], kinds=["swipe"])
-            events = list(client.events())
+            # As a program's own loop would: select on the client, then
+            # take what is there without waiting.
+            events: List[Dict[str, Any]] = []
+            deadline = time.monotonic() + 30
+            while not events or events[-1]["type"] != "goodbye":
+                self.assertLess(time.monotonic(), deadline, f"no goodbye within 30 s; {len(events)} events")
+                if not client.pending():
+                    self.assertEqual(select.select([client], [], [], 10)[0], [client], "nothing within 10 s")
+                while not events or events[-1]["type"] != "goodbye":
+                    event = client.next_event(timeout=0)
+                    if event is None:
+                        break
+                    events.append(event)
         expected = [m for m in reference.result() if m["type"] == "gesture" and m["kind"] == "swipe"]
         self.assertTrue(expected, "the recording has a swipe")
         self.assertEqual([e for e in events if e["type"] == "gesture"], expected)
@@ -157,6 +170,8 @@ class ClientTests(unittest.TestCase):
                 self.assertEqual((caught.exception.code, caught.exception.op), (code, op))
                 self.assertTrue(caught.exception.message)
             client.ping()
+            self.assertIsNone(client.next_event(timeout=0))
+            self.assertIsNone(client.next_event(timeout=0.05))
             client.update(surface("main", 0, 0, 400, 480))
             client.unregister("main")
             with self.assertRaises(TouchdError) as caught:

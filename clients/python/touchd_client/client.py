@@ -225,8 +225,8 @@ class Client:
             if self._sock is None:
                 raise ConnectionClosed(None)
             if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0 or not select.select([self._sock], [], [], left)[0]:
+                left = max(0.0, deadline - time.monotonic())
+                if not select.select([self._sock], [], [], left)[0]:
                     return None
             chunk = self._sock.recv(65536)
             if not chunk:
