@@ -117,7 +117,9 @@ chmod 0644 "$R/DEBIAN/conffiles"
 finish_package "$R" touchd "$(shlibs_depends "$R" -l"$R$PRIVATE_LIBDIR")"
 
 # --- libtouchd-client0 and libtouchd-client-dev (clients/c) --------------------------------
-# Built with Debian's hardening flags; the library in the multiarch directory.
+# Built with Debian's hardening flags (all of them: bindnow too); the library
+# in the multiarch directory.
+export DEB_BUILD_MAINT_OPTIONS=hardening=+all
 MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 C_OUT="$TMP/c-build"
 make -s -C clients/c OUT="$C_OUT" PREFIX=/usr LIBDIR="/usr/lib/$MULTIARCH" \
