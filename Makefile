@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
+.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install deb check-deb check-python check-c install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
 
 all: build
 
@@ -58,6 +58,9 @@ test: deps
 	$(MAKE) --no-print-directory check-schemas
 	$(MAKE) --no-print-directory check-view
 	$(MAKE) --no-print-directory check-install
+	$(MAKE) --no-print-directory check-deb
+	$(MAKE) --no-print-directory check-python
+	$(MAKE) --no-print-directory check-c
 	$(MAKE) --no-print-directory fuzz-short
 	$(MAKE) --no-print-directory soak-short
 	$(MAKE) --no-print-directory test-vm
@@ -160,6 +163,8 @@ endif
 CONFDIR     := $(SYSCONFDIR)/touchd
 MANPAGES    := touchd.8 touchctl.1 touchd.yaml.5
 RULE_EXAMPLES := $(notdir $(wildcard udev-rules/examples/*.rules))
+# Every unit of systemd/user (e.g. the action agent) is a systemd user unit.
+USER_UNITS  := $(notdir $(wildcard systemd/user/*.service systemd/user/*.socket systemd/user/*.timer systemd/user/*.path))
 
 install: release
 	@$(MAKE) --no-print-directory install-files
@@ -174,9 +179,11 @@ install-files:
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u > "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
 		chmod 0644 "$(DESTDIR)$(UNITDIR)/$$u.tmp" && mv "$(DESTDIR)$(UNITDIR)/$$u.tmp" "$(DESTDIR)$(UNITDIR)/$$u" || exit 1; \
 	done
-	sed 's|@BINDIR@|$(BINDIR)|g' systemd/user/touchd-actions.service > "$(DESTDIR)$(USERUNITDIR)/touchd-actions.service.tmp" && \
-		chmod 0644 "$(DESTDIR)$(USERUNITDIR)/touchd-actions.service.tmp" && \
-		mv "$(DESTDIR)$(USERUNITDIR)/touchd-actions.service.tmp" "$(DESTDIR)$(USERUNITDIR)/touchd-actions.service"
+	for u in $(USER_UNITS); do \
+		install -d "$(DESTDIR)$(USERUNITDIR)" && \
+		sed 's|@BINDIR@|$(BINDIR)|g' systemd/user/$$u > "$(DESTDIR)$(USERUNITDIR)/$$u.tmp" && \
+		chmod 0644 "$(DESTDIR)$(USERUNITDIR)/$$u.tmp" && mv "$(DESTDIR)$(USERUNITDIR)/$$u.tmp" "$(DESTDIR)$(USERUNITDIR)/$$u" || exit 1; \
+	done
 	install -m 0644 systemd/touchd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/touchd.conf"
 	install -m 0644 udev-rules/70-touchd.rules "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules"
 	install -m 0644 $(addprefix udev-rules/examples/,$(RULE_EXAMPLES)) "$(DESTDIR)$(DOCDIR)/udev-rules/"
@@ -205,7 +212,7 @@ install-files:
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/touchd" "$(DESTDIR)$(BINDIR)/touchctl" \
 		"$(DESTDIR)$(UNITDIR)/touchd.service" "$(DESTDIR)$(UNITDIR)/touchd.socket" \
-		"$(DESTDIR)$(USERUNITDIR)/touchd-actions.service" \
+		$(foreach u,$(USER_UNITS),"$(DESTDIR)$(USERUNITDIR)/$(u)") \
 		"$(DESTDIR)$(SYSUSERSDIR)/touchd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules" \
 		"$(DESTDIR)$(MANDIR)/man1/touchctl.1" "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5" \
 		"$(DESTDIR)$(MANDIR)/man8/touchd.8" "$(DESTDIR)$(DOCDIR)/touchd.yaml" \
@@ -220,6 +227,24 @@ uninstall:
 	fi; \
 	rmdir "$(DESTDIR)$(CONFDIR)" 2>/dev/null || true
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+
+# The Debian package .build/deb/touchd_VERSION_ARCH.deb (docs/deploy.md).
+deb: release
+	@BUILD_DIR=$(BUILD_DIR) scripts/make-deb.sh
+
+# The package in a clean debootstrap root: lintian, install, units, run, purge.
+check-deb: release
+	@debs=$$(BUILD_DIR=$(BUILD_DIR) scripts/make-deb.sh) && scripts/check-deb.sh $$debs
+
+# The Python client (clients/python): pip-installed into a venv, typed, its
+# tests against a real touchd replaying a recording.
+check-python: release
+	@scripts/check-python.sh
+
+# The C client library (clients/c, libtouchd-client): built with cc, its test
+# program against a real touchd, the example built with pkg-config.
+check-c: release
+	@BUILD_DIR=$(BUILD_DIR) scripts/check-c.sh
 
 # Installs into a temporary DESTDIR and checks the tree, the units
 # (systemd-analyze verify and security), the udev rules and the man pages.

@@ -15,6 +15,8 @@ public actor ActionAgent {
     private let runner: CommandRunner
     private let log: @Sendable (String) -> Void
     private var fileStamp: FileStamp?
+    /// The connected client, to narrow its `gesture` subscription when the bindings change.
+    private var client: TouchClient?
     /// How often the file is looked at for changes.
     public static let reloadInterval: Duration = .milliseconds(500)
 
@@ -81,11 +83,32 @@ public actor ActionAgent {
             matcher.configuration = c
             await runner.setLimits(c)
             log("\(path): reloaded, \(c.bindings.count) binding\(c.bindings.count == 1 ? "" : "s")")
+            if let client {
+                do {
+                    try await client.unsubscribe([.gesture])
+                    try await Self.subscribeGestures(client, for: c)
+                } catch {
+                    log("cannot change the gesture subscription: \(error)")
+                }
+            }
             return true
         } catch {
             log("\(error.description); keeping the previous bindings")
             return false
         }
+    }
+
+    /// The gesture stream is asked only for the recognizers bindings name (a pan's `changed` at
+    /// the panel's rate would otherwise wake the agent for nothing); system gestures, few and
+    /// named by purpose too, come on the `system` stream unfiltered.
+    public static func gestureRecognizers(for configuration: ActionsConfiguration) -> [String] {
+        Array(Set(configuration.bindings.map(\.on))).sorted()
+    }
+
+    static func subscribeGestures(_ client: TouchClient, for configuration: ActionsConfiguration) async throws {
+        let names = gestureRecognizers(for: configuration)
+        guard !names.isEmpty else { return }
+        try await client.subscribe([.gesture], filter: SubscriptionFilter(recognizers: names))
     }
 
     /// Handles one server message: learns screens and devices, runs what gestures fire.
@@ -119,7 +142,8 @@ public actor ActionAgent {
             let client = TouchClient(socketPath: socketPath, reconnect: ReconnectPolicy(maxDelay: .seconds(2)))
             do {
                 try await client.connect()
-                try await client.subscribe([.gesture, .system, .device])
+                try await client.subscribe([.system, .device])
+                try await Self.subscribeGestures(client, for: matcher.configuration)
             } catch {
                 if attempt == 0 { log("cannot connect to \(socketPath) (\(error)); retrying until touchd is there") }
                 attempt += 1
@@ -128,6 +152,7 @@ public actor ActionAgent {
                 continue
             }
             log("connected to \(socketPath)")
+            self.client = client
             attempt = 0
             for await event in client.events {
                 if Task.isCancelled { break }
@@ -144,6 +169,7 @@ public actor ActionAgent {
                     break
                 }
             }
+            self.client = nil
             await client.close()
         }
     }

@@ -198,7 +198,10 @@ public struct ActionsConfiguration: Hashable, Sendable {
             let v = pair.value
             switch key {
             case "on":
-                on = try text(v, at)
+                let name = try text(v, at)
+                // touchd's limit for names in a subscription filter (docs/protocol.md, "Limits").
+                guard name.utf8.count <= 256 else { throw fail(v, at, "longer than 256 bytes: no gesture has such a name") }
+                on = name
             case "when":
                 let word = try text(v, at)
                 guard let m = ActionMoment(rawValue: word) else {

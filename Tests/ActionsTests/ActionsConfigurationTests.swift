@@ -68,8 +68,17 @@ struct ActionsConfigurationTests {
         #expect(yaml.line == 1 && yaml.message.contains("not valid YAML"), "\(yaml)")
         let concurrent = try #require(error("maxConcurrent: 0\n"))
         #expect(concurrent.path == "maxConcurrent", "\(concurrent)")
+        let long = try #require(error("bindings:\n  - {on: \(String(repeating: "n", count: 257)), run: [y]}\n"))
+        #expect(long.path == "bindings[0].on" && long.message.contains("256"), "\(long)")
         let emptyProgram = try #require(error("bindings:\n  - {on: x, run: []}\n"))
         #expect(emptyProgram.path == "bindings[0].run", "\(emptyProgram)")
+    }
+
+    @Test("the agent asks touchd's gesture stream only for the recognizers its bindings name")
+    func gestureSubscription() throws {
+        let c = try parse("bindings:\n  - {on: swipe, run: [a]}\n  - {on: home, run: [b]}\n  - {on: swipe, when: end, run: [c]}\n")
+        #expect(ActionAgent.gestureRecognizers(for: c) == ["home", "swipe"])
+        #expect(ActionAgent.gestureRecognizers(for: ActionsConfiguration()).isEmpty)
     }
 
     @Test("docs/examples/kiosk-actions.yaml parses")

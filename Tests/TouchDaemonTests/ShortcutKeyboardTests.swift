@@ -1,4 +1,6 @@
 import Evdev
+import Gestures
+import Logging
 import Foundation
 import KernelTesting
 import Session
@@ -70,4 +72,44 @@ import Trace
         #expect(touches.filter { $0 == "TOUCH_CANCEL" }.count >= 1, "\(mirror.output)")
         #expect(!touches.contains("TOUCH_UP"), "\(mirror.output)")
     }
+}
+
+/// The keyboard's failure paths, without uinput.
+@Suite("Shortcut keyboard without uinput")
+struct ShortcutKeyboardFailureTests {
+    @Test("no /dev/uinput: the keys are inactive, the failure is logged once, gestures go on being handled")
+    func uinputMissing() {
+        let record = LogRecord()
+        var logger = Logger(label: "test") { _ in record }
+        logger.logLevel = .debug
+        var config = GestureConfiguration()
+        config.shortcuts = [ShortcutConfiguration(recognizer: RecognizerConfiguration(name: "s", kind: .tap(TapParameters())),
+                                                  keys: [KeyboardKey(name: "KEY_A")!])]
+        let keyboard = ShortcutKeyboard(bindings: ShortcutKeyBindings(config), logger: logger, makeKeyboard: { () throws(EvdevError) in
+            throw EvdevError(.uinputFailed, device: VirtualKeyboard.deviceName, message: "no /dev/uinput", errno: ENOENT)
+        })
+        #expect(!keyboard.isReady)
+        keyboard.handle(GestureEvent(time: .zero, device: DeviceID(0), surface: nil, owner: "system", recognizer: "s", kind: .tap,
+                                     state: .recognized, touches: 1, touchType: .direct, location: .zero, isSystem: true))
+        #expect(record.messages.filter { $0.contains("shortcut keys are inactive") }.count == 1)
+        // A reload binding keys again tries again (and fails again, logged again).
+        keyboard.update(ShortcutKeyBindings(config))
+        #expect(record.messages.filter { $0.contains("shortcut keys are inactive") }.count == 2)
+    }
+}
+
+/// A log handler keeping the messages.
+final class LogRecord: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        lock.lock(); lines.append(event.message.description); lock.unlock()
+    }
+    var messages: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }

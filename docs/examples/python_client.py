@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A touchd client using only the Python standard library.
+"""A touchd client with the Python client package (clients/python).
 
 Connects to the touchd socket, subscribes to event streams, optionally
 registers a surface with a tap and a pan recognizer, and prints every
@@ -7,56 +7,25 @@ message as one JSON line.
 
     python3 python_client.py [--socket PATH] [--events gesture,touch,...]
                              [--surface WIDTHxHEIGHT] [--coalesce MS] [--count N]
+
+The package is `pip install ./clients/python`; from a source tree this script
+also finds it there without installing.
 """
 import argparse
 import json
-import socket
+import os
 import sys
 
-
-class TouchdConnection:
-    """JSON lines over a Unix stream socket."""
-
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.reader = self.sock.makefile("r", encoding="utf-8", newline="\n")
-        self.next_id = 1
-
-    def send(self, op, **fields):
-        """Sends a request and returns its id."""
-        request_id = self.next_id
-        self.next_id += 1
-        message = {"op": op, "id": request_id, **fields}
-        self.sock.sendall((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
-        return request_id
-
-    def messages(self):
-        """Yields each server message as a dict until the server closes."""
-        for line in self.reader:
-            if line.strip():
-                yield json.loads(line)
-
-    def request(self, op, printer, **fields):
-        """Sends a request and waits for its answer, passing events that
-        arrive meanwhile to printer. Raises RuntimeError on an error answer."""
-        request_id = self.send(op, **fields)
-        for message in self.messages():
-            if message.get("type") in ("ack", "error") and message.get("id") == request_id:
-                if message["type"] == "error":
-                    raise RuntimeError(f"{op} failed: {message['code']}: {message['message']}")
-                return
-            printer(message)
-        raise RuntimeError("the server closed the connection")
-
-    def close(self):
-        self.reader.close()
-        self.sock.close()
+try:
+    import touchd_client
+except ImportError:  # not installed: the package of this source tree
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
+    import touchd_client
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--socket", default="/run/touchd/touchd.sock")
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--socket", default=touchd_client.DEFAULT_SOCKET)
     parser.add_argument("--events", default="gesture,touch,system,device",
                         help="comma-separated streams to subscribe to")
     parser.add_argument("--surface", metavar="WIDTHxHEIGHT",
@@ -67,53 +36,45 @@ def main():
                         help="exit after printing this many events (0: run until the server closes)")
     args = parser.parse_args()
 
+    client = touchd_client.Client(args.socket)
     try:
-        conn = TouchdConnection(args.socket)
+        hello = client.connect()
     except OSError as e:
         print(f"cannot connect to {args.socket}: {e}", file=sys.stderr)
         return 1
+    except touchd_client.TouchdError as e:
+        print(f"touchd refused the connection: {e}", file=sys.stderr)
+        return 1
 
-    printed = 0
-
-    def printer(message):
-        nonlocal printed
+    def show(message: touchd_client.Message) -> None:
         print(json.dumps(message, separators=(",", ":")), flush=True)
-        printed += 1
-        if args.count and printed >= args.count:
-            raise SystemExit(0)
 
+    show(hello)
+    printed = 0
     try:
-        messages = conn.messages()
-        hello = next(messages)
-        if hello.get("type") != "hello" or hello.get("protocol") != 1:
-            print(f"unexpected first message: {hello}", file=sys.stderr)
-            return 1
-        printer(hello)
         if args.coalesce:
-            conn.request("coalesce", printer, intervalMs=args.coalesce)
-        conn.request("subscribe", printer, events=[e for e in args.events.split(",") if e])
+            client.coalesce(args.coalesce)
+        client.subscribe([e for e in args.events.split(",") if e])
         if args.surface:
             width, height = (float(v) for v in args.surface.lower().split("x"))
-            surface = {
-                "id": "main",
-                "rect": {"x": 0, "y": 0, "width": width, "height": height},
-                "recognizers": [
-                    {"name": "tap", "kind": "tap"},
-                    {"name": "pan", "kind": "pan", "requiresFailureOf": ["tap"]},
-                ],
-            }
-            conn.request("register", printer, surface=surface)
-        for message in conn.messages():
-            printer(message)  # unknown types are printed like the others
-            if message.get("type") == "goodbye":
+            client.register(touchd_client.surface("main", 0, 0, width, height, [
+                touchd_client.recognizer("tap", "tap"),
+                touchd_client.recognizer("pan", "pan", requiresFailureOf=["tap"]),
+            ]))
+        for message in client.events():  # unknown types are printed like the others
+            show(message)
+            printed += 1
+            if args.count and printed >= args.count:
                 break
-    except RuntimeError as e:
+    except touchd_client.TouchdError as e:
         print(e, file=sys.stderr)
         return 1
+    except touchd_client.ConnectionClosed:
+        pass
     except KeyboardInterrupt:
         pass
     finally:
-        conn.close()
+        client.close()
     return 0
 
 

@@ -1,0 +1,299 @@
+"""touchd_client against a real touchd replaying a bundled recording.
+
+Environment: TOUCHD (the daemon binary, default .build/release/touchd of the
+source tree), TOUCHD_TRACE (a recording, default the Atmel 4-finger drag).
+Run from the source tree: python3 -m unittest discover -s clients/python/tests
+(the package of the tree; with TOUCHD_CLIENT_INSTALLED=1 the installed one).
+"""
+import asyncio
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+if not os.environ.get("TOUCHD_CLIENT_INSTALLED"):  # else the installed package (scripts/check-python.sh)
+    sys.path.insert(0, os.path.join(HERE, ".."))
+
+from touchd_client import (RECONNECTED, AsyncClient, Client, ConnectionClosed, TouchdError,  # noqa: E402
+                           recognizer, surface)
+
+TOUCHD = os.environ.get("TOUCHD", os.path.join(ROOT, ".build", "release", "touchd"))
+TRACE = os.environ.get("TOUCHD_TRACE", os.path.join(
+    ROOT, "Tests", "Fixtures", "real", "evemu-devices", "touchscreens",
+    "Atmel maXTouch Touchscreen.4-finger-drag-down.events"))
+DEVICE_NAME = "Atmel maXTouch Touchscreen"
+
+
+class Daemon:
+    """touchd on a temporary socket replaying TRACE once `subscribers`
+    clients hold a subscription, then stopping (goodbye)."""
+
+    def __init__(self, socket_path: str, subscribers: int = 1, speed: float = 0,
+                 replay: bool = True, config: Optional[str] = None) -> None:
+        self.socket_path = socket_path
+        args = [TOUCHD, "--socket", socket_path, "--log-level", "warning", "--realtime-priority", "0"]
+        if replay:
+            args += ["--replay", TRACE, "--speed", str(speed), "--wait-for-subscribers", str(subscribers),
+                     "--exit-after-replay"]
+        else:  # a replay that never starts: a daemon that idles until stopped
+            args += ["--replay", TRACE, "--wait-for-subscribers", "1000"]
+        if config:
+            args += ["--config", config]
+        self.process = subprocess.Popen(args)
+        deadline = time.monotonic() + 30
+        while not os.path.exists(socket_path):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"touchd did not start: {args}")
+            time.sleep(0.02)
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=30)
+
+
+class RawReader(threading.Thread):
+    """A plain socket client, the reference: subscribes and keeps every
+    line until goodbye."""
+
+    def __init__(self, socket_path: str, events: List[str]) -> None:
+        super().__init__(daemon=True)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(socket_path)
+        self.file = self.sock.makefile("r", encoding="utf-8")
+        self.hello = json.loads(self.file.readline())
+        self.sock.sendall((json.dumps({"op": "subscribe", "id": 1, "events": events}) + "\n").encode())
+        ack = json.loads(self.file.readline())
+        assert ack == {"type": "ack", "id": 1}, ack
+        self.messages: List[Dict[str, Any]] = []
+        self.start()
+
+    def run(self) -> None:
+        for line in self.file:
+            message = json.loads(line)
+            self.messages.append(message)
+            if message["type"] == "goodbye":
+                break
+        self.sock.close()
+
+    def result(self) -> List[Dict[str, Any]]:
+        self.join(timeout=60)
+        return self.messages
+
+
+def last_moves(messages: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """The last `moved` of each touch before its `ended`."""
+    last: Dict[int, Dict[str, Any]] = {}
+    out = []
+    for m in messages:
+        if m.get("type") != "touch":
+            continue
+        if m["phase"] == "moved":
+            last[m["id"]] = m
+        elif m["phase"] == "ended" and m["id"] in last:
+            out.append(last.pop(m["id"]))
+    return out
+
+
+class ClientTests(unittest.TestCase):
+    def setUp(self) -> None:
+        self.dir = tempfile.mkdtemp(prefix="touchd-py-")
+        self.socket_path = os.path.join(self.dir, "touchd.sock")
+        self.daemons: List[Daemon] = []
+
+    def tearDown(self) -> None:
+        for d in self.daemons:
+            d.stop()
+        for name in os.listdir(self.dir):
+            os.unlink(os.path.join(self.dir, name))
+        os.rmdir(self.dir)
+
+    def daemon(self, **kwargs: Any) -> Daemon:
+        d = Daemon(self.socket_path, **kwargs)
+        self.daemons.append(d)
+        return d
+
+    def test_subscribe_with_a_filter_gets_what_a_raw_client_gets_of_that_kind(self) -> None:
+        self.daemon(subscribers=2)
+        reference = RawReader(self.socket_path, ["gesture"])
+        with Client(self.socket_path) as client:
+            assert client.hello is not None
+            self.assertEqual([d["name"] for d in client.hello["devices"]], [DEVICE_NAME])
+            client.subscribe(["gesture"], kinds=["swipe"])
+            # As a program's own loop would: select on the client, then
+            # take what is there without waiting.
+            events: List[Dict[str, Any]] = []
+            deadline = time.monotonic() + 30
+            while not events or events[-1]["type"] != "goodbye":
+                self.assertLess(time.monotonic(), deadline, f"no goodbye within 30 s; {len(events)} events")
+                if not client.pending():
+                    self.assertEqual(select.select([client], [], [], 10)[0], [client], "nothing within 10 s")
+                while not events or events[-1]["type"] != "goodbye":
+                    event = client.next_event(timeout=0)
+                    if event is None:
+                        break
+                    events.append(event)
+        expected = [m for m in reference.result() if m["type"] == "gesture" and m["kind"] == "swipe"]
+        self.assertTrue(expected, "the recording has a swipe")
+        self.assertEqual([e for e in events if e["type"] == "gesture"], expected)
+        self.assertEqual(events[-1], {"type": "goodbye", "reason": "shutdown"})
+        self.assertLess(len(expected), len([m for m in reference.messages if m["type"] == "gesture"]))
+
+    def test_errors_carry_the_protocol_code_and_keep_the_connection(self) -> None:
+        self.daemon(replay=False)
+        main = surface("main", 0, 0, 800, 480, [recognizer("tap", "tap")])
+        with Client(self.socket_path) as client:
+            client.register(main)
+            cases: List[Tuple[Callable[[], Any], str, str]] = [
+                (lambda: client.register(main), "surface-exists", "register"),
+                (lambda: client.update(surface("other", 0, 0, 1, 1)), "unknown-surface", "update"),
+                (lambda: client.unregister("other"), "unknown-surface", "unregister"),
+                (lambda: client.coalesce(250), "bad-field", "coalesce"),
+                (lambda: client.subscribe(["wind"]), "bad-field", "subscribe"),
+                (lambda: client.register(surface("s", 0, 0, 1, 1, [recognizer("r", "nonsense")])),
+                 "unknown-recognizer", "register"),
+                (lambda: client.request("teleport"), "unknown-op", "teleport"),
+            ]
+            for call, code, op in cases:
+                with self.assertRaises(TouchdError) as caught:
+                    call()
+                self.assertEqual((caught.exception.code, caught.exception.op), (code, op))
+                self.assertTrue(caught.exception.message)
+            client.ping()
+            self.assertIsNone(client.next_event(timeout=0))
+            self.assertIsNone(client.next_event(timeout=0.05))
+            client.update(surface("main", 0, 0, 400, 480))
+            client.unregister("main")
+            with self.assertRaises(TouchdError) as caught:
+                client.unregister("main")
+            self.assertEqual(caught.exception.code, "unknown-surface")
+
+    def test_a_refused_connection_raises_not_permitted(self) -> None:
+        config = os.path.join(self.dir, "touchd.yaml")
+        with open(config, "w") as f:
+            f.write(f"access:\n  connect: {{users: [{os.getuid() + 12345}]}}\n")
+        self.daemon(replay=False, config=config)
+        with self.assertRaises(TouchdError) as caught:
+            Client(self.socket_path).connect()
+        self.assertEqual(caught.exception.code, "not-permitted")
+
+    def test_a_surface_gets_its_recognizers_gestures_until_unregistered(self) -> None:
+        self.daemon(subscribers=1, speed=1)
+        with Client(self.socket_path) as client:
+            client.register(surface("main", 0, 0, 100, 100, [recognizer("drag", "pan")]))
+            client.update(surface("main", 0, 0, 1920, 1080, [recognizer("drag", "pan", minTouches=4)]))
+            client.subscribe(["device"])  # starts the replay
+            mine = []
+            while True:
+                event = client.next_event(timeout=10)
+                self.assertIsNotNone(event, "no event within 10 s")
+                assert event is not None
+                if event["type"] == "gesture":
+                    mine.append(event)
+                if len(mine) == 3:
+                    break
+            self.assertEqual({(e["surface"], e["recognizer"], e["touches"]) for e in mine}, {("main", "drag", 4)})
+            client.unregister("main")
+            after = list(client.events())
+        self.assertEqual(after[-1]["type"], "goodbye")
+        # The pan in progress is cancelled, and nothing of the surface comes after.
+        self.assertEqual([e["state"] for e in after if e["type"] == "gesture"], ["cancelled"])
+
+    def test_coalesced_touches_are_fewer_and_end_where_every_touch_ends(self) -> None:
+        self.daemon(subscribers=2, speed=1)
+        reference = RawReader(self.socket_path, ["touch"])
+        with Client(self.socket_path) as client:
+            client.coalesce(50)
+            client.subscribe(["touch"])
+            events = list(client.events())
+        expected = reference.result()
+        moved = [e for e in events if e["type"] == "touch" and e["phase"] == "moved"]
+        all_moved = [e for e in expected if e["type"] == "touch" and e["phase"] == "moved"]
+        self.assertTrue(moved)
+        self.assertLess(len(moved), len(all_moved))
+        self.assertEqual(len(last_moves(expected)), 4)
+        self.assertEqual(last_moves(events), last_moves(expected))
+
+    def test_asyncio_client_iterates_the_same_events(self) -> None:
+        self.daemon(subscribers=2)
+        reference = RawReader(self.socket_path, ["gesture", "device"])
+
+        async def run() -> List[Dict[str, Any]]:
+            async with AsyncClient(self.socket_path) as client:
+                assert client.hello is not None
+                self.assertEqual(client.hello["type"], "hello")
+                with self.assertRaises(TouchdError) as caught:
+                    await client.coalesce(-1)
+                self.assertEqual(caught.exception.code, "bad-field")
+                await asyncio.gather(client.ping(), client.subscribe(["gesture", "device"]), client.ping())
+                return [e async for e in client.events()]
+
+        events = asyncio.run(run())
+        expected = reference.result()
+        self.assertGreater(len([e for e in expected if e["type"] == "gesture"]), 10)
+        self.assertEqual(events, expected)
+
+    def test_reconnect_restores_surfaces_and_subscriptions(self) -> None:
+        first = self.daemon(replay=False)
+        client = Client(self.socket_path, reconnect=True, reconnect_timeout=20)
+        client.connect()
+        client.register(surface("main", 0, 0, 1920, 1080, [recognizer("drag", "pan")]))
+        client.subscribe(["device"])
+        self.assertEqual(first.stop(), 0)
+        self.assertEqual(client.next_event(timeout=10), {"type": "goodbye", "reason": "shutdown"})
+        os.unlink(self.socket_path) if os.path.exists(self.socket_path) else None
+        restarted = threading.Timer(0.3, lambda: self.daemon(subscribers=1))
+        restarted.start()
+        reconnected = client.next_event(timeout=30)
+        restarted.join()
+        assert reconnected is not None
+        self.assertEqual(reconnected["type"], RECONNECTED)
+        self.assertEqual(reconnected["hello"]["type"], "hello")
+        gestures = []
+        for event in client.events():  # the restored subscription started the replay
+            if event["type"] == "gesture":
+                gestures.append(event)
+            if event["type"] == "goodbye":
+                break
+        client.close()
+        self.assertTrue(gestures)
+        self.assertEqual({(g["surface"], g["recognizer"]) for g in gestures}, {("main", "drag")})
+        with self.assertRaises(ConnectionClosed):
+            client.ping()
+
+    def test_asyncio_reconnect_restores_the_subscription(self) -> None:
+        first = self.daemon(replay=False)
+
+        async def run() -> List[Dict[str, Any]]:
+            client = AsyncClient(self.socket_path, reconnect=True, reconnect_timeout=20)
+            await client.connect()
+            await client.subscribe(["gesture"], kinds=["swipe"])
+            self.assertEqual(first.stop(), 0)
+            self.assertEqual((await client.next_event())["type"], "goodbye")
+            self.daemon(subscribers=1)
+            seen = []
+            async for event in client.events():
+                seen.append(event)
+                if len(seen) > 1 and event["type"] == "goodbye":
+                    break
+            await client.close()
+            return seen
+
+        seen = asyncio.run(run())
+        self.assertEqual(seen[0]["type"], RECONNECTED)
+        self.assertEqual({e["kind"] for e in seen if e["type"] == "gesture"}, {"swipe"})
+        self.assertEqual(seen[-1]["type"], "goodbye")
+
+
+if __name__ == "__main__":
+    unittest.main()
