@@ -21,6 +21,9 @@ struct DeviceFrameAssembler: Sendable {
     private var singleChanged = false
     private let contactKey: UInt16
 
+    // Protocol A: the last BTN_TOUCH value, nil until the device sends one (a recording may start mid-touch).
+    private var anonymousTouchKey: Bool?
+
     // Legacy ABS_X/ABS_Y on multitouch devices: only a fallback position.
     private var legacyX: Int32?
     private var legacyY: Int32?
@@ -95,6 +98,7 @@ struct DeviceFrameAssembler: Sendable {
     }
 
     private mutating func handleKey(_ code: UInt16, _ value: Int32) {
+        if code == EventCode.btnTouch && fingerProtocol == .anonymous { anonymousTouchKey = value != 0 }
         if fingerProtocol == .singleTouch && code == contactKey {
             singleTouchKey = value != 0
             singleChanged = true
@@ -168,7 +172,8 @@ struct DeviceFrameAssembler: Sendable {
             anchor = slots.lastTouching
         case .anonymous:
             anonymous.commit(
-                sampler: sampler, buttons: buttons, hovers: hovers, device: device, time: time, lift: lift,
+                sampler: sampler, buttons: buttons, hovers: hovers, touchKeyUp: anonymousTouchKey == false,
+                device: device, time: time, lift: lift,
                 ids: &ids, into: &out)
             realTouching = anonymous.touchingCount
         case .singleTouch:
@@ -217,6 +222,7 @@ struct DeviceFrameAssembler: Sendable {
         for i in synthetic.indices { synthetic[i].cancel(device: device, time: time, into: &out) }
         pen.cancel(device: device, time: time, into: &out)
         singleTouchKey = false
+        anonymousTouchKey = nil
         fingerToolsDown = 0
     }
 
