@@ -49,6 +49,8 @@ public struct QuirkProperty: Hashable, Sendable {
     public var value: String
     /// 1-based line.
     public var line: Int
+    /// Creates a property.
+    public init(key: String, value: String, line: Int) { self.key = key; self.value = value; self.line = line }
 }
 
 /// One `[section]` of a quirks file.
@@ -63,6 +65,10 @@ public struct QuirkSection: Hashable, Sendable {
     public var matches: [QuirkMatch]
     /// Its attributes and model flags, in file order.
     public var properties: [QuirkProperty]
+    /// Creates a section.
+    public init(name: String, file: String, line: Int, matches: [QuirkMatch], properties: [QuirkProperty]) {
+        self.name = name; self.file = file; self.line = line; self.matches = matches; self.properties = properties
+    }
 }
 
 /// What matching looks at: the device and, on a live system, the machine.
@@ -102,7 +108,7 @@ public struct QuirkDeviceFacts: Hashable, Sendable {
             if classification.fingerType == .direct { types.insert("touchscreen") }
             if classification.hasStylus { types.insert("tablet") }
         }
-        self.init(id: d.id, name: d.name, uniq: d.udevProperties["ID_INPUT_UNIQ"], udevTypes: types,
+        self.init(id: d.id, name: d.name, uniq: d.udevProperties["UNIQ"], udevTypes: types,
                   dmiModalias: dmiModalias, deviceTree: deviceTree)
     }
 }
@@ -269,6 +275,32 @@ public struct QuirkAttributes: Hashable, Sendable {
         return t
     }
 
+    /// Applies these quirks to a device's mapping, below the configuration and udev
+    /// (which set ``DeviceMapping/sizeMM`` first, if at all): when the device reports
+    /// no resolution and nothing set a size, `AttrResolutionHint` (units per mm) or else
+    /// `AttrSizeHint` (mm) gives it; the contact thresholds apply; the quirks are recorded.
+    public func apply(to mapping: inout DeviceMapping, description d: DeviceDescription) {
+        mapping.quirks = self
+        mapping.contactThresholds = contactThresholds
+        guard mapping.sizeMM == nil, !Self.reportsResolution(d) else { return }
+        let mt = d.absInfo[EventCode.absMTPositionX] != nil
+        let xa = d.absInfo[mt ? EventCode.absMTPositionX : EventCode.absX]
+        let ya = d.absInfo[mt ? EventCode.absMTPositionY : EventCode.absY]
+        if let r = resolutionHint, let xa, let ya, xa.span > 0, ya.span > 0 {
+            mapping.sizeMM = SizeMM(width: xa.span / Double(r.x), height: ya.span / Double(r.y))
+            mapping.sizeFromQuirk = true
+        } else if let size = sizeHint {
+            mapping.sizeMM = size
+            mapping.sizeFromQuirk = true
+        }
+    }
+
+    /// Whether a position axis reports a resolution (quirk hints apply only when none does).
+    public static func reportsResolution(_ d: DeviceDescription) -> Bool {
+        let axes = [EventCode.absMTPositionX, EventCode.absMTPositionY, EventCode.absX, EventCode.absY]
+        return axes.contains { (d.absInfo[$0]?.resolution ?? 0) > 0 }
+    }
+
     /// `WxH` as two positive integers.
     static func dimensions(_ s: String) -> (Int, Int)? {
         let parts = s.split(separator: "x")
@@ -288,9 +320,19 @@ public struct QuirkAttributes: Hashable, Sendable {
 public struct QuirksDatabase: Hashable, Sendable {
     /// All sections, in reading order (files in version-sort order, `local-overrides.quirks` last).
     public var sections: [QuirkSection]
+    /// This machine's `/sys/class/dmi/id/modalias`, for `MatchDMIModalias` (nil in replays).
+    public var dmiModalias: String?
+    /// This machine's device-tree `compatible` string, for `MatchDeviceTree` (nil in replays).
+    public var deviceTree: String?
 
     /// Creates a database from sections already in reading order.
     public init(sections: [QuirkSection] = []) { self.sections = sections }
+
+    /// The quirks for a device: matched on its description and this machine.
+    public func attributes(for d: DeviceDescription) -> QuirkAttributes {
+        guard !sections.isEmpty else { return QuirkAttributes() }
+        return attributes(for: QuirkDeviceFacts(d, classification: DeviceClassification(d), dmiModalias: dmiModalias, deviceTree: deviceTree))
+    }
 
     /// Parses files given as (name, text), sorting them as libinput does.
     public init(files: [(name: String, text: String)]) throws(QuirksError) {

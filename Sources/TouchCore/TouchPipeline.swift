@@ -100,7 +100,8 @@ public struct TouchPipeline: Sendable {
     @discardableResult
     public mutating func addDevice(_ id: DeviceID, description: DeviceDescription, mapping: DeviceMapping = DeviceMapping()) -> DeviceInfo {
         let classification = DeviceClassification(description)
-        let geometry = DeviceGeometry(description, classification: classification, override: mapping.sizeMM)
+        var geometry = DeviceGeometry(description, classification: classification, override: mapping.sizeMM)
+        if mapping.sizeFromQuirk && geometry.source == .override { geometry.source = .quirk }
         let screenIndex = screens.indices.contains(mapping.screen) ? mapping.screen : 0
         let info = DeviceInfo(id: id, description: description, classification: classification,
                               geometry: geometry, mapping: mapping, screen: screens[screenIndex])

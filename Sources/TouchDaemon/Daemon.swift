@@ -79,6 +79,7 @@ public enum Daemon {
             }
             logger.info("configuration loaded", metadata: ["file": "\(path)"])
         }
+        configuration.quirks = installedQuirks(logger: logger)
 
         let board = HelloBoard()
         let engine = try DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
@@ -212,7 +213,8 @@ public enum Daemon {
         Systemd.notifyReloading()
         defer { Systemd.notify("READY=1") }
         do {
-            let c = try TouchdConfiguration.load(path: path)
+            var c = try TouchdConfiguration.load(path: path)
+            c.quirks = installedQuirks(logger: logger)
             let settings = try DaemonSettings.load(path: path)
             try await engine.reload(c)
             let closed = await publisher?.updateAccess(settings.accessPolicy) ?? 0
@@ -228,5 +230,20 @@ public enum Daemon {
             logger.error("configuration reload rejected, keeping the previous configuration: \(e.description)",
                          metadata: ["file": "\(e.file)", "key": "\(e.path)"])
         }
+    }
+}
+
+/// libinput's installed quirks (docs/udev.md, "libinput quirks"); a malformed file
+/// disables them all, as in libinput, with an error naming the file and line.
+func installedQuirks(logger: Logger) -> QuirksDatabase {
+    do {
+        let database = try QuirksLoader.loadInstalled()
+        if !database.sections.isEmpty {
+            logger.info("libinput quirks loaded", metadata: ["sections": "\(database.sections.count)"])
+        }
+        return database
+    } catch {
+        logger.warning("libinput quirks not used: \(error.description)")
+        return QuirksDatabase()
     }
 }

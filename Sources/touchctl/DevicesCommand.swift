@@ -3,6 +3,7 @@ import LiveInput
 import TouchCore
 import Session
 import TouchDaemon
+import Trace
 
 /// `touchctl devices`: the live touch devices, how touchd would use them, and why any is left alone.
 struct DevicesCommand: ParsableCommand {
@@ -14,8 +15,20 @@ struct DevicesCommand: ParsableCommand {
     @Option(name: .customLong("config"), help: "Configuration file (YAML) whose device rules apply.")
     var config: String?
 
+    @Option(name: .customLong("quirks"), help: "Directory of libinput quirks files to apply instead of the installed ones (/usr/share/libinput, /etc/libinput/local-overrides.quirks).")
+    var quirks: String?
+
     func run() throws {
-        let configuration = try loadConfiguration(path: config)
+        var configuration = try loadConfiguration(path: config)
+        if let quirks {
+            configuration.quirks = try loadQuirks(directory: quirks)
+        } else {
+            do {
+                configuration.quirks = try QuirksLoader.loadInstalled()
+            } catch {
+                printError("touchctl: warning: libinput quirks not used: " + error.description)
+            }
+        }
         let session: LiveTouchSession
         do {
             session = try LiveTouchSession(configuration: configuration, watchesHotplug: false)
@@ -67,9 +80,11 @@ enum LiveDeviceText {
         case .configuration: sizeSource = "configuration"
         case .touchdProperty: sizeSource = "udev TOUCHD_SIZE_MM"
         case .udevProperty: sizeSource = "udev ID_INPUT_WIDTH_MM/ID_INPUT_HEIGHT_MM"
+        case .quirk: sizeSource = "libinput quirk"
         case .device: sizeSource = device.geometry.source.rawValue
         }
         lines.append("  size: \(TouchText.fixed(device.geometry.width, 1)) x \(TouchText.fixed(device.geometry.height, 1)) mm (\(sizeSource))")
+        lines.append(contentsOf: DeviceText.quirkLines(device.mapping.quirks))
         let screenName = screens.indices.contains(s.mapping.screen) ? screens[s.mapping.screen].name : "?"
         var mapping = "  screen: \(s.mapping.screen) \"\(screenName)\" (\(source(s.screenSource)))"
         if s.mapping.rotation != .none { mapping += ", rotation \(s.mapping.rotation.rawValue)" }
@@ -89,6 +104,7 @@ enum LiveDeviceText {
         case .configuration: return "configuration"
         case .touchdProperty: return "udev TOUCHD_*"
         case .udevProperty: return "udev LIBINPUT_CALIBRATION_MATRIX"
+        case .quirk: return "libinput quirk"
         case .device: return "default"
         }
     }
