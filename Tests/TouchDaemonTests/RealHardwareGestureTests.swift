@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import Session
 import Testing
 import TouchCore
 import TouchTesting
@@ -154,6 +155,32 @@ enum ScriptedStroke {
             #expect(!g.contains { $0.recognizer == "swipe" }, "\(f): \(g.filter { $0.recognizer == "swipe" })")
             #expect(g.filter { $0.recognizer == "pan" && $0.state == .began }.count == 1, "\(f)")
         }
+    }
+
+    /// The real touchpad recordings replayed with the real quirks files (the Cypress
+    /// pad gets `AttrPressureRange=10:8` and a palm threshold, the Elantech pads a
+    /// resolution hint and the same range): their taps are still taps, and every
+    /// recording keeps the touch and engine invariants.
+    @Test func touchpadRecordingsWithQuirks() throws {
+        var configuration = TouchdConfiguration()
+        configuration.quirks = try QuirksLoader.load(directory: RealFixtures.root + "/real/libinput-quirks")
+        let cypress = "touchpads/CyPS2 Cypress Trackpad."
+        #expect(gestures(try RealFixtures.recording(cypress + "three_finger_tap.events"), configuration: configuration).map(\.description)
+            == ["tap:recognized(3)"])
+        #expect(gestures(try RealFixtures.recording(cypress + "two_finger_tap.events"), configuration: configuration).map(\.description)
+            == ["tap:recognized(2)"])
+        let root = RealFixtures.root + "/real/evemu-devices/touchpads/"
+        var matched = 0
+        for f in try FileManager.default.contentsOfDirectory(atPath: root).filter({ $0.hasSuffix(".events") }).sorted() {
+            let r = try TraceReader.read(path: root + f)
+            if !configuration.quirks.attributes(for: r.devices[0].description).entries.isEmpty { matched += 1 }
+            var checker = EngineInvariantChecker()
+            ReplaySession(recordings: [r], configuration: configuration).run { o in
+                if case .engine(let e) = o { checker.check(e) }
+            }
+            #expect(checker.violations == [] && checker.activeGestures.isEmpty, "\(f)")
+        }
+        #expect(matched >= 5)
     }
 
     /// The touchpad recordings in the fixtures give no long press at all.
