@@ -84,7 +84,6 @@ enum LiveDeviceText {
         case .device: sizeSource = device.geometry.source.rawValue
         }
         lines.append("  size: \(TouchText.fixed(device.geometry.width, 1)) x \(TouchText.fixed(device.geometry.height, 1)) mm (\(sizeSource))")
-        lines.append(contentsOf: DeviceText.quirkLines(device.mapping.quirks))
         let screenName = screens.indices.contains(s.mapping.screen) ? screens[s.mapping.screen].name : "?"
         var mapping = "  screen: \(s.mapping.screen) \"\(screenName)\" (\(source(s.screenSource)))"
         if s.mapping.rotation != .none { mapping += ", rotation \(s.mapping.rotation.rawValue)" }
@@ -95,6 +94,7 @@ enum LiveDeviceText {
         lines.append(mapping)
         lines.append("  pass-through: \(s.passThrough ? "on" : "off") (\(source(s.passThroughSource)))")
         lines.append("  syspath: \(live.syspath)")
+        lines.append(contentsOf: DeviceText.quirkLines(device.mapping.quirks))
         for w in s.warnings { lines.append("  warning: \(w)") }
         return lines
     }
