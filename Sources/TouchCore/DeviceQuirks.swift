@@ -265,12 +265,16 @@ public struct QuirkAttributes: Hashable, Sendable {
     /// `AttrResolutionHint` in units per mm (x, y).
     public var resolutionHint: (x: Int32, y: Int32)? { self["AttrResolutionHint"].flatMap { Self.dimensions($0.value) }.map { (Int32($0.0), Int32($0.1)) } }
 
-    /// What makes a contact a contact, or a palm (docs/udev.md).
+    /// Whether `ModelPressurePad=1`: the pad reports force, not contact, as pressure.
+    public var isPressurePad: Bool { self["ModelPressurePad"]?.value == "1" }
+
+    /// What makes a contact a contact, or a palm (docs/udev.md). On a pressure pad
+    /// pressure decides neither, as in libinput (a light finger is still a finger).
     public var contactThresholds: ContactThresholds {
         var t = ContactThresholds()
-        if let r = self["AttrPressureRange"].flatMap({ Self.range($0.value) }), r.high > r.low { t.pressure = r }
+        if let r = self["AttrPressureRange"].flatMap({ Self.range($0.value) }), r.high > r.low, !isPressurePad { t.pressure = r }
         if let r = self["AttrTouchSizeRange"].flatMap({ Self.range($0.value) }), r.high > r.low { t.touchSize = r }
-        if let v = self["AttrPalmPressureThreshold"].flatMap({ Int32($0.value) }), v > 0 { t.palmPressure = v }
+        if let v = self["AttrPalmPressureThreshold"].flatMap({ Int32($0.value) }), v > 0, !isPressurePad { t.palmPressure = v }
         if let v = self["AttrPalmSizeThreshold"].flatMap({ Int32($0.value) }), v > 0 { t.palmSize = v }
         return t
     }

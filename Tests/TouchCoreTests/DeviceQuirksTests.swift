@@ -206,6 +206,25 @@ import Trace
         #expect(magic.geometry.source == .resolution)
     }
 
+    /// `ModelPressurePad=1` (the Dell sections): pressure decides neither contact
+    /// nor palm, even when another section gives a pressure range.
+    @Test func pressurePadsIgnorePressureLimits() throws {
+        let override = "[pad pressure]\nMatchBus=i2c\nMatchUdevType=touchpad\nAttrPressureRange=10:8\nAttrPalmPressureThreshold=200\n"
+        var files = try FileManager.default.contentsOfDirectory(atPath: Self.directory).filter { $0.hasSuffix(".quirks") }.map {
+            (name: $0, text: try String(contentsOfFile: Self.directory + "/" + $0, encoding: .utf8))
+        }
+        files.append((name: "local-overrides.quirks", text: override))
+        let db = try QuirksDatabase(files: files)
+        var pad = try Self.device("libinput-litest-devices/bcm5974.desc")
+        pad.id = InputID(bustype: 0x18, vendor: 0x27C6, product: 0x0F60)  // Dell Precision 5680's Goodix pad
+        let q = db.attributes(for: pad)
+        #expect(q.isPressurePad && q["ModelPressurePad"]?.section == "Dell Precision5680 Touchpad")
+        #expect(q.contactThresholds.pressure == nil && q.contactThresholds.palmPressure == nil)
+        pad.id.product = 0x0F70  // another i2c pad of the vendor: no pressure-pad section
+        let other = db.attributes(for: pad)
+        #expect(!other.isPressurePad && other.contactThresholds.pressure?.high == 10 && other.contactThresholds.palmPressure == 200)
+    }
+
     /// `AttrTouchSizeRange` (bcm5974) and `AttrPressureRange` (Cypress): a
     /// contact begins above the first value and ends below the second; the palm
     /// thresholds cancel a touch.
