@@ -6,7 +6,8 @@ import TouchCore
 /// `directionTolerance` of one of `directions`' axes, at `minVelocity` or faster,
 /// with `minTouches...maxTouches` touches down. Fails when the stroke leaves the
 /// tolerance, when it curves (its heading turns more than ``maxTurn``: a circle
-/// is not a swipe, even when its first chord lies along an axis), when too many
+/// is not a swipe, even when its first chord lies along an axis) or turns back
+/// toward its start, when too many
 /// touches come down, or when the touches lift first.
 /// Transition table: docs/state-machines/swipe.md.
 struct SwipeRecognizer: GestureRecognizerMachine {
@@ -14,7 +15,7 @@ struct SwipeRecognizer: GestureRecognizerMachine {
     private let cosTolerance: Double
     /// The stroke's heading is measured once per this much travel of the centroid (mm).
     private let segmentMM: Double
-    /// Most the heading may turn, in radians, from its first segment: half the direction tolerance.
+    /// Most the heading may turn over ``turn``'s window, in radians: half the direction tolerance.
     let maxTurn: Double
     private var direction: SwipeDirection?
     private var touchesAtRecognition = 0
@@ -28,6 +29,8 @@ struct SwipeRecognizer: GestureRecognizerMachine {
     private(set) var turn = 0.0
     /// The latest part of ``turn``: between the last two complete segments.
     private var earlierTurn = 0.0
+    /// Farthest the centroid got from where it started, in mm.
+    private var farthest = 0.0
 
     init(parameters: SwipeParameters) {
         self.parameters = parameters
@@ -36,11 +39,14 @@ struct SwipeRecognizer: GestureRecognizerMachine {
         self.maxTurn = Angles.radians(degrees: parameters.directionTolerance / 2)
     }
 
-    /// The turn of the segment under way (at least 1 mm long) from the last complete one:
-    /// at a report rate where one report covers most of a segment, it still counts.
-    private func partialTurn(_ t: Point) -> Double {
+    /// The turn of the segment under way (at least 1 mm long, and not slow) from the last
+    /// complete one: at a report rate where one report covers most of a segment, it still counts.
+    private func partialTurn(_ t: Point, at time: Timestamp) -> Double {
         let step = t - segmentStart
-        guard hasHeading, step.length >= 1 else { return 0 }
+        let length = step.length
+        guard hasHeading, length >= 1 else { return 0 }
+        let seconds = time.milliseconds(since: segmentTime) / 1000
+        if seconds > 0 && length / seconds < parameters.minVelocity / 2 { return 0 }
         return Angles.turn(from: lastHeading, to: step)
     }
 
@@ -79,16 +85,19 @@ struct SwipeRecognizer: GestureRecognizerMachine {
         let t = core.translationMM
         if !started { started = true; segmentTime = time }
         followHeading(t, at: time)
-        if abs(turn + partialTurn(t)) > maxTurn { return .fail }
+        if abs(turn + partialTurn(t, at: time)) > maxTurn { return .fail }
         let distance = t.length
+        // Coming back toward the start is turning round, however slowly the finger turned.
+        if distance > farthest { farthest = distance } else if farthest - distance > segmentMM { return .fail }
         if distance >= parameters.minDistance {
             let horizontal = abs(t.x) >= abs(t.y)
             let along = horizontal ? abs(t.x) : abs(t.y)
             if along / distance < cosTolerance { return .fail }
             let dir: SwipeDirection = horizontal ? (t.x < 0 ? .left : .right) : (t.y < 0 ? .up : .down)
             if !parameters.directions.contains(dir) { return .fail }
+            // Speed toward the direction: a finger already going back is not swiping forward.
             let v = core.velocityMM
-            let speed = horizontal ? abs(v.x) : abs(v.y)
+            let speed = horizontal ? (t.x < 0 ? -v.x : v.x) : (t.y < 0 ? -v.y : v.y)
             let count = Swift.max(down, core.touches.count)
             if speed >= parameters.minVelocity && count >= parameters.minTouches {
                 direction = dir
@@ -113,5 +122,6 @@ struct SwipeRecognizer: GestureRecognizerMachine {
     mutating func reset() {
         direction = nil; touchesAtRecognition = 0
         segmentStart = .zero; segmentTime = .zero; started = false; lastHeading = .zero; hasHeading = false; turn = 0; earlierTurn = 0
+        farthest = 0
     }
 }
