@@ -11,6 +11,8 @@ struct DeviceFrameAssembler: Sendable {
     private var pen = PenTracker()
     private let hasPen: Bool
     private let secondaryAxes: Bool
+    /// Codes a quirk disabled (`AttrEventCode=-...`): their events are dropped, as libevdev does; nil when none.
+    private let disabled: DisabledCodes?
 
     // Single-touch devices.
     private var single = ContactLifecycle()
@@ -48,6 +50,8 @@ struct DeviceFrameAssembler: Sendable {
         hasPen = info.classification.hasStylus
         secondaryAxes = info.classification.usesSecondaryPositionAxes
         contactKey = info.classification.contactKey
+        let off = info.mapping.quirks.capabilityChanges.disabled
+        disabled = off.isEmpty ? nil : off
         switch fingerProtocol {
         case .slotted(let n): slotCapacity = max(1, n); slots = SlotTracker(slotCount: n)
         case .anonymous: slotCapacity = Int.max; slots = SlotTracker(slotCount: 0)
@@ -70,6 +74,7 @@ struct DeviceFrameAssembler: Sendable {
             if e.isSynReport { dropping = false }
             return false
         }
+        if let disabled, e.type != .syn, disabled.contains(e.type, e.code) { return false }
         switch e.type {
         case .syn:
             switch e.code {

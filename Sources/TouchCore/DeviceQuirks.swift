@@ -218,6 +218,10 @@ public enum QuirksParser {
         case "AttrPressureRange", "AttrTouchSizeRange":
             guard let r = QuirkAttributes.range(value) else { throw fail(line, "\(key): expected HIGH:LOW integers, got '\(value)'") }
             if !(r.high == 0 && r.low == 0) && r.high <= r.low { throw fail(line, "\(key): the first value (begin) must be above the second (end)") }
+        case "AttrEventCode", "AttrInputProp":
+            for item in QuirkCapabilityChanges.items(value) where QuirkCapabilityChanges.sign(item) == nil {
+                throw fail(line, "\(key): '\(item)' must start with + or -")
+            }
         case "AttrPalmPressureThreshold", "AttrPalmSizeThreshold", "AttrThumbPressureThreshold", "AttrThumbSizeThreshold":
             guard let n = Int32(value), n >= 0 else { throw fail(line, "\(key): expected a non-negative integer, got '\(value)'") }
         default:
@@ -264,6 +268,11 @@ public struct QuirkAttributes: Hashable, Sendable {
     public var sizeHint: SizeMM? { self["AttrSizeHint"].flatMap { Self.dimensions($0.value) }.map { SizeMM(width: Double($0.0), height: Double($0.1)) } }
     /// `AttrResolutionHint` in units per mm (x, y).
     public var resolutionHint: (x: Int32, y: Int32)? { self["AttrResolutionHint"].flatMap { Self.dimensions($0.value) }.map { (Int32($0.0), Int32($0.1)) } }
+
+    /// `AttrEventCode` and `AttrInputProp`: what the device is made to have or lack.
+    public var capabilityChanges: QuirkCapabilityChanges {
+        QuirkCapabilityChanges(eventCodes: self["AttrEventCode"]?.value, inputProperties: self["AttrInputProp"]?.value)
+    }
 
     /// Whether `ModelPressurePad=1`: the pad reports force, not contact, as pressure.
     public var isPressurePad: Bool { self["ModelPressurePad"]?.value == "1" }
@@ -503,5 +512,148 @@ public struct ContactThresholds: Hashable, Sendable {
     public func hash(into h: inout Hasher) {
         h.combine(pressure?.high); h.combine(pressure?.low); h.combine(touchSize?.high); h.combine(touchSize?.low)
         h.combine(palmPressure); h.combine(palmSize)
+    }
+}
+
+/// The capability changes of `AttrEventCode` (`-EV_ABS`, `-ABS_MT_TOOL_TYPE`,
+/// `+BTN_RIGHT`, `-EV_KEY:0x118`) and `AttrInputProp` (`+INPUT_PROP_SEMI_MT`):
+/// libinput makes the device look as if it had (or lacked) them, and drops the
+/// events of disabled codes. Names touchd does not know are left out, not errors.
+public struct QuirkCapabilityChanges: Hashable, Sendable {
+    /// One change of an event type (all its codes when `code` is nil) or code.
+    public struct CodeChange: Hashable, Sendable {
+        /// True for `+`, false for `-`.
+        public var enable: Bool
+        /// The event type.
+        public var type: EventType
+        /// The code, or nil for the whole type.
+        public var code: UInt16?
+    }
+
+    /// Code changes in the order written.
+    public var codes: [CodeChange] = []
+    /// Property changes (`INPUT_PROP_*` numbers) in the order written.
+    public var properties: [(enable: Bool, number: Int)] = []
+
+    /// Creates the changes of `AttrEventCode` and `AttrInputProp` values.
+    public init(eventCodes: String?, inputProperties: String?) {
+        for item in Self.items(eventCodes) {
+            guard let (enable, name) = Self.sign(item), let change = Self.code(name, enable: enable) else { continue }
+            codes.append(change)
+        }
+        for item in Self.items(inputProperties) {
+            guard let (enable, name) = Self.sign(item) else { continue }
+            if let n = Self.propertyNames.firstIndex(of: name) {
+                properties.append((enable, n))
+            } else if name.hasPrefix("0x"), let n = Int(name.dropFirst(2), radix: 16) {
+                properties.append((enable, n))
+            }
+        }
+    }
+
+    /// Whether there is nothing to change.
+    public var isEmpty: Bool { codes.isEmpty && properties.isEmpty }
+
+    /// `d` with the changes applied.
+    public func applied(to d: DeviceDescription) -> DeviceDescription {
+        var d = d
+        for c in codes {
+            if let code = c.code {
+                if c.enable { d.enable(c.type, code) } else {
+                    d.codes[c.type]?.remove(code)
+                    if c.type == .abs { d.absInfo[code] = nil }
+                }
+            } else if !c.enable {
+                if c.type == .abs { for code in d.codes[.abs] ?? CodeSet() { d.absInfo[code] = nil } }
+                d.codes[c.type] = nil
+            }
+        }
+        for p in properties where p.number >= 0 && p.number < 32 {
+            let bit = InputProperties(rawValue: 1 << UInt32(p.number))
+            if p.enable { d.properties.insert(bit) } else { d.properties.remove(bit) }
+        }
+        return d
+    }
+
+    /// The codes whose events are dropped (disabled codes, all codes of disabled types).
+    public var disabled: DisabledCodes {
+        var out = DisabledCodes()
+        for c in codes {
+            if let code = c.code {
+                if c.enable { out.codes[c.type]?.remove(code) } else { out.codes[c.type, default: CodeSet()].insert(code) }
+            } else if c.enable {
+                out.types.remove(c.type)
+            } else {
+                out.types.insert(c.type)
+            }
+        }
+        return out
+    }
+
+    /// Equal changes.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.codes == b.codes && a.properties.map(\.enable) == b.properties.map(\.enable) && a.properties.map(\.number) == b.properties.map(\.number)
+    }
+
+    /// Hashes the changes.
+    public func hash(into h: inout Hasher) {
+        h.combine(codes)
+        for p in properties { h.combine(p.enable); h.combine(p.number) }
+    }
+
+    static let propertyNames = (0..<8).map(EventNames.property)
+
+    static func items(_ s: String?) -> [Substring] {
+        (s ?? "").split(separator: ";").map { $0.drop { $0 == " " } }.filter { !$0.isEmpty }
+    }
+
+    static func sign(_ item: Substring) -> (Bool, String)? {
+        guard let first = item.first, first == "+" || first == "-" else { return nil }
+        return (first == "+", String(item.dropFirst()))
+    }
+
+    static let typesByName: [String: EventType] = {
+        var t: [String: EventType] = [:]
+        for raw in UInt16(0)...0x1f { t[EventNames.type(EventType(rawValue: raw))] = EventType(rawValue: raw) }
+        return t
+    }()
+
+    static let codesByName: [String: (EventType, UInt16)] = {
+        var t: [String: (EventType, UInt16)] = [:]
+        let tables: [(EventType, [UInt16: String])] = [
+            (.syn, EventNames.synNames), (.key, EventNames.keyNames), (.rel, EventNames.relNames),
+            (.abs, EventNames.absNames), (EventType(rawValue: 0x04), EventNames.mscNames),
+        ]
+        for (type, table) in tables { for (code, name) in table { t[name] = (type, code) } }
+        return t
+    }()
+
+    /// `EV_ABS`, `EV_KEY:0x118` or a code name such as `ABS_MT_TOOL_TYPE`.
+    static func code(_ name: String, enable: Bool) -> CodeChange? {
+        if let colon = name.firstIndex(of: ":") {
+            guard let type = typesByName[String(name[..<colon])] else { return nil }
+            let number = name[name.index(after: colon)...]
+            guard number.hasPrefix("0x"), let code = UInt16(number.dropFirst(2), radix: 16) else { return nil }
+            return CodeChange(enable: enable, type: type, code: code)
+        }
+        if let type = typesByName[name] { return CodeChange(enable: enable, type: type, code: nil) }
+        if let (type, code) = codesByName[name] { return CodeChange(enable: enable, type: type, code: code) }
+        return nil
+    }
+}
+
+/// Event codes a device's quirks disabled: their events are dropped before they reach a tracker.
+public struct DisabledCodes: Hashable, Sendable {
+    /// Whole types.
+    public var types: Set<EventType> = []
+    /// Single codes per type.
+    public var codes: [EventType: CodeSet] = [:]
+    /// Nothing disabled.
+    public init() {}
+    /// Whether nothing is disabled.
+    public var isEmpty: Bool { types.isEmpty && codes.values.allSatisfy(\.isEmpty) }
+    /// Whether events of `type`/`code` are dropped.
+    @inlinable public func contains(_ type: EventType, _ code: UInt16) -> Bool {
+        types.contains(type) || (codes[type]?.contains(code) ?? false)
     }
 }

@@ -98,7 +98,10 @@ public struct TouchPipeline: Sendable {
 
     /// Adds (or replaces) a device and returns what the pipeline made of it.
     @discardableResult
-    public mutating func addDevice(_ id: DeviceID, description: DeviceDescription, mapping: DeviceMapping = DeviceMapping()) -> DeviceInfo {
+    public mutating func addDevice(_ id: DeviceID, description original: DeviceDescription, mapping: DeviceMapping = DeviceMapping()) -> DeviceInfo {
+        // libinput quirks may add or remove codes and properties (AttrEventCode, AttrInputProp).
+        let changes = mapping.quirks.capabilityChanges
+        let description = changes.isEmpty ? original : changes.applied(to: original)
         let classification = DeviceClassification(description)
         var geometry = DeviceGeometry(description, classification: classification, override: mapping.sizeMM)
         if mapping.sizeFromQuirk && geometry.source == .override { geometry.source = .quirk }

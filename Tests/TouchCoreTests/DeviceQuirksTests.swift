@@ -255,4 +255,79 @@ import Trace
             #expect(phases.filter { $0 != .hover } == [.began, .moved, .ended, .began, .cancelled], "\(f): \(phases)")
         }
     }
+
+    // MARK: Capabilities (AttrEventCode, AttrInputProp)
+
+    static func phases(_ d: DeviceDescription, _ db: QuirksDatabase, _ s: EventScript) -> [TouchPhase] {
+        var mapping = DeviceMapping()
+        db.attributes(for: d).apply(to: &mapping, description: d)
+        var p = TouchPipeline()
+        _ = p.addDevice(DeviceID(rawValue: 0), description: d, mapping: mapping)
+        var out: [TouchPhase] = []
+        for e in s.events { out += (p.process(e, from: DeviceID(rawValue: 0))?.touches ?? []).map(\.phase) }
+        return out
+    }
+
+    /// `AttrEventCode=-ABS_MT_TOOL_TYPE` (Lenovo Yoga Slim 7i Carbon: bogus palm
+    /// reports, matched by name glob and DMI): on that machine a finger reported as a
+    /// palm stays a finger; elsewhere the palm cancels it. Two touchpads the glob fits.
+    @Test func eventCodeQuirkDropsBogusPalms() throws {
+        var db = try Self.database()
+        var s = EventScript()
+        s.frame { $0.slot(0); $0.trackingID(1); $0.position(500, 500); $0.key(EventCode.btnTouch, 1) }
+        s.frame { $0.abs(EventCode.absMTToolType, Int32(EventCode.mtToolPalm)); $0.position(520, 500) }
+        s.frame { $0.position(540, 500) }
+        s.frame { $0.trackingID(-1); $0.key(EventCode.btnTouch, 0) }
+        for f in ["libinput-litest-devices/synaptics-pressurepad.desc", "libinput-litest-devices/synaptics-phantomclicks.desc"] {
+            let d = try Self.device(f)
+            db.dmiModalias = nil
+            #expect(Self.phases(d, db, s) == [.began, .cancelled], "\(f)")
+            db.dmiModalias = "dmi:bvnLENOVO:bvrJ6CN40WW:svnLENOVO:pn82U9:pvrYogaSlim7Carbon13IAP7:rvnLENOVO:"
+            let q = db.attributes(for: d)
+            #expect(q["AttrEventCode"]?.section == "Lenovo Yoga Slim 7i Carbon", "\(f)")
+            var mapping = DeviceMapping()
+            q.apply(to: &mapping, description: d)
+            var p = TouchPipeline()
+            let info = p.addDevice(DeviceID(rawValue: 0), description: d, mapping: mapping)
+            #expect(!info.description.supports(.abs, EventCode.absMTToolType), "\(f)")
+            #expect(Self.phases(d, db, s) == [.began, .moved, .moved, .ended], "\(f)")
+        }
+    }
+
+    /// `AttrEventCode=-BTN_TOOL_DOUBLETAP;-BTN_TOOL_TRIPLETAP;` (HP Compaq 6910p's
+    /// Synaptics PS/2 pad, by DMI): its finger counts are not believed, so a third
+    /// finger it announces is not added beside its two slots.
+    @Test func eventCodeQuirkDropsFingerCounts() throws {
+        var db = try Self.database()
+        let d = try Self.device("evemu-devices/touchpads/SynPS2 Synaptics TouchPad.desc")
+        var s = EventScript()
+        s.frame { e in
+            for i: Int32 in 0...1 { e.slot(i); e.trackingID(10 + i); e.position(3000 + 500 * i, 3000) }
+            e.key(EventCode.btnTouch, 1); e.key(EventCode.btnToolTripleTap, 1)
+        }
+        s.frame { e in for i: Int32 in 0...1 { e.slot(i); e.trackingID(-1) }; e.key(EventCode.btnTouch, 0); e.key(EventCode.btnToolTripleTap, 0) }
+        #expect(Self.phases(d, db, s) == [.began, .began, .began, .ended, .ended, .ended])
+        db.dmiModalias = "dmi:bvnHewlett-Packard:svnHewlett-Packard:pnHPCompaq6910p:pvrF.11:"
+        #expect(db.attributes(for: d)["AttrEventCode"]?.section == "HP Compaq 6910p")
+        #expect(Self.phases(d, db, s) == [.began, .began, .ended, .ended])
+    }
+
+    /// `AttrInputProp=+INPUT_PROP_SEMI_MT` (Wacom Bamboo 2FG 6x8, product 0x00D3): the
+    /// Bamboo 2FG finger description (the 4x5 model, 0x00D1) as the 6x8 model becomes
+    /// semi-MT; as itself it does not.
+    @Test func inputPropQuirkMakesSemiMT() throws {
+        let db = try Self.database()
+        var d = try Self.device("libinput-litest-devices/wacom-bamboo-2fg-finger.desc")
+        func classify() -> DeviceClassification {
+            var mapping = DeviceMapping()
+            db.attributes(for: d).apply(to: &mapping, description: d)
+            var p = TouchPipeline()
+            return p.addDevice(DeviceID(rawValue: 0), description: d, mapping: mapping).classification
+        }
+        #expect(!classify().isSemiMT)
+        d.id.product = 0x00D3
+        #expect(classify().isSemiMT)
+        #expect(Self.error("[A]\nMatchBus=usb\nAttrEventCode=-ABS_X;ABS_Y\n")?.line == 3)
+        #expect(QuirkCapabilityChanges(eventCodes: "-EV_KEY:0x118;+BTN_RIGHT;-EV_ABS;-NOT_A_CODE", inputProperties: nil).codes.count == 3)
+    }
 }
