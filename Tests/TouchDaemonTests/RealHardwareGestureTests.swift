@@ -278,4 +278,32 @@ enum ScriptedStroke {
             #expect(taps.map(\.touches).contains(4), "\(name): \(taps.map(\.description))")
         }
     }
+
+    /// appletouch (single touch, the other old Apple driver): after BTN_TOUCH 0 it
+    /// keeps reporting positions with pressure 0; the touch ends at BTN_TOUCH 0 and
+    /// nothing begins again until BTN_TOUCH 1. Four separate taps are four touches.
+    @Test func appletouchEndsAtTheLift() throws {
+        let d = try ScriptedStroke.description("libinput-litest-devices/apple-appletouch.desc")
+        var s = EventScript(frameInterval: 10)
+        for n in 0..<4 {
+            let p = ScriptedStroke.units(d, 0.2 + 0.15 * Double(n), 0.5, mt: false)
+            for k in 0..<8 {
+                s.frame { e in
+                    if k == 0 { e.key(EventCode.btnTouch, 1); e.key(EventCode.btnToolFinger, 1) }
+                    e.point(p.0, p.1 + Int32(k)); e.abs(EventCode.absPressure, 60)
+                }
+            }
+            for k in 0..<20 {
+                s.frame { e in
+                    if k == 0 { e.key(EventCode.btnTouch, 0); e.key(EventCode.btnToolFinger, 0) }
+                    e.point(p.0, p.1 + 8 + Int32(k)); e.abs(EventCode.absPressure, 0)
+                }
+            }
+            s.time = s.time.adding(milliseconds: 500)
+        }
+        let t = Self.touches(ScriptedStroke.recording(d, s.events))
+        #expect(t.filter { $0.phase == .began }.count == 4)
+        #expect(t.filter { $0.phase == .ended }.count == 4)
+        #expect(t.filter { $0.phase == .moved }.count == 4 * 7)
+    }
 }
