@@ -79,7 +79,9 @@ public enum Daemon {
             }
             logger.info("configuration loaded", metadata: ["file": "\(path)"])
         }
-        configuration.quirks = installedQuirks(logger: logger)
+        // A replayed trace comes from another machine: as in touchctl, no quirks apply to it.
+        let readsQuirks = options.replayPath == nil
+        if readsQuirks { configuration.quirks = installedQuirks(logger: logger) }
 
         let board = HelloBoard()
         let engine = try DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
@@ -114,7 +116,8 @@ public enum Daemon {
 
         let configPath = options.configPath
         let reload: @Sendable () async -> Void = {
-            await Self.reload(path: configPath, engine: engine, publisher: publisher, priorityOverride: priorityOverride, logger: logger)
+            await Self.reload(path: configPath, engine: engine, publisher: publisher, priorityOverride: priorityOverride,
+                              readsQuirks: readsQuirks, logger: logger)
         }
         let replay = live == nil ? PacedReplay(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger) : nil
         let input: any Service = live ?? replay!
@@ -204,8 +207,9 @@ public enum Daemon {
     /// `access.connect` no longer admits are closed), then its
     /// `scheduling.realtimePriority` to the threads (unless
     /// `--realtime-priority` gave one). The `socket` keys stay as they were
-    /// at start.
-    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, priorityOverride: Int? = nil, logger: Logger) async {
+    /// at start. `readsQuirks`: libinput's installed quirks are read again too.
+    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, priorityOverride: Int? = nil,
+                       readsQuirks: Bool = true, logger: Logger) async {
         guard let path else {
             logger.notice("SIGHUP: no configuration file to reload (started without --config)")
             return
@@ -214,7 +218,7 @@ public enum Daemon {
         defer { Systemd.notify("READY=1") }
         do {
             var c = try TouchdConfiguration.load(path: path)
-            c.quirks = installedQuirks(logger: logger)
+            if readsQuirks { c.quirks = installedQuirks(logger: logger) }
             let settings = try DaemonSettings.load(path: path)
             try await engine.reload(c)
             let closed = await publisher?.updateAccess(settings.accessPolicy) ?? 0
