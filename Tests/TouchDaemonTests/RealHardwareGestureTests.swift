@@ -147,8 +147,8 @@ enum ScriptedStroke {
     }
 
     /// Real one-finger drags that go up and come back down (ELAN CANDO, EP0430M09):
-    /// the turn is a curve, not a swipe (a swipe used to be seen in the direction
-    /// of the chord while the finger was already going back); the pan is unchanged.
+    /// the turn is a curve, not a swipe (the chord still points the first way while
+    /// the finger goes back, fast); the pan is unchanged.
     @Test func realUpDownDragsAreNotSwipes() throws {
         for f in ["touchscreens/ELAN CANDO Windows7.1-finger-drag-up-down.events", "touchscreens/EP0430M09.1-finger-drag-up-down.events"] {
             let g = gestures(try RealFixtures.recording(f))
