@@ -299,7 +299,7 @@ public struct TouchSession: Sendable {
         } catch {
             throw ConfigurationError(file: "", "does not fit the clients' surfaces: \(error.description)")
         }
-        let remap = new.screens != configuration.screens || new.devices != configuration.devices
+        let remap = new.screens != configuration.screens || new.devices != configuration.devices || new.quirks != configuration.quirks
         if remap {
             for frame in pipeline.finish(at: lastTime) { run(frame, into: &sink) }
         }

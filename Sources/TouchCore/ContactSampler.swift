@@ -31,11 +31,14 @@ struct ContactSampler: Sendable {
     let tiltX: AbsInfo?
     let tiltY: AbsInfo?
     let unitsPerMM: Double
+    /// What counts as a contact and as a palm (quirks).
+    let thresholds: ContactThresholds
 
     init(info: DeviceInfo, screenIndex: Int) {
         let d = info.description
         geometry = info.geometry
         mapping = info.mapping
+        thresholds = info.mapping.contactThresholds
         screen = info.screen
         self.screenIndex = screenIndex
         fingerType = info.classification.fingerType ?? .direct

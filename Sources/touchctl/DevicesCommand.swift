@@ -3,6 +3,7 @@ import LiveInput
 import TouchCore
 import Session
 import TouchDaemon
+import Trace
 
 /// `touchctl devices`: the live touch devices, how touchd would use them, and why any is left alone.
 struct DevicesCommand: ParsableCommand {
@@ -14,8 +15,20 @@ struct DevicesCommand: ParsableCommand {
     @Option(name: .customLong("config"), help: "Configuration file (YAML) whose device rules apply.")
     var config: String?
 
+    @Option(name: .customLong("quirks"), help: "Directory of libinput quirks files to apply instead of the installed ones (/usr/share/libinput, /etc/libinput/local-overrides.quirks).")
+    var quirks: String?
+
     func run() throws {
-        let configuration = try loadConfiguration(path: config)
+        var configuration = try loadConfiguration(path: config)
+        if let quirks {
+            configuration.quirks = try loadQuirks(directory: quirks)
+        } else {
+            do {
+                configuration.quirks = try QuirksLoader.loadInstalled()
+            } catch {
+                printError("touchctl: warning: libinput quirks not used: " + error.description)
+            }
+        }
         let session: LiveTouchSession
         do {
             session = try LiveTouchSession(configuration: configuration, watchesHotplug: false)
@@ -67,6 +80,7 @@ enum LiveDeviceText {
         case .configuration: sizeSource = "configuration"
         case .touchdProperty: sizeSource = "udev TOUCHD_SIZE_MM"
         case .udevProperty: sizeSource = "udev ID_INPUT_WIDTH_MM/ID_INPUT_HEIGHT_MM"
+        case .quirk: sizeSource = "libinput quirk"
         case .device: sizeSource = device.geometry.source.rawValue
         }
         lines.append("  size: \(TouchText.fixed(device.geometry.width, 1)) x \(TouchText.fixed(device.geometry.height, 1)) mm (\(sizeSource))")
@@ -80,6 +94,7 @@ enum LiveDeviceText {
         lines.append(mapping)
         lines.append("  pass-through: \(s.passThrough ? "on" : "off") (\(source(s.passThroughSource)))")
         lines.append("  syspath: \(live.syspath)")
+        lines.append(contentsOf: DeviceText.quirkLines(device.mapping.quirks))
         for w in s.warnings { lines.append("  warning: \(w)") }
         return lines
     }
@@ -89,6 +104,7 @@ enum LiveDeviceText {
         case .configuration: return "configuration"
         case .touchdProperty: return "udev TOUCHD_*"
         case .udevProperty: return "udev LIBINPUT_CALIBRATION_MATRIX"
+        case .quirk: return "libinput quirk"
         case .device: return "default"
         }
     }
