@@ -89,6 +89,22 @@ if "$TOUCHCTL" describe "$TMP/garbage.txt" >/dev/null 2>"$TMP/err"; then fail "g
 elif ! grep -q "garbage.txt" "$TMP/err"; then fail "garbage file error does not name the file"
 else ok; fi
 
+# libinput quirks (--quirks DIR): the section that applied, with file and line, in describe;
+# a malformed quirks file is an error naming file and line.
+QUIRKS="$ROOT/Tests/Fixtures/real/libinput-quirks"
+for dev in bcm5974 apple-appletouch; do
+    "$TOUCHCTL" describe --quirks "$QUIRKS" "$ROOT/Tests/Fixtures/real/libinput-litest-devices/$dev.desc" >"$TMP/describe" 2>"$TMP/err"
+    if ! grep -q "size: 104 x 75 mm (quirk)" "$TMP/describe"; then fail "describe --quirks $dev: no quirk size: $(cat "$TMP/describe" "$TMP/err" | head -12)"
+    elif ! grep -q "AttrSizeHint=104x75 (.*50-system-apple.quirks:8 \[Apple Touchpads USB\])" "$TMP/describe"; then fail "describe --quirks $dev: quirk not reported"
+    else ok; fi
+done
+if ! "$TOUCHCTL" describe "$ROOT/Tests/Fixtures/real/libinput-litest-devices/bcm5974.desc" | grep -q "quirks: none"; then fail "describe without --quirks applied quirks"; else ok; fi
+mkdir -p "$TMP/quirks"
+printf '[bad]\nMatchBus=usb\nModelAppleTouchpad=2\n' > "$TMP/quirks/10-bad.quirks"
+if "$TOUCHCTL" describe --quirks "$TMP/quirks" "$ROOT/Tests/Fixtures/real/libinput-litest-devices/bcm5974.desc" >/dev/null 2>"$TMP/err"; then fail "malformed quirks accepted"
+elif ! grep -q "10-bad.quirks:3" "$TMP/err"; then fail "malformed quirks error does not name file:line: $(cat "$TMP/err")"
+else ok; fi
+
 echo "touchctl on ${#files[@]} real files:"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

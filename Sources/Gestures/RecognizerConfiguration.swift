@@ -197,7 +197,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
     public var name: String
     /// What it recognizes, with its parameters.
     public var kind: Kind
-    /// Touch types it accepts (section 2.3; default all three).
+    /// Touch types it accepts (section 2.3; default ``RecognizerKind/defaultTouchTypes``: all three, no touchpads for holds).
     public var allowedTouchTypes: Set<TouchType>
     /// Tracks one touch type at a time (section 2.4; default true).
     public var requiresExclusiveTouchType: Bool
@@ -228,9 +228,10 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
     /// needs the daemon's `access.claimTouches` grant to ask for it.
     public var claimsTouches: Bool = false
 
-    /// Creates a recognizer configuration; every setting but name and kind has the semantics' default.
+    /// Creates a recognizer configuration; every setting but name and kind has the semantics' default
+    /// (`allowedTouchTypes` nil: the kind's ``RecognizerKind/defaultTouchTypes``).
     public init(
-        name: String, kind: Kind, allowedTouchTypes: Set<TouchType> = Set(TouchType.allCases),
+        name: String, kind: Kind, allowedTouchTypes: Set<TouchType>? = nil,
         requiresExclusiveTouchType: Bool = true, enabled: Bool = true, shouldBegin: Bool = true,
         cancelsTouchesInView: Bool = true, delaysTouchesBegan: Bool = false, delaysTouchesEnded: Bool = true,
         simultaneousWith: RecognizerSet = .none, requiresFailureOf: [String] = [],
@@ -238,7 +239,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
     ) {
         self.name = name
         self.kind = kind
-        self.allowedTouchTypes = allowedTouchTypes
+        self.allowedTouchTypes = allowedTouchTypes ?? kind.gestureKind.defaultTouchTypes
         self.requiresExclusiveTouchType = requiresExclusiveTouchType
         self.enabled = enabled
         self.shouldBegin = shouldBegin
@@ -272,7 +273,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         kind = try Kind(from: decoder)
         try rejectUnknownKeys(decoder, known: Set(CodingKeys.allCases.map(\.stringValue) + kind.parameterKeys + ["kind"] + alsoKnown),
                               what: "a \(kind.gestureKind.rawValue) \(what)")
-        allowedTouchTypes = try c.decodeIfPresent(Set<TouchType>.self, forKey: .allowedTouchTypes) ?? Set(TouchType.allCases)
+        allowedTouchTypes = try c.decodeIfPresent(Set<TouchType>.self, forKey: .allowedTouchTypes) ?? kind.gestureKind.defaultTouchTypes
         requiresExclusiveTouchType = try c.decodeIfPresent(Bool.self, forKey: .requiresExclusiveTouchType) ?? true
         enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
         shouldBegin = try c.decodeIfPresent(Bool.self, forKey: .shouldBegin) ?? true

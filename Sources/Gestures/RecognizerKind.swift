@@ -74,6 +74,17 @@ public enum RecognizerKind: String, Hashable, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The touch types it takes when its configuration does not list `allowedTouchTypes`:
+    /// every type, except that holds (long press, drag) leave touchpads out. On a touchpad a
+    /// finger rests before it scrolls or swipes, and libinput has no long press there, so a
+    /// hold would take every such gesture (docs/recognizers.md, "Touchpads").
+    public var defaultTouchTypes: Set<TouchType> {
+        switch self {
+        case .longPress, .drag: return [.direct, .stylus]
+        case .tap, .pan, .swipe, .pinch, .rotate, .edgePan, .hover, .edgeSwipe: return Set(TouchType.allCases)
+        }
+    }
+
     /// An app recognizer of this kind waits for the system edge swipes sharing its touches
     /// (semantics section 6: pans and swipes get edge touches once the system gesture failed);
     /// the other kinds follow the touches simultaneously.

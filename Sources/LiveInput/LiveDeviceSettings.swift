@@ -9,6 +9,8 @@ public enum SettingSource: String, Hashable, Sendable {
     case touchdProperty = "udev TOUCHD_*"
     /// `LIBINPUT_CALIBRATION_MATRIX` or `ID_INPUT_WIDTH_MM`/`ID_INPUT_HEIGHT_MM`.
     case udevProperty = "udev"
+    /// A libinput quirk (`AttrSizeHint`, `AttrResolutionHint`).
+    case quirk = "libinput quirk"
     /// What the device itself reports (axis resolution), or the built-in default.
     case device
 }

@@ -254,6 +254,9 @@ public struct TouchdConfiguration: Sendable {
     public var devices: [DeviceRule]
     /// The gesture part as the file gives it (surfaces, recognizers, replaceDefaults).
     public var gestureFile: GestureConfiguration
+    /// libinput's quirks database (not from the file: the daemon reads the installed
+    /// one, touchctl `--quirks DIR`); applied below the device rules (docs/udev.md).
+    public var quirks = QuirksDatabase()
 
     /// The built-in configuration.
     public init() {
@@ -332,6 +335,7 @@ public struct TouchdConfiguration: Sendable {
         if let r = rule.rotation { mapping.rotation = r }
         if let m = rule.calibration { mapping.calibration = m }
         mapping.sizeMM = rule.sizeMM
+        quirks.attributes(for: d).apply(to: &mapping, description: d)
         var decision = DeviceDecision(mapping: mapping, ignoredBecause: rule.ignoredBecause, grab: rule.grab ?? false)
         decision.passThrough = rule.passThrough ?? false
         return decision

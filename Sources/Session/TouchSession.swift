@@ -302,9 +302,11 @@ public struct TouchSession: Sendable {
     }
 
     /// Applies a new configuration: screens, device rules and gestures;
-    /// surfaces registered at runtime are kept. When screens or device rules
+    /// surfaces registered at runtime are kept. When device rules or quirks
     /// changed, touches down are cancelled and every known device is decided
-    /// and mapped again.
+    /// and mapped again; a change of screens alone is a geometry change
+    /// (touches down finish in theirs, semantics §11.5). Screen values set at
+    /// runtime stay unless the new file changed them (``ScreenOverrides``).
     ///
     /// - Throws: ``ConfigurationError`` when the new gestures do not fit the
     ///   surfaces registered at runtime (nothing changes then).
@@ -328,9 +330,9 @@ public struct TouchSession: Sendable {
         } catch {
             throw ConfigurationError(file: "", "does not fit the clients' surfaces: \(error.description)")
         }
-        // Device rules decide again (a device may now be ignored): touches down are cancelled.
+        // Device rules or quirks decide again (a device may now be ignored): touches down are cancelled.
         // A change of screens alone is a geometry change: touches down finish in theirs (semantics §11.2).
-        let remap = new.devices != oldFile.devices
+        let remap = new.devices != oldFile.devices || new.quirks != oldFile.quirks
         let screensBefore = configuration.helloScreens
         if remap {
             for frame in pipeline.finish(at: lastTime) { run(frame, into: &sink) }

@@ -48,13 +48,21 @@ struct AnonymousContactTracker: Sendable {
 
     /// `SYN_MT_REPORT`: the contact being reported is complete.
     mutating func endContact() {
-        // An empty SYN_MT_REPORT is the "no contacts" marker, and a contact whose
-        // tracking id is -1 has lifted.
-        if pendingHasData && pending.x != nil && pending.y != nil && !(sawTrackingID && pending.trackingID < 0) {
+        // An empty SYN_MT_REPORT is the "no contacts" marker, a contact whose
+        // tracking id is -1 has lifted, and a zero-size zero-pressure block is no contact.
+        if pendingHasData && pending.x != nil && pending.y != nil && !(sawTrackingID && pending.trackingID < 0)
+            && !Self.isEmptyBlock(pending) {
             incoming.append(Contact(raw: pending))
         }
         pending = RawContact()
         pendingHasData = false
+    }
+
+    /// Whether a reported block has a size or pressure and both are zero: some protocol-A
+    /// touchpads (Apple bcm5974) keep reporting lifted fingers that way after `BTN_TOUCH` 0.
+    static func isEmptyBlock(_ c: RawContact) -> Bool {
+        guard c.touchMajor != nil || c.pressure != nil else { return false }
+        return (c.touchMajor ?? 0) <= 0 && (c.pressure ?? 0) <= 0
     }
 
     /// Drops the contacts of an unfinished frame (SYN_DROPPED).
@@ -65,11 +73,13 @@ struct AnonymousContactTracker: Sendable {
     }
 
     /// `SYN_REPORT`: match this frame's contacts to the last frame's and report.
+    /// `touchKeyUp`: the device said `BTN_TOUCH` 0, so nothing touches and every touch ends.
     mutating func commit(
-        sampler: ContactSampler, buttons: ToolButtons, hovers: Bool,
+        sampler: ContactSampler, buttons: ToolButtons, hovers: Bool, touchKeyUp: Bool = false,
         device: DeviceID, time: Timestamp, lift: TouchPhase, ids: inout TouchIDAllocator, into out: inout [Touch]
     ) {
         if pendingHasData { endContact() }
+        if touchKeyUp { incoming.removeAll(keepingCapacity: true) }
         for i in incoming.indices { incoming[i].sample = sampler.finger(incoming[i].raw, buttons: buttons) }
         match()
         for j in contacts.indices where !taken[j] {
@@ -81,8 +91,10 @@ struct AnonymousContactTracker: Sendable {
         for i in incoming.indices {
             if matchOfIncoming[i] >= 0 { incoming[i].lifecycle = contacts[matchOfIncoming[i]].lifecycle }
             let raw = incoming[i].raw
+            let touching = !(hovers && (raw.distance ?? 0) > 0)
+                && sampler.thresholds.touches(raw, wasTouching: incoming[i].lifecycle.isTouching)
             incoming[i].lifecycle.update(
-                .init(present: true, touching: !(hovers && (raw.distance ?? 0) > 0), palm: raw.toolType == EventCode.mtToolPalm),
+                .init(present: true, touching: touching, palm: raw.toolType == EventCode.mtToolPalm || sampler.thresholds.isPalm(raw)),
                 sample: incoming[i].sample, device: device, time: time, lift: lift, ids: &ids, into: &out)
         }
         swap(&contacts, &incoming)

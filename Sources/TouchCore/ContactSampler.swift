@@ -30,11 +30,14 @@ struct ContactSampler: Sendable {
     let tiltX: AbsInfo?
     let tiltY: AbsInfo?
     let unitsPerMM: Double
+    /// What counts as a contact and as a palm (quirks).
+    let thresholds: ContactThresholds
 
     init(info: DeviceInfo, screenIndex: Int, generation: UInt32 = 0) {
         let d = info.description
         geometry = info.geometry
         placement = ScreenPlacement(mapping: info.mapping, screen: info.screen, index: screenIndex, generation: generation)
+        thresholds = info.mapping.contactThresholds
         fingerType = info.classification.fingerType ?? .direct
         mtPressure = d.supports(.abs, EventCode.absMTPressure) ? d.absInfo[EventCode.absMTPressure] : nil
         mtDistance = d.supports(.abs, EventCode.absMTDistance) ? d.absInfo[EventCode.absMTDistance] : nil

@@ -11,6 +11,8 @@ struct DeviceFrameAssembler: Sendable {
     private var pen = PenTracker()
     private let hasPen: Bool
     private let secondaryAxes: Bool
+    /// Codes a quirk disabled (`AttrEventCode=-...`): their events are dropped, as libevdev does; nil when none.
+    private let disabled: DisabledCodes?
 
     // Single-touch devices.
     private var single = ContactLifecycle()
@@ -20,6 +22,9 @@ struct DeviceFrameAssembler: Sendable {
     private var singleTouchKey = false
     private var singleChanged = false
     private let contactKey: UInt16
+
+    // Protocol A: the last BTN_TOUCH value, nil until the device sends one (a recording may start mid-touch).
+    private var anonymousTouchKey: Bool?
 
     // Legacy ABS_X/ABS_Y on multitouch devices: only a fallback position.
     private var legacyX: Int32?
@@ -45,6 +50,8 @@ struct DeviceFrameAssembler: Sendable {
         hasPen = info.classification.hasStylus
         secondaryAxes = info.classification.usesSecondaryPositionAxes
         contactKey = info.classification.contactKey
+        let off = info.mapping.quirks.capabilityChanges.disabled
+        disabled = off.isEmpty ? nil : off
         switch fingerProtocol {
         case .slotted(let n): slotCapacity = max(1, n); slots = SlotTracker(slotCount: n)
         case .anonymous: slotCapacity = Int.max; slots = SlotTracker(slotCount: 0)
@@ -67,6 +74,7 @@ struct DeviceFrameAssembler: Sendable {
             if e.isSynReport { dropping = false }
             return false
         }
+        if let disabled, e.type != .syn, disabled.contains(e.type, e.code) { return false }
         switch e.type {
         case .syn:
             switch e.code {
@@ -95,6 +103,7 @@ struct DeviceFrameAssembler: Sendable {
     }
 
     private mutating func handleKey(_ code: UInt16, _ value: Int32) {
+        if code == EventCode.btnTouch && fingerProtocol == .anonymous { anonymousTouchKey = value != 0 }
         if fingerProtocol == .singleTouch && code == contactKey {
             singleTouchKey = value != 0
             singleChanged = true
@@ -168,7 +177,8 @@ struct DeviceFrameAssembler: Sendable {
             anchor = slots.lastTouching
         case .anonymous:
             anonymous.commit(
-                sampler: sampler, buttons: buttons, hovers: hovers, device: device, time: time, lift: lift,
+                sampler: sampler, buttons: buttons, hovers: hovers, touchKeyUp: anonymousTouchKey == false,
+                device: device, time: time, lift: lift,
                 ids: &ids, into: &out)
             realTouching = anonymous.touchingCount
         case .singleTouch:
@@ -217,6 +227,7 @@ struct DeviceFrameAssembler: Sendable {
         for i in synthetic.indices { synthetic[i].cancel(device: device, time: time, into: &out) }
         pen.cancel(device: device, time: time, into: &out)
         singleTouchKey = false
+        anonymousTouchKey = nil
         fingerToolsDown = 0
     }
 

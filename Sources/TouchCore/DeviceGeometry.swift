@@ -10,6 +10,8 @@ public struct DeviceGeometry: Hashable, Sendable {
         case resolution
         /// A per-device override in the configuration.
         case override
+        /// A libinput quirk's `AttrSizeHint` or `AttrResolutionHint` (device without resolution).
+        case quirk
         /// The documented fallback for resolution 0 (docs/units.md).
         case fallback
     }

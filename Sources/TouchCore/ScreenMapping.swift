@@ -154,6 +154,12 @@ public struct DeviceMapping: Hashable, Sendable {
     public var calibration: CalibrationMatrix
     /// Physical size override; replaces resolution and the fallback.
     public var sizeMM: SizeMM?
+    /// What counts as a contact and as a palm (from libinput quirks; empty: every reported contact).
+    public var contactThresholds = ContactThresholds()
+    /// The libinput quirks that matched the device, with where each came from (for reports).
+    public var quirks = QuirkAttributes()
+    /// Whether ``sizeMM`` is a quirk's size or resolution hint rather than an override.
+    public var sizeFromQuirk = false
 
     /// Creates a mapping; the default maps the whole device onto screen 0 unrotated.
     public init(screen: Int = 0, rotation: Rotation = .none, calibration: CalibrationMatrix = .identity, sizeMM: SizeMM? = nil) {

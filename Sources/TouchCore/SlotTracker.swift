@@ -73,8 +73,10 @@ struct SlotTracker: Sendable {
             let present = raw.trackingID >= 0
             // A contact with a non-zero ABS_MT_DISTANCE hovers above the surface.
             let touching = present && !(hovers && (raw.distance ?? 0) > 0)
+                && sampler.thresholds.touches(raw, wasTouching: slots[i].lifecycle.isTouching)
+            let palm = raw.toolType == EventCode.mtToolPalm || (present && sampler.thresholds.isPalm(raw))
             slots[i].lifecycle.update(
-                .init(present: present, touching: touching, palm: raw.toolType == EventCode.mtToolPalm),
+                .init(present: present, touching: touching, palm: palm),
                 sample: sample, device: device, time: time, lift: lift, ids: &ids, into: &out)
             slots[i].changed = false
             slots[i].restarted = false

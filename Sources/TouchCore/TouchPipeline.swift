@@ -100,9 +100,13 @@ public struct TouchPipeline: Sendable {
 
     /// Adds (or replaces) a device and returns what the pipeline made of it.
     @discardableResult
-    public mutating func addDevice(_ id: DeviceID, description: DeviceDescription, mapping: DeviceMapping = DeviceMapping()) -> DeviceInfo {
+    public mutating func addDevice(_ id: DeviceID, description original: DeviceDescription, mapping: DeviceMapping = DeviceMapping()) -> DeviceInfo {
+        // libinput quirks may add or remove codes and properties (AttrEventCode, AttrInputProp).
+        let changes = mapping.quirks.capabilityChanges
+        let description = changes.isEmpty ? original : changes.applied(to: original)
         let classification = DeviceClassification(description)
-        let geometry = DeviceGeometry(description, classification: classification, override: mapping.sizeMM)
+        var geometry = DeviceGeometry(description, classification: classification, override: mapping.sizeMM)
+        if mapping.sizeFromQuirk && geometry.source == .override { geometry.source = .quirk }
         let screenIndex = screens.indices.contains(mapping.screen) ? mapping.screen : 0
         let info = DeviceInfo(id: id, description: description, classification: classification,
                               geometry: geometry, mapping: mapping, screen: screens[screenIndex])

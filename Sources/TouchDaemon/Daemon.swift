@@ -79,6 +79,9 @@ public enum Daemon {
             }
             logger.info("configuration loaded", metadata: ["file": "\(path)"])
         }
+        // A replayed trace comes from another machine: as in touchctl, no quirks apply to it.
+        let readsQuirks = options.replayPath == nil
+        if readsQuirks { configuration.quirks = installedQuirks(logger: logger) }
 
         let board = HelloBoard()
         let engine = try DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
@@ -113,7 +116,8 @@ public enum Daemon {
 
         let configPath = options.configPath
         let reload: @Sendable () async -> Void = {
-            await Self.reload(path: configPath, engine: engine, publisher: publisher, priorityOverride: priorityOverride, logger: logger)
+            await Self.reload(path: configPath, engine: engine, publisher: publisher, priorityOverride: priorityOverride,
+                              readsQuirks: readsQuirks, logger: logger)
         }
         let replay = live == nil ? PacedReplay(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger) : nil
         let input: any Service = live ?? replay!
@@ -203,8 +207,9 @@ public enum Daemon {
     /// `access.connect` no longer admits are closed), then its
     /// `scheduling.realtimePriority` to the threads (unless
     /// `--realtime-priority` gave one). The `socket` keys stay as they were
-    /// at start.
-    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, priorityOverride: Int? = nil, logger: Logger) async {
+    /// at start. `readsQuirks`: libinput's installed quirks are read again too.
+    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, priorityOverride: Int? = nil,
+                       readsQuirks: Bool = true, logger: Logger) async {
         guard let path else {
             logger.notice("SIGHUP: no configuration file to reload (started without --config)")
             return
@@ -212,7 +217,8 @@ public enum Daemon {
         Systemd.notifyReloading()
         defer { Systemd.notify("READY=1") }
         do {
-            let c = try TouchdConfiguration.load(path: path)
+            var c = try TouchdConfiguration.load(path: path)
+            if readsQuirks { c.quirks = installedQuirks(logger: logger) }
             let settings = try DaemonSettings.load(path: path)
             try await engine.reload(c)
             let closed = await publisher?.updateAccess(settings.accessPolicy) ?? 0
@@ -228,5 +234,20 @@ public enum Daemon {
             logger.error("configuration reload rejected, keeping the previous configuration: \(e.description)",
                          metadata: ["file": "\(e.file)", "key": "\(e.path)"])
         }
+    }
+}
+
+/// libinput's installed quirks (docs/udev.md, "libinput quirks"); a malformed file
+/// disables them all, as in libinput, with an error naming the file and line.
+func installedQuirks(logger: Logger) -> QuirksDatabase {
+    do {
+        let database = try QuirksLoader.loadInstalled()
+        if !database.sections.isEmpty {
+            logger.info("libinput quirks loaded", metadata: ["sections": "\(database.sections.count)"])
+        }
+        return database
+    } catch {
+        logger.warning("libinput quirks not used: \(error.description)")
+        return QuirksDatabase()
     }
 }

@@ -73,7 +73,7 @@ extension DaemonEngine {
     }
 
     /// Applies a new configuration: screens, device rules and gestures. Clients'
-    /// surfaces are kept. When device rules changed, touches down are
+    /// surfaces are kept. When device rules or quirks changed, touches down are
     /// cancelled and every device is mapped again; a change of screens alone
     /// lets touches down finish in their geometry (semantics §11.5).
     public func reload(_ new: TouchdConfiguration) throws(ConfigurationError) {

@@ -46,6 +46,12 @@ enum DeviceText {
         return "0x" + String(repeating: "0", count: max(0, 4 - s.count)) + s
     }
 
+    /// One line per quirk that applied: key, value, file, line and section.
+    static func quirkLines(_ quirks: QuirkAttributes) -> [String] {
+        if quirks.entries.isEmpty { return ["  quirks: none"] }
+        return ["  quirks:"] + quirks.entries.map { "    \($0.description)" }
+    }
+
     static func describe(_ info: DeviceInfo, node: String?) -> [String] {
         let d = info.description
         let c = info.classification
@@ -68,6 +74,7 @@ enum DeviceText {
         if c.hasStylus { lines.append("  stylus tools: " + c.stylusTools.map(\.rawValue).joined(separator: ", ")) }
         let g = info.geometry
         lines.append("  size: \(TouchText.fixed(g.width)) x \(TouchText.fixed(g.height)) mm (\(g.source.rawValue)), screen \(info.mapping.screen)")
+        lines.append(contentsOf: quirkLines(info.mapping.quirks))
         for code in (d.codes[.abs] ?? CodeSet()) {
             let a = d.absInfo[code]
             let range = a.map { "\($0.minimum)..\($0.maximum) fuzz \($0.fuzz) flat \($0.flat) resolution \($0.resolution)" } ?? "no absinfo"

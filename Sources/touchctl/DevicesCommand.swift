@@ -6,6 +6,7 @@ import TouchClient
 import TouchCore
 import Session
 import TouchDaemon
+import Trace
 
 /// `touchctl devices`: the live touch devices, how touchd would use them, and why any is left alone.
 struct DevicesCommand: ParsableCommand {
@@ -16,6 +17,9 @@ struct DevicesCommand: ParsableCommand {
 
     @Option(name: .customLong("config"), help: "Configuration file (YAML) whose device rules apply.")
     var config: String?
+
+    @Option(name: .customLong("quirks"), help: "Directory of libinput quirks files to apply instead of the installed ones (/usr/share/libinput, /etc/libinput/local-overrides.quirks).")
+    var quirks: String?
 
     @Flag(help: "Ask the running touchd instead: its devices and screens as they are now, with changes made at runtime.")
     var running = false
@@ -36,7 +40,16 @@ struct DevicesCommand: ParsableCommand {
             if status.value != 0 { throw ExitCode(status.value) }
             return
         }
-        let configuration = try loadConfiguration(path: config)
+        var configuration = try loadConfiguration(path: config)
+        if let quirks {
+            configuration.quirks = try loadQuirks(directory: quirks)
+        } else {
+            do {
+                configuration.quirks = try QuirksLoader.loadInstalled()
+            } catch {
+                printError("touchctl: warning: libinput quirks not used: " + error.description)
+            }
+        }
         let session: LiveTouchSession
         do {
             session = try LiveTouchSession(configuration: configuration, watchesHotplug: false)
@@ -88,6 +101,7 @@ enum LiveDeviceText {
         case .configuration: sizeSource = "configuration"
         case .touchdProperty: sizeSource = "udev TOUCHD_SIZE_MM"
         case .udevProperty: sizeSource = "udev ID_INPUT_WIDTH_MM/ID_INPUT_HEIGHT_MM"
+        case .quirk: sizeSource = "libinput quirk"
         case .device: sizeSource = device.geometry.source.rawValue
         }
         lines.append("  size: \(TouchText.fixed(device.geometry.width, 1)) x \(TouchText.fixed(device.geometry.height, 1)) mm (\(sizeSource))")
@@ -104,6 +118,7 @@ enum LiveDeviceText {
         lines.append(mapping)
         lines.append("  pass-through: \(s.passThrough ? "on" : "off") (\(source(s.passThroughSource)))")
         lines.append("  syspath: \(live.syspath)")
+        lines.append(contentsOf: DeviceText.quirkLines(device.mapping.quirks))
         for w in s.warnings { lines.append("  warning: \(w)") }
         return lines
     }
@@ -113,6 +128,7 @@ enum LiveDeviceText {
         case .configuration: return "configuration"
         case .touchdProperty: return "udev TOUCHD_*"
         case .udevProperty: return "udev LIBINPUT_CALIBRATION_MATRIX"
+        case .quirk: return "libinput quirk"
         case .device: return "default"
         }
     }

@@ -4,7 +4,9 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import Foundation
 import Session
+import TouchCore
 import SystemCalls
 import TouchDaemon
 import Trace
@@ -63,11 +65,30 @@ func readRecordings(_ options: TraceInputOptions) throws -> [Recording] {
 
 /// Loads `--config` (or the built-in configuration); a bad file is a clean exit naming the file and key.
 func loadConfiguration(_ options: TraceInputOptions) throws -> TouchdConfiguration {
-    guard let path = options.config else { return TouchdConfiguration() }
+    var configuration = TouchdConfiguration()
+    if let path = options.config {
+        do {
+            configuration = try TouchdConfiguration.load(path: path)
+        } catch {
+            printError("touchctl: " + error.description)
+            throw ExitCode(78)
+        }
+    }
+    if let directory = options.quirks { configuration.quirks = try loadQuirks(directory: directory) }
+    return configuration
+}
+
+/// Reads a quirks directory for `--quirks`; a malformed file is a clean exit naming the file and line.
+func loadQuirks(directory: String) throws -> QuirksDatabase {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        printError("touchctl: --quirks \(directory): not a directory")
+        throw ExitCode(66)
+    }
     do {
-        return try TouchdConfiguration.load(path: path)
+        return try QuirksLoader.load(directory: directory)
     } catch {
-        printError("touchctl: " + error.description)
-        throw ExitCode(78)
+        printError("touchctl: quirks rejected: " + error.description)
+        throw ExitCode(65)
     }
 }

@@ -27,6 +27,9 @@ struct TraceInputOptions: ParsableArguments {
     @Option(name: .customLong("config"), help: "Configuration file (YAML): screens, device rules, surfaces and recognizers.")
     var config: String?
 
+    @Option(name: .customLong("quirks"), help: "Directory of libinput quirks files (*.quirks, local-overrides.quirks last) to apply; a recording carries no udev properties, so none apply without it.")
+    var quirks: String?
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one trace file") }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Gestures
 import Testing
 import TouchCore
@@ -50,5 +51,51 @@ struct SwipeRecognizerTests {
         #expect(out.gestureSummary == ["three:recognized"])
         #expect(out.gestures.first?.touches == 3)
         #expect(out.gestures.first?.direction == .up)
+    }
+
+    /// A finger (or two together) along an arc of `radius` mm from (100, 100) mm, clockwise from
+    /// heading right, at `speed` mm/s for `degrees` of turn, reported at the script's rate.
+    func arcScript(fingers: Int, radius: Double, degrees: Double, speed: Double) -> GestureScript {
+        var script = GestureScript()
+        let length = radius * degrees * .pi / 180
+        let duration = length / speed * 1000
+        for f in 1...fingers { script.down(f, at: 0, x: 100, y: 100 + Double(f - 1) * 15) }
+        var t = 1000 / script.rate
+        while t <= duration {
+            let a = (t / duration) * degrees * .pi / 180
+            for f in 1...fingers {
+                script.move(f, at: t, x: 100 + radius * sin(a), y: 100 + Double(f - 1) * 15 + radius * (1 - cos(a)))
+            }
+            t += 1000 / script.rate
+        }
+        for f in 1...fingers { script.up(f, at: duration + 10) }
+        return script
+    }
+
+    @Test("a curved stroke is not a swipe, with one finger or two; a straight one at the same speed is")
+    func curvesFail() {
+        for fingers in [1, 2] {
+            let config = RecognizerConfiguration(name: "swipe", kind: .swipe(SwipeParameters(maxTouches: 2)))
+            for radius in [8.0, 15.0, 20.0] {
+                var e = engine([config])
+                #expect(e.run(arcScript(fingers: fingers, radius: radius, degrees: 360, speed: 200)).gestures.isEmpty,
+                        "\(fingers) fingers, radius \(radius)")
+            }
+            // A gentle bend (radius 200 mm over 60 mm) is straight enough.
+            var e = engine([config])
+            #expect(e.run(arcScript(fingers: fingers, radius: 200, degrees: 17, speed: 200)).gestures.first?.direction == .right,
+                    "\(fingers) fingers")
+        }
+    }
+
+    @Test("a stroke that turns back fails even while its chord still points the first way")
+    func reversalFails() {
+        var e = engine([swipe])
+        var script = GestureScript()
+        script.down(1, at: 0, x: 100, y: 100)
+        script.move(1, to: (100, 85), start: 0, duration: 300)      // up 15 mm at 50 mm/s: too slow for a swipe
+        script.move(1, to: (100, 95), start: 300, duration: 50)     // back down fast; the chord still points up
+        script.up(1, at: 360)
+        #expect(e.run(script).gestures.isEmpty)
     }
 }

@@ -25,6 +25,40 @@ import TouchTesting
         #expect(r.frames[2].touches.map(\.phase) == [.ended, .ended])
     }
 
+    /// A block whose touch major (and pressure, when reported) is zero is no contact:
+    /// the touch ends although the device still lists it; a block with a size is one.
+    @Test func zeroSizeZeroPressureBlocksAreNoContact() {
+        var s = EventScript()
+        s.frame { e in e.position(1000, 1000); e.abs(EventCode.absMTTouchMajor, 40); e.mtReport() }
+        s.frame { e in e.position(1000, 1000); e.abs(EventCode.absMTTouchMajor, 0); e.mtReport() }
+        s.frame { e in e.position(1000, 1000); e.abs(EventCode.absMTTouchMajor, 0); e.abs(EventCode.absMTPressure, 0); e.mtReport() }
+        s.frame { e in e.position(3000, 1000); e.abs(EventCode.absMTTouchMajor, 0); e.abs(EventCode.absMTPressure, 12); e.mtReport() }
+        s.frame { e in e.position(3000, 1000); e.mtReport() }
+        let r = run(s)
+        #expect(r.checker.violations == [])
+        #expect(r.frames.map { $0.touches.map(\.phase) } == [[.began], [.ended], [.began], [.moved], [.cancelled]])
+    }
+
+    /// `BTN_TOUCH` 0 ends every touch whatever blocks follow, until `BTN_TOUCH` 1;
+    /// before any `BTN_TOUCH` event (a recording started mid-touch) blocks count.
+    @Test func touchKeyUpEndsEveryTouch() {
+        var s = EventScript()
+        s.anonymousFrame([(1000, 1000), (5000, 1000)])
+        s.frame { e in
+            e.key(EventCode.btnTouch, 1)
+            for x: Int32 in [1010, 5010] { e.position(x, 1000); e.abs(EventCode.absMTTouchMajor, 40); e.mtReport() }
+        }
+        s.frame { e in
+            e.key(EventCode.btnTouch, 0)
+            for x: Int32 in [1020, 5020] { e.position(x, 1000); e.abs(EventCode.absMTTouchMajor, 40); e.mtReport() }
+        }
+        s.anonymousFrame([(1030, 1000)])
+        s.frame { e in e.key(EventCode.btnTouch, 1); e.position(1040, 1000); e.mtReport() }
+        let r = run(s)
+        #expect(r.checker.violations == [])
+        #expect(r.frames.map { $0.touches.map(\.phase) } == [[.began, .began], [.moved, .moved], [.ended, .ended], [.began], [.cancelled]])
+    }
+
     @Test func aJumpBeyondTheLimitIsANewTouch() {
         var s = EventScript()
         s.anonymousFrame([(0, 0)])
