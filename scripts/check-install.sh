@@ -78,6 +78,8 @@ check "ExecStart substituted: /usr/local/bin/touchd --config /etc/touchd/touchd.
 check "no @BINDIR@ left in the installed units" bash -c "! grep -n '@BINDIR@' '$UNIT' '$D/usr/local/lib/systemd/system/touchd.socket' '$D/usr/local/lib/systemd/user/touchd-actions.service'"
 check "the action agent's user unit runs the installed touchctl" \
     grep -qx 'ExecStart=/usr/local/bin/touchctl actions' "$D/usr/local/lib/systemd/user/touchd-actions.service"
+check "the rotation follower's user unit runs the installed touchctl" \
+    grep -qx 'ExecStart=/usr/local/bin/touchctl rotate --follow-sensor' "$D/usr/local/lib/systemd/user/touchd-rotation.service"
 unexpected=$(cd "$D" && find . -type f | sort | grep -vE '^\./(usr/local/(bin|lib/systemd/system|lib/systemd/user|lib/udev/rules.d|lib/sysusers.d|share/man|share/doc/touchd)/|etc/touchd/touchd.yaml$)')
 if [ -z "$unexpected" ]; then pass "nothing installed outside the expected directories"; else fail "unexpected files installed" "$unexpected"; fi
 
@@ -122,11 +124,12 @@ if command -v systemd-analyze >/dev/null; then
     if [ $? = 0 ] && [ -z "$out" ]; then pass "systemd-analyze verify touchd.service touchd.socket: clean"
     else fail "systemd-analyze verify" "$out"; fi
     sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$D/usr/local/lib/systemd/user/touchd-actions.service" >"$V/touchd-actions.service"
+    sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$D/usr/local/lib/systemd/user/touchd-rotation.service" >"$V/touchd-rotation.service"
     # A user manager needs a runtime directory, which a root shell in CI has not.
     mkdir -p "$TMP/xdg-runtime" && chmod 0700 "$TMP/xdg-runtime"
-    out=$(XDG_RUNTIME_DIR="$TMP/xdg-runtime" MANPATH="$D/usr/local/share/man" systemd-analyze --user verify "$V/touchd-actions.service" 2>&1)
-    if [ $? = 0 ] && [ -z "$out" ]; then pass "systemd-analyze --user verify touchd-actions.service: clean"
-    else fail "systemd-analyze --user verify touchd-actions.service" "$out"; fi
+    out=$(XDG_RUNTIME_DIR="$TMP/xdg-runtime" MANPATH="$D/usr/local/share/man" systemd-analyze --user verify "$V/touchd-actions.service" "$V/touchd-rotation.service" 2>&1)
+    if [ $? = 0 ] && [ -z "$out" ]; then pass "systemd-analyze --user verify touchd-actions.service touchd-rotation.service: clean"
+    else fail "systemd-analyze --user verify touchd-actions.service touchd-rotation.service" "$out"; fi
     sec=$(systemd-analyze security --offline=true --no-pager "$UNIT" 2>&1)
     score=$(printf '%s\n' "$sec" | sed -n 's/.*Overall exposure level for touchd.service: \([0-9.]*\) \([A-Z]*\).*/\1 \2/p')
     echo "      systemd-analyze security --offline=true touchd.service: ${score:-?}"
