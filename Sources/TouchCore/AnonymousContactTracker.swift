@@ -85,7 +85,7 @@ struct AnonymousContactTracker: Sendable {
         for j in contacts.indices where !taken[j] {
             let s = contacts[j].sample
             contacts[j].lifecycle.update(
-                .init(present: false, touching: false), sample: s, device: device, time: time,
+                .init(present: false, touching: false), sample: s, placement: sampler.placement, device: device, time: time,
                 lift: lift, ids: &ids, into: &out)
         }
         for i in incoming.indices {
@@ -95,7 +95,7 @@ struct AnonymousContactTracker: Sendable {
                 && sampler.thresholds.touches(raw, wasTouching: incoming[i].lifecycle.isTouching)
             incoming[i].lifecycle.update(
                 .init(present: true, touching: touching, palm: raw.toolType == EventCode.mtToolPalm || sampler.thresholds.isPalm(raw)),
-                sample: incoming[i].sample, device: device, time: time, lift: lift, ids: &ids, into: &out)
+                sample: incoming[i].sample, placement: sampler.placement, device: device, time: time, lift: lift, ids: &ids, into: &out)
         }
         swap(&contacts, &incoming)
         incoming.removeAll(keepingCapacity: true)

@@ -17,20 +17,46 @@ struct ContactSample: Hashable, Sendable {
     var deviceValues = DeviceContactValues()
     /// The position on the device, 0...1 on both axes.
     var normalised: Point = .zero
-    /// Where ``normalised`` was placed on a screen.
-    var placement = ScreenPlacement(mapping: DeviceMapping(), screen: ScreenConfiguration(), index: 0)
+    /// The generation of the placement ``location`` comes from (``ScreenPlacement/generation``).
+    var generation: UInt32 = 0
+    /// That placement's turn (the azimuth was turned by it).
+    var placedRotation: Rotation = .none
 
     /// This sample placed with `other` (a touch that began before the geometry changed).
+    /// The sample keeps only the generation and turn of its placement, not the placement: it is
+    /// copied for every contact of every frame.
     func placed(with other: ScreenPlacement) -> ContactSample {
         var s = self
         s.location = other.place(normalised)
         s.screen = other.screen
         if let a = azimuth {
-            let turn = Double(other.rotation.rawValue - placement.rotation.rawValue) * Double.pi / 180
+            let turn = Double(other.rotation.rawValue - placedRotation.rawValue) * Double.pi / 180
             s.azimuth = StylusTilt.normaliseAngle(a + turn)
         }
-        s.placement = other
+        s.generation = other.generation
+        s.placedRotation = other.rotation
         return s
+    }
+
+    /// Whether the contact reports anything new: every reported value, and the geometry's
+    /// generation. `normalised` follows from `deviceValues`, and a placement is the same for
+    /// every sample of one generation, so neither is compared field by field (the comparison
+    /// runs for every contact of every frame).
+    static func == (a: ContactSample, b: ContactSample) -> Bool {
+        a.location == b.location && a.locationMM == b.locationMM && a.deviceValues == b.deviceValues
+            && a.generation == b.generation && a.screen == b.screen
+            && a.type == b.type && a.tool == b.tool && a.force == b.force
+            && a.majorRadius == b.majorRadius && a.minorRadius == b.minorRadius
+            && a.altitude == b.altitude && a.azimuth == b.azimuth && a.distance == b.distance
+            && a.buttons == b.buttons && a.serial == b.serial && a.isSynthetic == b.isSynthetic
+    }
+
+    /// Hashes what ``==`` compares.
+    func hash(into h: inout Hasher) {
+        h.combine(location); h.combine(locationMM); h.combine(deviceValues); h.combine(generation)
+        h.combine(screen); h.combine(type); h.combine(tool); h.combine(force); h.combine(majorRadius)
+        h.combine(minorRadius); h.combine(altitude); h.combine(azimuth); h.combine(distance)
+        h.combine(buttons); h.combine(serial); h.combine(isSynthetic)
     }
 }
 
@@ -73,6 +99,8 @@ struct ContactLifecycle: Sendable {
 
     private(set) var state: State = .idle
     private(set) var last = ContactSample()
+    /// Where the current span's samples are placed: the placement it began in (semantics §11.2).
+    private var spanPlacement = ScreenPlacement()
 
     /// The id of the touch or hover span, if any.
     var touchID: TouchID? {
@@ -93,18 +121,31 @@ struct ContactLifecycle: Sendable {
 
     /// Advances by one frame. `lift` is the phase of a contact that goes away
     /// (`ended`, or `cancelled` during a resync).
+    /// `placement` is the sampler's: where `new` was placed.
     mutating func update(
-        _ o: Observation, sample new: ContactSample, device: DeviceID, time: Timestamp,
+        _ o: Observation, sample new: ContactSample, placement: ScreenPlacement, device: DeviceID, time: Timestamp,
         lift: TouchPhase, ids: inout TouchIDAllocator, into out: inout [Touch]
     ) {
         // A span that began before the geometry changed finishes in its own (semantics §11.2).
-        var sample = new
-        if state != .idle, state != .ignored, new.placement.generation != last.placement.generation {
-            sample = new.placed(with: last.placement)
+        if state != .idle, state != .ignored, new.generation != spanPlacement.generation {
+            advance(o, sample: new.placed(with: spanPlacement), new: new, placement: placement,
+                    device: device, time: time, lift: lift, ids: &ids, into: &out)
+        } else {
+            // The common case passes the caller's sample on as it is (a copy per contact per frame showed).
+            advance(o, sample: new, new: new, placement: placement, device: device, time: time, lift: lift, ids: &ids, into: &out)
         }
+    }
+
+    /// ``update(_:sample:device:time:lift:ids:into:)`` with `sample` placed for the span (`new`
+    /// as the sampler placed it, for a span that starts again).
+    private mutating func advance(
+        _ o: Observation, sample: ContactSample, new: ContactSample, placement: ScreenPlacement, device: DeviceID, time: Timestamp,
+        lift: TouchPhase, ids: inout TouchIDAllocator, into out: inout [Touch]
+    ) {
         switch state {
         case .idle:
             guard o.present else { return }
+            spanPlacement = placement
             if o.palm {
                 state = .ignored
             } else if o.touching {
@@ -124,7 +165,7 @@ struct ContactLifecycle: Sendable {
                 t.inProximity = false
                 out.append(t)
                 state = .idle
-                if o.present { update(o, sample: new, device: device, time: time, lift: lift, ids: &ids, into: &out) }
+                if o.present { update(o, sample: new, placement: placement, device: device, time: time, lift: lift, ids: &ids, into: &out) }
                 return
             }
             if sample != last { out.append(Self.touch(id, .hover, sample, previous: last.location, device, time)) }
@@ -136,7 +177,7 @@ struct ContactLifecycle: Sendable {
                 let s = o.present && sample.tool == last.tool ? sample : last
                 out.append(Self.touch(id, lift, s, previous: last.location, device, time))
                 state = .idle
-                if o.present { update(o, sample: new, device: device, time: time, lift: lift, ids: &ids, into: &out) }
+                if o.present { update(o, sample: new, placement: placement, device: device, time: time, lift: lift, ids: &ids, into: &out) }
                 return
             } else if sample != last {
                 out.append(Self.touch(id, .moved, sample, previous: last.location, device, time))

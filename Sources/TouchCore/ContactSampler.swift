@@ -62,7 +62,8 @@ struct ContactSampler: Sendable {
 
     func place(_ n: Point, into s: inout ContactSample) {
         s.normalised = n
-        s.placement = placement
+        s.generation = placement.generation
+        s.placedRotation = placement.rotation
         s.location = placement.place(n)
         s.locationMM = geometry.millimetres(normalised: n)
         s.screen = placement.screen

@@ -184,7 +184,7 @@ struct DeviceFrameAssembler: Sendable {
         case .singleTouch:
             if singleChanged || buttonsChanged {
                 let s = sampler.single(x: singleX, y: singleY, secondary: secondaryAxes, pressure: singlePressure, buttons: buttons)
-                single.update(.init(present: singleTouchKey, touching: singleTouchKey), sample: s, device: device, time: time,
+                single.update(.init(present: singleTouchKey, touching: singleTouchKey), sample: s, placement: sampler.placement, device: device, time: time,
                               lift: lift, ids: &ids, into: &out)
                 singleChanged = false
             }
@@ -213,7 +213,7 @@ struct DeviceFrameAssembler: Sendable {
         s.force = nil
         for i in synthetic.indices {
             let present = i < wanted
-            synthetic[i].update(.init(present: present, touching: present), sample: s, device: info.id, time: time,
+            synthetic[i].update(.init(present: present, touching: present), sample: s, placement: sampler.placement, device: info.id, time: time,
                                 lift: lift, ids: &ids, into: &out)
         }
     }

@@ -85,7 +85,7 @@ struct PenTracker: Sendable {
         axesChanged = false
         let sample = sampler.pen(axes, tool: tool ?? lifecycle.lastSample.tool, buttons: buttons, serial: serial)
         lifecycle.update(
-            .init(present: tool != nil, touching: tool != nil && touching), sample: sample,
+            .init(present: tool != nil, touching: tool != nil && touching), sample: sample, placement: sampler.placement,
             device: device, time: time, lift: lift, ids: &ids, into: &out)
     }
 

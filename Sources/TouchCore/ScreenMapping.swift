@@ -74,6 +74,18 @@ public struct ScreenPlacement: Hashable, Sendable {
     /// Changes whenever the pipeline's geometry changes.
     public var generation: UInt32
 
+    /// No placement yet: identity calibration, no turn, a zero-sized screen 0, generation 0
+    /// (what a sample holds before the sampler places it; built without a mapping or a screen,
+    /// since every contact of every frame starts from it).
+    public init() {
+        calibration = .identity
+        rotation = .none
+        width = 0
+        height = 0
+        screen = 0
+        generation = 0
+    }
+
     /// The placement of a device with `mapping` on `screen` (its index `index`).
     public init(mapping: DeviceMapping, screen: ScreenConfiguration, index: Int, generation: UInt32 = 0) {
         calibration = mapping.calibration

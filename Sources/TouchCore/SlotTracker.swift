@@ -67,7 +67,7 @@ struct SlotTracker: Sendable {
             let sample = sampler.finger(raw, buttons: buttons)
             if slots[i].restarted {
                 slots[i].lifecycle.update(
-                    .init(present: false, touching: false), sample: sample, device: device, time: time,
+                    .init(present: false, touching: false), sample: sample, placement: sampler.placement, device: device, time: time,
                     lift: lift, ids: &ids, into: &out)
             }
             let present = raw.trackingID >= 0
@@ -77,7 +77,7 @@ struct SlotTracker: Sendable {
             let palm = raw.toolType == EventCode.mtToolPalm || (present && sampler.thresholds.isPalm(raw))
             slots[i].lifecycle.update(
                 .init(present: present, touching: touching, palm: palm),
-                sample: sample, device: device, time: time, lift: lift, ids: &ids, into: &out)
+                sample: sample, placement: sampler.placement, device: device, time: time, lift: lift, ids: &ids, into: &out)
             slots[i].changed = false
             slots[i].restarted = false
             slots[i].endedInFrame = false
