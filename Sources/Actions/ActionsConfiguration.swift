@@ -113,7 +113,8 @@ public struct ActionsConfiguration: Hashable, Sendable {
     static let directionNames: Set<String> = ["up", "down", "left", "right"]
     static let edgeNames: Set<String> = ["top", "bottom", "left", "right"]
 
-    /// Parses an actions file's text; `file` names it in errors.
+    /// Parses an actions file's text; `file` names it in errors. It walks the YAML nodes rather
+    /// than decoding: every error, a bad value's as much as a missing key's, then carries its line.
     public static func parse(yaml: String, file: String) throws(ActionsConfigurationError) -> ActionsConfiguration {
         let root: YAMLNode?
         do {

@@ -37,27 +37,6 @@ struct ContactSample: Hashable, Sendable {
         s.placedRotation = other.rotation
         return s
     }
-
-    /// Whether the contact reports anything new: every reported value, and the geometry's
-    /// generation. `normalised` follows from `deviceValues`, and a placement is the same for
-    /// every sample of one generation, so neither is compared field by field (the comparison
-    /// runs for every contact of every frame).
-    static func == (a: ContactSample, b: ContactSample) -> Bool {
-        a.location == b.location && a.locationMM == b.locationMM && a.deviceValues == b.deviceValues
-            && a.generation == b.generation && a.screen == b.screen
-            && a.type == b.type && a.tool == b.tool && a.force == b.force
-            && a.majorRadius == b.majorRadius && a.minorRadius == b.minorRadius
-            && a.altitude == b.altitude && a.azimuth == b.azimuth && a.distance == b.distance
-            && a.buttons == b.buttons && a.serial == b.serial && a.isSynthetic == b.isSynthetic
-    }
-
-    /// Hashes what ``==`` compares.
-    func hash(into h: inout Hasher) {
-        h.combine(location); h.combine(locationMM); h.combine(deviceValues); h.combine(generation)
-        h.combine(screen); h.combine(type); h.combine(tool); h.combine(force); h.combine(majorRadius)
-        h.combine(minorRadius); h.combine(altitude); h.combine(azimuth); h.combine(distance)
-        h.combine(buttons); h.combine(serial); h.combine(isSynthetic)
-    }
 }
 
 /// Hands out touch ids in order of appearance, starting at 1.

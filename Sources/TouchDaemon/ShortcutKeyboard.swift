@@ -29,9 +29,6 @@ final class ShortcutKeyboard {
     /// Whether keys can be typed.
     var isReady: Bool { keyboard != nil }
 
-    /// The devnode of the keyboard, when it exists.
-    var devnode: String? { keyboard?.device.devnode }
-
     /// New bindings (a reload); the keyboard is created when keys are bound for the first time.
     func update(_ new: ShortcutKeyBindings) {
         bindings = new

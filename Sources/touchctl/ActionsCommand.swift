@@ -68,6 +68,8 @@ struct ActionsCommand: ParsableCommand {
             await agent.run()
             done.signal()
         }
+        // SIGTERM (systemd stopping the unit) and SIGINT end the agent cleanly, with status 0.
+        var sources: [any DispatchSourceSignal] = []
         for sig in [SIGTERM, SIGINT] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
@@ -76,14 +78,8 @@ struct ActionsCommand: ParsableCommand {
                 task.cancel()
             }
             source.resume()
-            SignalSources.keep(source)
+            sources.append(source)
         }
-        done.wait()
+        withExtendedLifetime(sources) { done.wait() }
     }
-}
-
-/// Keeps the signal sources alive for the life of the process.
-enum SignalSources {
-    nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
-    static func keep(_ s: any DispatchSourceSignal) { sources.append(s) }
 }

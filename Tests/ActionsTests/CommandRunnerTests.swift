@@ -2,28 +2,32 @@ import Actions
 import Foundation
 import Testing
 
-/// Collects log lines and outcomes from the runner's threads.
+/// Collects log lines and outcomes from the runner's threads; outcomes also arrive on a
+/// stream, so a test waits for the commands to end rather than polling.
 final class RunnerRecord: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     private var outcomes: [CommandRunner.Outcome] = []
+    private let (ended, endedSink) = AsyncStream.makeStream(of: CommandRunner.Outcome.self)
     func log(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
-    func finished(_ o: CommandRunner.Outcome) { lock.lock(); outcomes.append(o); lock.unlock() }
+    func finished(_ o: CommandRunner.Outcome) {
+        lock.lock(); outcomes.append(o); lock.unlock()
+        endedSink.yield(o)
+    }
     var logLines: [String] { lock.lock(); defer { lock.unlock() }; return lines }
     var finishedOutcomes: [CommandRunner.Outcome] { lock.lock(); defer { lock.unlock() }; return outcomes }
 
-    func wait(for count: Int, seconds: Double = 20) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while finishedOutcomes.count < count {
-            guard Date() < deadline else { throw RunnerTimeout(description: "\(finishedOutcomes.count) of \(count) commands finished: \(logLines)") }
-            try await Task.sleep(for: .milliseconds(10))
+    /// Returns once `count` commands have ended (the suite's time limit catches a hang).
+    func wait(for count: Int) async {
+        var seen = 0
+        for await _ in ended {
+            seen += 1
+            if seen >= count { return }
         }
     }
 }
 
-struct RunnerTimeout: Error, CustomStringConvertible { var description: String }
-
-@Suite("Running the agent's commands")
+@Suite("Running the agent's commands", .timeLimit(.minutes(1)))
 struct CommandRunnerTests {
     func firing(_ argv: [String], env: [String: String] = [:]) -> ActionFiring {
         ActionFiring(binding: 0, command: .argv(argv), environment: env)
@@ -36,7 +40,7 @@ struct CommandRunnerTests {
                                    log: { record.log($0) }, finished: { record.finished($0) })
         await runner.submit(firing(["/bin/sleep", "30"]), label: "hang")
         await runner.submit(firing(["/bin/sh", "-c", "exit 3"]), label: "fails")
-        try await record.wait(for: 1)
+        await record.wait(for: 1)
         #expect(record.finishedOutcomes.map(\.label) == ["fails"])
         #expect(record.finishedOutcomes[0].status == 3)
         #expect(record.logLines.contains { $0.hasPrefix("fails: exited 3 after") })
@@ -59,7 +63,7 @@ struct CommandRunnerTests {
         #expect(record.logLines.contains { $0.hasPrefix("third: dropped") })
         #expect(await runner.runningCount == 1)
         _ = FileManager.default.createFile(atPath: dir + "/go", contents: nil)
-        try await record.wait(for: 2)
+        await record.wait(for: 2)
         #expect(try String(contentsOfFile: dir + "/order", encoding: .utf8) == "1\n2\n")
     }
 
@@ -68,7 +72,7 @@ struct CommandRunnerTests {
         let record = RunnerRecord()
         let runner = CommandRunner(configuration: ActionsConfiguration(timeout: 0.2), log: { record.log($0) }, finished: { record.finished($0) })
         await runner.submit(firing(["/bin/sleep", "30"]), label: "slow")
-        try await record.wait(for: 1)
+        await record.wait(for: 1)
         let o = record.finishedOutcomes[0]
         #expect(o.timedOut && o.status == 128 + SIGTERM && o.milliseconds < 10_000)
         #expect(record.logLines.contains { $0.hasPrefix("slow: stopped after the timeout") })
@@ -82,7 +86,7 @@ struct CommandRunnerTests {
         let runner = CommandRunner(configuration: ActionsConfiguration(), log: { record.log($0) }, finished: { record.finished($0) })
         await runner.submit(firing(["sh", "-c", "printf %s \"$TOUCHD_RECOGNIZER\" > \(out)"], env: ["TOUCHD_RECOGNIZER": "app-switcher"]), label: "env")
         await runner.submit(firing(["/nonexistent/program"]), label: "missing")
-        try await record.wait(for: 2)
+        await record.wait(for: 2)
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "app-switcher")
         #expect(record.logLines.contains { $0.hasPrefix("missing: cannot run /nonexistent/program") })
     }
