@@ -83,7 +83,7 @@ public actor CommandRunner {
         running += 1
         log("\(p.label): started \(argv.joined(separator: " ")) (pid \(pid))")
         let started = DispatchTime.now().uptimeNanoseconds
-        let label = p.label, log = self.log, finished = self.finished
+        let label = p.label, log = self.log
         let child = ChildState()
         let timeout = limits.timeout
         if timeout > 0 {
@@ -99,8 +99,7 @@ public actor CommandRunner {
                 let outcome = Outcome(label: label, status: status.code, timedOut: child.timedOut, milliseconds: ms)
                 let how = outcome.timedOut ? "stopped after the timeout" : (status.signal != nil ? "killed by signal \(status.signal!)" : "exited \(status.code)")
                 log("\(label): \(how) after \(Int(ms.rounded())) ms")
-                finished?(outcome)
-                Task { await self.ended() }
+                Task { await self.ended(outcome) }
             }
         } catch {
             // No thread to wait: the child is left to finish on its own (reaped by nobody until exit).
@@ -109,8 +108,11 @@ public actor CommandRunner {
         }
     }
 
-    private func ended() {
+    /// A command ended: its place goes to the next waiting one; `finished` hears of it once the
+    /// count of running commands says so.
+    private func ended(_ outcome: Outcome) {
         running -= 1
+        finished?(outcome)
         startWaiting()
     }
 }
