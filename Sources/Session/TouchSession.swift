@@ -21,11 +21,16 @@ public protocol SessionSink {
     /// The screen geometry changed (a `screens` request or a reload): the
     /// screens as `hello` now lists them (semantics §11.3).
     mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp)
+    /// What drag sessions tell clients (semantics §12), after the engine
+    /// outputs that caused it; the array is the session's buffer, reused.
+    mutating func dragSessionEvents(_ events: [DragSessionEvent])
 }
 
 extension SessionSink {
     /// By default a sink has no use for the screens.
     public mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {}
+    /// By default a sink has no client to tell of drag sessions.
+    public mutating func dragSessionEvents(_ events: [DragSessionEvent]) {}
 }
 
 /// A device's arrival, change or departure, as a ``TouchSession`` reports it.
@@ -91,8 +96,12 @@ public struct TouchSession: Sendable {
     }
     var known: [KnownDevice] = []
 
+    /// Drag sessions across clients (semantics §12), following the engine.
+    public private(set) var dragSessions = DragSessions()
+
     // Reused for every frame.
     var outputs: [EngineOutput] = []
+    var dragEvents: [DragSessionEvent] = []
 
     /// Creates a session with no device; `recordsDebug` turns the engine's
     /// explanations (``DebugRecord``s) on.
@@ -112,7 +121,11 @@ public struct TouchSession: Sendable {
     }
 
     /// The earliest time at which ``advance(to:into:)`` would do something.
-    public var nextDeadline: Timestamp? { engine.nextDeadline }
+    public var nextDeadline: Timestamp? {
+        guard let d = dragSessions.nextDeadline else { return engine.nextDeadline }
+        guard let e = engine.nextDeadline else { return d }
+        return min(d, e)
+    }
 
     /// The devices in service.
     public var devices: [DeviceInfo] { pipeline.devices }
@@ -197,7 +210,7 @@ public struct TouchSession: Sendable {
     /// configured size takes its touchscreen's).
     mutating func updateScreens<Sink: SessionSink>(into sink: inout Sink) {
         let changed = engine.setScreens(configuration.gestures(for: pipeline.devices).screens)
-        if !changed.isEmpty { sink.engineOutputs(changed) }
+        if !changed.isEmpty { deliver(changed, into: &sink) }
     }
 
     // MARK: Input
@@ -231,7 +244,15 @@ public struct TouchSession: Sendable {
         lastTime = max(lastTime, time)
         outputs.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &outputs)
-        if !outputs.isEmpty { sink.engineOutputs(outputs) }
+        if !outputs.isEmpty {
+            sink.engineOutputs(outputs)
+            followDrags(outputs, into: &sink)
+        }
+        if let d = dragSessions.nextDeadline, d <= time {
+            dragEvents.removeAll(keepingCapacity: true)
+            dragSessions.advance(to: time, into: &dragEvents)
+            if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+        }
     }
 
     /// Cancels every touch still down (end of a recording, shutdown) and
@@ -246,7 +267,7 @@ public struct TouchSession: Sendable {
     /// keep renewing themselves stop after 10 000.
     public mutating func runDownDeadlines<Sink: SessionSink>(into sink: inout Sink) {
         var fired = 0
-        while let deadline = engine.nextDeadline, fired < 10_000 {
+        while let deadline = nextDeadline, fired < 10_000 {
             advance(to: deadline, into: &sink)
             fired += 1
         }
@@ -258,6 +279,44 @@ public struct TouchSession: Sendable {
         outputs.removeAll(keepingCapacity: true)
         engine.handle(frame, into: &outputs)
         sink.frame(frame, outputs: outputs, engine: engine)
+        followDrags(outputs, into: &sink)
+    }
+
+    /// Engine outputs without a frame, to the sink and the drag sessions.
+    mutating func deliver<Sink: SessionSink>(_ out: [EngineOutput], into sink: inout Sink) {
+        sink.engineOutputs(out)
+        followDrags(out, into: &sink)
+    }
+
+    /// The drag sessions follow what the engine produced (nothing to do while
+    /// no surface plays a part in one).
+    mutating func followDrags<Sink: SessionSink>(_ out: [EngineOutput], into sink: inout Sink) {
+        guard !dragSessions.isIdle else { return }
+        dragEvents.removeAll(keepingCapacity: true)
+        dragSessions.observe(out, engine: engine, into: &dragEvents)
+        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+    }
+
+    // MARK: Drag sessions
+
+    /// Sets what a surface does in drag sessions (semantics §12).
+    public mutating func setDragRoles(_ roles: DragRoles, of surface: SurfaceID, owner: String) {
+        dragSessions.setRoles(roles, of: surface, owner: owner)
+    }
+
+    /// A client answers a drag session's request with items (``DragSessions/offerItems(_:request:from:at:engine:into:)``),
+    /// at the time of the last frame or deadline.
+    public mutating func offerDragItems<Sink: SessionSink>(
+        _ items: [DragItem], request: Int, from owner: String, into sink: inout Sink
+    ) throws(DragRequestError) {
+        dragEvents.removeAll(keepingCapacity: true)
+        try dragSessions.offerItems(items, request: request, from: owner, at: lastTime, engine: engine, into: &dragEvents)
+        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+    }
+
+    /// The target under a session's touch proposes an operation (``DragSessions/propose(_:session:from:)``).
+    public mutating func proposeDrop(_ operation: DropOperation, session: Int, from owner: String) throws(DragRequestError) {
+        try dragSessions.propose(operation, session: session, from: owner)
     }
 
     // MARK: Surfaces and configuration
@@ -282,23 +341,30 @@ public struct TouchSession: Sendable {
             addedSurfaces.append(surface)
         }
         let out = engine.upsertSurface(surface)
-        if !out.isEmpty { sink.engineOutputs(out) }
+        if !out.isEmpty { deliver(out, into: &sink) }
     }
 
     /// Removes a surface registered at runtime; its active recognizers are cancelled.
     public mutating func removeSurface<Sink: SessionSink>(_ id: SurfaceID, into sink: inout Sink) {
         addedSurfaces.removeAll { $0.id == id }
         let out = engine.removeSurface(id)
-        if !out.isEmpty { sink.engineOutputs(out) }
+        if !out.isEmpty { deliver(out, into: &sink) }
+        dragSessions.surfaceRemoved(id)
     }
 
     /// Removes every surface registered at runtime by `owner` (a client that
     /// went away); their active recognizers are cancelled.
     public mutating func removeSurfaces<Sink: SessionSink>(owner: String, into sink: inout Sink) {
+        // Its sessions end as `source-gone` before its surfaces' recognizers are cancelled.
+        dragEvents.removeAll(keepingCapacity: true)
+        dragSessions.ownerGone(owner, at: lastTime, into: &dragEvents)
+        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
         guard addedSurfaces.contains(where: { $0.owner == owner }) else { return }
+        let gone = addedSurfaces.filter { $0.owner == owner }
         addedSurfaces.removeAll { $0.owner == owner }
         let out = engine.setSurfaces(configuration.gestures.surfaces + addedSurfaces)
-        if !out.isEmpty { sink.engineOutputs(out) }
+        if !out.isEmpty { deliver(out, into: &sink) }
+        for g in gone { dragSessions.surfaceRemoved(g.id) }
     }
 
     /// Applies a new configuration: screens, device rules and gestures;
@@ -342,7 +408,7 @@ public struct TouchSession: Sendable {
         if remap {
             configuration = effective
             let out = engine.setConfiguration(gestures)
-            if !out.isEmpty { sink.engineOutputs(out) }
+            if !out.isEmpty { deliver(out, into: &sink) }
             pipeline.reset(screens: effective.screenConfigurations)
             for d in known {
                 var decision = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
@@ -402,7 +468,7 @@ public struct TouchSession: Sendable {
         var gestures = effective.gestures(for: pipeline.devices)
         gestures.surfaces += addedSurfaces
         let out = engine.setConfiguration(gestures)
-        if !out.isEmpty { sink.engineOutputs(out) }
+        if !out.isEmpty { deliver(out, into: &sink) }
         for info in changed { sink.device(.changed(info, at: lastTime)) }
     }
 
