@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "TouchClient",
             dependencies: [
-                "JSON", "Wire",
+                "JSON", "Wire", "Gestures",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -165,7 +165,7 @@ public actor ActionAgent {
                     log("reconnected to \(socketPath)")
                 case .error(let e):
                     log("touchd: \(e)")
-                case .touch, .overflow, .goodbye, .other:
+                case .touch, .drag, .overflow, .goodbye, .other:
                     break
                 }
             }

@@ -1,3 +1,4 @@
+import Gestures
 import JSON
 import NIOCore
 import NIOPosix
@@ -148,6 +149,25 @@ public actor TouchClient {
     public func coalesce(milliseconds: Double) async throws {
         try await send(.coalesce(intervalMilliseconds: milliseconds))
         coalescing = milliseconds
+    }
+
+    /// Says what one of this client's surfaces does in drag sessions
+    /// (semantics §12): its drags offer items, its taps add items, it takes
+    /// drops of some types. Not restored after a reconnection: say it again
+    /// after ``TouchEvent/reconnected``.
+    public func setDragRoles(_ roles: DragRoles, of surfaceID: String) async throws {
+        try await send(.drag(.roles(surface: surfaceID, roles)))
+    }
+
+    /// Answers a drag event `items-requested` or `add-requested` (its
+    /// `request`) with items; none lets the drag, or the tap, go on without them.
+    public func offerDragItems(_ items: [DragItem], request: Int) async throws {
+        try await send(.drag(.items(request: request, items)))
+    }
+
+    /// As the target under a session's touch, says what a drop would do (the last one counts at the lift).
+    public func proposeDrop(_ operation: DropOperation, session: Int) async throws {
+        try await send(.drag(.proposal(session: session, operation)))
     }
 
     /// Round trip to the server.
