@@ -286,6 +286,42 @@ EXPORT int64_t touchd_client_coalesce(touchd_client *c, double interval_ms) {
 
 EXPORT int64_t touchd_client_ping(touchd_client *c) { return send_request(c, "ping", "", 0); }
 
+EXPORT int64_t touchd_client_drag_surface(touchd_client *c, const char *surface_id, bool offers_items,
+                                          bool adds_items, const char *drop_types) {
+    if (!surface_id) return -EINVAL;
+    buffer f = {0};
+    int r = append(&f, "\"surface\":", 10);
+    if (r == 0) r = append_string(&f, surface_id);
+    if (r == 0 && offers_items) r = append(&f, ",\"offersItems\":true", 19);
+    if (r == 0 && adds_items) r = append(&f, ",\"addsItems\":true", 17);
+    if (r == 0 && drop_types && *drop_types) {
+        r = append(&f, ",\"dropTypes\":", 13);
+        if (r == 0) r = append_list(&f, drop_types);
+    }
+    return finish(c, "drag-surface", &f, r);
+}
+
+EXPORT int64_t touchd_client_drag_items(touchd_client *c, int64_t request, const char *items_json) {
+    if (!items_json || request < 1) return -EINVAL;
+    buffer f = {0};
+    char number[32];
+    int n = snprintf(number, sizeof number, "\"request\":%lld,\"items\":", (long long)request);
+    int r = append(&f, number, (size_t)n);
+    if (r == 0) r = append(&f, items_json, strlen(items_json));
+    return finish(c, "drag-items", &f, r);
+}
+
+EXPORT int64_t touchd_client_drop_proposal(touchd_client *c, int64_t session, const char *operation) {
+    if (!operation || session < 1) return -EINVAL;
+    buffer f = {0};
+    char number[32];
+    int n = snprintf(number, sizeof number, "\"session\":%lld,", (long long)session);
+    int r = append(&f, number, (size_t)n);
+    if (r == 0) r = append(&f, "\"operation\":", 12);
+    if (r == 0) r = append_string(&f, operation);
+    return finish(c, "drop-proposal", &f, r);
+}
+
 /* --- parsing ----------------------------------------------------------------------- */
 
 typedef struct parser {
@@ -294,6 +330,7 @@ typedef struct parser {
     touchd_event *event;
     double raw_id;       /* "id": a touch's or a request's */
     bool has_raw_id;
+    int64_t item;        /* drag: the index of the item being parsed */
 } parser;
 
 static void skip_space(parser *s) {
@@ -404,7 +441,7 @@ static void assign(parser *s, const char *path, scalar_kind kind, const char *te
         S("surface", surface), S("owner", owner), S("recognizer", recognizer), S("kind", kind),
         S("state", state), S("event", event), S("name", name), S("direction", direction), S("edge", edge),
         S("code", code), S("message", message), S("change", change), S("device.name", device_name),
-        S("server", server), S("reason", reason),
+        S("server", server), S("reason", reason), S("operation", operation), S("outcome", outcome),
 #undef S
     };
     static const struct { const char *path; size_t offset; } numbers[] = {
@@ -418,9 +455,27 @@ static void assign(parser *s, const char *path, scalar_kind kind, const char *te
     static const struct { const char *path; size_t offset; } integers[] = {
 #define I(p, f) {p, offsetof(touchd_event, f)}
         I("device", device), I("device.id", device), I("screen", screen), I("touches", touches),
-        I("protocol", protocol), I("lost", lost),
+        I("protocol", protocol), I("lost", lost), I("session", session), I("request", request),
+        I("itemCount", item_count),
 #undef I
     };
+    if (kind == V_STRING && strcmp(path, "types[]") == 0) {
+        if (e->type_count < TOUCHD_DRAG_MAX_DATA) e->types[e->type_count++] = text;
+        return;
+    }
+    if (kind == V_STRING && strncmp(path, "items[].representations[].", 26) == 0) {
+        bool type = strcmp(path + 26, "type") == 0, data = strcmp(path + 26, "data") == 0;
+        if (!type && !data) return;
+        /* A representation's type comes before its data (touchd writes them so); one without a type is skipped. */
+        if (type && e->data_count < TOUCHD_DRAG_MAX_DATA) {
+            e->data[e->data_count].item = s->item;
+            e->data[e->data_count].type = text;
+            e->data[e->data_count++].data = NULL;
+        } else if (data && e->data_count > 0 && e->data[e->data_count - 1].data == NULL) {
+            e->data[e->data_count - 1].data = text;
+        }
+        return;
+    }
     if (kind == V_STRING) {
         for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
             if (strcmp(path, strings[i].path) == 0) *(const char **)((char *)e + strings[i].offset) = text;
@@ -473,12 +528,17 @@ static int parse_object(parser *s, char *path, size_t path_length, int depth) {
 static int parse_array(parser *s, char *path, size_t path_length, int depth) {
     s->p++; /* [ */
     int64_t count = 0;
-    char element[128] = "~"; /* elements name nothing parsed here */
+    char element[128] = "~"; /* elements name nothing parsed here, but a drag's types and items */
+    bool items = strcmp(path, "items") == 0;
+    if (items || strcmp(path, "types") == 0 || strcmp(path, "items[].representations") == 0)
+        snprintf(element, sizeof element, "%s[]", path);
+    size_t element_length = strlen(element);
     skip_space(s);
     if (s->p < s->end && *s->p == ']') s->p++;
     else for (;;) {
         skip_space(s);
-        int r = parse_value(s, element, 1, depth + 1);
+        if (items) s->item = count;
+        int r = parse_value(s, element, element_length, depth + 1);
         if (r < 0) return r;
         count++;
         skip_space(s);
@@ -529,6 +589,7 @@ static void clear_event(touchd_event *e) {
     e->location = e->location_mm = e->translation = e->velocity = none;
     e->device = e->screen = e->touch_id = e->touches = e->id = e->protocol = e->lost = -1;
     e->device_count = e->screen_count = -1;
+    e->session = e->request = e->item_count = -1;
 }
 
 static int parse_line(touchd_client *c, touchd_event *e) {
@@ -550,7 +611,7 @@ static int parse_line(touchd_client *c, touchd_event *e) {
     static const struct { const char *name; touchd_event_type type; } types[] = {
         {"hello", TOUCHD_HELLO}, {"ack", TOUCHD_ACK}, {"error", TOUCHD_ERROR}, {"touch", TOUCHD_TOUCH},
         {"gesture", TOUCHD_GESTURE}, {"system", TOUCHD_SYSTEM}, {"device", TOUCHD_DEVICE},
-        {"overflow", TOUCHD_OVERFLOW}, {"goodbye", TOUCHD_GOODBYE},
+        {"overflow", TOUCHD_OVERFLOW}, {"goodbye", TOUCHD_GOODBYE}, {"drag", TOUCHD_DRAG},
     };
     e->type = TOUCHD_UNKNOWN;
     for (size_t i = 0; e->type_name && i < sizeof types / sizeof *types; i++)

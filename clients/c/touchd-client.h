@@ -46,12 +46,24 @@ typedef enum touchd_event_type {
     TOUCHD_SYSTEM,
     TOUCHD_DEVICE,
     TOUCHD_OVERFLOW,
-    TOUCHD_GOODBYE
+    TOUCHD_GOODBYE,
+    TOUCHD_DRAG        /* a drag session's news for this client (semantics §12) */
 } touchd_event_type;
 
 typedef struct touchd_point {
     double x, y;
 } touchd_point;
+
+/* The most representations (perform) and types (entered) a drag event
+ * carries parsed; the rest are in json. */
+#define TOUCHD_DRAG_MAX_DATA 16
+
+/* One representation of an item a drop delivered: item is its item's index. */
+typedef struct touchd_drag_data {
+    int64_t item;
+    const char *type;
+    const char *data;
+} touchd_drag_data;
 
 /* One server message, parsed. Only the fields of its type are set; absent
  * strings are NULL, absent integers -1, absent numbers NAN, absent points
@@ -110,8 +122,20 @@ typedef struct touchd_event {
     /* overflow */
     int64_t lost;
 
-    /* goodbye */
+    /* goodbye; drag "ended" too (lifted, touch-cancelled, source-gone, ...) */
     const char *reason;
+
+    /* drag: "event" is items-requested, add-requested, entered, moved,
+     * exited, perform or ended; surface and location are set too. */
+    int64_t session;
+    int64_t request;          /* items-requested, add-requested: answer with touchd_client_drag_items */
+    int64_t item_count;       /* entered */
+    const char *operation;    /* perform: copy or move */
+    const char *outcome;      /* ended: copy, move or cancelled */
+    size_t type_count;        /* entered: the items' types */
+    const char *types[TOUCHD_DRAG_MAX_DATA];
+    size_t data_count;        /* perform: the items' representations, in order */
+    touchd_drag_data data[TOUCHD_DRAG_MAX_DATA];
 } touchd_event;
 
 typedef struct touchd_client touchd_client;
@@ -185,6 +209,25 @@ int64_t touchd_client_coalesce(touchd_client *client, double interval_ms);
 
 /* ping */
 int64_t touchd_client_ping(touchd_client *client);
+
+/* Drag sessions (semantics §12, docs/protocol.md "Drag sessions"). */
+
+/* drag-surface: what one of this client's surfaces does: its drags offer
+ * items, its taps add items, it takes drops of drop_types (a comma-separated
+ * list of MIME types such as "text/plain" or "image/ *" without the space,
+ * or NULL). */
+int64_t touchd_client_drag_surface(touchd_client *client, const char *surface_id,
+                                   bool offers_items, bool adds_items, const char *drop_types);
+
+/* drag-items: answers a TOUCHD_DRAG items-requested or add-requested (its
+ * request) with items as a JSON array, e.g.
+ * "[{\"representations\":[{\"type\":\"text/plain\",\"data\":\"Lyon\"}]}]";
+ * "[]" declines. */
+int64_t touchd_client_drag_items(touchd_client *client, int64_t request, const char *items_json);
+
+/* drop-proposal: as the target under a session's touch, "copy", "move",
+ * "forbidden" or "cancel"; the last one before the lift counts. */
+int64_t touchd_client_drop_proposal(touchd_client *client, int64_t session, const char *operation);
 
 #ifdef __cplusplus
 }

@@ -7,10 +7,10 @@ continuous updates, read events, reconnect. Messages are the JSON objects
 touchd sends, as dicts.
 """
 from ._protocol import (DEFAULT_SOCKET, PROTOCOL_VERSION, RECONNECTED, STREAMS, ConnectionClosed, Message,
-                        ProtocolError, TouchdError, recognizer, surface)
+                        ProtocolError, TouchdError, drag_data, drag_item, recognizer, surface)
 from .aio import AsyncClient
 from .client import Client
 
 __all__ = ["Client", "AsyncClient", "TouchdError", "ConnectionClosed", "ProtocolError", "Message", "surface",
-           "recognizer", "DEFAULT_SOCKET", "PROTOCOL_VERSION", "RECONNECTED", "STREAMS"]
+           "recognizer", "drag_item", "drag_data", "DEFAULT_SOCKET", "PROTOCOL_VERSION", "RECONNECTED", "STREAMS"]
 __version__ = "0.1.0"

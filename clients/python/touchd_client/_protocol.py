@@ -69,6 +69,21 @@ def surface(surface_id: str, x: float, y: float, width: float, height: float,
             "recognizers": [dict(r) for r in recognizers], **fields}
 
 
+def drag_item(*representations: Tuple[str, str]) -> Dict[str, Any]:
+    """A drag item: ``(mime_type, data)`` pairs, the preferred first, e.g.
+    ``drag_item(("text/plain", "Lyon"), ("text/uri-list", "geo:45.76,4.84"))``
+    (binary data base64-encoded by the caller)."""
+    return {"representations": [{"type": t, "data": d} for (t, d) in representations]}
+
+
+def drag_data(item: Mapping[str, Any], mime_type: str) -> Optional[str]:
+    """The data of one type in an item of a ``perform`` event, or None."""
+    for r in item.get("representations", []):
+        if r.get("type") == mime_type:
+            return str(r.get("data"))
+    return None
+
+
 def subscription(events: Iterable[str], kinds: Optional[Iterable[str]] = None,
                  recognizers: Optional[Iterable[str]] = None, devices: Optional[Iterable[int]] = None,
                  touch_types: Optional[Iterable[str]] = None,
@@ -128,6 +143,7 @@ class SessionState:
         self.coalesce_ms: float = 0
         self.subscriptions: List[Dict[str, Any]] = []
         self.surfaces: Dict[str, Dict[str, Any]] = {}
+        self.drag_roles: Dict[str, Dict[str, Any]] = {}
 
     def applied(self, op: str, fields: Mapping[str, Any]) -> None:
         """Records a request touchd acknowledged."""
@@ -149,6 +165,9 @@ class SessionState:
             self.surfaces[description["id"]] = dict(description)
         elif op == "unregister":
             self.surfaces.pop(fields["surface"], None)
+            self.drag_roles.pop(fields["surface"], None)
+        elif op == "drag-surface":
+            self.drag_roles[fields["surface"]] = dict(fields)
         elif op == "coalesce":
             self.coalesce_ms = fields["intervalMs"]
 
@@ -160,4 +179,5 @@ class SessionState:
             requests.append(("coalesce", {"intervalMs": self.coalesce_ms}))
         requests.extend(("subscribe", sub) for sub in self.subscriptions)
         requests.extend(("register", {"surface": s}) for s in self.surfaces.values())
+        requests.extend(("drag-surface", r) for r in self.drag_roles.values())
         return requests

@@ -134,6 +134,31 @@ class Client:
         """Continuous updates at most once per ``interval_ms`` (0 to 100; 0: off)."""
         self.request("coalesce", intervalMs=interval_ms)
 
+    def drag_surface(self, surface_id: str, *, offers_items: bool = False, adds_items: bool = False,
+                     drop_types: Optional[Iterable[str]] = None) -> None:
+        """Says what one of this client's surfaces does in drag sessions
+        (semantics §12): its drags offer items, its taps add items, it takes
+        drops of ``drop_types`` (``text/plain``, ``image/*``). Restored after a reconnect."""
+        fields: Dict[str, Any] = {"surface": surface_id}
+        if offers_items:
+            fields["offersItems"] = True
+        if adds_items:
+            fields["addsItems"] = True
+        if drop_types:
+            fields["dropTypes"] = list(drop_types)
+        self.request("drag-surface", **fields)
+
+    def drag_items(self, request: int, items: Iterable[Mapping[str, Any]]) -> None:
+        """Answers a ``drag`` event ``items-requested`` or ``add-requested``
+        (its ``request``) with items (see :func:`touchd_client.drag_item`);
+        none lets the drag, or the tap, go on without them. Within 250 ms."""
+        self.request("drag-items", request=request, items=[dict(i) for i in items])
+
+    def drop_proposal(self, session: int, operation: str) -> None:
+        """As the target under a session's touch: ``copy``, ``move``,
+        ``forbidden`` or ``cancel``; the last one before the lift counts."""
+        self.request("drop-proposal", session=session, operation=operation)
+
     def ping(self) -> None:
         """A round trip to touchd."""
         self.request("ping")
