@@ -93,6 +93,20 @@ static int parser_tests(void) {
           strcmp(e.reason, "restart") == 0, "parser: the line completed by the next read");
     check(feed(server, c, "{\"type\":\"overflow\",\"lost\":1e300,\"time\":2}\n", &e) == 1 && e.lost == -1 && e.time == 2,
           "parser: an integer beyond int64_t stays -1");
+    check(feed(server, c, "{\"type\":\"drag\",\"event\":\"entered\",\"time\":1.5,\"session\":3,\"surface\":\"map\","
+                          "\"location\":{\"x\":10,\"y\":20},\"types\":[\"text/plain\",\"image/png\"],\"itemCount\":2}\n", &e) == 1 &&
+          e.type == TOUCHD_DRAG && strcmp(e.event, "entered") == 0 && e.session == 3 && e.item_count == 2 &&
+          e.type_count == 2 && strcmp(e.types[1], "image/png") == 0 && e.location.y == 20 && strcmp(e.surface, "map") == 0,
+          "parser: a drag entered with its types and count");
+    check(feed(server, c, "{\"type\":\"drag\",\"event\":\"perform\",\"time\":2,\"session\":3,\"surface\":\"map\",\"operation\":\"copy\","
+                          "\"items\":[{\"representations\":[{\"type\":\"text/plain\",\"data\":\"Lyon\"},{\"type\":\"text/html\",\"data\":\"<b>L</b>\"}]},"
+                          "{\"representations\":[{\"type\":\"text/plain\",\"data\":\"Paris\"}]}]}\n", &e) == 1 &&
+          e.type == TOUCHD_DRAG && strcmp(e.operation, "copy") == 0 && e.data_count == 3 && e.data[0].item == 0 &&
+          strcmp(e.data[1].data, "<b>L</b>") == 0 && e.data[2].item == 1 && strcmp(e.data[2].data, "Paris") == 0 && e.type_count == 0,
+          "parser: a drop's items, each representation with its item");
+    check(feed(server, c, "{\"type\":\"drag\",\"event\":\"ended\",\"time\":2,\"session\":3,\"outcome\":\"cancelled\",\"reason\":\"source-gone\"}\n", &e) == 1 &&
+          e.type == TOUCHD_DRAG && strcmp(e.outcome, "cancelled") == 0 && strcmp(e.reason, "source-gone") == 0 && e.request == -1,
+          "parser: a drag's end");
     const char *bad[] = {"[1,2]\n", "{\"type\":\"ack\",}\n", "{\"type\":\"ack\"} x\n", "{\"type\":\"a\\q\"}\n",
                          "{\"type\":tru}\n", "{\"id\":01x}\n", "{\"type\":\"\\ud800\"}\n", "{\"type\":\"ack\"\n"};
     int refused = 0;
