@@ -121,6 +121,11 @@ final class ReactiveClient: @unchecked Sendable {
         let bystander = try ReactiveClient(path: daemon.socketPath)
         let (w, h) = bystander.screen
         try bystander.socket.request(#"{"op":"register","id":1,"surface":{"id":"strip","z":5,"rect":{"x":\#(w * 0.4),"y":0,"width":\#(w * 0.05),"height":\#(h)}}}"#, id: 1)
+        // It cannot name another client's surface, answer a request it was not asked, or propose for a session not over it.
+        #expect(try bystander.socket.request(#"{"op":"drag-surface","id":3,"surface":"map","dropTypes":["text/plain"]}"#, id: 3).last?.contains(#""code":"unknown-surface""#) == true)
+        #expect(try bystander.socket.request(#"{"op":"drag-items","id":4,"request":1,"items":[]}"#, id: 4).last?.contains(#""code":"unknown-request""#) == true)
+        #expect(try bystander.socket.request(#"{"op":"drop-proposal","id":5,"session":1,"operation":"copy"}"#, id: 5).last?.contains(#""code":"unknown-session""#) == true)
+        #expect(try bystander.socket.request(#"{"op":"drag-items","id":6,"request":1,"items":[{"representations":"x"}]}"#, id: 6).last?.contains(#""code":"bad-field""#) == true)
         bystander.start { _, _ in }
         try bystander.send(#"{"op":"subscribe","id":2,"events":["gesture","touch"]}"#)
 
