@@ -22,8 +22,9 @@ public struct DragSessions: Sendable {
     /// Representations an item has at most.
     public static let maxRepresentations = 8
     /// Bytes of data (UTF-8) a session holds at most, all items together. A
-    /// `perform` carrying them stays well inside a client's outgoing queue (1 MiB).
-    public static let maxDataBytes = 262_144
+    /// `perform` carrying them stays inside a client's outgoing queue (1 MiB)
+    /// even if every byte needed a six-byte JSON escape.
+    public static let maxDataBytes = 131_072
 
     struct Session: Sendable {
         var id: Int
