@@ -142,5 +142,10 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         guard case let .device(d) = try event(#"{"type":"device","change":"added","device":{"id":1}}"#) else { Issue.record("not device"); return }
         #expect(d["change"] == "added")
         guard case .system = try event(#"{"type":"system","kind":"edge"}"#) else { Issue.record("not system"); return }
+        guard case let .drag(m) = try event(#"{"type":"drag","event":"entered","session":2,"types":["text/plain"],"itemCount":1}"#) else {
+            Issue.record("not drag")
+            return
+        }
+        #expect(m["event"] == "entered" && m["session"]?.int64Value == 2)
     }
 }
