@@ -56,6 +56,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# --- size: a panel daemon fits a small root (docs/deploy.md, "Size") ----------------
+size_kb=$(dpkg-deb -f "$DEB" Installed-Size)
+if [ "$size_kb" -le 30720 ]; then pass "touchd Installed-Size ${size_kb} KiB <= 30 MiB"
+else fail "touchd Installed-Size ${size_kb} KiB <= 30 MiB" "$(dpkg-deb -c "$DEB" | sort -k3 -n -r | head -5)"; fi
+dbgsym="$(dirname "$DEB")/touchd-dbgsym_$(dpkg-deb -f "$DEB" Version)_$(dpkg-deb -f "$DEB" Architecture).deb"
+dpkg-deb -x "$DEB" "$TMP/unpacked"
+touchd_id=$(readelf -n "$TMP/unpacked/usr/bin/touchd" | awk '/Build ID:/ { print $3 }')
+if readelf -S "$TMP/unpacked/usr/bin/touchd" | grep -q '\.debug_info'; then
+    fail "touchd is stripped, its debug information in touchd-dbgsym" "/usr/bin/touchd has .debug_info"
+elif [ -f "$dbgsym" ] && [ -n "$touchd_id" ] \
+    && dpkg-deb -c "$dbgsym" | grep -q "/usr/lib/debug/.build-id/${touchd_id:0:2}/${touchd_id:2}\.debug$"; then
+    pass "touchd is stripped, its debug information in touchd-dbgsym"
+else fail "touchd is stripped, its debug information in touchd-dbgsym" "build id ${touchd_id:-none}; $dbgsym"; fi
+rm -rf "$TMP/unpacked"
+
 # --- lintian ------------------------------------------------------------------------
 lint=$(lintian --tag-display-limit 0 "${DEBS[@]}" 2>&1 | grep -v '^running with root privileges')
 if printf '%s\n' "$lint" | grep -q '^E: '; then fail "lintian: no errors" "$lint"
@@ -90,7 +105,7 @@ check "user touchd (primary group touchd-clients, no shell)" \
 check "groups touchd (member touchd), touchd-uinput" bash -c "chroot '$R' getent group touchd | grep -q ':touchd\$' && chroot '$R' getent group touchd-uinput"
 
 expected=(/usr/bin/touchd /usr/bin/touchctl /lib/systemd/system/touchd.service /lib/systemd/system/touchd.socket
-    /lib/udev/rules.d/70-touchd.rules /usr/lib/sysusers.d/touchd.conf /etc/touchd/touchd.yaml
+    /lib/udev/rules.d/70-touchd.rules /usr/lib/sysusers.d/touchd.conf /usr/lib/tmpfiles.d/touchd.conf /etc/touchd/touchd.yaml
     /usr/share/man/man8/touchd.8.gz /usr/share/man/man1/touchctl.1.gz /usr/share/man/man5/touchd.yaml.5.gz
     /usr/share/doc/touchd/copyright /usr/share/doc/touchd/changelog.gz /usr/share/doc/touchd/touchd-pass-through.conf
     /usr/lib/touchd/libswiftCore.so)
@@ -99,6 +114,8 @@ missing=""
 for f in "${expected[@]}"; do [ -f "$R$f" ] || missing+="$f "; done
 if [ -z "$missing" ]; then pass "installed: ${#expected[@]} files (binaries, system and user units, rules, sysusers, man pages, conffile, Swift runtime)"
 else fail "installed files missing" "$missing"; fi
+check "/run/touchd touchd:touchd-clients 0750 from installation on (tmpfiles.d), before touchd runs" \
+    bash -c "s=\$(stat -c '%U:%G %a' '$R/run/touchd' 2>&1); echo \"\$s\"; [ \"\$s\" = 'touchd:touchd-clients 750' ]"
 check "the conffile is the shipped default configuration" cmp config/touchd.yaml "$R/etc/touchd/touchd.yaml"
 check "dpkg knows /etc/touchd/touchd.yaml as a conffile" bash -c "chroot '$R' dpkg-query -W -f='\${Conffiles}' touchd | grep -q '/etc/touchd/touchd.yaml'"
 check "units: ExecStart=/usr/bin/touchd" grep -qx 'ExecStart=/usr/bin/touchd --config /etc/touchd/touchd.yaml' "$R/lib/systemd/system/touchd.service"

@@ -1,4 +1,5 @@
 import JSON
+import NIOCore
 import Wire
 
 /// One message from the server, kept as JSON with typed accessors for the
@@ -6,9 +7,22 @@ import Wire
 public struct ServerMessage: Hashable, Sendable {
     /// The whole message.
     public var json: JSONValue
+    /// The line as the server sent it (a view of the received bytes, no copy), for a message
+    /// read from the socket.
+    private var received: ByteBuffer?
 
     /// Wraps a parsed message.
     public init(json: JSONValue) { self.json = json }
+
+    /// Wraps a message parsed from `line`, which is kept as the server sent it.
+    init(json: JSONValue, line: ByteBuffer) {
+        self.json = json
+        self.received = line
+    }
+
+    /// The line exactly as the server sent it (without its newline), when the message was read
+    /// from the socket; re-encoding ``json`` would reorder its keys.
+    public var line: String? { received.map { String(buffer: $0) } }
 
     /// The `type` field (`hello`, `touch`, `gesture`, ...).
     public var type: String { json["type"]?.stringValue ?? "" }

@@ -69,6 +69,8 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(t.device == 0)
         guard case let .gesture(g)? = await events.next() else { Issue.record("no gesture"); return }
         #expect(g.kind == "tap" && g.recognizer == "tap" && g.surface == "main" && g.state == "recognized" && g.time == 2)
+        // The line as sent, keys in the server's order (re-encoding the JSON would sort them).
+        #expect(g.line == #"{"type":"gesture","time":2,"kind":"tap","recognizer":"tap","surface":"main","state":"recognized"}"#)
         guard case let .other(o)? = await events.next() else { Issue.record("unknown type not passed through"); return }
         #expect(o.type == "futuristic")
         await client.close()
