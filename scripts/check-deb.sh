@@ -6,7 +6,7 @@
 #  - install: the user and groups, every file where it belongs, the socket
 #    enabled, the units verify, touchd and touchctl run from /usr/bin on the
 #    private Swift runtime and touchd serves a replay with the conffile;
-#  - libtouchd-client0 and -dev: the library where ldconfig finds it, an
+#  - libtouchd-client1 and -dev: the library where ldconfig finds it, an
 #    example compiled against the installed files (pkg-config) reads the
 #    installed touchd in the root;
 #  - reinstall keeps an edited conffile;
@@ -15,7 +15,7 @@
 # Needs root (debootstrap, chroot); installs debootstrap, lintian, dpkg-dev,
 # gcc and pkg-config when missing.
 #
-# Usage: scripts/check-deb.sh touchd.deb libtouchd-client0.deb libtouchd-client-dev.deb
+# Usage: scripts/check-deb.sh touchd.deb libtouchd-client1.deb libtouchd-client-dev.deb
 # (the output of scripts/make-deb.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ for d in "$@"; do
     DEBS+=("$(realpath "$d")")
     [ "$(dpkg-deb -f "$d" Package)" = touchd ] && DEB=$(realpath "$d")
 done
-[ -n "${DEB:-}" ] && [ ${#DEBS[@]} = 3 ] || { echo "usage: check-deb.sh touchd.deb libtouchd-client0.deb libtouchd-client-dev.deb" >&2; exit 2; }
+[ -n "${DEB:-}" ] && [ ${#DEBS[@]} = 3 ] || { echo "usage: check-deb.sh touchd.deb libtouchd-client1.deb libtouchd-client-dev.deb" >&2; exit 2; }
 
 passed=0; failed=0
 pass() { passed=$((passed + 1)); printf 'ok    %s\n' "$1"; }
@@ -84,7 +84,7 @@ mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\/*\)$/\1/p' /etc/apt/sources.list.d
 [ -n "$mirror" ] || mirror=$(sed -n 's/^deb \(\[[^]]*\] \)\?\(http[^ ]*\) [a-z]* main.*/\2/p' /etc/apt/sources.list 2>/dev/null | grep -v security | head -1)
 mirror="${mirror:-http://deb.debian.org/debian}"
 depends=$(for d in "${DEBS[@]}"; do dpkg-deb -f "$d" Depends; echo; done | tr ',' '\n' | sed 's/^ *//; s/[ (].*//' \
-    | grep -v '^$' | grep -vxE 'touchd|libtouchd-client0|libtouchd-client-dev' | sort -u | paste -sd, -)
+    | grep -v '^$' | grep -vxE 'touchd|libtouchd-client1|libtouchd-client-dev' | sort -u | paste -sd, -)
 start=$(date +%s)
 if debootstrap --variant=minbase --include="$depends,udev" "$VERSION_CODENAME" "$R" "$mirror" >"$TMP/debootstrap.log" 2>&1; then
     pass "debootstrap $VERSION_CODENAME from $mirror with $depends,udev ($(( $(date +%s) - start )) s)"
@@ -140,7 +140,7 @@ check "installed touchd serves a replay with /etc/touchd/touchd.yaml" \
         --socket /tmp/touchd.sock --log-level warning --realtime-priority 0
 
 # --- the C client library -----------------------------------------------------------------------
-check "libtouchd-client0: ldconfig finds libtouchd-client.so.0" bash -c "chroot '$R' ldconfig -p | grep -qE 'libtouchd-client.so.0 .*=> (/usr)?/lib/$MULTIARCH/libtouchd-client.so.0$'"
+check "libtouchd-client1: ldconfig finds libtouchd-client.so.1" bash -c "chroot '$R' ldconfig -p | grep -qE 'libtouchd-client.so.1 .*=> (/usr)?/lib/$MULTIARCH/libtouchd-client.so.1$'"
 check "libtouchd-client-dev: header, .so link, pkg-config file" \
     test -f "$R/usr/include/touchd-client.h" -a -L "$R/usr/lib/$MULTIARCH/libtouchd-client.so" -a -f "$R/usr/lib/$MULTIARCH/pkgconfig/touchd-client.pc"
 flags=$(PKG_CONFIG_SYSROOT_DIR="$R" PKG_CONFIG_LIBDIR="$R/usr/lib/$MULTIARCH/pkgconfig" pkg-config --cflags --libs touchd-client 2>&1)
@@ -160,10 +160,10 @@ check "reinstall (dpkg -i again)" in_root dpkg -i --force-confold "/tmp/debs/$(b
 check "reinstall keeps the edited /etc/touchd/touchd.yaml" cmp "$TMP/edited.yaml" "$R/etc/touchd/touchd.yaml"
 
 # --- remove and purge --------------------------------------------------------------------------
-check "dpkg -r touchd libtouchd-client-dev libtouchd-client0" in_root dpkg -r touchd libtouchd-client-dev libtouchd-client0
+check "dpkg -r touchd libtouchd-client-dev libtouchd-client1" in_root dpkg -r touchd libtouchd-client-dev libtouchd-client1
 check "remove: binaries and Swift runtime gone, conffile kept" \
     bash -c "[ ! -e '$R/usr/bin/touchd' ] && [ ! -e '$R/usr/lib/touchd' ] && cmp '$TMP/edited.yaml' '$R/etc/touchd/touchd.yaml'"
-check "dpkg -P touchd libtouchd-client-dev libtouchd-client0" in_root dpkg -P touchd libtouchd-client-dev libtouchd-client0
+check "dpkg -P touchd libtouchd-client-dev libtouchd-client1" in_root dpkg -P touchd libtouchd-client-dev libtouchd-client1
 (cd "$R" && find . -xdev \( -path ./proc -o -path ./run -o -path ./tmp -o -path ./var/lib/dpkg -o -path ./var/log -o -path ./var/cache \) -prune -o -print | sort) >"$TMP/after"
 # Policy keeps the system user and groups (their backups are sysusers' own).
 left=$(comm -13 "$TMP/before" "$TMP/after" | grep -vxE '\./etc/(passwd|group|shadow|gshadow)-')

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Debian packages touchd, libtouchd-client0 and libtouchd-client-dev
+# Builds the Debian packages touchd, libtouchd-client1 and libtouchd-client-dev
 # (NAME_VERSION_ARCH.deb) from the release binaries of .build/release (`make
 # deb` builds them first) and clients/c, with dpkg-deb from staged trees
 # (docs/deploy.md, "The Debian package", says why). touchd:
@@ -11,7 +11,7 @@
 #  - Depends from dpkg-shlibdeps on every ELF file of the package;
 #  - /etc/touchd/touchd.yaml a conffile; maintainer scripts from
 #    packaging/debian.
-# libtouchd-client0 has the shared library (Debian's hardening flags, the
+# libtouchd-client1 has the shared library (Debian's hardening flags, the
 # multiarch directory, shlibs, the ldconfig trigger), libtouchd-client-dev the
 # header, the .so link and the pkg-config file.
 # touchd-dbgsym (the debug information of touchd and touchctl, split off before
@@ -130,7 +130,7 @@ install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debia
 chmod 0644 "$R/DEBIAN/conffiles"
 finish_package "$R" touchd "$(shlibs_depends "$R" -l"$R$PRIVATE_LIBDIR")"
 
-# --- libtouchd-client0 and libtouchd-client-dev (clients/c) --------------------------------
+# --- libtouchd-client1 and libtouchd-client-dev (clients/c) --------------------------------
 # Built with Debian's hardening flags (all of them: bindnow too); the library
 # in the multiarch directory.
 export DEB_BUILD_MAINT_OPTIONS=hardening=+all
@@ -142,16 +142,18 @@ make -s -C clients/c OUT="$C_OUT" PREFIX=/usr LIBDIR="/usr/lib/$MULTIARCH" \
     || { cat "$TMP/c.log" >&2; exit 1; }
 L="$TMP/lib"; LD="$TMP/dev"; libdir="usr/lib/$MULTIARCH"
 install -d "$L/$libdir" "$LD/$libdir/pkgconfig" "$LD/usr/include" "$L/DEBIAN"
-cp -P "$TMP/c-dest/$libdir"/libtouchd-client.so.0* "$L/$libdir/"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$L/$libdir"/libtouchd-client.so.0.*
+cp -P "$TMP/c-dest/$libdir"/libtouchd-client.so.1* "$L/$libdir/"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$L/$libdir"/libtouchd-client.so.1.*
 cp -P "$TMP/c-dest/$libdir/libtouchd-client.so" "$LD/$libdir/"
 install -m 0644 "$TMP/c-dest/$libdir/pkgconfig/touchd-client.pc" "$LD/$libdir/pkgconfig/"
 install -m 0644 "$TMP/c-dest/usr/include/touchd-client.h" "$LD/usr/include/"
-soversion=$(objdump -p "$L/$libdir"/libtouchd-client.so.0.* | awk '/SONAME/ { sub(/.*\.so\./, "", $2); print $2 }')
-echo "libtouchd-client $soversion libtouchd-client0 (>= $VERSION)" >"$L/DEBIAN/shlibs"
+soversion=$(objdump -p "$L/$libdir"/libtouchd-client.so.1.* | awk '/SONAME/ { sub(/.*\.so\./, "", $2); print $2 }')
+echo "libtouchd-client $soversion libtouchd-client1 (>= $VERSION)" >"$L/DEBIAN/shlibs"
+# The symbols file (packaging/debian): each exported symbol and the version that added it.
+install -m 0644 packaging/debian/libtouchd-client1.symbols "$L/DEBIAN/symbols"
 echo "activate-noawait ldconfig" >"$L/DEBIAN/triggers"
 chmod 0644 "$L/DEBIAN/shlibs" "$L/DEBIAN/triggers"
-finish_package "$L" libtouchd-client0 "$(shlibs_depends "$L")"
+finish_package "$L" libtouchd-client1 "$(shlibs_depends "$L")"
 finish_package "$LD" libtouchd-client-dev ""
 
 # --- touchd-dbgsym: the debug information of touchd and touchctl -----------------------
