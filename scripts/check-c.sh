@@ -49,6 +49,18 @@ echo "ok    touchd-client.h: every type the library fills is opaque (touchd_poin
 
 LD_LIBRARY_PATH="$OUT" "$OUT/test-client" --parser || { echo "FAIL  clients/c/tests/test-client --parser"; exit 1; }
 
+# The protocol corpus (every valid server message of docs/schemas/examples.jsonl),
+# member by member, as Python's json module reads it.
+python3 docs/schemas/corpus.py lines >"$TMP/corpus.jsonl"
+python3 docs/schemas/corpus.py members "$TMP/corpus.jsonl" >"$TMP/corpus.expected"
+LD_LIBRARY_PATH="$OUT" "$OUT/test-client" --corpus "$TMP/corpus.jsonl" >"$TMP/corpus.actual" \
+    || { echo "FAIL  test-client --corpus"; exit 1; }
+if cmp -s "$TMP/corpus.expected" "$TMP/corpus.actual"; then
+    echo "ok    the protocol corpus: $(wc -l <"$TMP/corpus.jsonl") server messages, every member as Python's json reads it"
+else
+    echo "FAIL  the protocol corpus read differently (< json, > C)"; diff "$TMP/corpus.expected" "$TMP/corpus.actual" | head -20; exit 1
+fi
+
 start_touchd() { # start_touchd SOCKET: replays once 2 clients subscribe
     "$TOUCHD" --replay "$TRACE" --socket "$1" --wait-for-subscribers 2 --speed 0 --exit-after-replay \
         --log-level warning --realtime-priority 0 & pids+=($!)
@@ -118,7 +130,7 @@ fi
 FUZZ_SECONDS_C="${FUZZ_SECONDS_C:-15}"
 if make -s -C clients/c FUZZ_OUT="$TMP/fuzz" fuzz >"$TMP/fuzz-build.log" 2>&1; then
     mkdir -p "$TMP/fuzz/seeds" "$TMP/fuzz/corpus"
-    i=0; grep '"type"' docs/schemas/examples.jsonl | while IFS= read -r line; do i=$((i + 1)); printf '%s' "$line" >"$TMP/fuzz/seeds/$i"; done
+    i=0; while IFS= read -r line; do i=$((i + 1)); printf '%s' "$line" >"$TMP/fuzz/seeds/$i"; done <"$TMP/corpus.jsonl"
     if "$TMP/fuzz/fuzz-parser" -max_total_time="$FUZZ_SECONDS_C" -max_len=4096 -print_final_stats=1 -dict=clients/c/fuzz/server-lines.dict \
         -artifact_prefix="$TMP/fuzz/" "$TMP/fuzz/corpus" "$TMP/fuzz/seeds" >"$TMP/fuzz/log" 2>&1; then
         echo "ok    the parser fuzzed for ${FUZZ_SECONDS_C} s: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$TMP/fuzz/log" | grep -o '[0-9]*$') inputs, no crash"

@@ -58,7 +58,7 @@ for h in $HARNESSES; do
             || { echo "$h: does not build (clang -fsanitize=fuzzer): see $dir/build.log" >&2; status=1; continue; }
         harness="$OUT/c-build/fuzz-parser"
         mkdir -p "$dir/seeds"
-        i=0; grep '"type"' "$ROOT/docs/schemas/examples.jsonl" | while IFS= read -r l; do i=$((i + 1)); printf '%s' "$l" >"$dir/seeds/$i"; done
+        i=0; python3 "$ROOT/docs/schemas/corpus.py" lines | while IFS= read -r l; do i=$((i + 1)); printf '%s' "$l" >"$dir/seeds/$i"; done
     else
         if [ ! -x "$BIN/$h" ]; then echo "no harness $h in $BIN" >&2; status=1; continue; fi
         harness="$BIN/$h"

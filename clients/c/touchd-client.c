@@ -989,6 +989,12 @@ EXPORT const char *touchd_event_get_json(const touchd_event *e, size_t *length) 
 
 EXPORT bool touchd_event_has(const touchd_event *e, const char *path) { return find(e, path) != NULL; }
 
+EXPORT size_t touchd_event_get_member_count(const touchd_event *e) { return e ? e->count : 0; }
+
+EXPORT const char *touchd_event_get_member_path(const touchd_event *e, size_t i) {
+    return e && i < e->count ? e->paths.data + e->members[i].path : NULL;
+}
+
 EXPORT const char *touchd_event_get_string(const touchd_event *e, const char *path) {
     const member *m = find(e, path);
     return m && m->kind == M_STRING ? m->text : NULL;

@@ -159,6 +159,13 @@ bool touchd_event_get_point(const touchd_event *event, const char *path, touchd_
 /* The number of elements of an array member, or -1. */
 int64_t touchd_event_get_array_length(const touchd_event *event, const char *path);
 
+/* Every member, in the order of the line: objects and arrays, then their
+ * members (paths "location", "location.x", "screens", "screens.0", ...).
+ * Paths are valid as long as the event. */
+size_t touchd_event_get_member_count(const touchd_event *event);
+/* The path of member i (< touchd_event_get_member_count), or NULL. */
+const char *touchd_event_get_member_path(const touchd_event *event, size_t i);
+
 /* The common fields. Numbers: NAN when absent; integers: -1. */
 double touchd_event_get_time(const touchd_event *event);      /* seconds */
 int64_t touchd_event_get_device(const touchd_event *event);   /* "device", or a device message's "device.id" */

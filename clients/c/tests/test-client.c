@@ -6,6 +6,8 @@
  * exact lines (typed subscribe, surfaces built with touchd_surface_*), and
  * reconnect sending the client's set-up again to a new server.
  *
+ * test-client --corpus FILE: see corpus() below.
+ *
  * test-client SOCKET: libtouchd-client against a real touchd that replays a
  * recording once two clients subscribe (scripts/check-c.sh starts it and a
  * reference client reading the raw lines).
@@ -218,8 +220,57 @@ static int parser_tests(void) {
     return failures ? 1 : 0;
 }
 
+/* test-client --corpus FILE: every line of FILE (server messages) read
+ * through the library from a stand-in server, printed member by member as
+ * `path kind value` (s string, n number as %.17g, b bool, a array length,
+ * x object or null) with a blank line after each message; check-c.sh
+ * compares it with the same made from Python's json module. */
+static int corpus(const char *file) {
+    FILE *in = fopen(file, "r");
+    if (!in) { perror(file); return 2; }
+    char path[] = "/tmp/touchd-c-corpus-XXXXXX";
+    if (!mkdtemp(path)) return 2;
+    char socket_path[64];
+    snprintf(socket_path, sizeof socket_path, "%s/s", path);
+    int listener = listen_at(socket_path);
+    touchd_client *c = touchd_client_new();
+    if (listener < 0 || !c || touchd_client_connect(c, socket_path) < 0) return 2;
+    int server = accept(listener, NULL, NULL);
+    char *line = NULL;
+    size_t capacity = 0;
+    ssize_t n;
+    int status = 0;
+    while ((n = getline(&line, &capacity, in)) > 0) {
+        if (write(server, line, (size_t)n) != n) { status = 2; break; }
+        if (line[n - 1] != '\n' && write(server, "\n", 1) != 1) { status = 2; break; }
+        const touchd_event *e;
+        if (touchd_client_read_event(c, &e) != 1) { fprintf(stderr, "not read: %s", line); status = 1; continue; }
+        for (size_t i = 0; i < touchd_event_get_member_count(e); i++) {
+            const char *p = touchd_event_get_member_path(e, i);
+            const char *text = touchd_event_get_string(e, p);
+            double d;
+            bool b;
+            if (text) printf("%s s %s\n", p, text);
+            else if (touchd_event_get_number(e, p, &d)) printf("%s n %.17g\n", p, d);
+            else if (touchd_event_get_bool(e, p, &b)) printf("%s b %s\n", p, b ? "true" : "false");
+            else if (touchd_event_get_array_length(e, p) >= 0) printf("%s a %lld\n", p, (long long)touchd_event_get_array_length(e, p));
+            else printf("%s x\n", p);
+        }
+        printf("\n");
+    }
+    free(line);
+    fclose(in);
+    close(server);
+    touchd_client_free(c);
+    close(listener);
+    unlink(socket_path);
+    rmdir(path);
+    return status;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: test-client --parser | SOCKET\n"); return 2; }
+    if (argc == 3 && strcmp(argv[1], "--corpus") == 0) return corpus(argv[2]);
+    if (argc != 2) { fprintf(stderr, "usage: test-client --parser | --corpus FILE | SOCKET\n"); return 2; }
     if (strcmp(argv[1], "--parser") == 0) return parser_tests();
     touchd_client *c = touchd_client_new();
     check(c && touchd_client_connect(c, argv[1]) == 0, "connects");
