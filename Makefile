@@ -65,10 +65,12 @@ test: deps
 	$(MAKE) --no-print-directory soak-short
 	$(MAKE) --no-print-directory test-vm
 
-# Every example message of docs/schemas against its JSON Schema (and the decoder's verdict).
-check-schemas:
+# Every example message of docs/schemas against its JSON Schema (and the decoder's verdict),
+# then every line a real touchd sends a client subscribed to everything.
+check-schemas: release
 	@python3 -c 'import jsonschema, referencing' 2>/dev/null || python3 -m pip install -q jsonschema referencing
 	python3 docs/schemas/validate.py
+	python3 docs/schemas/validate-server.py $(BUILD_DIR)/release/touchd
 
 # The kernel tests (uinput, evdev, udev) in one QEMU guest; installs qemu, a
 # kernel, busybox-static and virtme-ng when missing (see docs/udev.md).

@@ -172,7 +172,7 @@ public actor ActionAgent {
                     log("reconnected to \(socketPath)")
                 case .error(let e):
                     log("touchd: \(e)")
-                case .touch, .overflow, .goodbye, .other:
+                case .touch, .screens, .overflow, .goodbye, .other:
                     break
                 }
             }

@@ -65,6 +65,8 @@ public enum TouchEvent: Sendable {
     case system(ServerMessage)
     /// A device was added, removed or changed.
     case device(ServerMessage)
+    /// The screen geometry changed (a `screens` request, a reload): `screens` as in `hello`.
+    case screens(ServerMessage)
     /// The server dropped `lost` events for this client; the last was stamped `time`.
     case overflow(lost: Int, time: Double)
     /// The server is closing the connection.
@@ -88,6 +90,7 @@ extension TouchEvent {
         case "gesture": self = .gesture(m)
         case "system": self = .system(m)
         case "device": self = .device(m)
+        case "screens": self = .screens(m)
         case "overflow":
             self = .overflow(lost: Int(m["lost"]?.int64Value ?? 0), time: m.time ?? 0)
         case "goodbye": self = .goodbye(reason: m["reason"]?.stringValue ?? "")
