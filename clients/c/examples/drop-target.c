@@ -2,8 +2,8 @@
  * Registers a surface taking text, proposes OPERATION (copy, move,
  * forbidden or cancel) whenever a session's touch enters it, and prints one
  * line per drag event: "entered SESSION TYPES COUNT", "moved SESSION",
- * "exited SESSION", "perform SESSION OPERATION DATA|DATA...", "ended
- * SESSION OUTCOME REASON". Stops at goodbye.
+ * "exited SESSION", "perform SESSION OPERATION DATA|DATA..." (each item's
+ * text/plain), "ended SESSION OUTCOME REASON". Stops at goodbye.
  *
  *   drop-target SOCKET X Y WIDTH HEIGHT [OPERATION]
  *
@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include <touchd-client.h>
+
+static const char *or_dash(const char *s) { return s ? s : "-"; }
 
 int main(int argc, char **argv) {
     if (argc < 6) {
@@ -26,37 +28,60 @@ int main(int argc, char **argv) {
         fprintf(stderr, "drop-target: cannot connect to %s\n", argv[1]);
         return 1;
     }
-    touchd_client_register(c, "map", atof(argv[2]), atof(argv[3]), atof(argv[4]), atof(argv[5]), NULL);
-    touchd_client_drag_surface(c, "map", false, false, "text/plain,text/uri-list");
-    touchd_client_subscribe(c, "gesture", NULL);
-    touchd_event e;
+    touchd_surface *map = touchd_surface_new("map", atof(argv[2]), atof(argv[3]), atof(argv[4]), atof(argv[5]));
+    const char *types[] = {"text/plain", "text/uri-list", NULL};
+    if (!map || touchd_client_register_surface(c, map) < 0 || touchd_client_drag_surface(c, "map", false, false, types) < 0 ||
+        touchd_client_subscribe(c, TOUCHD_STREAM_GESTURE, NULL) < 0) {
+        fprintf(stderr, "drop-target: cannot send the set-up\n");
+        return 1;
+    }
+    touchd_surface_free(map);
+    const touchd_event *e;
     int status = 0;
     while (touchd_client_read_event(c, &e) > 0) {
-        if (e.type == TOUCHD_GOODBYE) break;
-        if (e.type == TOUCHD_ERROR) {
-            fprintf(stderr, "drop-target: error %s: %s\n", e.code, e.message);
+        touchd_event_type type = touchd_event_get_type(e);
+        if (type == TOUCHD_GOODBYE) break;
+        if (type == TOUCHD_ERROR) {
+            fprintf(stderr, "drop-target: error %s: %s\n", or_dash(touchd_event_get_error_code(e)),
+                    or_dash(touchd_event_get_error_message(e)));
             status = 1;
         }
-        if (e.type != TOUCHD_DRAG) continue;
-        if (strcmp(e.event, "entered") == 0) {
-            printf("entered %lld", (long long)e.session);
-            for (size_t i = 0; i < e.type_count; i++) printf("%s%s", i ? "," : " ", e.types[i]);
-            printf(" %lld\n", (long long)e.item_count);
-            touchd_client_drop_proposal(c, e.session, operation);
-        } else if (strcmp(e.event, "perform") == 0) {
-            printf("perform %lld %s", (long long)e.session, e.operation);
-            /* The first text/plain of each item. */
-            int64_t item = -1;
-            for (size_t i = 0; i < e.data_count; i++) {
-                if (e.data[i].item == item || strcmp(e.data[i].type, "text/plain") != 0 || !e.data[i].data) continue;
-                printf("%s%s", item < 0 ? " " : "|", e.data[i].data);
-                item = e.data[i].item;
+        if (type != TOUCHD_DRAG) continue;
+        const char *event = or_dash(touchd_event_get_string(e, "event"));
+        int64_t session = -1;
+        touchd_event_get_integer(e, "session", &session);
+        if (strcmp(event, "entered") == 0) {
+            int64_t count = -1;
+            touchd_event_get_integer(e, "itemCount", &count);
+            printf("entered %lld", (long long)session);
+            for (int64_t i = 0; i < touchd_event_get_array_length(e, "types"); i++) {
+                char path[32];
+                snprintf(path, sizeof path, "types.%lld", (long long)i);
+                printf("%s%s", i ? "," : " ", or_dash(touchd_event_get_string(e, path)));
+            }
+            printf(" %lld\n", (long long)count);
+            touchd_client_drop_proposal(c, session, operation);
+        } else if (strcmp(event, "perform") == 0) {
+            printf("perform %lld %s", (long long)session, or_dash(touchd_event_get_string(e, "operation")));
+            for (int64_t i = 0; i < touchd_event_get_array_length(e, "items"); i++) {
+                char path[64];
+                snprintf(path, sizeof path, "items.%lld.representations", (long long)i);
+                const char *text = NULL;
+                for (int64_t j = 0; !text && j < touchd_event_get_array_length(e, path); j++) {
+                    char type_path[96], data_path[96];
+                    snprintf(type_path, sizeof type_path, "%s.%lld.type", path, (long long)j);
+                    snprintf(data_path, sizeof data_path, "%s.%lld.data", path, (long long)j);
+                    const char *t = touchd_event_get_string(e, type_path);
+                    if (t && strcmp(t, "text/plain") == 0) text = touchd_event_get_string(e, data_path);
+                }
+                printf("%s%s", i ? "|" : " ", or_dash(text));
             }
             printf("\n");
-        } else if (strcmp(e.event, "ended") == 0) {
-            printf("ended %lld %s %s\n", (long long)e.session, e.outcome, e.reason);
+        } else if (strcmp(event, "ended") == 0) {
+            printf("ended %lld %s %s\n", (long long)session, or_dash(touchd_event_get_string(e, "outcome")),
+                   or_dash(touchd_event_get_string(e, "reason")));
         } else {
-            printf("%s %lld\n", e.event, (long long)e.session);
+            printf("%s %lld\n", event, (long long)session);
         }
         fflush(stdout);
     }
