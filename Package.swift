@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchClientTests",
-            dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
+            dependencies: ["TouchClient", "Publisher", "Wire", "JSON", "Gestures"]
         ),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import Publisher
+import Gestures
 import JSON
 import Synchronization
 import Testing
@@ -23,6 +24,9 @@ private final class SurfaceLog: PublisherDelegate {
     }
     func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
         log.withLock { $0.append("disconnected \(surfaces)") }
+    }
+    func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError) {
+        if case let .roles(surface, roles) = request { log.withLock { $0.append("drag-surface \(surface) \(roles.dropTypes)") } }
     }
 }
 
@@ -90,6 +94,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         try await client.subscribe([.gesture])
         try await client.coalesce(milliseconds: 50)
         try await client.register(SurfaceDescription(id: "main", rect: SurfaceRect(x: 0, y: 0, width: 1, height: 1)))
+        try await client.setDragRoles(DragRoles(dropTypes: ["text/plain"]), of: "main")
         await first.shutdown(reason: .restart)
         guard case let .goodbye(reason)? = await events.next() else { Issue.record("no goodbye"); return }
         #expect(reason == "restart")
@@ -98,7 +103,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         let second = try await Publisher.listen(socketPath: path, delegate: secondLog, hello: { hello })
         guard case .hello? = await events.next() else { Issue.record("no second hello"); return }
         guard case .reconnected? = await events.next() else { Issue.record("no reconnected"); return }
-        #expect(secondLog.calls == ["register main"])
+        #expect(secondLog.calls == ["register main", "drag-surface main [\"text/plain\"]"])
         // Coalescing came back too: of three pan changes within 50 ms, the
         // middle one is replaced by the last, which goes out with the end.
         // (The lane reopens in the event loop's task that confirmed the answers: a task queued after it finds it open.)
