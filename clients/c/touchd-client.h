@@ -209,8 +209,8 @@ int64_t touchd_client_unregister_surface(touchd_client *client, const char *surf
  * entered, moved, exited, perform, ended), "session", "request",
  * "surface", "location", "types" and "itemCount" (entered), "operation"
  * and "items.N.representations.M.type" / ".data" (perform), "outcome" and
- * "reason" (ended). Not sent again by touchd_client_reconnect: say them
- * again after reconnecting. */
+ * "reason" (ended). touchd_client_reconnect sends the drag roles again,
+ * after the surfaces. */
 
 /* drag-surface: what one of this client's surfaces does: its drags offer
  * items, its taps add items, it takes drops of drop_types (a

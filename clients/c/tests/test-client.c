@@ -223,6 +223,15 @@ static int parser_tests(void) {
           touchd_client_drop_proposal(c, 1, NULL) == -EINVAL,
           "requests: drag-surface, drag-items, drop-proposal as exact lines; bad arguments -EINVAL");
     if (strcmp(sent, drags) != 0) fprintf(stderr, "sent:\n%s", sent);
+    /* Reconnect again: the drag roles after the surfaces. */
+    close(server);
+    check(touchd_client_read_event(c, &e) == -EPIPE && touchd_client_reconnect(c) == 0, "reconnect: again");
+    server = accept(listener, NULL, NULL);
+    lines = read_lines(server, sent, sizeof sent, 5);
+    const char *last = strstr(sent, "{\"op\":\"register\",\"id\":17,");
+    const char *roles_again = "{\"op\":\"drag-surface\",\"id\":18,\"surface\":\"map \\\"1\\\"\",\"addsItems\":true,\"dropTypes\":[\"text/plain\",\"image/*\"]}\n";
+    check(lines == 5 && last && strstr(last, roles_again) != NULL, "reconnect: the drag roles sent again after the surfaces");
+    if (!last || !strstr(last, roles_again)) fprintf(stderr, "sent again:\n%s", sent);
     check(touchd_client_reconnect_delay_ms(1) == 100 && touchd_client_reconnect_delay_ms(3) == 400 &&
           touchd_client_reconnect_delay_ms(40) == 2000, "reconnect: delays of 100 ms doubling to 2 s");
     close(server);
