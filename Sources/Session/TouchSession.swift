@@ -275,6 +275,12 @@ public struct TouchSession: Sendable {
 
     /// One frame through the engine.
     mutating func run<Sink: SessionSink>(_ frame: TouchFrame, into sink: inout Sink) {
+        // A drag session's expired requests first, as the engine fires its deadlines before a frame.
+        if let d = dragSessions.nextDeadline, d <= frame.time {
+            dragEvents.removeAll(keepingCapacity: true)
+            dragSessions.advance(to: frame.time, into: &dragEvents)
+            if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+        }
         lastTime = max(lastTime, frame.time)
         outputs.removeAll(keepingCapacity: true)
         engine.handle(frame, into: &outputs)
