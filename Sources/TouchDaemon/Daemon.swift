@@ -73,9 +73,12 @@ public enum Daemon {
         if let path = options.configPath {
             do {
                 configuration = try TouchdConfiguration.load(path: path)
-                settings = try DaemonSettings.load(path: path)
+                settings = try DaemonSettings(configuration)
             } catch {
-                throw DaemonStartError(status: 78, "configuration rejected: \(error.description)")
+                // Every error, each on its own line with its key, before the one that stops the daemon.
+                for e in error.more { logger.error("configuration: \(e.description)", metadata: Self.metadata(e)) }
+                throw DaemonStartError(status: 78, "configuration rejected: \(error.description)"
+                                       + (error.more.isEmpty ? "" : " (and \(error.more.count) more, above)"))
             }
             logger.info("configuration loaded", metadata: ["file": "\(path)"])
         }
@@ -219,7 +222,7 @@ public enum Daemon {
         do {
             var c = try TouchdConfiguration.load(path: path)
             if readsQuirks { c.quirks = installedQuirks(logger: logger) }
-            let settings = try DaemonSettings.load(path: path)
+            let settings = try DaemonSettings(c)
             try await engine.reload(c)
             let closed = await publisher?.updateAccess(settings.accessPolicy) ?? 0
             if closed > 0 {
@@ -230,10 +233,22 @@ public enum Daemon {
             }
             logger.info("configuration reloaded", metadata: ["file": "\(path)"])
         } catch {
-            let e = error.file.isEmpty ? ConfigurationError(file: path, path: error.path, error.message) : error
-            logger.error("configuration reload rejected, keeping the previous configuration: \(e.description)",
-                         metadata: ["file": "\(e.file)", "key": "\(e.path)"])
+            var e = error
+            if e.file.isEmpty { e.file = path }
+            for m in [e] + e.more {
+                var m = m
+                if m.file.isEmpty { m.file = path }
+                logger.error("configuration reload rejected, keeping the previous configuration: \(m.description)", metadata: metadata(m))
+            }
         }
+    }
+
+    /// The file, line and key of a configuration error as log fields; no empty `key` for an error of the whole file.
+    static func metadata(_ e: ConfigurationError) -> Logger.Metadata {
+        var m: Logger.Metadata = ["file": "\(e.file)"]
+        if let line = e.line { m["line"] = "\(line)" }
+        if !e.path.isEmpty { m["key"] = "\(e.path)" }
+        return m
     }
 }
 
