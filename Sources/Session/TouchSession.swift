@@ -88,6 +88,11 @@ public struct TouchSession: Sendable {
         var description: DeviceDescription
         var syspath: String?
         var udevProperties: [String: String]
+        /// The mapping the caller decided (a live device: rules, udev properties
+        /// and quirks merged by the live input's decider); nil when the session
+        /// decides from the configuration's rules. A reload keeps it: the
+        /// caller decides such a device again and reports changes (``changeDevice(_:udevProperties:mapping:at:into:)``).
+        var mapping: DeviceMapping?
     }
     var known: [KnownDevice] = []
 
@@ -129,7 +134,7 @@ public struct TouchSession: Sendable {
         into sink: inout Sink
     ) -> String? {
         known.removeAll { $0.id == id }
-        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties))
+        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties, mapping: mapping))
         var decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
             ?? fileConfiguration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
         if let reason = decision.ignoredBecause {
@@ -150,7 +155,10 @@ public struct TouchSession: Sendable {
         into sink: inout Sink
     ) {
         guard let old = pipeline.device(id) else { return }
-        if let k = known.firstIndex(where: { $0.id == id }) { known[k].udevProperties = udevProperties }
+        if let k = known.firstIndex(where: { $0.id == id }) {
+            known[k].udevProperties = udevProperties
+            known[k].mapping = mapping
+        }
         var mapping = mapping
         mapping.screen = screenIndex(fileScreen: mapping.screen, of: id, name: old.description.name)
         var info = old
@@ -315,8 +323,8 @@ public struct TouchSession: Sendable {
         var overrides = screenOverrides
         let oldFile = fileConfiguration
         let deviceScreens = known.map { d in
-            let before = oldFile.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
-            let after = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
+            let before = d.mapping?.screen ?? oldFile.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
+            let after = d.mapping?.screen ?? new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
             return (id: d.id, name: d.description.name,
                     old: oldFile.screens.indices.contains(before) ? oldFile.screens[before].name : nil,
                     new: new.screens.indices.contains(after) ? new.screens[after].name : nil)
@@ -345,7 +353,10 @@ public struct TouchSession: Sendable {
             if !out.isEmpty { sink.engineOutputs(out) }
             pipeline.reset(screens: effective.screenConfigurations)
             for d in known {
-                var decision = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
+                // A device the caller decided keeps its mapping (udev's settings
+                // included) until the caller decides it again with the new file.
+                var decision = d.mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
+                    ?? new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
                 guard decision.ignoredBecause == nil else { continue }
                 decision.mapping.screen = screenIndex(fileScreen: decision.mapping.screen, of: d.id, name: d.description.name)
                 pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping)

@@ -106,7 +106,7 @@ public enum Daemon {
         } else {
             recording = nil
             // Devices are open before the socket listens, so READY=1 means both.
-            let service = try LiveInputService(configuration: configuration, engine: engine, logger: logger)
+            let service = try LiveInputService(engine: engine, logger: logger)
             try await service.start()
             live = service
         }
@@ -119,7 +119,7 @@ public enum Daemon {
 
         let configPath = options.configPath
         let reload: @Sendable () async -> Void = {
-            await Self.reload(path: configPath, engine: engine, publisher: publisher, priorityOverride: priorityOverride,
+            await Self.reload(path: configPath, engine: engine, publisher: publisher, live: live, priorityOverride: priorityOverride,
                               readsQuirks: readsQuirks, logger: logger)
         }
         let replay = live == nil ? PacedReplay(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger) : nil
@@ -206,12 +206,13 @@ public enum Daemon {
 
     /// SIGHUP: reads the configuration file again; a file that does not load
     /// leaves the configuration in force. A good one is applied to the
-    /// engine, then its `access` keys to the publisher (clients that
+    /// engine and, in the same engine job, every live device is decided
+    /// again by it (``LiveInputService/decideAgain(on:)``), then its `access` keys to the publisher (clients that
     /// `access.connect` no longer admits are closed), then its
     /// `scheduling.realtimePriority` to the threads (unless
     /// `--realtime-priority` gave one). The `socket` keys stay as they were
     /// at start. `readsQuirks`: libinput's installed quirks are read again too.
-    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, priorityOverride: Int? = nil,
+    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, live: LiveInputService? = nil, priorityOverride: Int? = nil,
                        readsQuirks: Bool = true, logger: Logger) async {
         guard let path else {
             logger.notice("SIGHUP: no configuration file to reload (started without --config)")
@@ -223,7 +224,18 @@ public enum Daemon {
             var c = try TouchdConfiguration.load(path: path)
             if readsQuirks { c.quirks = installedQuirks(logger: logger) }
             let settings = try DaemonSettings(c)
-            try await engine.reload(c)
+            // One engine job: no input is read between the session's reload and the devices decided again.
+            let reloading = c
+            let reloaded: Result<Void, ConfigurationError> = await engine.perform { engine in
+                do throws(ConfigurationError) {
+                    try engine.reload(reloading)
+                } catch {
+                    return .failure(error)
+                }
+                live?.decideAgain(on: engine)
+                return .success(())
+            }
+            try reloaded.get()
             let closed = await publisher?.updateAccess(settings.accessPolicy) ?? 0
             if closed > 0 {
                 logger.notice("access.connect no longer admits \(closed) connected client(s): closed them")
