@@ -1,4 +1,5 @@
 import Gestures
+import JSON
 import TouchCore
 import Wire
 
@@ -369,6 +370,26 @@ public struct TouchSession: Sendable {
     }
 
     // MARK: Screens at runtime
+
+    /// Applies a screen change recorded in a trace (a `screens` request,
+    /// ``Trace/RecordedScreenChange``) as the daemon applied it when recording.
+    /// Returns what was wrong when the request cannot be applied (nothing changes then).
+    @discardableResult
+    public mutating func applyRecordedScreenChange<Sink: SessionSink>(_ request: JSONValue, into sink: inout Sink) -> String? {
+        let envelope: RequestEnvelope
+        do {
+            envelope = try RequestDecoder.decode(request)
+        } catch {
+            return "not a screens request: \(error)"
+        }
+        guard case .screens(let change) = envelope.request else { return "not a screens request: \(envelope.request.op)" }
+        do {
+            try changeScreens(change, into: &sink)
+        } catch {
+            return error.description
+        }
+        return nil
+    }
 
     /// Changes the screen geometry while touches may be down (semantics §11):
     /// screens' sizes, rotations, physical sizes and insets, screens added or

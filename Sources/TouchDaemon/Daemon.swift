@@ -77,8 +77,18 @@ public enum Daemon {
             } catch {
                 // Every error, each on its own line with its key, before the one that stops the daemon.
                 for e in error.more { logger.error("configuration: \(e.description)", metadata: Self.metadata(e)) }
-                throw DaemonStartError(status: 78, "configuration rejected: \(error.description)"
-                                       + (error.more.isEmpty ? "" : " (and \(error.more.count) more, above)"))
+                let message = "configuration rejected: \(error.description)" + (error.more.isEmpty ? "" : " (and \(error.more.count) more, above)")
+                // Socket-activated: exiting would have systemd start touchd again for the
+                // pending client until touchd.socket fails (RejectedConfiguration).
+                guard options.replayPath == nil, let listener = Systemd.passedSockets().first else {
+                    throw DaemonStartError(status: 78, message)
+                }
+                logger.critical("\(message)", metadata: Self.metadata(error))
+                guard let fixed = await RejectedConfiguration.refuseClients(on: listener, path: path, error: error, logger: logger) else {
+                    logger.info("stopped")
+                    return
+                }
+                (configuration, settings) = fixed
             }
             logger.info("configuration loaded", metadata: ["file": "\(path)"])
         }
