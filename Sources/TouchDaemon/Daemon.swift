@@ -68,6 +68,8 @@ public enum Daemon {
         // socket may signal the daemon at once.
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup, .sigusr1)
 
+        // Read once: sd_listen_fds unsets LISTEN_FDS for the process's children.
+        let passedSocket = Systemd.passedSockets().first
         var configuration = TouchdConfiguration()
         var settings = DaemonSettings()
         if let path = options.configPath {
@@ -80,7 +82,7 @@ public enum Daemon {
                 let message = "configuration rejected: \(error.description)" + (error.more.isEmpty ? "" : " (and \(error.more.count) more, above)")
                 // Socket-activated: exiting would have systemd start touchd again for the
                 // pending client until touchd.socket fails (RejectedConfiguration).
-                guard options.replayPath == nil, let listener = Systemd.passedSockets().first else {
+                guard let listener = passedSocket else {
                     throw DaemonStartError(status: 78, message)
                 }
                 logger.critical("\(message)", metadata: Self.metadata(error))
@@ -121,7 +123,7 @@ public enum Daemon {
             live = service
         }
 
-        let publisher = try await listen(options: options, settings: settings, engine: engine, board: board, logger: logger)
+        let publisher = try await listen(options: options, settings: settings, passedSocket: passedSocket, engine: engine, board: board, logger: logger)
         await engine.attach({ batch in publisher.publish(batch) }, wants: { publisher.wants($0) },
                             heldDeadline: { publisher.heldDeadline }, release: { publisher.releaseHeld(upTo: $0) })
         let priorityOverride = options.realtimePriority
@@ -164,14 +166,14 @@ public enum Daemon {
     }
 
     /// Listens on the socket systemd passed, else on a new socket file.
-    static func listen(options: DaemonOptions, settings: DaemonSettings, engine: DaemonEngine, board: HelloBoard,
+    static func listen(options: DaemonOptions, settings: DaemonSettings, passedSocket: Int32?, engine: DaemonEngine, board: HelloBoard,
                        logger: Logger) async throws(DaemonStartError) -> Publisher {
         let configuration = PublisherConfiguration(
             access: settings.accessPolicy,
             socketMode: settings.socketMode, socketGroup: settings.socketGroup)
         let delegate = DaemonDelegate(engine: engine, logger: logger)
         let hello: @Sendable () -> HelloSnapshot = { board.read() }
-        if let fd = Systemd.passedSockets().first {
+        if let fd = passedSocket {
             do {
                 let p = try await Publisher.listen(descriptor: fd, configuration: configuration, delegate: delegate, hello: hello)
                 logger.info("listening on the socket passed by systemd", metadata: ["fd": "\(fd)"])
