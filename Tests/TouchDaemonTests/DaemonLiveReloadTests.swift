@@ -137,4 +137,45 @@ import Glibc
         try poll("the grab released") { (try? other.grab()) != nil }
         try other.ungrab()
     }
+
+    /// A grab a reload asks for is taken once the contact down lifts: the
+    /// compositor saw it begin and must see it end.
+    @Test func aGrabByReloadWaitsForTheContactsToLift() throws {
+        let directory = TemporaryDirectory()
+        let config = directory.path + "/touchd.yaml"
+        try write("devices:\n" + Self.onlyOurs, to: config)
+        let daemon = try DaemonProcess(["--config", config, "--log-level", "info"])
+        let description = try Self.description("grabbed touchscreen")
+        let device = try UinputDevice(description: description)
+        defer { device.close() }
+        _ = try Self.waitForDevice(daemon, named: description.name)
+        let node = try #require(device.devnode)
+        let touches = try WireSocket(path: daemon.socketPath)
+        _ = try touches.readLine()
+        _ = try touches.request(#"{"op":"subscribe","id":1,"events":["touch"]}"#, id: 1)
+        // A finger down (slot 0, tracking id 1), read by touchd before the reload.
+        try device.write(type: .abs, code: EventCode.absMTSlot, value: 0)
+        try device.write(type: .abs, code: EventCode.absMTTrackingID, value: 1)
+        try device.write(type: .abs, code: EventCode.absMTPositionX, value: 400)
+        try device.write(type: .abs, code: EventCode.absMTPositionY, value: 240)
+        try device.write(type: .key, code: EventCode.btnTouch, value: 1)
+        try device.write(type: .syn, code: 0, value: 0)
+        _ = try touches.lines { $0.contains(#""type":"touch""#) }
+
+        try write("devices:\n" + Self.onlyOurs + "  - {match: {name: \"\(description.name)\"}, grab: true}\n", to: config)
+        daemon.signal(SIGHUP)
+        try daemon.waitForLog("configuration reloaded")
+        let other = try EvdevDevice(path: node)
+        defer { other.close() }
+        // Not taken while the finger is down: another reader may still grab it.
+        try other.grab()
+        try other.ungrab()
+        #expect(!daemon.log.contains("grabbed the device (configuration)"))
+
+        try device.write(type: .abs, code: EventCode.absMTTrackingID, value: -1)
+        try device.write(type: .key, code: EventCode.btnTouch, value: 0)
+        try device.write(type: .syn, code: 0, value: 0)
+        try daemon.waitForLog("grabbed the device (configuration)")
+        #expect(throws: EvdevError.self) { try other.grab() }
+    }
 }
