@@ -76,7 +76,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "Trace", "Wire", "YAMLReader"]),
+        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "YAMLReader"]),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "SystemCalls"]),
         .target(name: "Udev", dependencies: ["CLibudev", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),

@@ -1,4 +1,5 @@
 import Gestures
+import JSON
 import TouchCore
 import Wire
 
@@ -93,6 +94,11 @@ public struct TouchSession: Sendable {
         var description: DeviceDescription
         var syspath: String?
         var udevProperties: [String: String]
+        /// The mapping the caller decided (a live device: rules, udev properties
+        /// and quirks merged by the live input's decider); nil when the session
+        /// decides from the configuration's rules. A reload keeps it: the
+        /// caller decides such a device again and reports changes (``changeDevice(_:udevProperties:mapping:at:into:)``).
+        var mapping: DeviceMapping?
     }
     var known: [KnownDevice] = []
 
@@ -142,7 +148,7 @@ public struct TouchSession: Sendable {
         into sink: inout Sink
     ) -> String? {
         known.removeAll { $0.id == id }
-        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties))
+        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties, mapping: mapping))
         var decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
             ?? fileConfiguration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
         if let reason = decision.ignoredBecause {
@@ -163,7 +169,10 @@ public struct TouchSession: Sendable {
         into sink: inout Sink
     ) {
         guard let old = pipeline.device(id) else { return }
-        if let k = known.firstIndex(where: { $0.id == id }) { known[k].udevProperties = udevProperties }
+        if let k = known.firstIndex(where: { $0.id == id }) {
+            known[k].udevProperties = udevProperties
+            known[k].mapping = mapping
+        }
         var mapping = mapping
         mapping.screen = screenIndex(fileScreen: mapping.screen, of: id, name: old.description.name)
         var info = old
@@ -387,8 +396,8 @@ public struct TouchSession: Sendable {
         var overrides = screenOverrides
         let oldFile = fileConfiguration
         let deviceScreens = known.map { d in
-            let before = oldFile.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
-            let after = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
+            let before = d.mapping?.screen ?? oldFile.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
+            let after = d.mapping?.screen ?? new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
             return (id: d.id, name: d.description.name,
                     old: oldFile.screens.indices.contains(before) ? oldFile.screens[before].name : nil,
                     new: new.screens.indices.contains(after) ? new.screens[after].name : nil)
@@ -417,7 +426,10 @@ public struct TouchSession: Sendable {
             if !out.isEmpty { deliver(out, into: &sink) }
             pipeline.reset(screens: effective.screenConfigurations)
             for d in known {
-                var decision = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
+                // A device the caller decided keeps its mapping (udev's settings
+                // included) until the caller decides it again with the new file.
+                var decision = d.mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
+                    ?? new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
                 guard decision.ignoredBecause == nil else { continue }
                 decision.mapping.screen = screenIndex(fileScreen: decision.mapping.screen, of: d.id, name: d.description.name)
                 pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping)
@@ -430,6 +442,26 @@ public struct TouchSession: Sendable {
     }
 
     // MARK: Screens at runtime
+
+    /// Applies a screen change recorded in a trace (a `screens` request,
+    /// ``Trace/RecordedScreenChange``) as the daemon applied it when recording.
+    /// Returns what was wrong when the request cannot be applied (nothing changes then).
+    @discardableResult
+    public mutating func applyRecordedScreenChange<Sink: SessionSink>(_ request: JSONValue, into sink: inout Sink) -> String? {
+        let envelope: RequestEnvelope
+        do {
+            envelope = try RequestDecoder.decode(request)
+        } catch {
+            return "not a screens request: \(error)"
+        }
+        guard case .screens(let change) = envelope.request else { return "not a screens request: \(envelope.request.op)" }
+        do {
+            try changeScreens(change, into: &sink)
+        } catch {
+            return error.description
+        }
+        return nil
+    }
 
     /// Changes the screen geometry while touches may be down (semantics §11):
     /// screens' sizes, rotations, physical sizes and insets, screens added or
