@@ -93,14 +93,16 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        .executableTarget(
-            name: "touchd",
+        // touchd's command line, for the touchd executable and for touchctl started as touchd.
+        .target(
+            name: "DaemonCommand",
             dependencies: [
-                "TouchDaemon",
+                "Session", "TouchDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "touchd", dependencies: ["DaemonCommand"]),
         .target(name: "Render", dependencies: ["TouchCore", "Gestures", "Session", "Wire"]),
         .target(
             name: "LiveView",
@@ -114,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions",
+                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -6,10 +6,11 @@ import Logging
 import Session
 import TouchDaemon
 
-/// touchd: the touch input daemon.
-@main
-struct Touchd: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// touchd: the touch input daemon's command line. The `touchd` executable runs it; so does
+/// `touchctl` when it is started under the name `touchd` (the Debian package ships one binary
+/// for both, docs/deploy.md "Size").
+public struct Touchd: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "touchd",
         abstract: "Serve touches and gestures to programs over a Unix socket (docs/daemon.md, docs/protocol.md).")
 
@@ -46,7 +47,10 @@ struct Touchd: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
-    func validate() throws {
+    /// A command with its defaults (ArgumentParser fills in the options).
+    public init() {}
+
+    public func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
         if let p = realtimePriority, !(0...ThreadScheduling.maximumPriority).contains(p) {
@@ -61,7 +65,7 @@ struct Touchd: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    public func run() async throws {
         if checkConfig {
             let path = config ?? ConfigurationCheck.defaultPath
             let outcome = ConfigurationCheck.run(path: path)
