@@ -101,13 +101,12 @@ class Panel:
         self.height = absinfo[ABS_MT_POSITION_Y][1] - absinfo[ABS_MT_POSITION_Y][0] + 1
         self.slots = {}  # slot -> tracking id, for contacts down
         self.next_id = 1
-        # Each new contact of a slot is moved by 0 or 1 unit, alternately, so that
-        # no contact begins exactly where its slot's previous one was: the kernel
-        # would not repeat the unchanged values, and only the restart cases are
-        # about that (they set exact).
+        # A new contact that would begin on its slot's previous x or y is moved by
+        # one unit: the kernel does not repeat an unchanged value, and only the
+        # restart cases are about that (they set exact).
         self.exact = False
-        self.generation = {}
-        self.jitter = {}
+        self.last = {}    # slot -> [x, y] as the kernel holds them
+        self.offset = {}  # slot -> (dx, dy) of the contact down
 
     @staticmethod
     def _node(sysname):
@@ -126,14 +125,16 @@ class Panel:
                     events.append((EV_ABS, ABS_MT_TRACKING_ID, -1))
                 continue
             if slot not in self.slots:
-                self.generation[slot] = self.generation.get(slot, 0) + 1
-                self.jitter[slot] = 0 if self.exact else self.generation[slot] % 2
+                last = self.last.get(slot, [None, None])
+                self.offset[slot] = (0, 0) if self.exact else (int(pos[0] == last[0]), int(pos[1] == last[1]))
                 self.slots[slot] = self.next_id
                 events.append((EV_ABS, ABS_MT_TRACKING_ID, self.next_id))
                 self.next_id = self.next_id % 60000 + 1
-            pos = (pos[0] + self.jitter[slot], pos[1] + self.jitter[slot])
+            pos = (pos[0] + self.offset[slot][0], pos[1] + self.offset[slot][1])
+            self.last[slot] = list(pos)
             events += [(EV_ABS, ABS_MT_POSITION_X, pos[0]), (EV_ABS, ABS_MT_POSITION_Y, pos[1])]
-        down = [(pos[0] + self.jitter[slot], pos[1] + self.jitter[slot]) for slot, pos in contacts.items() if pos is not None]
+        down = [(pos[0] + self.offset[slot][0], pos[1] + self.offset[slot][1])
+                for slot, pos in contacts.items() if pos is not None]
         if down:
             events += [(EV_ABS, ABS_X, down[0][0]), (EV_ABS, ABS_Y, down[0][1])]
         events += [(EV_KEY, BTN_TOUCH, 1 if self.slots else 0), (EV_SYN, 0, 0)]
@@ -448,20 +449,6 @@ class Run:
         self.with_touchd = True
         return all(self.wait_reading(p) for p in panels)
 
-    def warm_up(self):
-        """After touchd starts: one frame touching every slot where none of its contacts was,
-        then the lift. The kernel then repeats no value, so touchd knows every slot whatever
-        it reads of the device's state when it opens it: each case tests one thing, and only
-        the restart cases test that."""
-        self.warmups = getattr(self, "warmups", 0) + 1
-        w = 3 * (self.warmups % 2)
-        slots = self.panel.absinfo[ABS_MT_SLOT][1] + 1
-        mark = self.comp.app.mark()
-        self.panel.frame({s: (33 + 71 * s + w, 397 + w) for s in range(slots)})
-        time.sleep(0.05)
-        self.panel.frame({s: None for s in range(slots)})
-        self.wait_ended(mark, count=slots)
-
     def stop_touchd(self, sig=signal.SIGTERM):
         self.touchd.stop(sig)
         gone = list(self.mirrors.values())
@@ -640,7 +627,6 @@ def case_sigkill(r):
         detail = describe(ts) + (" before the lift" if ok else "")
         if not r.start_touchd():
             return False, detail + "; touchd did not come back"
-        r.warm_up()
         return ok, detail
     # Without touchd nothing ends the touch but the lift.
     ok = not ended and len(ts) == 1 and ts[0]["end"] == "up" and ts[0]["end_mono"] >= lift
@@ -800,7 +786,6 @@ def run_compositor(args, kind, panel, rows):
                 for name, _ in cases:
                     outcome[(name, True)] = (False, "touchd's mirror did not reach the compositor")
                 break
-            r.warm_up()
         for name, fn in cases:
             t0 = time.monotonic()
             try:
