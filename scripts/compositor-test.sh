@@ -10,7 +10,8 @@
 #   --bench        the latency from a write into the touchscreen to the app (p50/p99),
 #                  without and with touchd, instead of the cases (release touchd).
 # Environment: SWIFT, VM_DIR (default .build-vm), VM_MEMORY (2G), VM_CPUS (2),
-#              VM_TIMEOUT (default 900 s), COMPOSITORS (default cage,sway,weston),
+#              VM_TIMEOUT (default 900 s), COMPOSITORS (default cage,sway,weston;
+#              with --bench, sway),
 #              BENCH_TAPS (default 100 per pass, 2 passes each way),
 #              TOUCHD (a touchd binary to use instead of building one).
 # Exit status: 0 every case passed with and without touchd, 1 a case failed,
@@ -22,7 +23,6 @@ VM_DIR="${VM_DIR:-$ROOT/.build-vm}"
 VM_MEMORY="${VM_MEMORY:-2G}"
 VM_CPUS="${VM_CPUS:-2}"
 VM_TIMEOUT="${VM_TIMEOUT:-900}"
-COMPOSITORS="${COMPOSITORS:-cage,sway,weston}"
 BENCH_TAPS="${BENCH_TAPS:-100}"
 SWIFT="${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}"
 MODE=test
@@ -32,11 +32,14 @@ while (($#)); do
         --bench) MODE=bench ;;
         --compositors) COMPOSITORS="$2"; shift ;;
         --cases) CASES="$2"; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "compositor-test: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
 done
+if [ -z "${COMPOSITORS:-}" ]; then
+    if [ "$MODE" = bench ]; then COMPOSITORS=sway; else COMPOSITORS=cage,sway,weston; fi
+fi
 log() { printf 'compositor-test: %s\n' "$*" >&2; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }

@@ -612,17 +612,18 @@ def case_drag(r):
 
 
 def case_sigkill(r):
+    with_touchd = r.with_touchd  # stop_touchd clears it
     mark = r.comp.app.mark()
     r.panel.frame({0: CENTRE})
     if not r.comp.app.wait("the down", lambda ev: [e for e in ev if e["ev"] == "down"], mark, 3.0):
         r.panel.frame({0: None})
         return False, "the app got no down"
-    if r.with_touchd:
+    if with_touchd:
         r.stop_touchd(signal.SIGKILL)
     ended = r.comp.app.wait("the app's touch to end", lambda ev: all(t["end"] for t in touches(ev)), mark, 3.0)
     lift = r.panel.frame({0: None})
     ts = touches(r.settle(mark))
-    if r.with_touchd:
+    if with_touchd:
         ok = bool(ended) and len(ts) == 1 and ts[0]["end_mono"] is not None and ts[0]["end_mono"] < lift
         detail = describe(ts) + (" before the lift" if ok else "")
         if not r.start_touchd():
@@ -735,6 +736,8 @@ def case_sigstop(r):
     cx, cy = r.expect(*CENTRE)
     tol = max(4.0, 0.01 * r.comp.size[0])
     if r.with_touchd:
+        if not (r.touchd.proc and r.touchd.proc.poll() is None):
+            return False, "touchd is not running"
         r.touchd.send(signal.SIGSTOP)
     stopped = time.monotonic()
     got = None
