@@ -611,6 +611,27 @@ def case_drag(r):
     return claim_verdict(r, ts, claimed)
 
 
+def case_ten_fingers(r):
+    """Every slot of the panel down in one frame, then lifted in one frame."""
+    slots = r.panel.absinfo[ABS_MT_SLOT][1] + 1
+    places = {s: (80 + 70 * s, 200 + 10 * s) for s in range(slots)}
+    mark = r.comp.app.mark()
+    r.panel.frame(dict(places))
+    time.sleep(0.08)
+    r.panel.frame({s: None for s in range(slots)})
+    ts = touches(r.settle(mark))
+    placed = sum(1 for p in places.values() if any(r.near(t, *p) for t in ts))
+    ok = len(ts) == slots and placed == slots and all(t["end"] == "up" for t in ts)
+    detail = f"{len(ts)} touches, {placed} of {slots} where played, " + \
+        f"{sum(1 for t in ts if t['end'] == 'up')} ended with up"
+    if r.with_touchd and r.touchd.proc.poll() is not None:
+        ok, detail = False, detail + f"; touchd exited with status {r.touchd.proc.returncode}"
+        r.stop_touchd()
+        if not r.start_touchd():
+            detail += "; touchd did not come back"
+    return ok, detail
+
+
 def case_sigkill(r):
     with_touchd = r.with_touchd  # stop_touchd clears it
     mark = r.comp.app.mark()
@@ -761,6 +782,7 @@ CASES = [
     ("edge-tap-at-lift", case_edge_tap, None),
     ("claim-shortcut", case_shortcut, None),
     ("claim-drag", case_drag, None),
+    ("ten-fingers", case_ten_fingers, None),
     ("udev-calibration", case_udev_calibration, None),
     ("sway-input-calibration", case_sway_input, {"sway"}),
     ("restart-same-spot", case_restart_spot, None),
