@@ -48,7 +48,8 @@ t_start=$(now)
 # --- tools: the guest's (vm-test.sh), the compositors, the client's build ------
 VM_DIR="$VM_DIR" scripts/vm-test.sh --install-only
 # xwayland: cage aborts without it. wev: for people reproducing by hand.
-APT_PKGS=(sway cage weston xwayland seatd wev libwayland-dev wayland-protocols gcc util-linux)
+# interception-tools: the bench's reference forwarder.
+APT_PKGS=(sway cage weston xwayland seatd wev libwayland-dev wayland-protocols gcc util-linux interception-tools)
 missing=()
 for p in "${APT_PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then

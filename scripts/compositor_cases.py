@@ -893,14 +893,35 @@ def bench(args, kind, panel):
     r = Run(args, kind, panel)
     if not r.start_compositor():
         raise SystemExit(f"{kind} did not start")
-    out = {}
-    # touchd with normal scheduling, and with SCHED_FIFO 10 as touchd.service runs it.
-    for key in ("without", "with touchd (SCHED_OTHER)", "with touchd (SCHED_FIFO 10)") * 2:
+    out, cpu = {}, {}
+    # touchd with normal scheduling, and with SCHED_FIFO 10 as touchd.service runs it;
+    # interception-tools (`interception -g | uinput -d`: forwarding only, two processes
+    # and a pipe) as the reference for what any forwarder in front adds.
+    keys = ("without", "with touchd (SCHED_OTHER)", "with touchd (SCHED_FIFO 10)", "with interception-tools")
+    for key in keys * 2:
         with_touchd = key != "without"
-        if with_touchd:
+        forwarder = []
+        if "touchd" in key:
             r.touchd.write_config(*r.comp.size, priority=10 if "FIFO" in key else 0)
             if not r.start_touchd():
                 raise SystemExit("touchd's mirror did not reach the compositor")
+            forwarder = [r.touchd.proc.pid]
+        elif "interception" in key:
+            before = set(glob.glob("/sys/class/input/event*"))
+            grab = subprocess.Popen(["/usr/bin/interception", "-g", panel.node], stdout=subprocess.PIPE)
+            clone = subprocess.Popen(["/usr/bin/uinput", "-d", panel.node], stdin=grab.stdout, stdout=subprocess.DEVNULL)
+            grab.stdout.close()
+            node = wait_for("interception-tools' device", lambda: next(
+                ("/dev/input/" + os.path.basename(p) for p in set(glob.glob("/sys/class/input/event*")) - before
+                 if open(p + "/device/name").read().strip() == panel.name), None), 60)
+            if not node:
+                raise SystemExit("interception-tools' device did not appear")
+            r.mirrors[panel.node] = node
+            r.with_touchd = True  # the compositor reads the forwarder's device
+            if not r.wait_reading(panel):
+                raise SystemExit(f"{kind} did not open interception-tools' device")
+            forwarder = [grab.pid, clone.pid]
+        cpu0 = cpu_seconds(forwarder)
         reader = NodeReader(r.reading_node(panel))
         reader.start()
         rows = []
@@ -921,11 +942,28 @@ def bench(args, kind, panel):
         reader.join()
         os.close(reader.fd)
         out.setdefault(key, []).extend(rows)
-        log(f"bench {kind} {key}: {len(rows)} events")
-        if with_touchd:
+        cpu.setdefault(key, []).append((cpu_seconds(forwarder) - cpu0) * 1e3 / args.taps)
+        log(f"bench {kind} {key}: {len(rows)} events, forwarder CPU {cpu[key][-1]:.2f} ms a tap")
+        if "touchd" in key:
             r.stop_touchd()
+        elif "interception" in key:
+            for p in (grab, clone):
+                p.terminate()
+                p.wait()
+            r.mirrors.clear()
+            r.with_touchd = False
+            wait_for(f"{kind} to read the touchscreen again", lambda: r.comp.has_open(panel.node), 30)
     r.comp.stop()
-    return out
+    return {"latency": out, "cpu_ms_per_tap": cpu}
+
+
+def cpu_seconds(pids):
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
 
 
 def pct(values, p):
@@ -972,14 +1010,16 @@ def main():
             for kind in args.compositors.split(","):
                 results[kind] = bench(args, kind, panel)
             json.dump(results, open(os.path.join(args.results, "bench.json"), "w"))
-            print("| compositor | path | events | write to app p50 | p99 | max | write to the read node's frame p50 | p99 |")
-            print("|---|---|---|---|---|---|---|---|")
-            for kind, res in results.items():
+            print("| compositor | path | events | write to app p50 | p99 | max | write to the read node's frame p50 | p99 | forwarder CPU a tap |")
+            print("|---|---|---|---|---|---|---|---|---|")
+            for kind, both in results.items():
+                res = both["latency"]
                 for key in res:
                     app = [a for a, _ in res[key]]
                     node = [k for _, k in res[key] if k == k]
                     print(f"| {kind} | {key} | {len(app)} | {pct(app, 0.5):.2f} ms | {pct(app, 0.99):.2f} ms | "
-                          f"{max(app) if app else float('nan'):.2f} ms | {pct(node, 0.5):.3f} ms | {pct(node, 0.99):.3f} ms |")
+                          f"{max(app) if app else float('nan'):.2f} ms | {pct(node, 0.5):.3f} ms | {pct(node, 0.99):.3f} ms | "
+                          + ", ".join(f"{c:.2f}" for c in both["cpu_ms_per_tap"].get(key, [])) + " ms |")
     finally:
         panel.close()
         seatd.terminate()
