@@ -841,6 +841,30 @@ def run_compositor(args, kind, panel, rows):
     log(f"{kind}: {time.monotonic() - started:.0f} s")
 
 
+def compatibility(rows):
+    """The rows of docs/pass-through.md's compatibility table, from what the app got
+    with touchd in the cases where touchd takes a touch the app has."""
+    print("| compositor | version | cancel passed on to the app | verified by |")
+    print("|---|---|---|---|")
+    for kind in dict.fromkeys(r["compositor"] for r in rows):
+        claims = [r for r in rows if r["compositor"] == kind and r["case"] in CLAIM_CASES and r["with"] is not None]
+        if not claims:
+            continue
+        details = " ".join(r["detail_with"] for r in claims)
+        if " cancel" in details:
+            passed = "yes"
+        elif "NEVER ENDED" in details:
+            passed = "no: the app's touches never end"
+        else:
+            passed = "not seen (the touches ended with up)"
+        version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", kind], capture_output=True,
+                                 text=True).stdout.strip() or "?"
+        print(f"| {kind} | {version} | {passed} | {', '.join(r['case'] for r in claims)} with touchd |")
+
+
+CLAIM_CASES = ("claim-shortcut", "claim-drag", "sigkill-finger-down")
+
+
 def verdict(row):
     if row["without"] is not True:
         return "HARNESS" if row["without"] is False else "not run"
@@ -1004,6 +1028,8 @@ def main():
                 run_compositor(args, kind, panel, rows)
             json.dump(rows, open(os.path.join(args.results, "results.json"), "w"), indent=1)
             print_table(rows)
+            print()
+            compatibility(rows)
             status = 0 if rows and all(verdict(r) == "pass" for r in rows) else 1
         else:
             results = {}
