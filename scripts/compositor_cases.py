@@ -156,11 +156,15 @@ class Panel:
         os.close(self.fd)
 
 
-def input_nodes_with_phys(phys):
+def input_nodes_with_phys(phys, name=None):
+    """Event nodes with this phys, or whose name begins with name: a panel and its
+    mirrors (touchd gives a mirror the original's phys, and its name or the name
+    with a suffix)."""
     nodes = []
     for path in glob.glob("/sys/class/input/event*"):
         try:
-            if open(path + "/device/phys").read().strip() == phys:
+            if open(path + "/device/phys").read().strip() == phys or \
+                    (name and open(path + "/device/name").read().strip().startswith(name)):
                 nodes.append("/dev/input/" + os.path.basename(path))
         except OSError:
             pass
@@ -437,11 +441,11 @@ class Run:
 
     def start_touchd(self, panels=None):
         panels = panels or [self.panel]
-        before = {p.node: set(input_nodes_with_phys(p.phys)) for p in panels}
+        before = {p.node: set(input_nodes_with_phys(p.phys, p.name)) for p in panels}
         self.touchd.start()
         for p in panels:
             mirror = wait_for(f"touchd's mirror of {p.node}",
-                              lambda: (sorted(set(input_nodes_with_phys(p.phys)) - before[p.node] - {p.node}) or [None])[0],
+                              lambda: (sorted(set(input_nodes_with_phys(p.phys, p.name)) - before[p.node] - {p.node}) or [None])[0],
                               60)
             if not mirror:
                 return False
@@ -729,12 +733,12 @@ def case_sway_input(r):
 
 
 def case_udev_calibration(r):
+    before = set(input_nodes_with_phys(PHYS_CAL, r.panel.name))  # before touchd can mirror it
     panel = Panel(DESC, PHYS_CAL)
     try:
         if r.with_touchd:
-            before = set(input_nodes_with_phys(PHYS_CAL))
             mirror = wait_for("touchd's mirror of the calibrated panel",
-                              lambda: (sorted(set(input_nodes_with_phys(PHYS_CAL)) - before - {panel.node}) or [None])[0], 60)
+                              lambda: (sorted(set(input_nodes_with_phys(PHYS_CAL, panel.name)) - before - {panel.node}) or [None])[0], 60)
             if not mirror:
                 return False, "no mirror"
             r.mirrors[panel.node] = mirror
