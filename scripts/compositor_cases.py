@@ -403,6 +403,7 @@ class Run:
         self.touchd = Touchd(args.touchd, args.results, kind)
         self.with_touchd = False
         self.mirrors = {}  # original node -> mirror node
+        self.marker_lost = False
 
     # Where a panel position lands on the app's fullscreen surface (libinput's scaling).
     def expect(self, x, y, matrix=(1, 0, 0, 0, 1, 0)):
@@ -477,6 +478,7 @@ class Run:
                         return i + 1
             return None
         index = self.comp.app.wait("the marker tap", found, mark, 5.0)
+        self.marker_lost = self.marker_lost or not index
         events = self.comp.app.since(mark)
         return events[:index - 1] if index else events
 
@@ -817,10 +819,15 @@ def run_compositor(args, kind, panel, rows):
                 break
         for name, fn in cases:
             t0 = time.monotonic()
+            r.marker_lost = False
             try:
                 outcome[(name, with_touchd)] = fn(r)
             except Exception as error:  # a broken case is a failed case, with its reason
                 outcome[(name, with_touchd)] = (False, f"error: {error!r}")
+            if r.marker_lost:
+                # "Nothing reached the app" means something only if what follows did.
+                outcome[(name, with_touchd)] = (False, outcome[(name, with_touchd)][1] +
+                                                "; the marker tap after the case did not reach the app")
             ok, detail = outcome[(name, with_touchd)]
             log(f"{kind} {name} {'with' if with_touchd else 'without'} touchd: {'pass' if ok else 'FAIL'} "
                 f"({time.monotonic() - t0:.1f} s): {detail}")
