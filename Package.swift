@@ -71,12 +71,12 @@ let package = Package(
         .target(
             name: "TouchClient",
             dependencies: [
-                "JSON", "Wire",
+                "JSON", "Wire", "Gestures",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "Trace", "Wire", "YAMLReader"]),
+        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "YAMLReader"]),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "SystemCalls"]),
         .target(name: "Udev", dependencies: ["CLibudev", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchClientTests",
-            dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
+            dependencies: ["TouchClient", "Publisher", "Wire", "JSON", "Gestures"]
         ),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(

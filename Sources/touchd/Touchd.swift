@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Session
 import TouchDaemon
@@ -37,6 +40,9 @@ struct Touchd: AsyncParsableCommand {
     @Option(help: "SCHED_FIFO priority (1-99) of the engine and event-loop threads, 0 for normal scheduling (default: the file's scheduling.realtimePriority, else 10).")
     var realtimePriority: Int?
 
+    @Flag(help: ArgumentHelp("Check the configuration file (--config, else \(ConfigurationCheck.defaultPath)) and libinput's quirks, print every error as file:line: key: message, and exit: 0 when the file is usable, 78 when not. Opens no device and no socket.", valueName: "check-config"))
+    var checkConfig = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -50,9 +56,20 @@ struct Touchd: AsyncParsableCommand {
         if replay == nil && (loop || exitAfterReplay || waitForSubscribers > 0 || speed != 1) {
             throw ValidationError("--loop, --speed, --wait-for-subscribers and --exit-after-replay need --replay")
         }
+        if checkConfig && (replay != nil || record != nil || socket != nil) {
+            throw ValidationError("--check-config takes only --config")
+        }
     }
 
     func run() async throws {
+        if checkConfig {
+            let path = config ?? ConfigurationCheck.defaultPath
+            let outcome = ConfigurationCheck.run(path: path)
+            for w in outcome.warnings { printError("warning: \(w)") }
+            for e in outcome.errors { printError(e.description) }
+            if outcome.errors.isEmpty { print("\(path): configuration OK") }
+            throw ExitCode(outcome.status)
+        }
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
         let logger = Logger(label: "touchd")
@@ -68,5 +85,18 @@ struct Touchd: AsyncParsableCommand {
             logger.critical("\(error.message)")
             throw ExitCode(error.status)
         }
+    }
+}
+
+/// A line on standard error.
+func printError(_ line: String) {
+    var stderr = StandardError()
+    print(line, to: &stderr)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        var text = string
+        text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
     }
 }
