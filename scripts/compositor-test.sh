@@ -8,11 +8,11 @@
 #
 # Usage: scripts/compositor-test.sh [--bench] [--compositors LIST] [--cases LIST]
 #   --bench        the latency from a write into the touchscreen to the app (p50/p99),
-#                  without and with touchd, instead of the cases (release touchd).
+#                  without and with touchd and interception-tools, instead of the cases.
 # Environment: SWIFT, VM_DIR (default .build-vm), VM_MEMORY (2G), VM_CPUS (2),
 #              VM_TIMEOUT (default 900 s), COMPOSITORS (default cage,sway,weston;
 #              with --bench, sway),
-#              BENCH_TAPS (default 100 per pass, 2 passes each way),
+#              BENCH_TAPS (default 100 taps per pass, two rounds of passes),
 #              TOUCHD (a touchd binary to use instead of building one).
 # Exit status: 0 every case passed with and without touchd, 1 a case failed,
 #              2 the guest could not run.
@@ -32,7 +32,7 @@ while (($#)); do
         --bench) MODE=bench ;;
         --compositors) COMPOSITORS="$2"; shift ;;
         --cases) CASES="$2"; shift ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) echo "compositor-test: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
