@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install deb check-deb check-python check-c check-drag install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
+.PHONY: all deps build release run test test-vm test-compositors bench-passthrough bench-compositor check-cli check-schemas check-view check-install deb check-deb check-python check-c check-drag install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
 
 all: build
 
@@ -65,6 +65,13 @@ test: deps
 	$(MAKE) --no-print-directory fuzz-short
 	$(MAKE) --no-print-directory soak-short
 	$(MAKE) --no-print-directory test-vm
+	$(MAKE) --no-print-directory test-compositors
+
+# Pass-through under real compositors (cage, sway, weston) in one QEMU guest:
+# what a Wayland app gets, without and with touchd, per case (docs/pass-through.md,
+# "Testing under real compositors"); installs the compositors when missing.
+test-compositors: deps
+	scripts/compositor-test.sh
 
 # Every example message of docs/schemas against its JSON Schema (and the decoder's verdict),
 # then every line a real touchd sends a client subscribed to everything.
@@ -105,6 +112,11 @@ bench: deps
 # Pass-through's forwarding latency and CPU against interception-tools, in one guest boot (docs/performance.md).
 bench-passthrough: deps
 	scripts/bench-passthrough.sh
+
+# The whole path to a Wayland app: write into the touchscreen to the app's
+# receipt, without and with touchd, under sway (docs/performance.md).
+bench-compositor: deps
+	scripts/compositor-test.sh --bench
 
 # Soak (docs/reliability.md): touchd replaying a real recording in a loop at
 # 4x with 50 clients (10 misbehaving); RSS, descriptors and healthy clients'

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Pass-through under real compositors, in one QEMU guest boot: cage, sway and
+# weston (Debian's) read a uinput touchscreen directly and through touchd's
+# mirror; a Wayland client of ours (scripts/touch-recorder.c) records what
+# the app gets; scripts/compositor_cases.py plays the cases and prints a
+# table (compositor, case, without touchd, with touchd, verdict).
+# docs/pass-through.md, "Testing under real compositors".
+#
+# Usage: scripts/compositor-test.sh [--bench] [--compositors LIST] [--cases LIST]
+#   --bench        the latency from a write into the touchscreen to the app (p50/p99),
+#                  without and with touchd and interception-tools, instead of the cases.
+# Environment: SWIFT, VM_DIR (default .build-vm), VM_MEMORY (2G), VM_CPUS (2),
+#              VM_TIMEOUT (default 900 s), COMPOSITORS (default cage,sway,weston;
+#              with --bench, sway),
+#              BENCH_TAPS (default 100 taps per pass, two rounds of passes),
+#              TOUCHD (a touchd binary to use instead of building one).
+# Exit status: 0 every case passed with and without touchd, 1 a case failed,
+#              2 the guest could not run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+VM_DIR="${VM_DIR:-$ROOT/.build-vm}"
+VM_MEMORY="${VM_MEMORY:-2G}"
+VM_CPUS="${VM_CPUS:-2}"
+VM_TIMEOUT="${VM_TIMEOUT:-900}"
+BENCH_TAPS="${BENCH_TAPS:-100}"
+SWIFT="${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}"
+MODE=test
+CASES=""
+while (($#)); do
+    case "$1" in
+        --bench) MODE=bench ;;
+        --compositors) COMPOSITORS="$2"; shift ;;
+        --cases) CASES="$2"; shift ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        *) echo "compositor-test: unknown argument $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+if [ -z "${COMPOSITORS:-}" ]; then
+    if [ "$MODE" = bench ]; then COMPOSITORS=sway; else COMPOSITORS=cage,sway,weston; fi
+fi
+log() { printf 'compositor-test: %s\n' "$*" >&2; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+t_start=$(now)
+
+# --- tools: the guest's (vm-test.sh), the compositors, the client's build ------
+VM_DIR="$VM_DIR" scripts/vm-test.sh --install-only
+# xwayland: cage aborts without it. wev: for people reproducing by hand.
+# interception-tools: the bench's reference forwarder.
+APT_PKGS=(sway cage weston xwayland seatd wev libwayland-dev wayland-protocols gcc util-linux interception-tools)
+missing=()
+for p in "${APT_PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if ((${#missing[@]})); then
+    [ "$(id -u)" = 0 ] || { log "need root to install: ${missing[*]}"; exit 2; }
+    log "installing ${missing[*]}"
+    apt-get -o DPkg::Lock::Timeout=600 update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- build: touchd on the host, the recorder client -----------------------------
+if [ -n "${TOUCHD:-}" ]; then
+    log "touchd: $TOUCHD (as given)"
+else
+    # Release, as deployed (and `make test` builds it for soak-short anyway).
+    "$SWIFT" build -c release --product touchd
+    TOUCHD="$ROOT/.build/release/touchd"
+fi
+CLIENT_DIR="$VM_DIR/touch-recorder"
+mkdir -p "$CLIENT_DIR"
+XDG_XML=/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml
+wayland-scanner client-header "$XDG_XML" "$CLIENT_DIR/xdg-shell-client-protocol.h"
+wayland-scanner private-code "$XDG_XML" "$CLIENT_DIR/xdg-shell-protocol.c"
+cc -O2 -Wall -Wextra -Werror -I"$CLIENT_DIR" -o "$CLIENT_DIR/touch-recorder" \
+    scripts/touch-recorder.c "$CLIENT_DIR/xdg-shell-protocol.c" -lwayland-client
+log "built ($(elapsed "$t_start") s)"
+
+# --- one guest boot --------------------------------------------------------------
+KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
+[ -n "$KERNEL" ] || { log "no kernel in /boot (apt-get install linux-image-amd64)"; exit 2; }
+RESULTS="$VM_DIR/compositor-$MODE"
+rm -rf "$RESULTS"; mkdir -p "$RESULTS"
+chmod 0777 "$RESULTS"
+KVM_OPT=(--disable-kvm)
+if grep -qE '^kvm_(intel|amd) ' /proc/modules 2>/dev/null && [ -w /dev/kvm ]; then KVM_OPT=(); fi
+export PATH="$VM_DIR/venv/bin:$PATH"
+cat >"$RESULTS/guest.sh" <<GUEST_EOF
+for m in /usr/sbin/modprobe /sbin/modprobe; do [ -x \$m ] && { \$m uinput; \$m virtio_gpu; break; }; done
+cd "$ROOT"
+/usr/bin/python3 scripts/compositor_cases.py $MODE --touchd "$TOUCHD" --recorder "$CLIENT_DIR/touch-recorder" \
+    --results "$RESULTS" --compositors "$COMPOSITORS" --cases "$CASES" --taps "$BENCH_TAPS" \
+    >"$RESULTS/table.md" 2>"$RESULTS/guest.log"
+echo \$? > "$RESULTS/status"
+GUEST_EOF
+log "booting $(basename "$KERNEL") (${KVM_OPT[*]:-kvm}, $VM_MEMORY, $VM_CPUS cpus, virtio-gpu): $MODE on $COMPOSITORS"
+t_boot=$(now)
+set +e
+# A virtual GPU (1280x720) gives weston its DRM backend; wlroots runs headless.
+timeout "$VM_TIMEOUT" vng "${KVM_OPT[@]}" --memory "$VM_MEMORY" --cpus "$VM_CPUS" --rwdir "$RESULTS" \
+    --qemu-opts="-device virtio-gpu-pci,xres=1280,yres=720" \
+    --run "$KERNEL" --exec "/bin/bash $RESULTS/guest.sh" </dev/null 2>&1 | cat >"$RESULTS/vng.log"
+set -e
+if [ ! -f "$RESULTS/status" ]; then
+    log "the guest reported nothing; last lines of $RESULTS/vng.log and guest.log:"
+    tail -n 30 "$RESULTS/vng.log" "$RESULTS/guest.log" >&2 || true
+    exit 2
+fi
+status=$(cat "$RESULTS/status")
+cat "$RESULTS/table.md"
+log "guest: exit $status; boot to power-off $(elapsed "$t_boot") s; total $(elapsed "$t_start") s"
+log "logs: $RESULTS (guest.log: each case as it ran; compositor, touchd and seatd logs)"
+[ "$status" = 0 ] || [ "$status" = 1 ] || status=2
+exit "$status"

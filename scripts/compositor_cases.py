@@ -1,0 +1,1070 @@
+#!/usr/bin/env python3
+"""Pass-through under real compositors (docs/pass-through.md, "Testing under
+real compositors"), run as root in the QEMU guest by scripts/compositor-test.sh.
+
+A uinput touchscreen described like a real recording (the Atmel maXTouch of
+Tests/Fixtures/real) is played by this script; a real compositor (cage, sway,
+weston) reads it, directly or through touchd's pass-through mirror; a real
+Wayland client (scripts/touch-recorder.c, a fullscreen surface) writes every
+wl_touch event it gets. Each case is played without touchd (the compositor
+reads the touchscreen itself: the case and its assertion must hold there, so
+the harness can fail) and with touchd in front, and asserts what the app got.
+
+Usage: compositor_cases.py test --touchd BIN --recorder BIN --results DIR
+                           [--compositors cage,sway,weston] [--cases a,b]
+       compositor_cases.py bench --touchd BIN --recorder BIN --results DIR
+                           [--compositors sway] [--taps N]
+Writes DIR/results.json (and the table to stdout); exit status 0 when every
+case passed in both modes, 1 otherwise.
+"""
+import argparse, fcntl, glob, json, os, pwd, select, shutil, signal, struct, subprocess, sys, threading, time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+DESC = os.path.join(ROOT, "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.desc")
+USER_UID = USER_GID = 65534  # nobody: sway refuses to run as root
+PHYS_MAIN = "touchd-compositor-test/panel0"
+PHYS_CAL = "touchd-compositor-test/calibrated0"
+UDEV_RULE = ('SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Atmel maXTouch Touchscreen", '
+             'ATTRS{phys}=="%s", ENV{LIBINPUT_CALIBRATION_MATRIX}="0.5 0 0 0 0.5 0"\n' % PHYS_CAL)
+
+EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
+ABS_X, ABS_Y, ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID = 0, 1, 0x2F, 0x35, 0x36, 0x39
+BTN_TOUCH = 0x14A
+UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
+UI_DEV_SETUP, UI_ABS_SETUP, UI_DEV_CREATE, UI_DEV_DESTROY = 0x405C5503, 0x401C5504, 0x5501, 0x5502
+UI_SET_PHYS = 0x4008556C
+UI_GET_SYSNAME_64 = 0x8040552C
+EVIOCSCLOCKID = 0x400445A0
+EVENT = struct.Struct("llHHi")
+SET_BIT = {0x01: UI_SET_KEYBIT, 0x03: UI_SET_ABSBIT}
+
+
+def log(*args):
+    print(f"[{time.monotonic():9.2f}] compositor-test:", *args, file=sys.stderr, flush=True)
+
+
+def wait_for(what, predicate, timeout):
+    """Polls predicate until it returns something true; None after timeout."""
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > end:
+            log(f"timed out after {timeout:.0f} s waiting for {what}")
+            return None
+        time.sleep(0.02)
+
+
+# --- the touchscreen ----------------------------------------------------------
+
+class Panel:
+    """A uinput touchscreen made from an evemu description (N:, I:, P:, B:, A: lines)."""
+
+    def __init__(self, desc_path, phys):
+        name, ids, props, bits, absinfo = None, None, [], {}, {}
+        for line in open(desc_path):
+            kind, _, rest = line.partition(":")
+            fields = rest.split()
+            if kind == "N":
+                name = rest.strip()
+            elif kind == "I":
+                ids = [int(f, 16) for f in fields]
+            elif kind == "P":
+                props += [int(f, 16) for f in fields]
+            elif kind == "B":
+                bits.setdefault(int(fields[0], 16), []).extend(int(f, 16) for f in fields[1:])
+            elif kind == "A":
+                absinfo[int(fields[0], 16)] = [int(f) for f in fields[1:]]
+        self.name, self.phys, self.absinfo = name, phys, absinfo
+        self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+        for ev_type, data in bits.items():
+            codes = [i * 8 + b for i, byte in enumerate(data) for b in range(8) if byte >> b & 1]
+            if ev_type == EV_SYN or not codes or ev_type not in SET_BIT:
+                continue
+            fcntl.ioctl(self.fd, UI_SET_EVBIT, ev_type)
+            for code in codes:
+                fcntl.ioctl(self.fd, SET_BIT[ev_type], code)
+        fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_SYN)
+        for i, byte in enumerate(props):
+            for b in range(8):
+                if byte >> b & 1:
+                    fcntl.ioctl(self.fd, UI_SET_PROPBIT, i * 8 + b)
+        for code, (lo, hi, fuzz, flat, res) in absinfo.items():
+            fcntl.ioctl(self.fd, UI_ABS_SETUP, struct.pack("HH6i", code, 0, 0, lo, hi, fuzz, flat, res))
+        fcntl.ioctl(self.fd, UI_SET_PHYS, phys.encode() + b"\0")
+        fcntl.ioctl(self.fd, UI_DEV_SETUP, struct.pack("4H80sI", *ids, name.encode()[:79], 0))
+        fcntl.ioctl(self.fd, UI_DEV_CREATE)
+        sysname = fcntl.ioctl(self.fd, UI_GET_SYSNAME_64, b"\0" * 64).split(b"\0")[0].decode()
+        self.node = wait_for("the touchscreen's node", lambda: self._node(sysname), 30)
+        self.width = absinfo[ABS_MT_POSITION_X][1] - absinfo[ABS_MT_POSITION_X][0] + 1
+        self.height = absinfo[ABS_MT_POSITION_Y][1] - absinfo[ABS_MT_POSITION_Y][0] + 1
+        self.slots = {}  # slot -> tracking id, for contacts down
+        self.next_id = 1
+        # A new contact that would begin on its slot's previous x or y is moved by
+        # one unit: the kernel does not repeat an unchanged value, and only the
+        # restart cases are about that (they set exact).
+        self.exact = False
+        self.last = {}    # slot -> [x, y] as the kernel holds them
+        self.offset = {}  # slot -> (dx, dy) of the contact down
+
+    @staticmethod
+    def _node(sysname):
+        found = glob.glob(f"/sys/devices/virtual/input/{sysname}/event*")
+        node = "/dev/input/" + os.path.basename(found[0]) if found else None
+        return node if node and os.path.exists(node) else None
+
+    def frame(self, contacts):
+        """One frame: contacts maps slot -> (x, y) (down or move) or None (lift),
+        written in the given order. Returns CLOCK_MONOTONIC just before the write."""
+        events = []
+        for slot, pos in contacts.items():
+            events.append((EV_ABS, ABS_MT_SLOT, slot))
+            if pos is None:
+                if self.slots.pop(slot, None) is not None:
+                    events.append((EV_ABS, ABS_MT_TRACKING_ID, -1))
+                continue
+            if slot not in self.slots:
+                last = self.last.get(slot, [None, None])
+                self.offset[slot] = (0, 0) if self.exact else (int(pos[0] == last[0]), int(pos[1] == last[1]))
+                self.slots[slot] = self.next_id
+                events.append((EV_ABS, ABS_MT_TRACKING_ID, self.next_id))
+                self.next_id = self.next_id % 60000 + 1
+            pos = (pos[0] + self.offset[slot][0], pos[1] + self.offset[slot][1])
+            self.last[slot] = list(pos)
+            events += [(EV_ABS, ABS_MT_POSITION_X, pos[0]), (EV_ABS, ABS_MT_POSITION_Y, pos[1])]
+        down = [(pos[0] + self.offset[slot][0], pos[1] + self.offset[slot][1])
+                for slot, pos in contacts.items() if pos is not None]
+        if down:
+            events += [(EV_ABS, ABS_X, down[0][0]), (EV_ABS, ABS_Y, down[0][1])]
+        events += [(EV_KEY, BTN_TOUCH, 1 if self.slots else 0), (EV_SYN, 0, 0)]
+        data = b"".join(EVENT.pack(0, 0, t, c, v) for t, c, v in events)
+        written = time.monotonic()
+        os.write(self.fd, data)
+        return written
+
+    def tap(self, x, y, slot=0, hold=0.06):
+        down = self.frame({slot: (x, y)})
+        time.sleep(hold)
+        up = self.frame({slot: None})
+        return down, up
+
+    def close(self):
+        for slot in list(self.slots):
+            self.frame({slot: None})
+        fcntl.ioctl(self.fd, UI_DEV_DESTROY)
+        os.close(self.fd)
+
+
+def input_nodes_with_phys(phys, name=None):
+    """Event nodes with this phys, or whose name begins with name: a panel and its
+    mirrors (touchd gives a mirror the original's phys, and its name or the name
+    with a suffix)."""
+    nodes = []
+    for path in glob.glob("/sys/class/input/event*"):
+        try:
+            if open(path + "/device/phys").read().strip() == phys or \
+                    (name and open(path + "/device/name").read().strip().startswith(name)):
+                nodes.append("/dev/input/" + os.path.basename(path))
+        except OSError:
+            pass
+    return nodes
+
+
+# --- the app ---------------------------------------------------------------------
+
+class App:
+    """Follows the recorder's JSON lines."""
+
+    def __init__(self, path):
+        self.path, self.offset, self.events, self.partial = path, 0, [], b""
+
+    def poll(self):
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                data = f.read()
+        except FileNotFoundError:
+            return self.events
+        self.offset += len(data)
+        data = self.partial + data
+        lines = data.split(b"\n")
+        self.partial = lines.pop()
+        for line in lines:
+            if line.strip():
+                self.events.append(json.loads(line))
+        return self.events
+
+    def mark(self):
+        return len(self.poll())
+
+    def since(self, mark):
+        return self.poll()[mark:]
+
+    def wait(self, what, predicate, mark, timeout):
+        return wait_for(what, lambda: predicate(self.since(mark)), timeout)
+
+
+def touches(events):
+    """The app's touches from its events: down position and time, moves, how each ended."""
+    result, open_ = [], {}
+    for e in events:
+        ev = e["ev"]
+        if ev == "down":
+            t = {"id": e["id"], "x": e["x"], "y": e["y"], "down": e["mono"], "t": e["t"], "last": (e["x"], e["y"]),
+                 "end": None, "end_mono": None, "end_t": None, "moved": 0.0}
+            open_[e["id"]] = t
+            result.append(t)
+        elif ev == "motion" and e["id"] in open_:
+            t = open_[e["id"]]
+            t["last"] = (e["x"], e["y"])
+            t["moved"] = max(t["moved"], ((e["x"] - t["x"]) ** 2 + (e["y"] - t["y"]) ** 2) ** 0.5)
+        elif ev == "up" and e["id"] in open_:
+            t = open_.pop(e["id"])
+            t["end"], t["end_mono"], t["end_t"] = "up", e["mono"], e["t"]
+        elif ev == "cancel":
+            for t in open_.values():
+                t["end"], t["end_mono"] = "cancel", e["mono"]
+            open_.clear()
+    return result
+
+
+def tap_shaped(t):
+    """A touch that ended as a click: lifted within ~10 px and ~300 ms of its down."""
+    return t["end"] == "up" and t["moved"] <= 10 and t["end_mono"] - t["down"] <= 0.3
+
+
+# --- processes ---------------------------------------------------------------
+
+class Compositor:
+    def __init__(self, kind, recorder, results):
+        self.kind, self.recorder, self.results = kind, recorder, results
+        self.runtime = f"/tmp/comp-xdg-{kind}"
+        self.proc = self.client = None
+        self.app = None
+        self.starts = 0
+
+    @property
+    def size(self):
+        """The app surface's size: its latest configure (a compositor may configure twice)."""
+        conf = [e for e in self.app.poll() if e["ev"] == "configure"]
+        return (conf[-1]["w"], conf[-1]["h"]) if conf else None
+
+    def env(self):
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": self.runtime,
+               "XDG_RUNTIME_DIR": self.runtime, "LIBSEAT_BACKEND": "seatd", "SEATD_SOCK": "/run/seatd.sock",
+               "WLR_BACKENDS": "headless,libinput", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
+               "XDG_SESSION_TYPE": "wayland", "LANG": "C.UTF-8"}
+        return env
+
+    def as_user(self, argv):
+        # Debian 12's weston 10 has no libseat launcher: without logind it needs its
+        # direct launcher, i.e. root and a VT; it and its client run as root.
+        if self.kind == "weston":
+            return argv
+        return ["setpriv", f"--reuid={USER_UID}", f"--regid={USER_GID}", "--clear-groups", "--"] + argv
+
+    def start(self):
+        self.starts += 1
+        shutil.rmtree(self.runtime, ignore_errors=True)
+        os.makedirs(self.runtime, mode=0o700)
+        owner = 0 if self.kind == "weston" else USER_UID
+        os.chown(self.runtime, owner, owner)
+        out = os.path.join(self.runtime, "app.jsonl")
+        open(out, "w").close()
+        os.chown(out, owner, owner)
+        self.app = App(out)
+        logf = open(os.path.join(self.results, f"{self.kind}-{self.starts}.log"), "w")
+        env = self.env()
+        if self.kind == "cage":
+            argv = ["cage", "--", self.recorder, out]
+        elif self.kind == "sway":
+            cfg = os.path.join(self.runtime, "sway.conf")
+            with open(cfg, "w") as f:
+                f.write("xwayland disable\ndefault_border none\noutput * bg #202020 solid_color\n")
+            argv = ["sway", "-c", cfg]
+        else:
+            argv = ["weston", "--backend=drm-backend.so", "--tty=2", "--shell=kiosk-shell.so", "--use-pixman",
+                    "--idle-time=0", "--log=" + os.path.join(self.results, f"weston-{self.starts}-weston.log")]
+        self.proc = subprocess.Popen(self.as_user(argv), env=env, stdout=logf, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        if self.kind != "cage":
+            sock = wait_for(f"{self.kind}'s Wayland socket", self._socket, 60)
+            if not sock:
+                return False
+            env["WAYLAND_DISPLAY"] = sock
+            self.client = subprocess.Popen(self.as_user([self.recorder, out]), env=env, stdout=logf,
+                                           stderr=subprocess.STDOUT, start_new_session=True)
+        # The fullscreen size: a compositor may first configure 0x0 (the recorder then says 640x480).
+        return bool(self.app.wait("the app's fullscreen surface", lambda ev: [
+            e for e in ev if e["ev"] == "configure" and (e["w"], e["h"]) != (640, 480)], 0, 60))
+
+    def _socket(self):
+        if self.proc.poll() is not None:
+            raise SystemExit(f"{self.kind} exited with status {self.proc.returncode} (see its log)")
+        for path in glob.glob(self.runtime + "/wayland-*"):
+            if not path.endswith(".lock"):
+                return os.path.basename(path)
+        return None
+
+    def has_open(self, node):
+        """Whether the compositor holds node open (libinput opened the device)."""
+        try:
+            for fd in os.listdir(f"/proc/{self.proc.pid}/fd"):
+                try:
+                    if os.readlink(f"/proc/{self.proc.pid}/fd/{fd}") == node:
+                        return True
+                except OSError:
+                    pass
+        except OSError:
+            pass
+        return False
+
+    def swaymsg(self, *args):
+        socks = glob.glob(self.runtime + "/sway-ipc.*.sock")
+        env = self.env()
+        env["SWAYSOCK"] = socks[0] if socks else ""
+        return subprocess.run(self.as_user(["swaymsg"] + list(args)), env=env, capture_output=True, text=True)
+
+    def stop(self):
+        if self.app:
+            shutil.copy(self.app.path, os.path.join(self.results, f"{self.kind}-{self.starts}-app.jsonl"))
+        for p in (self.client, self.proc):
+            if p and p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        for p in (self.client, self.proc):
+            if p:
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
+        self.client = self.proc = None
+
+
+class Touchd:
+    def __init__(self, binary, results, kind):
+        self.binary, self.results, self.kind = binary, results, kind
+        self.config = os.path.join(results, "touchd-test.yaml")
+        self.socket = "/run/touchd-compositor-test.sock"
+        self.proc = None
+        self.starts = 0
+
+    def write_config(self, width, height, priority=0):
+        with open(self.config, "w") as f:
+            f.write(f"""# The compositor tests' configuration (scripts/compositor_cases.py).
+screens:
+  - {{name: main, width: {width}, height: {height}, sizeMM: {{width: 217, height: 122}}}}
+devices:
+  - match: {{name: "Atmel maXTouch*"}}
+    passThrough: true
+shortcuts:
+  - {{name: switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right]}}
+access:
+  claimTouches: {{users: [root]}}
+scheduling:
+  realtimePriority: {priority}
+""")
+
+    def start(self):
+        self.starts += 1
+        logf = open(os.path.join(self.results, f"touchd-{self.kind}-{self.starts}.log"), "w")
+        self.proc = subprocess.Popen([self.binary, "--config", self.config, "--socket", self.socket,
+                                      "--log-level", "info"], stdout=logf, stderr=subprocess.STDOUT)
+
+    def send(self, sig):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+
+    def stop(self, sig=signal.SIGTERM):
+        if not self.proc:
+            return
+        self.send(signal.SIGCONT)
+        self.send(sig)
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
+# --- the run -------------------------------------------------------------------
+
+class Run:
+    """One compositor with its app, the panel, touchd when in front."""
+
+    def __init__(self, args, kind, panel):
+        self.args, self.kind, self.panel = args, kind, panel
+        self.comp = Compositor(kind, args.recorder, args.results)
+        self.touchd = Touchd(args.touchd, args.results, kind)
+        self.with_touchd = False
+        self.mirrors = {}  # original node -> mirror node
+        self.marker_lost = False
+
+    # Where a panel position lands on the app's fullscreen surface (libinput's scaling).
+    def expect(self, x, y, matrix=(1, 0, 0, 0, 1, 0)):
+        nx, ny = x / self.panel.width, y / self.panel.height
+        cx = matrix[0] * nx + matrix[1] * ny + matrix[2]
+        cy = matrix[3] * nx + matrix[4] * ny + matrix[5]
+        return cx * self.comp.size[0], cy * self.comp.size[1]
+
+    def near(self, t, x, y, matrix=(1, 0, 0, 0, 1, 0)):
+        ex, ey = self.expect(x, y, matrix)
+        tol = max(4.0, 0.01 * self.comp.size[0])
+        return abs(t["x"] - ex) <= tol and abs(t["y"] - ey) <= tol
+
+    def where(self, t):
+        return f"({t['x']:.0f},{t['y']:.0f})"
+
+    def reading_node(self, panel):
+        return self.mirrors.get(panel.node, panel.node) if self.with_touchd else panel.node
+
+    def wait_reading(self, panel, timeout=60):
+        node = self.reading_node(panel)
+        return wait_for(f"{self.kind} to open {node}", lambda: self.comp.has_open(node), timeout)
+
+    def start_compositor(self):
+        if not self.comp.start():
+            return False
+        if not self.wait_reading(self.panel):
+            return False
+        # cage (and the app) see the touch capability only once input arrives: prime with taps.
+        for _ in range(40):
+            mark = self.comp.app.mark()
+            self.panel.tap(*PRIME)
+            if self.comp.app.wait("the priming tap", lambda ev: [e for e in ev if e["ev"] == "up"], mark, 1.0):
+                return True
+        return False
+
+    def start_touchd(self, panels=None):
+        panels = panels or [self.panel]
+        before = {p.node: set(input_nodes_with_phys(p.phys, p.name)) for p in panels}
+        self.touchd.start()
+        for p in panels:
+            mirror = wait_for(f"touchd's mirror of {p.node}",
+                              lambda: (sorted(set(input_nodes_with_phys(p.phys, p.name)) - before[p.node] - {p.node}) or [None])[0],
+                              60)
+            if not mirror:
+                return False
+            self.mirrors[p.node] = mirror
+        self.with_touchd = True
+        return all(self.wait_reading(p) for p in panels)
+
+    def stop_touchd(self, sig=signal.SIGTERM):
+        self.touchd.stop(sig)
+        gone = list(self.mirrors.values())
+        self.mirrors.clear()
+        self.with_touchd = False
+        wait_for("the mirrors to go", lambda: not any(os.path.exists(n) for n in gone), 15)
+
+    def restart_touchd(self):
+        self.stop_touchd()
+        return self.start_touchd()
+
+    def settle(self, mark):
+        """Plays a marker tap and returns what the app got before it: the case's events."""
+        self.panel.tap(*MARKER)
+        tol = max(4.0, 0.01 * self.comp.size[0])
+        mx, my = self.expect(*MARKER)
+
+        def found(ev):
+            for i, e in enumerate(ev):
+                if e["ev"] == "down" and abs(e["x"] - mx) <= tol and abs(e["y"] - my) <= tol:
+                    if any(f["ev"] in ("up", "cancel") for f in ev[i:]):
+                        return i + 1
+            return None
+        index = self.comp.app.wait("the marker tap", found, mark, 5.0)
+        self.marker_lost = self.marker_lost or not index
+        events = self.comp.app.since(mark)
+        return events[:index - 1] if index else events
+
+    def wait_ended(self, mark, count=1, timeout=3.0):
+        return self.comp.app.wait("the app's touches to end", lambda ev: (
+            len(touches(ev)) >= count and all(t["end"] for t in touches(ev))), mark, timeout)
+
+
+PRIME = (200, 360)
+MARKER = (100, 100)
+CENTRE = (400, 240)
+
+
+def describe(ts):
+    if not ts:
+        return "no touch"
+    parts = []
+    for t in ts:
+        parts.append(f"down {t['x']:.0f},{t['y']:.0f} " + (t["end"] or "NEVER ENDED"))
+    return "; ".join(parts)
+
+
+# --- the cases ---------------------------------------------------------------
+# Each returns (passed, what the app got). r.with_touchd says which mode.
+
+def case_tap(r):
+    mark = r.comp.app.mark()
+    r.panel.tap(*CENTRE)
+    ts = touches(r.settle(mark))
+    ok = len(ts) == 1 and r.near(ts[0], *CENTRE) and ts[0]["end"] == "up"
+    return ok, describe(ts)
+
+
+def edge_swipe(r):
+    x, y = 400, 478
+    r.panel.frame({0: (x, y)})
+    for k in range(1, 11):
+        time.sleep(0.02)
+        r.panel.frame({0: (x, y - 15 * k)})
+    time.sleep(0.02)
+    r.panel.frame({0: None})
+
+
+def case_edge_swipe(r):
+    mark = r.comp.app.mark()
+    edge_swipe(r)
+    ts = touches(r.settle(mark))
+    if r.with_touchd:
+        return not ts, describe(ts)
+    return len(ts) == 1 and r.near(ts[0], 400, 478) and ts[0]["end"] == "up", describe(ts)
+
+
+def case_edge_tap(r):
+    mark = r.comp.app.mark()
+    _, lift = r.panel.tap(400, 478, hold=0.08)
+    ts = touches(r.settle(mark))
+    ok = len(ts) == 1 and r.near(ts[0], 400, 478) and ts[0]["end"] == "up"
+    detail = describe(ts)
+    if ts:
+        at_lift = ts[0]["down"] >= lift
+        detail += " (down after the lift)" if at_lift else " (down before the lift)"
+        ok = ok and at_lift == r.with_touchd
+    return ok, detail
+
+
+def claim_verdict(r, ts, claimed):
+    if not ts:
+        return (r.with_touchd and claimed), "no touch" + ("" if claimed else "; touchd did not claim")
+    stuck = [t for t in ts if not t["end"]]
+    taps = [t for t in ts if tap_shaped(t)]
+    ok = not stuck and not taps and (claimed or not r.with_touchd)
+    detail = describe(ts)
+    if taps:
+        detail += f"; {len(taps)} ended as a tap"
+    if r.with_touchd and not claimed:
+        detail += "; touchd did not claim"
+    return ok, detail
+
+
+def client_saw(path, pred):
+    try:
+        return any(pred(json.loads(line)) for line in open(path) if line.strip())
+    except (OSError, ValueError):
+        return False
+
+
+def start_client(r, name, extra):
+    path = os.path.join(r.args.results, f"client-{r.kind}-{name}.jsonl")
+    open(path, "w").close()
+    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "scripts/compositor_client.py"), r.touchd.socket,
+                             path] + extra, stderr=subprocess.DEVNULL)
+    wait_for("the touchd client", lambda: client_saw(path, lambda m: m.get("type") in ("ready", "error")), 20)
+    return proc, path
+
+
+def case_shortcut(r):
+    proc = path = None
+    if r.with_touchd:
+        proc, path = start_client(r, "shortcut", [])
+    mark = r.comp.app.mark()
+    xs = [300, 400, 500]
+    r.panel.frame({s: (xs[s], 240) for s in range(3)})
+    for k in range(1, 13):
+        time.sleep(0.02)
+        r.panel.frame({s: (xs[s] - 20 * k, 240) for s in range(3)})
+    time.sleep(0.05)
+    r.panel.frame({s: None for s in range(3)})
+    ts = touches(r.settle(mark))
+    claimed = False
+    if proc:
+        claimed = client_saw(path, lambda m: m.get("recognizer") == "switcher")
+        proc.terminate()
+        proc.wait()
+    return claim_verdict(r, ts, claimed)
+
+
+def case_drag(r):
+    proc = path = None
+    if r.with_touchd:
+        proc, path = start_client(r, "drag", ["--drag", str(r.touchd_screen[0]), str(r.touchd_screen[1])])
+    mark = r.comp.app.mark()
+    r.panel.frame({0: CENTRE})
+    time.sleep(0.7)  # the drag's long press (500 ms)
+    for k in range(1, 11):
+        time.sleep(0.02)
+        r.panel.frame({0: (CENTRE[0] + 10 * k, CENTRE[1])})
+    time.sleep(0.1)
+    r.panel.frame({0: None})
+    ts = touches(r.settle(mark))
+    claimed = False
+    if proc:
+        claimed = client_saw(path, lambda m: m.get("kind") == "drag" and m.get("phase") in ("began", "changed")) \
+            or client_saw(path, lambda m: m.get("recognizer") == "drag" and m.get("state") == "began")
+        proc.terminate()
+        proc.wait()
+    return claim_verdict(r, ts, claimed)
+
+
+def case_ten_fingers(r):
+    """Every slot of the panel down in one frame, then lifted in one frame."""
+    slots = r.panel.absinfo[ABS_MT_SLOT][1] + 1
+    places = {s: (80 + 70 * s, 200 + 10 * s) for s in range(slots)}
+    mark = r.comp.app.mark()
+    r.panel.frame(dict(places))
+    time.sleep(0.08)
+    r.panel.frame({s: None for s in range(slots)})
+    ts = touches(r.settle(mark))
+    placed = sum(1 for p in places.values() if any(r.near(t, *p) for t in ts))
+    ok = len(ts) == slots and placed == slots and all(t["end"] == "up" for t in ts)
+    detail = f"{len(ts)} touches, {placed} of {slots} where played, " + \
+        f"{sum(1 for t in ts if t['end'] == 'up')} ended with up"
+    if r.with_touchd and r.touchd.proc.poll() is not None:
+        ok, detail = False, detail + f"; touchd exited with status {r.touchd.proc.returncode}"
+        r.stop_touchd()
+        if not r.start_touchd():
+            detail += "; touchd did not come back"
+    return ok, detail
+
+
+def case_sigkill(r):
+    with_touchd = r.with_touchd  # stop_touchd clears it
+    mark = r.comp.app.mark()
+    r.panel.frame({0: CENTRE})
+    if not r.comp.app.wait("the down", lambda ev: [e for e in ev if e["ev"] == "down"], mark, 3.0):
+        r.panel.frame({0: None})
+        return False, "the app got no down"
+    if with_touchd:
+        r.stop_touchd(signal.SIGKILL)
+    ended = r.comp.app.wait("the app's touch to end", lambda ev: all(t["end"] for t in touches(ev)), mark, 3.0)
+    lift = r.panel.frame({0: None})
+    ts = touches(r.settle(mark))
+    if with_touchd:
+        ok = bool(ended) and len(ts) == 1 and ts[0]["end_mono"] is not None and ts[0]["end_mono"] < lift
+        detail = describe(ts) + (" before the lift" if ok else "")
+        if not r.start_touchd():
+            return False, detail + "; touchd did not come back"
+        return ok, detail
+    # Without touchd nothing ends the touch but the lift.
+    ok = not ended and len(ts) == 1 and ts[0]["end"] == "up" and ts[0]["end_mono"] >= lift
+    return ok, describe(ts) + " at the lift"
+
+
+def case_restart_spot(r):
+    """The first touch after a restart where the slot's previous contact was, then on its x only."""
+    r.panel.exact = True
+    try:
+        return restart_spot(r)
+    finally:
+        r.panel.exact = False
+
+
+def restart_spot(r):
+    results, ok = [], True
+    for label, pos in (("before", CENTRE), ("same spot", CENTRE), ("same x", (400, 120))):
+        if label != "before" and r.with_touchd and not r.restart_touchd():
+            return False, "touchd did not come back"
+        mark = r.comp.app.mark()
+        r.panel.tap(*pos)
+        r.wait_ended(mark)
+        ts = touches(r.comp.app.since(mark))
+        good = len(ts) == 1 and r.near(ts[0], *pos) and ts[0]["end"] == "up"
+        ok = ok and good
+        results.append(f"{label}: {describe(ts)}")
+    return ok, "; ".join(results)
+
+
+def case_restart_two(r):
+    """A two-finger touch in slots 2 and 1 (the device's current slot first) after a restart."""
+    r.panel.exact = True
+    try:
+        return restart_two(r)
+    finally:
+        r.panel.exact = False
+
+
+def restart_two(r):
+    a, b = (300, 300), (500, 300)
+    r.panel.frame({1: a, 2: b})
+    time.sleep(0.08)
+    r.panel.frame({1: None, 2: None})  # the device's current slot is now 2
+    time.sleep(0.2)
+    if r.with_touchd and not r.restart_touchd():
+        return False, "touchd did not come back"
+    mark = r.comp.app.mark()
+    r.panel.frame({2: b, 1: a})
+    time.sleep(0.1)
+    r.panel.frame({2: None, 1: None})
+    ts = touches(r.settle(mark))
+    together = len(ts) == 2 and max(t["down"] for t in ts) < min(t["end_mono"] or 1e18 for t in ts)
+    placed = len(ts) == 2 and sorted(r.near(t, *p) for t in ts for p in (a, b)).count(True) == 2
+    ok = together and placed and all(t["end"] == "up" for t in ts)
+    return ok, describe(ts) + ("" if together else " (not together)")
+
+
+HALF = (0.5, 0, 0, 0, 0.5, 0)
+
+
+def case_sway_input(r):
+    ident = "0:0:Atmel_maXTouch_Touchscreen"
+    res = r.comp.swaymsg("input", ident, "calibration_matrix", *map(str, HALF))
+    if res.returncode != 0:
+        return False, f"swaymsg: {res.stdout.strip()} {res.stderr.strip()}"
+    try:
+        mark = r.comp.app.mark()
+        r.panel.tap(*CENTRE)
+        r.wait_ended(mark)
+        ts = touches(r.comp.app.since(mark))
+    finally:
+        # sway keeps an input block for the identifier (no unset): start sway afresh.
+        r.force_restart = True
+    ok = len(ts) == 1 and r.near(ts[0], *CENTRE, HALF) and ts[0]["end"] == "up"
+    ex, ey = r.expect(*CENTRE, HALF)
+    return ok, describe(ts) + f" (expected {ex:.0f},{ey:.0f})"
+
+
+def case_udev_calibration(r):
+    before = set(input_nodes_with_phys(PHYS_CAL, r.panel.name))  # before touchd can mirror it
+    panel = Panel(DESC, PHYS_CAL)
+    try:
+        if r.with_touchd:
+            mirror = wait_for("touchd's mirror of the calibrated panel",
+                              lambda: (sorted(set(input_nodes_with_phys(PHYS_CAL, panel.name)) - before - {panel.node}) or [None])[0], 60)
+            if not mirror:
+                return False, "no mirror"
+            r.mirrors[panel.node] = mirror
+        if not r.wait_reading(panel):
+            return False, f"{r.kind} did not open the device"
+        mark = r.comp.app.mark()
+        panel.tap(*CENTRE)
+        r.wait_ended(mark)
+        ts = touches(r.comp.app.since(mark))
+    finally:
+        r.mirrors.pop(panel.node, None)
+        panel.close()
+    ok = len(ts) == 1 and r.near(ts[0], *CENTRE, HALF) and ts[0]["end"] == "up"
+    ex, ey = r.expect(*CENTRE, HALF)
+    return ok, describe(ts) + f" (expected {ex:.0f},{ey:.0f})"
+
+
+def case_sigstop(r):
+    r.settle(r.comp.app.mark())
+    cx, cy = r.expect(*CENTRE)
+    tol = max(4.0, 0.01 * r.comp.size[0])
+    if r.with_touchd:
+        if not (r.touchd.proc and r.touchd.proc.poll() is None):
+            return False, "touchd is not running"
+        r.touchd.send(signal.SIGSTOP)
+    stopped = time.monotonic()
+    got = None
+    while time.monotonic() - stopped < 4.0:
+        mark = r.comp.app.mark()
+        written, _ = r.panel.tap(*CENTRE)
+        if r.comp.app.wait("a tap", lambda ev: [e for e in ev if e["ev"] == "down" and abs(e["x"] - cx) <= tol
+                                                and abs(e["y"] - cy) <= tol], mark, 0.25):
+            got = written - stopped
+            break
+    if r.with_touchd:
+        r.touchd.send(signal.SIGCONT)
+    if got is None:
+        return False, "no tap reached the app within 4 s"
+    return got <= 2.0, f"first tap that reached the app written {got:.2f} s after the stop"
+
+
+CASES = [
+    ("tap-centre", case_tap, None),
+    ("edge-swipe-withheld", case_edge_swipe, None),
+    ("edge-tap-at-lift", case_edge_tap, None),
+    ("claim-shortcut", case_shortcut, None),
+    ("claim-drag", case_drag, None),
+    ("ten-fingers", case_ten_fingers, None),
+    ("udev-calibration", case_udev_calibration, None),
+    ("sway-input-calibration", case_sway_input, {"sway"}),
+    ("restart-same-spot", case_restart_spot, None),
+    ("restart-two-fingers", case_restart_two, None),
+    ("sigkill-finger-down", case_sigkill, None),
+    ("sigstop", case_sigstop, None),
+]
+
+
+def run_compositor(args, kind, panel, rows):
+    r = Run(args, kind, panel)
+    cases = [(n, f) for n, f, only in CASES if (only is None or kind in only) and (not args.cases or n in args.cases)]
+    started = time.monotonic()
+    if not r.start_compositor():
+        r.comp.stop()
+        for name, _ in cases:
+            rows.append({"compositor": kind, "case": name, "without": None, "with": None,
+                         "detail_without": f"{kind} did not start", "detail_with": ""})
+        return
+    r.touchd.write_config(*r.comp.size)
+    r.touchd_screen = r.comp.size
+    outcome = {}
+    for with_touchd in (False, True):
+        if with_touchd:
+            if not r.start_touchd():
+                for name, _ in cases:
+                    outcome[(name, True)] = (False, "touchd's mirror did not reach the compositor")
+                break
+        for name, fn in cases:
+            t0 = time.monotonic()
+            r.marker_lost = False
+            try:
+                outcome[(name, with_touchd)] = fn(r)
+            except Exception as error:  # a broken case is a failed case, with its reason
+                outcome[(name, with_touchd)] = (False, f"error: {error!r}")
+            if r.marker_lost:
+                # "Nothing reached the app" means something only if what follows did.
+                outcome[(name, with_touchd)] = (False, outcome[(name, with_touchd)][1] +
+                                                "; the marker tap after the case did not reach the app")
+            ok, detail = outcome[(name, with_touchd)]
+            log(f"{kind} {name} {'with' if with_touchd else 'without'} touchd: {'pass' if ok else 'FAIL'} "
+                f"({time.monotonic() - t0:.1f} s): {detail}")
+            # A touch left down in the app would change what the next case sees: start afresh.
+            if with_touchd and name == cases[-1][0]:
+                break
+            time.sleep(0.1)
+            if any(not t["end"] for t in touches(r.comp.app.since(0))[-12:]) or r.comp.proc.poll() is not None \
+                    or getattr(r, "force_restart", False):
+                r.force_restart = False
+                log(f"{kind}: the app has a touch down (or the compositor died, or a case changed its settings): restarting {kind}")
+                r.comp.stop()
+                if not r.start_compositor():
+                    log(f"{kind} did not come back")
+                    break
+    if r.touchd.proc:
+        r.stop_touchd()
+    r.comp.stop()
+    for name, _ in cases:
+        wo = outcome.get((name, False), (None, "not run"))
+        wi = outcome.get((name, True), (None, "not run"))
+        rows.append({"compositor": kind, "case": name, "without": wo[0], "with": wi[0],
+                     "detail_without": wo[1], "detail_with": wi[1]})
+    log(f"{kind}: {time.monotonic() - started:.0f} s")
+
+
+def compatibility(rows):
+    """The rows of docs/pass-through.md's compatibility table, from what the app got
+    with touchd in the cases where touchd takes a touch the app has."""
+    print("| compositor | version | cancel passed on to the app | verified by |")
+    print("|---|---|---|---|")
+    for kind in dict.fromkeys(r["compositor"] for r in rows):
+        claims = [r for r in rows if r["compositor"] == kind and r["case"] in CLAIM_CASES and r["with"] is not None]
+        if not claims:
+            continue
+        details = " ".join(r["detail_with"] for r in claims)
+        if " cancel" in details:
+            passed = "yes"
+        elif "NEVER ENDED" in details:
+            passed = "no: the app's touches never end"
+        else:
+            passed = "not seen (the touches ended with up)"
+        version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", kind], capture_output=True,
+                                 text=True).stdout.strip() or "?"
+        print(f"| {kind} | {version} | {passed} | {', '.join(r['case'] for r in claims)} with touchd |")
+
+
+CLAIM_CASES = ("claim-shortcut", "claim-drag", "sigkill-finger-down")
+
+
+def verdict(row):
+    if row["without"] is not True:
+        return "HARNESS" if row["without"] is False else "not run"
+    return "pass" if row["with"] else "FAIL"
+
+
+def print_table(rows):
+    print("| compositor | case | without touchd | with touchd | verdict |")
+    print("|---|---|---|---|---|")
+    mark = {True: "pass", False: "FAIL", None: "not run"}
+    for row in rows:
+        print(f"| {row['compositor']} | {row['case']} | {mark[row['without']]} | {mark[row['with']]} | {verdict(row)} |")
+    print()
+    for row in rows:
+        print(f"- {row['compositor']} {row['case']}: without: {row['detail_without']} | with: {row['detail_with']}")
+
+
+# --- bench: write into the touchscreen -> the app receives it ----------------------
+
+class NodeReader(threading.Thread):
+    """Reads an evdev node beside the compositor (no grab); keeps each SYN_REPORT's kernel time (CLOCK_MONOTONIC)."""
+
+    def __init__(self, node):
+        super().__init__(daemon=True)
+        self.fd = os.open(node, os.O_RDONLY | os.O_NONBLOCK)
+        fcntl.ioctl(self.fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
+        self.syns, self.stop = [], False
+
+    def run(self):
+        while not self.stop:
+            if not select.select([self.fd], [], [], 0.2)[0]:
+                continue
+            try:
+                data = os.read(self.fd, EVENT.size * 64)
+            except (BlockingIOError, OSError):
+                continue
+            for i in range(0, len(data), EVENT.size):
+                sec, usec, etype, code, _ = EVENT.unpack_from(data, i)
+                if etype == EV_SYN and code == 0:
+                    self.syns.append(sec + usec / 1e6)
+
+    def first_after(self, t):
+        return next((s for s in self.syns if s >= t - 0.0005), None)
+
+
+def bench(args, kind, panel):
+    """Taps one at a time (100 ms apart): per down and up, the time from just before the
+    write into the touchscreen to the app's receipt, split at the kernel time of the frame
+    the compositor reads (the touchscreen's own without touchd, the mirror's with it)."""
+    r = Run(args, kind, panel)
+    if not r.start_compositor():
+        raise SystemExit(f"{kind} did not start")
+    out, cpu = {}, {}
+    # touchd with normal scheduling, and with SCHED_FIFO 10 as touchd.service runs it;
+    # interception-tools (`interception -g | uinput -d`: forwarding only, two processes
+    # and a pipe) as the reference for what any forwarder in front adds.
+    keys = ("without", "with touchd (SCHED_OTHER)", "with touchd (SCHED_FIFO 10)", "with interception-tools")
+    for key in keys * 2:
+        with_touchd = key != "without"
+        forwarder = []
+        if "touchd" in key:
+            r.touchd.write_config(*r.comp.size, priority=10 if "FIFO" in key else 0)
+            if not r.start_touchd():
+                raise SystemExit("touchd's mirror did not reach the compositor")
+            forwarder = [r.touchd.proc.pid]
+        elif "interception" in key:
+            before = set(glob.glob("/sys/class/input/event*"))
+            grab = subprocess.Popen(["/usr/bin/interception", "-g", panel.node], stdout=subprocess.PIPE)
+            clone = subprocess.Popen(["/usr/bin/uinput", "-d", panel.node], stdin=grab.stdout, stdout=subprocess.DEVNULL)
+            grab.stdout.close()
+            node = wait_for("interception-tools' device", lambda: next(
+                ("/dev/input/" + os.path.basename(p) for p in set(glob.glob("/sys/class/input/event*")) - before
+                 if open(p + "/device/name").read().strip() == panel.name), None), 60)
+            if not node:
+                raise SystemExit("interception-tools' device did not appear")
+            r.mirrors[panel.node] = node
+            r.with_touchd = True  # the compositor reads the forwarder's device
+            if not r.wait_reading(panel):
+                raise SystemExit(f"{kind} did not open interception-tools' device")
+            forwarder = [grab.pid, clone.pid]
+        cpu0 = cpu_seconds(forwarder)
+        reader = NodeReader(r.reading_node(panel))
+        reader.start()
+        rows = []
+        for i in range(args.taps):
+            x, y = 300 + (i % 5) * 40, 200 + (i % 3) * 40
+            mark = r.comp.app.mark()
+            down_w, up_w = r.panel.tap(x, y, hold=0.03)
+            r.comp.app.wait("the tap", lambda ev: [e for e in ev if e["ev"] == "up"], mark, 3.0)
+            evs = r.comp.app.since(mark)
+            d = [e for e in evs if e["ev"] == "down"]
+            u = [e for e in evs if e["ev"] == "up"]
+            if d and u and i >= 2:  # the first taps of a pass warm the path up
+                for w, e in ((down_w, d[0]), (up_w, u[0])):
+                    k = reader.first_after(w)
+                    rows.append(((e["mono"] - w) * 1e3, (k - w) * 1e3 if k else float("nan")))
+            time.sleep(0.07)
+        reader.stop = True
+        reader.join()
+        os.close(reader.fd)
+        out.setdefault(key, []).extend(rows)
+        cpu.setdefault(key, []).append((cpu_seconds(forwarder) - cpu0) * 1e3 / args.taps)
+        log(f"bench {kind} {key}: {len(rows)} events, forwarder CPU {cpu[key][-1]:.2f} ms a tap")
+        if "touchd" in key:
+            r.stop_touchd()
+        elif "interception" in key:
+            for p in (grab, clone):
+                p.terminate()
+                p.wait()
+            r.mirrors.clear()
+            r.with_touchd = False
+            wait_for(f"{kind} to read the touchscreen again", lambda: r.comp.has_open(panel.node), 30)
+    r.comp.stop()
+    return {"latency": out, "cpu_ms_per_tap": cpu}
+
+
+def cpu_seconds(pids):
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def pct(values, p):
+    v = sorted(values)
+    return v[min(len(v) - 1, int(p * len(v)))] if v else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["test", "bench"])
+    ap.add_argument("--touchd", required=True)
+    ap.add_argument("--recorder", required=True)
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--compositors", default="cage,sway,weston")
+    ap.add_argument("--cases", default="")
+    ap.add_argument("--taps", type=int, default=100)
+    args = ap.parse_args()
+    args.cases = [c for c in args.cases.split(",") if c]
+    os.makedirs(args.results, exist_ok=True)
+    os.makedirs("/run/udev/rules.d", exist_ok=True)
+    with open("/run/udev/rules.d/70-touchd-compositor-test.rules", "w") as f:
+        f.write(UDEV_RULE)
+    subprocess.run(["udevadm", "control", "--reload"], check=False)
+    seatd_log = open(os.path.join(args.results, "seatd.log"), "w")
+    import grp
+    seatd = subprocess.Popen(["seatd", "-u", pwd.getpwuid(USER_UID).pw_name, "-g", grp.getgrgid(USER_GID).gr_name],
+                             env={"SEATD_VTBOUND": "0", "PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+                             stdout=seatd_log, stderr=subprocess.STDOUT)
+    if not wait_for("seatd's socket", lambda: os.path.exists("/run/seatd.sock") or seatd.poll() is not None, 20) \
+            or seatd.poll() is not None:
+        raise SystemExit("seatd did not start (see seatd.log)")
+    panel = Panel(DESC, PHYS_MAIN)
+    status = 0
+    try:
+        if args.mode == "test":
+            rows = []
+            for kind in args.compositors.split(","):
+                run_compositor(args, kind, panel, rows)
+            json.dump(rows, open(os.path.join(args.results, "results.json"), "w"), indent=1)
+            print_table(rows)
+            print()
+            compatibility(rows)
+            status = 0 if rows and all(verdict(r) == "pass" for r in rows) else 1
+        else:
+            results = {}
+            for kind in args.compositors.split(","):
+                results[kind] = bench(args, kind, panel)
+            json.dump(results, open(os.path.join(args.results, "bench.json"), "w"))
+            print("| compositor | path | events | write to app p50 | p99 | max | write to the read node's frame p50 | p99 | forwarder CPU a tap |")
+            print("|---|---|---|---|---|---|---|---|---|")
+            for kind, both in results.items():
+                res = both["latency"]
+                for key in res:
+                    app = [a for a, _ in res[key]]
+                    node = [k for _, k in res[key] if k == k]
+                    print(f"| {kind} | {key} | {len(app)} | {pct(app, 0.5):.2f} ms | {pct(app, 0.99):.2f} ms | "
+                          f"{max(app) if app else float('nan'):.2f} ms | {pct(node, 0.5):.3f} ms | {pct(node, 0.99):.3f} ms | "
+                          + ", ".join(f"{c:.2f}" for c in both["cpu_ms_per_tap"].get(key, [])) + " ms |")
+    finally:
+        panel.close()
+        seatd.terminate()
+        seatd.wait()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

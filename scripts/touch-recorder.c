@@ -1,0 +1,182 @@
+/*
+ * touch-recorder: the "app" of the compositor tests (docs/pass-through.md,
+ * "Testing under real compositors"). A Wayland client on libwayland-client
+ * with one fullscreen xdg-shell surface that writes every wl_touch event it
+ * receives as a JSON line, with the CLOCK_MONOTONIC time of its receipt:
+ *
+ *   {"ev":"down","id":0,"x":640.00,"y":360.00,"t":12345,"mono":17.123456}
+ *   {"ev":"up","id":0,"t":12400,"mono":17.200001}
+ *   {"ev":"motion",...} {"ev":"frame",...} {"ev":"cancel",...}
+ *   {"ev":"configure","w":1280,"h":720} {"ev":"touch","bound":1}
+ *
+ * Why not wev: wev prints text meant for people, buffered on a pipe, and
+ * not the time an event was received, which the latency bench needs.
+ *
+ * Usage: touch-recorder OUTPUT_FILE  (each line flushed at once)
+ * Build: scripts/compositor-test.sh (wayland-scanner for xdg-shell, cc).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include "xdg-shell-client-protocol.h"
+
+static struct wl_compositor *compositor;
+static struct wl_shm *shm;
+static struct xdg_wm_base *wm_base;
+static struct wl_seat *seat;
+static struct wl_touch *touch;
+static struct wl_surface *surface;
+static struct wl_buffer *buffer;
+static int width = 640, height = 480, configured_w, configured_h;
+static FILE *out;
+
+static double mono(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Every line is written and flushed in one go: the harness follows the file. */
+#define EMIT(...) do { fprintf(out, __VA_ARGS__); fflush(out); } while (0)
+
+static struct wl_buffer *make_buffer(int w, int h) {
+    int stride = w * 4, size = stride * h;
+    int fd = memfd_create("touch-recorder", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, size) < 0) { perror("memfd"); exit(1); }
+    void *data = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (data == MAP_FAILED) { perror("mmap"); exit(1); }
+    memset(data, 0x40, (size_t)size);
+    munmap(data, (size_t)size);
+    struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, size);
+    struct wl_buffer *b = wl_shm_pool_create_buffer(pool, 0, w, h, stride, WL_SHM_FORMAT_XRGB8888);
+    wl_shm_pool_destroy(pool);
+    close(fd);
+    return b;
+}
+
+static void touch_down(void *d, struct wl_touch *t, uint32_t serial, uint32_t time,
+                       struct wl_surface *s, int32_t id, wl_fixed_t x, wl_fixed_t y) {
+    (void)d; (void)t; (void)serial; (void)s;
+    double m = mono();
+    EMIT("{\"ev\":\"down\",\"id\":%d,\"x\":%.2f,\"y\":%.2f,\"t\":%u,\"mono\":%.6f}\n", id,
+         wl_fixed_to_double(x), wl_fixed_to_double(y), time, m);
+}
+static void touch_up(void *d, struct wl_touch *t, uint32_t serial, uint32_t time, int32_t id) {
+    (void)d; (void)t; (void)serial;
+    double m = mono();
+    EMIT("{\"ev\":\"up\",\"id\":%d,\"t\":%u,\"mono\":%.6f}\n", id, time, m);
+}
+static void touch_motion(void *d, struct wl_touch *t, uint32_t time, int32_t id, wl_fixed_t x, wl_fixed_t y) {
+    (void)d; (void)t;
+    double m = mono();
+    EMIT("{\"ev\":\"motion\",\"id\":%d,\"x\":%.2f,\"y\":%.2f,\"t\":%u,\"mono\":%.6f}\n", id,
+         wl_fixed_to_double(x), wl_fixed_to_double(y), time, m);
+}
+static void touch_frame(void *d, struct wl_touch *t) {
+    (void)d; (void)t;
+    double m = mono();
+    EMIT("{\"ev\":\"frame\",\"mono\":%.6f}\n", m);
+}
+static void touch_cancel(void *d, struct wl_touch *t) {
+    (void)d; (void)t;
+    double m = mono();
+    EMIT("{\"ev\":\"cancel\",\"mono\":%.6f}\n", m);
+}
+static const struct wl_touch_listener touch_listener = {
+    .down = touch_down, .up = touch_up, .motion = touch_motion, .frame = touch_frame, .cancel = touch_cancel,
+};
+
+static void seat_capabilities(void *d, struct wl_seat *s, uint32_t caps) {
+    (void)d;
+    int has = (caps & WL_SEAT_CAPABILITY_TOUCH) != 0;
+    if (has && !touch) {
+        touch = wl_seat_get_touch(s);
+        wl_touch_add_listener(touch, &touch_listener, NULL);
+        EMIT("{\"ev\":\"touch\",\"bound\":1,\"mono\":%.6f}\n", mono());
+    } else if (!has && touch) {
+        wl_touch_release(touch);
+        touch = NULL;
+        EMIT("{\"ev\":\"touch\",\"bound\":0,\"mono\":%.6f}\n", mono());
+    }
+}
+static void seat_name(void *d, struct wl_seat *s, const char *name) { (void)d; (void)s; (void)name; }
+static const struct wl_seat_listener seat_listener = { seat_capabilities, seat_name };
+
+static void wm_ping(void *d, struct xdg_wm_base *b, uint32_t serial) { (void)d; xdg_wm_base_pong(b, serial); }
+static const struct xdg_wm_base_listener wm_listener = { wm_ping };
+
+static void xdg_surface_configure(void *d, struct xdg_surface *xs, uint32_t serial) {
+    (void)d;
+    xdg_surface_ack_configure(xs, serial);
+    int w = configured_w > 0 ? configured_w : width, h = configured_h > 0 ? configured_h : height;
+    if (!buffer || w != width || h != height) {
+        if (buffer) wl_buffer_destroy(buffer);
+        width = w; height = h;
+        buffer = make_buffer(w, h);
+        EMIT("{\"ev\":\"configure\",\"w\":%d,\"h\":%d,\"mono\":%.6f}\n", w, h, mono());
+    }
+    wl_surface_attach(surface, buffer, 0, 0);
+    wl_surface_damage(surface, 0, 0, w, h);
+    wl_surface_commit(surface);
+}
+static const struct xdg_surface_listener xdg_surface_listener = { xdg_surface_configure };
+
+static void toplevel_configure(void *d, struct xdg_toplevel *t, int32_t w, int32_t h, struct wl_array *states) {
+    (void)d; (void)t; (void)states;
+    configured_w = w; configured_h = h;
+}
+static void toplevel_close(void *d, struct xdg_toplevel *t) { (void)d; (void)t; exit(0); }
+static const struct xdg_toplevel_listener toplevel_listener = {
+    .configure = toplevel_configure, .close = toplevel_close,
+};
+
+static void registry_global(void *d, struct wl_registry *r, uint32_t name, const char *iface, uint32_t version) {
+    (void)d;
+    if (!strcmp(iface, wl_compositor_interface.name)) {
+        compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
+    } else if (!strcmp(iface, wl_shm_interface.name)) {
+        shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
+    } else if (!strcmp(iface, xdg_wm_base_interface.name)) {
+        wm_base = wl_registry_bind(r, name, &xdg_wm_base_interface, 1);
+        xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
+    } else if (!strcmp(iface, wl_seat_interface.name) && !seat) {
+        /* Version 5: wl_touch shape and orientation (6) are not needed. */
+        seat = wl_registry_bind(r, name, &wl_seat_interface, version < 5 ? version : 5);
+        wl_seat_add_listener(seat, &seat_listener, NULL);
+    }
+}
+static void registry_remove(void *d, struct wl_registry *r, uint32_t name) { (void)d; (void)r; (void)name; }
+static const struct wl_registry_listener registry_listener = { registry_global, registry_remove };
+
+int main(int argc, char **argv) {
+    if (argc != 2) { fprintf(stderr, "usage: touch-recorder OUTPUT_FILE\n"); return 2; }
+    out = fopen(argv[1], "a");
+    if (!out) { fprintf(stderr, "touch-recorder: %s: %s\n", argv[1], strerror(errno)); return 2; }
+    struct wl_display *display = wl_display_connect(NULL);
+    if (!display) { fprintf(stderr, "touch-recorder: no Wayland display\n"); return 2; }
+    struct wl_registry *registry = wl_display_get_registry(display);
+    wl_registry_add_listener(registry, &registry_listener, NULL);
+    wl_display_roundtrip(display);
+    if (!compositor || !shm || !wm_base) { fprintf(stderr, "touch-recorder: compositor lacks globals\n"); return 2; }
+    surface = wl_compositor_create_surface(compositor);
+    struct xdg_surface *xs = xdg_wm_base_get_xdg_surface(wm_base, surface);
+    xdg_surface_add_listener(xs, &xdg_surface_listener, NULL);
+    struct xdg_toplevel *top = xdg_surface_get_toplevel(xs);
+    xdg_toplevel_add_listener(top, &toplevel_listener, NULL);
+    xdg_toplevel_set_title(top, "touch-recorder");
+    xdg_toplevel_set_app_id(top, "touch-recorder");
+    xdg_toplevel_set_fullscreen(top, NULL);
+    wl_surface_commit(surface);
+    EMIT("{\"ev\":\"start\",\"mono\":%.6f}\n", mono());
+    while (wl_display_dispatch(display) != -1) {}
+    EMIT("{\"ev\":\"disconnected\",\"mono\":%.6f}\n", mono());
+    return 0;
+}
