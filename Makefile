@@ -22,8 +22,15 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
+# Release builds link the Swift runtime statically (docs/deploy.md, "Size"): one
+# build for the package, the CLI checks, the soak and the benchmarks in the guest.
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
+# (The two products only: KernelTesting, a test helper, needs the Testing module,
+# which the static runtime does not have.)
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS) --product touchd
+	$(SWIFT) build $(RELEASE_FLAGS) --product touchctl
 
 # Starts touchd on a bundled real recording (a virtual device, no hardware
 # needed) on a temporary socket, and prints what a client subscribed with
@@ -125,11 +132,11 @@ bench-compositor: deps
 # options of scripts/soak.py (e.g. --json FILE).
 SOAK_MINUTES ?= 30
 soak: deps
-	$(SWIFT) build -c release --product touchd
+	$(SWIFT) build $(RELEASE_FLAGS) --product touchd
 	python3 scripts/soak.py --touchd $(BUILD_DIR)/release/touchd --minutes $(SOAK_MINUTES) --interval 60 $(SOAK_ARGS)
 
 soak-short: deps
-	$(SWIFT) build -c release --product touchd
+	$(SWIFT) build $(RELEASE_FLAGS) --product touchd
 	python3 scripts/soak.py --touchd $(BUILD_DIR)/release/touchd --minutes 2 --interval 15 --baseline 15 --latency-report-only $(SOAK_ARGS)
 
 # libFuzzer harnesses (Fuzz/, debug + AddressSanitizer), each run for

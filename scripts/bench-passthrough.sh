@@ -28,7 +28,7 @@ if [ ! -x /usr/bin/interception ] || [ ! -x /usr/bin/uinput ]; then
     log "installing interception-tools"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends interception-tools >/dev/null
 fi
-"$SWIFT" build -c release --product touchd
+"$SWIFT" build -c release --static-swift-stdlib --product touchd
 RESULTS="$VM_DIR/bench-passthrough"
 rm -rf "$RESULTS"; mkdir -p "$RESULTS"
 

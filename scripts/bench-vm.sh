@@ -45,7 +45,7 @@ if [ ! -f /usr/include/libinput.h ]; then
 fi
 
 # --- release binaries and the traces, on the host -----------------------------
-"$SWIFT" build -c release
+"$SWIFT" build -c release --static-swift-stdlib --product touchd && "$SWIFT" build -c release --static-swift-stdlib --product touchctl
 RESULTS="$VM_DIR/bench"
 TRACES="$RESULTS/traces"
 rm -rf "$RESULTS"; mkdir -p "$TRACES"

@@ -64,7 +64,7 @@ if [ -n "${TOUCHD:-}" ]; then
     log "touchd: $TOUCHD (as given)"
 else
     # Release, as deployed (and `make test` builds it for soak-short anyway).
-    "$SWIFT" build -c release --product touchd
+    "$SWIFT" build -c release --static-swift-stdlib --product touchd
     TOUCHD="$ROOT/.build/release/touchd"
 fi
 CLIENT_DIR="$VM_DIR/touch-recorder"

@@ -5,8 +5,8 @@
 # (docs/deploy.md, "The Debian package", says why). touchd:
 #  - the tree is `make install-files PREFIX=/usr` (one list of installed files
 #    for `make install` and the package), plus the package's own files;
-#  - the Swift runtime libraries the binaries load go to the private directory
-#    /usr/lib/touchd, and the binaries' RUNPATH is set to it;
+#  - the release build links the Swift runtime statically: no library of the
+#    toolchain is shipped;
 #  - one binary for touchd and touchctl (a hard link), stripped with its
 #    debug information in touchd-dbgsym; libraries stripped; man pages and
 #    changelog compressed;
@@ -28,12 +28,10 @@ cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-.build}"
 DEB_DIR="${DEB_DIR:-$BUILD_DIR/deb}"
 MAKE="${MAKE:-make}"
-PRIVATE_LIBDIR=/usr/lib/touchd
 # The Maintainer field and the changelog's signature.
 DEB_MAINTAINER="${DEB_MAINTAINER:-touchd developers <maintainers@users.noreply.a-seed-49cabcb9.example>}"
 
 need=()
-command -v patchelf >/dev/null || need+=(patchelf)
 command -v dpkg-shlibdeps >/dev/null || need+=(dpkg-dev)
 if ((${#need[@]})); then
     if [ "$(id -u)" != 0 ]; then echo "make-deb: missing ${need[*]} (need root to install)" >&2; exit 1; fi
@@ -57,40 +55,30 @@ R="$TMP/root"
 "$MAKE" --no-print-directory -s install-files DESTDIR="$R" PREFIX=/usr BUILD_DIR="$BUILD_DIR" >"$TMP/install.log" 2>&1 \
     || { cat "$TMP/install.log" >&2; exit 1; }
 
-# --- the Swift runtime, privately -------------------------------------------------
-# The libraries ldd resolves in libswiftCore's directory are the toolchain's
-# (libswiftCore, Foundation, libdispatch, ICU ...): nothing in Debian provides them.
-install -d "$R$PRIVATE_LIBDIR"
-swift_dir=$(ldd "$BUILD_DIR/release/touchctl" | awk '$1 == "libswiftCore.so" { print $3 }' | xargs -r dirname)
-[ -n "$swift_dir" ] || { echo "make-deb: touchd does not load libswiftCore.so (static stdlib?)" >&2; exit 1; }
-swift_libs=$(ldd "$BUILD_DIR/release/touchctl" \
-    | awk -v d="$swift_dir/" '$2 == "=>" && index($3, d) == 1 { print $3 }' | sort -u)
-[ -n "$swift_libs" ] || { echo "make-deb: found no Swift runtime library in ldd's output" >&2; exit 1; }
-for lib in $swift_libs; do
-    case "$(basename "$lib")" in lib*.so*) ;; *) echo "make-deb: unexpected library $lib" >&2; exit 1 ;; esac
-    install -m 0644 "$lib" "$R$PRIVATE_LIBDIR/"
-done
-# touchd's own binaries keep their debug information apart, in touchd-dbgsym
-# (/usr/lib/debug/.build-id/xx/yyyy.debug, where gdb looks it up by build id),
-# as Debian's dh_strip does; the toolchain's libraries come without any.
-DBG="$TMP/dbgsym"
+# --- one binary, the Swift runtime linked in ------------------------------------------
+# `make release` links the Swift runtime statically (docs/deploy.md, "Size"):
+# nothing of the toolchain's directory is loaded, so nothing of it is shipped.
+if ldd "$BUILD_DIR/release/touchctl" | grep -q 'libswiftCore\.so'; then
+    echo "make-deb: $BUILD_DIR/release/touchctl loads the Swift runtime: build it with make release (--static-swift-stdlib)" >&2
+    exit 1
+fi
 # One binary for both commands: touchctl links all of touchd's code and runs it
 # when started as touchd (Sources/touchctl/Touchctl.swift), so /usr/bin/touchd
 # becomes a hard link to it below, after stripping (which would break the link).
 rm "$R/usr/bin/touchd"
-for f in "$R/usr/bin/touchctl"; do
-    build_id=$(readelf -n "$f" | awk '/Build ID:/ { print $3 }')
-    [ -n "$build_id" ] || { echo "make-deb: $f has no build id" >&2; exit 1; }
-    debug="$DBG/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug"
-    install -d "$(dirname "$debug")"
-    objcopy --only-keep-debug --compress-debug-sections "$f" "$debug"
-    chmod 0644 "$debug"
-done
-for f in "$R/usr/bin/touchctl" "$R$PRIVATE_LIBDIR"/*.so*; do
-    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$f"
-    patchelf --set-rpath "$PRIVATE_LIBDIR" "$f"
-done
-ln "$R/usr/bin/touchctl" "$R/usr/bin/touchd"
+# Its debug information goes apart, into touchd-dbgsym
+# (/usr/lib/debug/.build-id/xx/yyyy.debug, where gdb looks it up by build id),
+# as Debian's dh_strip does.
+DBG="$TMP/dbgsym"
+f="$R/usr/bin/touchctl"
+build_id=$(readelf -n "$f" | awk '/Build ID:/ { print $3 }')
+[ -n "$build_id" ] || { echo "make-deb: $f has no build id" >&2; exit 1; }
+debug="$DBG/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug"
+install -d "$(dirname "$debug")"
+objcopy --only-keep-debug --compress-debug-sections "$f" "$debug"
+chmod 0644 "$debug"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$f"
+ln "$f" "$R/usr/bin/touchd"
 
 # finish_package ROOT NAME DEPENDS: the copyright and changelog, the control
 # file from packaging/debian/NAME.control.in, md5sums; builds the package and
@@ -135,7 +123,7 @@ install -d "$R/DEBIAN"
 install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$R/DEBIAN/"
 (cd "$R" && find etc -type f -printf '/%p\n' | sort) >"$R/DEBIAN/conffiles"
 chmod 0644 "$R/DEBIAN/conffiles"
-finish_package "$R" touchd "$(shlibs_depends "$R" -l"$R$PRIVATE_LIBDIR")"
+finish_package "$R" touchd "$(shlibs_depends "$R")"
 
 # --- libtouchd-client1 and libtouchd-client-dev (clients/c) --------------------------------
 # Built with Debian's hardening flags (all of them: bindnow too); the library
