@@ -266,7 +266,7 @@ public final class LiveDeviceSource {
             let id = DeviceID(rawValue: nextID)
             nextID += 1
             let live = LiveDeviceInfo(node: node, syspath: info.syspath, kind: info.touchKind,
-                                      udevProperties: info.properties, settings: settings)
+                                      udevProperties: info.properties, settings: settings, stateAtOpen: device.state)
             open.append(OpenDevice(id: id, device: device, info: live))
             out.append(.deviceAdded(id, device.deviceDescription, info: live))
         }
@@ -336,7 +336,7 @@ public final class LiveDeviceSource {
             }
         }
         let live = LiveDeviceInfo(node: current.info.node, syspath: info.syspath, kind: info.touchKind,
-                                  udevProperties: info.properties, settings: settings)
+                                  udevProperties: info.properties, settings: settings, stateAtOpen: current.info.stateAtOpen)
         guard live != current.info else { return }
         open[i].info = live
         out.append(.deviceChanged(current.id, info: live))

@@ -137,11 +137,13 @@ public actor DaemonEngine {
     @discardableResult
     public func addDevice(_ id: DeviceID, description: DeviceDescription, at time: Timestamp,
                           syspath: String? = nil, udevProperties: [String: String] = [:],
-                          mapping: DeviceMapping? = nil) -> String? {
+                          mapping: DeviceMapping? = nil, state: DeviceState? = nil) -> String? {
         let ignored = session.addDevice(id, description: description, at: time, syspath: syspath,
-                                        udevProperties: udevProperties, mapping: mapping, into: &router)
+                                        udevProperties: udevProperties, mapping: mapping, state: state, into: &router)
         if ignored == nil {
-            record { r throws(TraceError) in try r.addDevice(id, description, udevProperties: udevProperties, at: time) }
+            record { r throws(TraceError) in
+                try r.addDevice(id, description, udevProperties: udevProperties, state: state, at: time)
+            }
         }
         finishDeviceChange()
         return ignored

@@ -126,7 +126,8 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             switch event {
             case .deviceAdded(let id, let description, let info):
                 engine.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
-                                 udevProperties: info.udevProperties, mapping: info.settings.mapping)
+                                 udevProperties: info.udevProperties, mapping: info.settings.mapping,
+                                 state: info.stateAtOpen)
                 logger.info("opened \(info.node)", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)"])
                 if info.settings.passThrough { startPassThrough(id, on: engine) }
             case .deviceChanged(let id, let info):
