@@ -166,14 +166,16 @@ public actor DaemonEngine {
     /// to it once ``activatePassThrough(_:)`` is called (after the original is
     /// grabbed). False, logged, when the mirror cannot be created: the device
     /// is then served without pass-through and must not be grabbed.
-    public func preparePassThrough(_ id: DeviceID) -> Bool {
+    /// `ending` says how a contact the app world has ends when touchd takes it.
+    public func preparePassThrough(_ id: DeviceID, ending: MirrorEnding = .default, node: String? = nil) -> Bool {
         guard router.mirrors[id] == nil else { return true }
         guard let info = session.pipeline.device(id) else { return false }
         do {
-            let mirror = try PassThroughMirror(device: id, original: info.description, logger: logger)
+            let mirror = try PassThroughMirror(device: id, original: info.description, ending: ending, logger: logger)
             router.mirrors[id] = mirror
-            logger.notice("pass-through: mirror created", metadata: [
-                "device": "\(id.rawValue)", "name": "\(info.description.name)", "mirror": "\(mirror.uinput.devnode ?? "?")",
+            let mirrorNode = mirror.uinput.devnode ?? "?"
+            logger.notice("pass-through: mirror \(mirror.uinput.deviceDescription.name) (\(mirrorNode)) created for \(info.description.name) (\(node ?? "device \(id.rawValue)"))", metadata: [
+                "device": "\(id.rawValue)", "name": "\(info.description.name)", "mirror": "\(mirrorNode)", "ending": "\(ending.rawValue)",
             ])
             return true
         } catch {
@@ -248,14 +250,22 @@ public actor DaemonEngine {
     public func advance(to time: Timestamp) {
         prepareRound()
         session.advance(to: time, into: &router)
+        for mirror in router.mirrors.values { mirror.advance(to: time) }
         flush()
         release?(time.seconds)
     }
 
     /// The earliest time at which ``advance(to:)`` would do something: the
-    /// session's next deadline, or the publisher's for held updates.
+    /// session's next deadline, a mirror's (a taken contact's ending), or the
+    /// publisher's for held updates.
     public var nextDeadline: Timestamp? {
-        let own = session.nextDeadline
+        var own = session.nextDeadline
+        if !router.mirrors.isEmpty {
+            for mirror in router.mirrors.values {
+                guard let due = mirror.nextDeadline else { continue }
+                own = own.map { min($0, due) } ?? due
+            }
+        }
         guard let held = heldDeadline?() else { return own }
         // Whole microseconds, rounded up: advancing to it releases them.
         let due = Timestamp(microseconds: Int64((held * 1_000_000).rounded(.up)))

@@ -176,7 +176,8 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             return
         }
         passThroughWaiting.remove(id)
-        guard engine.preparePassThrough(id) else { return }
+        let info = source.devices.first { $0.id == id }?.info
+        guard engine.preparePassThrough(id, ending: info?.settings.passThroughEnding ?? .default, node: info?.node) else { return }
         do {
             try source.setGrab(true, of: id)
         } catch {

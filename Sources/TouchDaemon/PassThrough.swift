@@ -26,9 +26,9 @@ final class PassThroughMirror {
     /// Creates the mirror of `original`.
     ///
     /// - Throws: ``EvdevError`` naming the device when `/dev/uinput` refuses it.
-    init(device: DeviceID, original: DeviceDescription, logger: Logger) throws(EvdevError) {
+    init(device: DeviceID, original: DeviceDescription, ending: MirrorEnding = .default, logger: Logger) throws(EvdevError) {
         uinput = try UinputDevice.mirror(of: original)
-        writer = MirrorEventWriter(mirror: uinput.deviceDescription)
+        writer = MirrorEventWriter(mirror: uinput.deviceDescription, ending: ending)
         self.device = device
         self.logger = logger
         events.reserveCapacity(128)
@@ -48,6 +48,16 @@ final class PassThroughMirror {
         guard !events.isEmpty else { return }
         writer.endFrame(at: frameTime, into: &events)
         write()
+    }
+
+    /// When a taken contact's ending has its next step (``MirrorEnding/lift``), nil when none.
+    var nextDeadline: Timestamp? { writer.nextDeadline }
+
+    /// Writes the steps of taken contacts' endings due by `time`.
+    func advance(to time: Timestamp) {
+        guard events.isEmpty else { return }
+        writer.advance(to: time, into: &events)
+        if !events.isEmpty { write() }
     }
 
     /// Ends every contact on the mirror and destroys it: the compositor sees
