@@ -186,6 +186,7 @@ install-files:
 	done
 	install -m 0644 systemd/touchd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/touchd.conf"
 	install -m 0644 udev-rules/70-touchd.rules "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules"
+	install -m 0644 udev-rules/90-touchd-mirror.rules "$(DESTDIR)$(UDEVRULESDIR)/90-touchd-mirror.rules"
 	install -m 0644 $(addprefix udev-rules/examples/,$(RULE_EXAMPLES)) "$(DESTDIR)$(DOCDIR)/udev-rules/"
 	install -m 0644 systemd/touchd-pass-through.conf "$(DESTDIR)$(DOCDIR)/touchd-pass-through.conf"
 	install -m 0644 config/touchd.yaml "$(DESTDIR)$(DOCDIR)/touchd.yaml"
@@ -214,6 +215,7 @@ uninstall:
 		"$(DESTDIR)$(UNITDIR)/touchd.service" "$(DESTDIR)$(UNITDIR)/touchd.socket" \
 		$(foreach u,$(USER_UNITS),"$(DESTDIR)$(USERUNITDIR)/$(u)") \
 		"$(DESTDIR)$(SYSUSERSDIR)/touchd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules" \
+		"$(DESTDIR)$(UDEVRULESDIR)/90-touchd-mirror.rules" \
 		"$(DESTDIR)$(MANDIR)/man1/touchctl.1" "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5" \
 		"$(DESTDIR)$(MANDIR)/man8/touchd.8" "$(DESTDIR)$(DOCDIR)/touchd.yaml" \
 		"$(DESTDIR)$(DOCDIR)/touchd-pass-through.conf" \

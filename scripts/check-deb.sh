@@ -90,7 +90,7 @@ check "user touchd (primary group touchd-clients, no shell)" \
 check "groups touchd (member touchd), touchd-uinput" bash -c "chroot '$R' getent group touchd | grep -q ':touchd\$' && chroot '$R' getent group touchd-uinput"
 
 expected=(/usr/bin/touchd /usr/bin/touchctl /lib/systemd/system/touchd.service /lib/systemd/system/touchd.socket
-    /lib/udev/rules.d/70-touchd.rules /usr/lib/sysusers.d/touchd.conf /etc/touchd/touchd.yaml
+    /lib/udev/rules.d/70-touchd.rules /lib/udev/rules.d/90-touchd-mirror.rules /usr/lib/sysusers.d/touchd.conf /etc/touchd/touchd.yaml
     /usr/share/man/man8/touchd.8.gz /usr/share/man/man1/touchctl.1.gz /usr/share/man/man5/touchd.yaml.5.gz
     /usr/share/doc/touchd/copyright /usr/share/doc/touchd/changelog.gz /usr/share/doc/touchd/touchd-pass-through.conf
     /usr/lib/touchd/libswiftCore.so)

@@ -62,7 +62,7 @@ mode_is() { # mode_is FILE MODE
 for f in /usr/local/bin/touchd:755 /usr/local/bin/touchctl:755 \
          /usr/local/lib/systemd/system/touchd.service:644 /usr/local/lib/systemd/system/touchd.socket:644 \
          /usr/local/lib/systemd/user/touchd-actions.service:644 \
-         /usr/local/lib/udev/rules.d/70-touchd.rules:644 /usr/local/lib/sysusers.d/touchd.conf:644 \
+         /usr/local/lib/udev/rules.d/70-touchd.rules:644 /usr/local/lib/udev/rules.d/90-touchd-mirror.rules:644 /usr/local/lib/sysusers.d/touchd.conf:644 \
          /usr/local/share/man/man8/touchd.8:644 /usr/local/share/man/man1/touchctl.1:644 \
          /usr/local/share/man/man5/touchd.yaml.5:644 /etc/touchd/touchd.yaml:644 \
          /usr/local/share/doc/touchd/touchd.yaml:644; do
@@ -160,7 +160,7 @@ fi
 RULES="$D/usr/local/lib/udev/rules.d/70-touchd.rules"
 EXAMPLES=("$D"/usr/local/share/doc/touchd/udev-rules/*.rules)
 if udevadm verify --help >/dev/null 2>&1; then
-    check "udevadm verify 70-touchd.rules and the examples" udevadm verify --resolve-names=never "$RULES" "${EXAMPLES[@]}"
+    check "udevadm verify 70-touchd.rules, 90-touchd-mirror.rules and the examples" udevadm verify --resolve-names=never "$RULES" "$D/usr/local/lib/udev/rules.d/90-touchd-mirror.rules" "${EXAMPLES[@]}"
 elif [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
     # udev 252 has no `udevadm verify`: parse the rules with `udevadm test` in a
     # private mount namespace where they are the only /run/udev/rules.d and the

@@ -167,14 +167,20 @@ public actor DaemonEngine {
     /// grabbed). False, logged, when the mirror cannot be created: the device
     /// is then served without pass-through and must not be grabbed.
     /// `ending` says how a contact the app world has ends when touchd takes it.
-    public func preparePassThrough(_ id: DeviceID, ending: MirrorEnding = .default, node: String? = nil) -> Bool {
+    /// `node` is the original's node (it names the mirror's phys) and
+    /// `udevProperties` its udev properties (the mirror carries those the
+    /// compositor reads: docs/pass-through.md, "The mirror's identity").
+    public func preparePassThrough(_ id: DeviceID, ending: MirrorEnding = .default, node: String? = nil,
+                                   udevProperties: [String: String] = [:]) -> Bool {
         guard router.mirrors[id] == nil else { return true }
         guard let info = session.pipeline.device(id) else { return false }
         do {
-            let mirror = try PassThroughMirror(device: id, original: info.description, ending: ending, logger: logger)
+            let key = node.map { String($0.split(separator: "/").last ?? "") } ?? "device\(id.rawValue)"
+            let mirror = try PassThroughMirror(device: id, original: info.description, key: key, udevProperties: udevProperties,
+                                               ending: ending, logger: logger)
             router.mirrors[id] = mirror
             let mirrorNode = mirror.uinput.devnode ?? "?"
-            logger.notice("pass-through: mirror \(mirror.uinput.deviceDescription.name) (\(mirrorNode)) created for \(info.description.name) (\(node ?? "device \(id.rawValue)"))", metadata: [
+            logger.notice("pass-through: mirror \(mirror.uinput.deviceDescription.name) (\(mirrorNode), phys \(mirror.uinput.deviceDescription.phys ?? "?")) created for \(info.description.name) (\(node ?? "device \(id.rawValue)"))", metadata: [
                 "device": "\(id.rawValue)", "name": "\(info.description.name)", "mirror": "\(mirrorNode)", "ending": "\(ending.rawValue)",
             ])
             return true
@@ -188,6 +194,7 @@ public actor DaemonEngine {
     public func activatePassThrough(_ id: DeviceID) {
         guard router.mirrors[id] != nil else { return }
         session.mirror(id)
+        publishHello()
     }
 
     /// Ends pass-through for a device: every contact on its mirror ends and the mirror goes away.
@@ -196,6 +203,7 @@ public actor DaemonEngine {
         guard let mirror = router.mirrors.removeValue(forKey: id) else { return }
         mirror.close(at: time)
         logger.notice("pass-through: mirror removed", metadata: ["device": "\(id.rawValue)"])
+        publishHello()
     }
 
     /// Whether a device has a pass-through mirror.
@@ -343,6 +351,14 @@ public actor DaemonEngine {
     // MARK: Hello
 
     func publishHello() {
-        board.write(HelloSnapshot(devices: session.helloDevices, screens: configuration.helloScreens))
+        var devices = session.helloDevices
+        if !router.mirrors.isEmpty {
+            for i in devices.indices {
+                guard let m = router.mirrors[devices[i].id] else { continue }
+                devices[i].passThrough = HelloPassThrough(
+                    mirrorNode: m.uinput.devnode ?? "?", mirrorName: m.uinput.deviceDescription.name, ending: m.ending.rawValue)
+            }
+        }
+        board.write(HelloSnapshot(devices: devices, screens: configuration.helloScreens))
     }
 }

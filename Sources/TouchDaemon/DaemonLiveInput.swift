@@ -177,7 +177,8 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         }
         passThroughWaiting.remove(id)
         let info = source.devices.first { $0.id == id }?.info
-        guard engine.preparePassThrough(id, ending: info?.settings.passThroughEnding ?? .default, node: info?.node) else { return }
+        guard engine.preparePassThrough(id, ending: info?.settings.passThroughEnding ?? .default, node: info?.node,
+                                        udevProperties: info?.udevProperties ?? [:]) else { return }
         do {
             try source.setGrab(true, of: id)
         } catch {

@@ -79,18 +79,20 @@ import Wire
             for i in own.devices.indices { own.devices[i].description.name = Self.namePrefix + own.devices[i].description.name }
             replay = try UinputReplay(recording: own)
             try daemon.waitForLog("pass-through: on")
-            mirrorNode = try Self.mirrorNode()
+            mirrorNode = try Self.mirrorNode(of: try #require(replay.devices.first?.devnode))
             libinput = try LibinputDebugEvents(node: mirrorNode)
             try libinput.waitForDeviceAdded()
         }
 
-        static func mirrorNode() throws -> String {
+        /// The node of the mirror of `original` (`/dev/input/eventN`): known by its phys, `touchd-mirror-eventN`.
+        static func mirrorNode(of original: String) throws -> String {
             var found: String?
+            let phys = MirrorDescription.phys(key: String(original.split(separator: "/").last ?? ""))
             try poll("the pass-through mirror's node") {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/input")) ?? []
                 for n in names where n.hasPrefix("event") {
-                    let name = (try? String(contentsOfFile: "/sys/class/input/\(n)/device/name", encoding: .utf8)) ?? ""
-                    if name.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix(MirrorDescription.nameSuffix) {
+                    let value = (try? String(contentsOfFile: "/sys/class/input/\(n)/device/phys", encoding: .utf8)) ?? ""
+                    if value.trimmingCharacters(in: .whitespacesAndNewlines) == phys {
                         found = "/dev/input/" + n
                         return true
                     }
@@ -218,12 +220,15 @@ import Wire
         try "devices:\n  - match: {name: \"\(Rig.namePrefix)*\"}\n    passThrough: true\n".write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(["--config", config])
         try daemon.waitForLog("pass-through: on")
-        let mirror = try Rig.mirrorNode()
+        let mirror = try Rig.mirrorNode(of: try #require(device.devnode))
         let libinput = try LibinputDebugEvents(node: mirror)
         defer { libinput.stop() }
         try libinput.waitForDeviceAdded()
         let socket = try WireSocket(path: daemon.socketPath)
-        _ = try socket.readLine()
+        // `hello` names the mirror (`touchctl devices --running`), which keeps the original's name.
+        let hello = try #require(try socket.readLine())
+        #expect(hello.contains(#""passThrough":{"mirror":"\#(mirror)","name":"\#(description.name)","ending":"lift"}"#), "\(hello)")
+        #expect(daemon.log.contains("pass-through: mirror \(description.name) (\(mirror), phys touchd-mirror-"), "\(daemon.log)")
         _ = try socket.request(#"{"op":"subscribe","id":1,"events":["touch"]}"#, id: 1)
         // A new contact in slot 1 where the last one there was: only its tracking id (the kernel repeats no value).
         try write([(3, 0x2f, 1), (3, 0x39, 7), (1, 0x14a, 1), (0, 0, 0), (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)])

@@ -53,7 +53,7 @@ import Trace
         defer { replay.close() }
         try daemon.waitForLog("pass-through: on")
         // This suite's own mirror (PassThroughTests' mirrors may exist beside it).
-        let mirrorNode = try Self.node(named: recording.devices[0].description.name + MirrorDescription.nameSuffix)
+        let mirrorNode = try PassThroughTests.Rig.mirrorNode(of: try #require(replay.devices.first?.devnode))
 
         let keys = try LibinputDebugEvents(node: keyboardNode, extraArguments: ["--show-keycodes"])
         defer { keys.stop() }
