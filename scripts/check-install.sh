@@ -61,6 +61,7 @@ mode_is() { # mode_is FILE MODE
 }
 for f in /usr/local/bin/touchd:755 /usr/local/bin/touchctl:755 \
          /usr/local/lib/systemd/system/touchd.service:644 /usr/local/lib/systemd/system/touchd.socket:644 \
+         /usr/local/lib/systemd/system/touchd-guard.service:644 \
          /usr/local/lib/systemd/user/touchd-actions.service:644 \
          /usr/local/lib/udev/rules.d/70-touchd.rules:644 /usr/local/lib/udev/rules.d/90-touchd-mirror.rules:644 /usr/local/lib/sysusers.d/touchd.conf:644 \
          /usr/local/share/man/man8/touchd.8:644 /usr/local/share/man/man1/touchctl.1:644 \
@@ -120,7 +121,8 @@ if command -v systemd-analyze >/dev/null; then
     V="$TMP/verify"; mkdir -p "$V"
     sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$UNIT" >"$V/touchd.service"
     cp "$D/usr/local/lib/systemd/system/touchd.socket" "$V/"
-    out=$(MANPATH="$D/usr/local/share/man" systemd-analyze verify "$V/touchd.service" "$V/touchd.socket" 2>&1)
+    sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$D/usr/local/lib/systemd/system/touchd-guard.service" >"$V/touchd-guard.service"
+    out=$(MANPATH="$D/usr/local/share/man" systemd-analyze verify "$V/touchd.service" "$V/touchd.socket" "$V/touchd-guard.service" 2>&1)
     if [ $? = 0 ] && [ -z "$out" ]; then pass "systemd-analyze verify touchd.service touchd.socket: clean"
     else fail "systemd-analyze verify" "$out"; fi
     sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$D/usr/local/lib/systemd/user/touchd-actions.service" >"$V/touchd-actions.service"

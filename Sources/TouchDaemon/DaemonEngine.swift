@@ -206,6 +206,13 @@ public actor DaemonEngine {
         publishHello()
     }
 
+    /// A device's mirror's `/dev/uinput` descriptor and slot count (for the
+    /// pass-through guard), nil without a mirror.
+    func mirrorDescriptor(_ id: DeviceID) -> (fd: Int32, slots: Int)? {
+        guard let m = router.mirrors[id] else { return nil }
+        return (m.uinput.fileDescriptor, max(1, m.uinput.deviceDescription.slotCount))
+    }
+
     /// Whether a device has a pass-through mirror.
     public func hasPassThrough(_ id: DeviceID) -> Bool { router.mirrors[id] != nil }
 

@@ -190,12 +190,17 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         passThroughActive.insert(id)
         if watchdog == nil {
             do {
-                watchdog = try PassThroughWatchdog(logger: logger)
+                watchdog = try PassThroughWatchdog(logger: logger, guardLink: PassThroughGuardLink(logger: logger))
             } catch {
                 logger.error("pass-through: cannot start the watchdog: \(error)")
             }
         }
-        if let fd = source.descriptor(of: id) { watchdog?.watch(id, descriptor: fd) }
+        if let fd = source.descriptor(of: id) {
+            watchdog?.watch(id, descriptor: fd)
+            if let link = watchdog?.guardLink, let mirror = engine.mirrorDescriptor(id) {
+                link.hand(id, grabbed: fd, mirror: mirror.fd, slots: mirror.slots)
+            }
+        }
         logger.notice("pass-through: on", metadata: ["device": "\(id.rawValue)"])
     }
 

@@ -40,6 +40,9 @@ struct Touchd: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Option(help: "Run as the pass-through guard on this socket instead (its own unit, touchd-guard.service; docs/pass-through.md).")
+    var passThroughGuard: String?
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
@@ -56,6 +59,14 @@ struct Touchd: AsyncParsableCommand {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
         let logger = Logger(label: "touchd")
+        if let passThroughGuard {
+            do {
+                try PassThroughGuard.run(socketPath: passThroughGuard, logger: logger)
+            } catch {
+                logger.critical("pass-through guard: cannot listen on \(passThroughGuard): \(error)")
+                throw ExitCode(71)
+            }
+        }
         let options = DaemonOptions(
             configPath: config, socketPath: socket, replayPath: replay,
             pacing: ReplayPacing(speed: speed, loop: loop, waitForSubscribers: waitForSubscribers, exitWhenDone: exitAfterReplay),

@@ -70,11 +70,11 @@ import Wire
         /// would take theirs).
         static let namePrefix = "PassThroughTests "
 
-        init(_ recording: Recording, extraConfiguration: String = "") throws {
+        init(_ recording: Recording, extraConfiguration: String = "", environment: [String: String] = [:]) throws {
             let config = directory.path + "/touchd.yaml"
             try ("devices:\n  - match: {name: \"\(Self.namePrefix)*\"}\n    passThrough: true\n" + extraConfiguration)
                 .write(toFile: config, atomically: true, encoding: .utf8)
-            daemon = try DaemonProcess(["--config", config])
+            daemon = try DaemonProcess(["--config", config], environment: environment)
             var own = recording
             for i in own.devices.indices { own.devices[i].description.name = Self.namePrefix + own.devices[i].description.name }
             replay = try UinputReplay(recording: own)
@@ -196,7 +196,9 @@ import Wire
         #expect(!kinds.contains("TOUCH_CANCEL"), "\(rig.libinput.output)")
         #expect(kinds.filter { $0 == "TOUCH_UP" }.count == 1, "\(rig.libinput.output)")
         let down = try #require(all.first { $0.kind == "TOUCH_DOWN" }), up = try #require(all.first { $0.kind == "TOUCH_UP" })
-        let held = (Self.milliseconds(up) ?? 0) - (Self.milliseconds(down) ?? 0)
+        // libinput prints 32-bit milliseconds since its start: an event stamped before it wraps.
+        var held = (Self.milliseconds(up) ?? 0) - (Self.milliseconds(down) ?? 0)
+        if held < 0 { held += 4_294_967_296 }
         #expect(held >= 300, "down to up \(held) ms: \(rig.libinput.output)")
         _ = lines
     }
@@ -273,6 +275,65 @@ import Wire
         }
         let seen = Self.kinds(try direct.touchEvents(count: 2))
         #expect(seen.contains("TOUCH_DOWN") && seen.contains("TOUCH_UP"), "\(direct.output)")
+    }
+
+    @Test("§9.7 touchd stopped as a whole (SIGSTOP) with a finger down: the guard outside it ends the mirror's contact and gives the touchscreen back")
+    func stoppedProcessIsGuarded() throws {
+        let guardDirectory = TemporaryDirectory()
+        let guardSocket = guardDirectory.path + "/guard.sock"
+        let guardian = try DaemonProcess(["--pass-through-guard", guardSocket], waitForSocket: false)
+        try guardian.waitForLog("listening on")
+        var s = Strokes()
+        s.fingerDown(at: 1000, x: 400, y: 240)
+        let rig = try Rig(try s.recording(), environment: ["TOUCHD_GUARD_SOCKET": guardSocket])
+        try rig.daemon.waitForLog("the guard at")
+        let original = try #require(rig.replay.devices.first?.devnode)
+        let direct = try LibinputDebugEvents(node: original)
+        defer { direct.stop() }
+        try direct.waitForDeviceAdded()
+        _ = try rig.replay.play(speed: 0)
+        _ = try rig.libinput.touchEvents(count: 1)
+        rig.daemon.signal(SIGSTOP)
+        defer { rig.daemon.signal(SIGCONT) }
+        let stopped = Date()
+        // The guard ends the app's touch on the mirror (an up after a second of stillness)...
+        try poll("TOUCH_UP on the mirror") { rig.libinput.output.contains("TOUCH_UP") }
+        let ended = Date().timeIntervalSince(stopped)
+        // ... and releases the grab: the finger lifts, a new tap reaches libinput on the touchscreen itself.
+        let device = try #require(rig.replay.devices.first)
+        for e in [(3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0), (3, 0x39, 2), (3, 0x35, 300), (3, 0x36, 200), (1, 0x14a, 1), (0, 0, 0),
+                  (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)] {
+            try device.write(type: EventType(rawValue: UInt16(e.0)), code: UInt16(e.1), value: Int32(e.2))
+        }
+        let seen = Self.kinds(try direct.touchEvents(count: 2))
+        let back = Date().timeIntervalSince(stopped)
+        #expect(seen.contains("TOUCH_DOWN") && seen.contains("TOUCH_UP"), "\(direct.output)")
+        // The guard's limit is 1 s of silence; the bound allows for the TCG guest's slowness.
+        #expect(ended < 3, "the mirror's contact ended \(ended) s after SIGSTOP")
+        print("pass-through guard: mirror contact ended \(ended) s, touchscreen working \(back) s after SIGSTOP")
+        #expect(guardian.log.contains("given back to the compositor"), "\(guardian.log)")
+        // Running again, touchd hears it and leaves the device to the compositor.
+        rig.daemon.signal(SIGCONT)
+        try rig.daemon.waitForLog("the guard gave")
+    }
+
+    @Test("§9 touchd killed with a finger down, with the guard: the app's touch ends (TOUCH_UP on the mirror) before the mirror goes away")
+    func killedWithTheGuardEndsTheTouch() throws {
+        let guardDirectory = TemporaryDirectory()
+        let guardSocket = guardDirectory.path + "/guard.sock"
+        let guardian = try DaemonProcess(["--pass-through-guard", guardSocket], waitForSocket: false)
+        try guardian.waitForLog("listening on")
+        var s = Strokes()
+        s.fingerDown(at: 1000, x: 400, y: 240)
+        let rig = try Rig(try s.recording(), environment: ["TOUCHD_GUARD_SOCKET": guardSocket])
+        try rig.daemon.waitForLog("the guard at")
+        _ = try rig.replay.play(speed: 0)
+        _ = try rig.libinput.touchEvents(count: 1)
+        rig.daemon.signal(SIGKILL)
+        _ = try rig.daemon.waitForExit()
+        try poll("the mirror to go away") { !FileManager.default.fileExists(atPath: rig.mirrorNode) }
+        #expect(rig.libinput.output.contains("TOUCH_UP"), "\(rig.libinput.output)")
+        #expect(guardian.log.contains("touchd is gone"), "\(guardian.log)")
     }
 
     @Test("§9 case 4: deferral: the first swipe from a deferred bottom edge reaches libinput, the second within the window does not")

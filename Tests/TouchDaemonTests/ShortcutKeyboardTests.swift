@@ -42,6 +42,7 @@ import Trace
         devices:
           - match: {name: "\(Self.namePrefix)*"}
             passThrough: true
+            passThroughEnding: cancel
         shortcuts:
           - {name: app-switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right], keys: [KEY_LEFTMETA, KEY_TAB]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
