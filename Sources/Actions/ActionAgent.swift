@@ -1,4 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSON
 import TouchClient
 import Wire
@@ -59,10 +66,10 @@ public actor ActionAgent {
     }
 
     static func stamp(_ path: String) -> FileStamp? {
-        guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        return FileStamp(inode: (a[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0,
-                         size: (a[.size] as? NSNumber)?.uint64Value ?? 0,
-                         modified: (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileStamp(inode: UInt64(info.st_ino), size: UInt64(info.st_size),
+                         modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     /// The bindings in force.
@@ -112,14 +119,14 @@ public actor ActionAgent {
     }
 
     /// Handles one server message: learns screens and devices, runs what gestures fire.
-    public func handle(_ message: JSONValue) async {
+    public func handle(_ message: JSONValue, line: String? = nil) async {
         switch message["type"]?.stringValue {
         case "hello", "device":
             matcher.learn(message)
         case "gesture":
-            for f in matcher.firings(for: message) {
+            for f in matcher.firings(for: message, line: line) {
                 let b = matcher.configuration.bindings[f.binding]
-                await runner.submit(f, label: "\(b.on) (\((path as NSString).lastPathComponent):\(b.line))")
+                await runner.submit(f, label: "\(b.on) (\(path.split(separator: "/").last.map(String.init) ?? path):\(b.line))")
             }
         default:
             break
@@ -158,14 +165,14 @@ public actor ActionAgent {
                 if Task.isCancelled { break }
                 switch event {
                 case .hello(let m), .gesture(let m), .system(let m), .device(let m):
-                    await handle(m.json)
+                    await handle(m.json, line: m.line)
                 case .disconnected:
                     log("disconnected from \(socketPath); reconnecting")
                 case .reconnected:
                     log("reconnected to \(socketPath)")
                 case .error(let e):
                     log("touchd: \(e)")
-                case .touch, .overflow, .goodbye, .other:
+                case .touch, .screens, .overflow, .goodbye, .other:
                     break
                 }
             }

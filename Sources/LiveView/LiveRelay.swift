@@ -42,9 +42,11 @@ public struct LiveRelay: Sendable {
                 feed.publish(Self.status(connected: true, "reconnected to \(client.socketPath)"))
             case .error(let e):
                 feed.publish(Self.status(connected: true, "the daemon reported: \(e.message)"))
-            case .other(let m):
+            case .screens(let m):
                 // The screens turned or changed (semantics §11.3): the page lays them out again.
-                if m.type == "screens" { feed.publish(m.json.jsonString) }
+                feed.publish(m.json.jsonString)
+            case .other:
+                break
             }
         }
         feed.publish(Self.status(connected: false, "the connection to \(client.socketPath) ended"))

@@ -247,7 +247,7 @@ public actor TouchClient {
             eventSink.yield(.error(RequestError(.badJSON, "the server sent a line that is not JSON")))
             return
         }
-        let message = ServerMessage(json: json)
+        let message = ServerMessage(json: json, line: line)
         switch message.type {
         case "ack":
             if case let .int(id)? = message.id, let c = waiting.removeValue(forKey: id) {

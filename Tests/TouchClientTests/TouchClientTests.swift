@@ -69,6 +69,8 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(t.device == 0)
         guard case let .gesture(g)? = await events.next() else { Issue.record("no gesture"); return }
         #expect(g.kind == "tap" && g.recognizer == "tap" && g.surface == "main" && g.state == "recognized" && g.time == 2)
+        // The line as sent, keys in the server's order (re-encoding the JSON would sort them).
+        #expect(g.line == #"{"type":"gesture","time":2,"kind":"tap","recognizer":"tap","surface":"main","state":"recognized"}"#)
         guard case let .other(o)? = await events.next() else { Issue.record("unknown type not passed through"); return }
         #expect(o.type == "futuristic")
         await client.close()
@@ -144,3 +146,56 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         guard case .system = try event(#"{"type":"system","kind":"edge"}"#) else { Issue.record("not system"); return }
     }
 }
+
+/// Every server message of the protocol's corpus (docs/schemas/examples.jsonl, valid and with a
+/// `type`) through the client's own reading: its event by type, and the typed fields as the JSON has them.
+@Suite struct ProtocolCorpusTests {
+    static func corpus() throws -> [JSONValue] {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+        path += "/docs/schemas/examples.jsonl"
+        guard let file = fopen(path, "r") else { throw TouchClientError("cannot open \(path)") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n <= 0 { break }
+            bytes += chunk[..<n]
+        }
+        return try bytes.split(separator: UInt8(ascii: "\n")).map { try JSONParser.parse(Array($0)) }
+            .filter { $0["valid"] == true && $0["message"]?["type"] != nil }.compactMap { $0["message"] }
+    }
+
+    @Test func everyServerMessageOfTheCorpusIsReadAsItsType() throws {
+        let messages = try Self.corpus()
+        #expect(messages.count >= 15)
+        var types: Set<String> = []
+        for json in messages {
+            let m = ServerMessage(json: json)
+            let type = try #require(json["type"]?.stringValue)
+            types.insert(type)
+            #expect(m.type == type)
+            #expect(m.time == json["time"]?.doubleValue)
+            #expect(m.phase == json["phase"]?.stringValue && m.state == json["state"]?.stringValue)
+            #expect(m.kind == json["kind"]?.stringValue && m.recognizer == json["recognizer"]?.stringValue)
+            if let device = json["device"]?.int64Value { #expect(m.device == UInt32(device)) }
+            if let x = json["location"]?["x"]?.doubleValue { #expect(m.location?.x == x) }
+            let event = TouchEvent(m)
+            switch (type, event) {
+            case ("hello", .hello), ("touch", .touch), ("gesture", .gesture), ("system", .system), ("device", .device),
+                 ("screens", .screens), ("overflow", .overflow), ("goodbye", .goodbye), ("error", .error):
+                break
+            case ("ack", .other), ("debug", .other):
+                break  // answers are taken by the client before events; debug lines are passed on as they are
+            default:
+                Issue.record("\(type) read as \(event)")
+            }
+            if case let .overflow(lost, time) = event { #expect(Int64(lost) == json["lost"]?.int64Value && time == json["time"]?.doubleValue) }
+            if case let .goodbye(reason) = event { #expect(reason == json["reason"]?.stringValue) }
+            if case let .error(e) = event { #expect(e.code.rawValue == json["code"]?.stringValue && e.message == json["message"]?.stringValue) }
+        }
+        #expect(types.isSuperset(of: ["hello", "touch", "gesture", "system", "device", "screens", "overflow", "goodbye", "error", "ack"]))
+    }
+}
+
