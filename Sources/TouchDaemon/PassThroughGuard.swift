@@ -96,10 +96,14 @@ public enum PassThroughGuard {
                         guard let id = UInt32(words[1]), let slots = Int(words[2]) else { received.forEach { _ = close($0) }; continue }
                         if let old = held.removeValue(forKey: id) { close(old.grabbed); close(old.mirror) }
                         held[id] = Held(grabbed: received[0], mirror: received[1], slots: slots)
+                        logger.info("pass-through guard: holding device \(id) (\(slots) slots)")
                     case "forget" where words.count == 2:
                         if let id = UInt32(words[1]), let old = held.removeValue(forKey: id) { close(old.grabbed); close(old.mirror) }
                         received.forEach { _ = close($0) }
+                    case "beat":
+                        break
                     default:
+                        logger.warning("pass-through guard: unexpected message \(text) with \(received.count) descriptor(s)")
                         received.forEach { _ = close($0) }
                     }
                 }
@@ -114,8 +118,9 @@ public enum PassThroughGuard {
     /// Ends every mirror's contacts, releases every grab, closes the duplicates.
     static func act(_ held: inout [UInt32: Held], reason: String, logger: Logger) {
         guard !held.isEmpty else { return }
-        for (_, h) in held.sorted(by: { $0.key < $1.key }) {
-            _ = UinputDevice.endContacts(onDescriptor: h.mirror, slots: h.slots)
+        for (id, h) in held.sorted(by: { $0.key < $1.key }) {
+            let ended = UinputDevice.endContacts(onDescriptor: h.mirror, slots: h.slots)
+            if !ended { logger.error("pass-through guard: device \(id): cannot end its mirror's contacts (errno \(errno))") }
             EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
             close(h.mirror)
             close(h.grabbed)

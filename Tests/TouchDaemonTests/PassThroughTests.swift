@@ -189,7 +189,7 @@ import Wire
         _ = try rig.replay.play(speed: 1)
         let lines = try rig.libinput.touchEvents(count: 3)
         // The up comes on the mirror's own schedule (350 ms after the down at the earliest).
-        try poll("the claimed touch's TOUCH_UP") { rig.libinput.output.contains("TOUCH_UP") }
+        #expect(rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: 10), "\(rig.libinput.output)")
         let all = rig.libinput.output.split(separator: "\n").compactMap { LibinputTouchLine(String($0)) }
         let kinds = Self.kinds(all)
         #expect(kinds.first == "TOUCH_DOWN", "\(rig.libinput.output)")
@@ -297,8 +297,9 @@ import Wire
         defer { rig.daemon.signal(SIGCONT) }
         let stopped = Date()
         // The guard ends the app's touch on the mirror (an up after a second of stillness)...
-        try poll("TOUCH_UP on the mirror") { rig.libinput.output.contains("TOUCH_UP") }
+        let sawUp = rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: 30)
         let ended = Date().timeIntervalSince(stopped)
+        #expect(sawUp, "guard: \(guardian.log)\nlibinput: \(rig.libinput.output)")
         // ... and releases the grab: the finger lifts, a new tap reaches libinput on the touchscreen itself.
         let device = try #require(rig.replay.devices.first)
         for e in [(3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0), (3, 0x39, 2), (3, 0x35, 300), (3, 0x36, 200), (1, 0x14a, 1), (0, 0, 0),
@@ -332,7 +333,12 @@ import Wire
         rig.daemon.signal(SIGKILL)
         _ = try rig.daemon.waitForExit()
         try poll("the mirror to go away") { !FileManager.default.fileExists(atPath: rig.mirrorNode) }
-        #expect(rig.libinput.output.contains("TOUCH_UP"), "\(rig.libinput.output)")
+        #expect(rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: 10), "\(rig.libinput.output)\nguard: \(guardian.log)")
+        // The up came before the device went away.
+        let kinds = rig.libinput.lines.compactMap { l -> String? in
+            l.contains("TOUCH_UP") ? "up" : l.contains("DEVICE_REMOVED") ? "removed" : nil
+        }
+        #expect(kinds.first == "up", "\(rig.libinput.output)")
         #expect(guardian.log.contains("touchd is gone"), "\(guardian.log)")
     }
 
