@@ -312,7 +312,7 @@ import Wire
         // The guard's limit is 1 s of silence; the bound allows for the TCG guest's slowness.
         #expect(ended < 3, "the mirror's contact ended \(ended) s after SIGSTOP")
         print("pass-through guard: mirror contact ended \(ended) s, touchscreen working \(back) s after SIGSTOP")
-        #expect(guardian.log.contains("given back to the compositor"), "\(guardian.log)")
+        try poll("the guard's log line") { guardian.log.contains("given back to the compositor") }
         // Running again, touchd hears it and leaves the device to the compositor.
         rig.daemon.signal(SIGCONT)
         try rig.daemon.waitForLog("the guard gave")
@@ -339,7 +339,7 @@ import Wire
             l.contains("TOUCH_UP") ? "up" : l.contains("DEVICE_REMOVED") ? "removed" : nil
         }
         #expect(kinds.first == "up", "\(rig.libinput.output)")
-        #expect(guardian.log.contains("touchd is gone"), "\(guardian.log)")
+        try poll("the guard's log line") { guardian.log.contains("touchd is gone") }
     }
 
     @Test("§9 case 4: deferral: the first swipe from a deferred bottom edge reaches libinput, the second within the window does not")
