@@ -255,14 +255,14 @@ struct DeviceFrameAssembler: Sendable {
             pen.seed(axisValues: state.axisValues, keysDown: keys.filter { !isFingerCount($0) })
         }
         switch fingerProtocol {
-        case .slotted:
-            slots.seed(state.slots, current: state.currentSlot)
-            legacyX = state.axisValues[EventCode.absX]
-            legacyY = state.axisValues[EventCode.absY]
-        case .anonymous:
-            legacyX = state.axisValues[EventCode.absX]
-            legacyY = state.axisValues[EventCode.absY]
-            if keys.contains(EventCode.btnTouch) { anonymousTouchKey = true }
+        case .slotted, .anonymous:
+            if fingerProtocol != .anonymous { slots.seed(state.slots, current: state.currentSlot) }
+            // (0, 0) is a device that never reported a position: unknown, as offline.
+            if let x = state.axisValues[EventCode.absX], let y = state.axisValues[EventCode.absY], x != 0 || y != 0 {
+                legacyX = x
+                legacyY = y
+            }
+            if fingerProtocol == .anonymous, keys.contains(EventCode.btnTouch) { anonymousTouchKey = true }
         case .singleTouch:
             if !hasPen {
                 if let v = state.axisValues[secondaryAxes ? EventCode.absZ : EventCode.absX] { singleX = v }

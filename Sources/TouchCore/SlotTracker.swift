@@ -22,10 +22,15 @@ struct SlotTracker: Sendable {
 
     /// Starts from a device's state (``DeviceState``): its slot values and
     /// current slot. A slot holding a contact is ignored until that contact ends.
+    /// An empty slot at (0, 0) is taken as never used: its position stays
+    /// unknown, so a contact that begins there without one is placed as
+    /// offline replay places it (the legacy `ABS_X`/`ABS_Y`, some touchpads
+    /// send no slot position at all).
     mutating func seed(_ snapshots: [SlotSnapshot], current: Int?) {
         for s in snapshots where s.slot >= 0 && s.slot < slots.count {
+            let unused = s.trackingID < 0 && s.x == 0 && s.y == 0
             slots[s.slot].raw = RawContact(
-                x: s.x, y: s.y, pressure: s.pressure, touchMajor: s.touchMajor, touchMinor: s.touchMinor,
+                x: unused ? nil : s.x, y: unused ? nil : s.y, pressure: s.pressure, touchMajor: s.touchMajor, touchMinor: s.touchMinor,
                 distance: s.distance, toolType: s.toolType ?? EventCode.mtToolFinger, trackingID: s.trackingID)
             if s.trackingID >= 0 { slots[s.slot].lifecycle.ignoreUntilGone() }
         }
