@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install deb check-deb check-python check-c install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
+.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install deb check-deb check-python check-c check-drag install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
 
 all: build
 
@@ -61,6 +61,7 @@ test: deps
 	$(MAKE) --no-print-directory check-deb
 	$(MAKE) --no-print-directory check-python
 	$(MAKE) --no-print-directory check-c
+	$(MAKE) --no-print-directory check-drag
 	$(MAKE) --no-print-directory fuzz-short
 	$(MAKE) --no-print-directory soak-short
 	$(MAKE) --no-print-directory test-vm
@@ -254,6 +255,11 @@ check-python: release
 # program against a real touchd, the example built with pkg-config.
 check-c: release
 	@BUILD_DIR=$(BUILD_DIR) scripts/check-c.sh
+
+# Drag sessions across clients end to end: a Python source, a C target and a
+# bystander against a real touchd replaying a hold-then-drag (semantics §12).
+check-drag: release
+	@BUILD_DIR=$(BUILD_DIR) scripts/check-drag.sh
 
 # Installs into a temporary DESTDIR and checks the tree, the units
 # (systemd-analyze verify and security), the udev rules and the man pages.

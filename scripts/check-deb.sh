@@ -129,6 +129,8 @@ for u in systemd/user/*; do
     check "systemd-analyze --user verify $(basename "$u") (in the root)" \
         bash -c "out=\$(chroot '$R' env XDG_RUNTIME_DIR=/tmp/xdg-runtime systemd-analyze --user verify --man=no /usr/lib/systemd/user/$(basename "$u") 2>&1); echo \"\$out\"; [ -z \"\$out\" ]"
 done
+check "/usr/bin/touchd and /usr/bin/touchctl: one binary (a hard link)" \
+    bash -c "[ \$(stat -c %i '$R/usr/bin/touchd') = \$(stat -c %i '$R/usr/bin/touchctl') ]"
 check "touchd --help runs from /usr/bin" bash -c "chroot '$R' /usr/bin/touchd --help | grep -q '^USAGE: touchd'"
 check "touchctl --help runs from /usr/bin" bash -c "chroot '$R' /usr/bin/touchctl --help | grep -q '^USAGE: touchctl'"
 check "binaries load the Swift runtime from /usr/lib/touchd, nothing missing" \

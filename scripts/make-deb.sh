@@ -7,7 +7,9 @@
 #    for `make install` and the package), plus the package's own files;
 #  - the Swift runtime libraries the binaries load go to the private directory
 #    /usr/lib/touchd, and the binaries' RUNPATH is set to it;
-#  - binaries and libraries stripped, man pages and changelog compressed;
+#  - one binary for touchd and touchctl (a hard link), stripped with its
+#    debug information in touchd-dbgsym; libraries stripped; man pages and
+#    changelog compressed;
 #  - Depends from dpkg-shlibdeps on every ELF file of the package;
 #  - /etc/touchd/touchd.yaml a conffile; maintainer scripts from
 #    packaging/debian.
@@ -59,9 +61,9 @@ R="$TMP/root"
 # The libraries ldd resolves in libswiftCore's directory are the toolchain's
 # (libswiftCore, Foundation, libdispatch, ICU ...): nothing in Debian provides them.
 install -d "$R$PRIVATE_LIBDIR"
-swift_dir=$(ldd "$BUILD_DIR/release/touchd" | awk '$1 == "libswiftCore.so" { print $3 }' | xargs -r dirname)
+swift_dir=$(ldd "$BUILD_DIR/release/touchctl" | awk '$1 == "libswiftCore.so" { print $3 }' | xargs -r dirname)
 [ -n "$swift_dir" ] || { echo "make-deb: touchd does not load libswiftCore.so (static stdlib?)" >&2; exit 1; }
-swift_libs=$(ldd "$BUILD_DIR/release/touchd" "$BUILD_DIR/release/touchctl" \
+swift_libs=$(ldd "$BUILD_DIR/release/touchctl" \
     | awk -v d="$swift_dir/" '$2 == "=>" && index($3, d) == 1 { print $3 }' | sort -u)
 [ -n "$swift_libs" ] || { echo "make-deb: found no Swift runtime library in ldd's output" >&2; exit 1; }
 for lib in $swift_libs; do
@@ -72,7 +74,11 @@ done
 # (/usr/lib/debug/.build-id/xx/yyyy.debug, where gdb looks it up by build id),
 # as Debian's dh_strip does; the toolchain's libraries come without any.
 DBG="$TMP/dbgsym"
-for f in "$R/usr/bin/touchd" "$R/usr/bin/touchctl"; do
+# One binary for both commands: touchctl links all of touchd's code and runs it
+# when started as touchd (Sources/touchctl/Touchctl.swift), so /usr/bin/touchd
+# becomes a hard link to it below, after stripping (which would break the link).
+rm "$R/usr/bin/touchd"
+for f in "$R/usr/bin/touchctl"; do
     build_id=$(readelf -n "$f" | awk '/Build ID:/ { print $3 }')
     [ -n "$build_id" ] || { echo "make-deb: $f has no build id" >&2; exit 1; }
     debug="$DBG/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug"
@@ -80,10 +86,11 @@ for f in "$R/usr/bin/touchd" "$R/usr/bin/touchctl"; do
     objcopy --only-keep-debug --compress-debug-sections "$f" "$debug"
     chmod 0644 "$debug"
 done
-for f in "$R/usr/bin/touchd" "$R/usr/bin/touchctl" "$R$PRIVATE_LIBDIR"/*.so*; do
+for f in "$R/usr/bin/touchctl" "$R$PRIVATE_LIBDIR"/*.so*; do
     strip --strip-unneeded --remove-section=.comment --remove-section=.note "$f"
     patchelf --set-rpath "$PRIVATE_LIBDIR" "$f"
 done
+ln "$R/usr/bin/touchctl" "$R/usr/bin/touchd"
 
 # finish_package ROOT NAME DEPENDS: the copyright and changelog, the control
 # file from packaging/debian/NAME.control.in, md5sums; builds the package and

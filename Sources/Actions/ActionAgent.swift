@@ -172,7 +172,7 @@ public actor ActionAgent {
                     log("reconnected to \(socketPath)")
                 case .error(let e):
                     log("touchd: \(e)")
-                case .touch, .screens, .overflow, .goodbye, .other:
+                case .touch, .screens, .drag, .overflow, .goodbye, .other:
                     break
                 }
             }

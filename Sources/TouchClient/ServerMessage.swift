@@ -73,6 +73,10 @@ public enum TouchEvent: Sendable {
     case goodbye(reason: String)
     /// An error not tied to a request this client is waiting for (e.g. `line-too-long`).
     case error(RequestError)
+    /// A drag session event for this client (semantics §12): `event` is
+    /// `items-requested`, `add-requested`, `entered`, `moved`, `exited`,
+    /// `perform` or `ended` (docs/protocol.md, "Drag sessions").
+    case drag(ServerMessage)
     /// A message type this library does not know (newer servers may send more).
     case other(ServerMessage)
     /// The connection was lost; pending requests failed. Reconnection follows if enabled.
@@ -91,6 +95,7 @@ extension TouchEvent {
         case "system": self = .system(m)
         case "device": self = .device(m)
         case "screens": self = .screens(m)
+        case "drag": self = .drag(m)
         case "overflow":
             self = .overflow(lost: Int(m["lost"]?.int64Value ?? 0), time: m.time ?? 0)
         case "goodbye": self = .goodbye(reason: m["reason"]?.stringValue ?? "")

@@ -26,6 +26,8 @@ struct EventRouter: SessionSink {
     var mirrors: [DeviceID: PassThroughMirror] = [:]
     /// Types the keys the configuration binds to system gestures (nil: none bound).
     var shortcutKeyboard: ShortcutKeyboard?
+    /// The coalescing subject of each open drag session (`session-3`), made once per session.
+    var dragSessionNames: [Int: String] = [:]
     /// Mirrors with events in the frame being routed.
     private var mirrorsWithEvents: [PassThroughMirror] = []
     let logger: Logger
@@ -146,6 +148,15 @@ struct EventRouter: SessionSink {
         batch.append(stream: .device, time: time.seconds, toEveryone: true) {
             MessageEncoder.screens(screens, time: time.seconds, into: &$0)
         }
+    }
+
+    /// The name a drag session's events are coalesced by.
+    mutating func dragSessionName(_ session: Int) -> String {
+        if let n = dragSessionNames[session] { return n }
+        if dragSessionNames.count > 256 { dragSessionNames.removeAll() }
+        let n = "session-\(session)"
+        dragSessionNames[session] = n
+        return n
     }
 
     /// Whether a touch message only moves a touch on (a later one of the

@@ -1,4 +1,3 @@
-import CSystemCalls
 import Evdev
 import Glibc
 import Logging
@@ -73,13 +72,7 @@ public enum PassThroughGuard {
             }
             if connection >= 0, polls[1].revents != 0 {
                 while true {
-                    var fds = [Int32](repeating: -1, count: 4)
-                    var count: Int32 = 0
-                    let n = buffer.withUnsafeMutableBytes { b in
-                        fds.withUnsafeMutableBufferPointer { f in
-                            touchd_recv_with_fds(connection, b.baseAddress, UInt(b.count), f.baseAddress, 4, &count)
-                        }
-                    }
+                    let (n, received) = Syscall.receive(connection, into: &buffer, maxDescriptors: 4)
                     if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
                     if n <= 0 {
                         act(&held, reason: "touchd is gone", logger: logger)
@@ -90,7 +83,6 @@ public enum PassThroughGuard {
                     lastBeat = nowMilliseconds()
                     let text = String(decoding: buffer[0..<Int(n)], as: UTF8.self)
                     let words = text.split(separator: " ")
-                    let received = Array(fds[0..<Int(count)])
                     switch words.first {
                     case "hand" where words.count == 3 && received.count == 2:
                         guard let id = UInt32(words[1]), let slots = Int(words[2]) else { received.forEach { _ = close($0) }; continue }
@@ -110,7 +102,7 @@ public enum PassThroughGuard {
             }
             if connection >= 0, !held.isEmpty, nowMilliseconds() - lastBeat >= silenceLimitMilliseconds {
                 act(&held, reason: "no heartbeat from touchd for \(silenceLimitMilliseconds) ms", logger: logger)
-                _ = "released".withCString { touchd_send_with_fds(connection, $0, 8, nil, 0) }
+                _ = Syscall.send(connection, Array("released".utf8), descriptors: [])
             }
         }
     }
@@ -159,29 +151,25 @@ final class PassThroughGuardLink: @unchecked Sendable {
 
     /// Hands the guard a device: its grabbed descriptor and its mirror's.
     func hand(_ device: DeviceID, grabbed: Int32, mirror: Int32, slots: Int) {
-        let fds = [grabbed, mirror]
-        _ = "hand \(device.rawValue) \(slots)".withCString { s in
-            fds.withUnsafeBufferPointer { touchd_send_with_fds(fd, s, UInt(strlen(s)), $0.baseAddress, 2) }
-        }
+        _ = Syscall.send(fd, Array("hand \(device.rawValue) \(slots)".utf8), descriptors: [grabbed, mirror])
     }
 
     /// The device is no longer passed through.
     func forget(_ device: DeviceID) {
-        _ = "forget \(device.rawValue)".withCString { s in touchd_send_with_fds(fd, s, UInt(strlen(s)), nil, 0) }
+        _ = Syscall.send(fd, Array("forget \(device.rawValue)".utf8), descriptors: [])
     }
 
     /// The engine made progress.
     func beat() {
-        _ = "beat".withCString { s in touchd_send_with_fds(fd, s, 4, nil, 0) }
+        _ = Syscall.send(fd, Array("beat".utf8), descriptors: [])
     }
 
     /// Whether the guard gave the devices back since the last call.
     func takeReleased() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 64)
-        var count: Int32 = 0
         var released = false
         while true {
-            let n = buffer.withUnsafeMutableBytes { touchd_recv_with_fds(fd, $0.baseAddress, UInt($0.count), nil, 0, &count) }
+            let (n, _) = Syscall.receive(fd, into: &buffer, maxDescriptors: 0)
             guard n > 0 else { break }
             if String(decoding: buffer[0..<Int(n)], as: UTF8.self) == "released" { released = true }
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import Publisher
+import Gestures
 import JSON
 import Synchronization
 import Testing
@@ -23,6 +24,9 @@ private final class SurfaceLog: PublisherDelegate {
     }
     func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
         log.withLock { $0.append("disconnected \(surfaces)") }
+    }
+    func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError) {
+        if case let .roles(surface, roles) = request { log.withLock { $0.append("drag-surface \(surface) \(roles.dropTypes)") } }
     }
 }
 
@@ -90,6 +94,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         try await client.subscribe([.gesture])
         try await client.coalesce(milliseconds: 50)
         try await client.register(SurfaceDescription(id: "main", rect: SurfaceRect(x: 0, y: 0, width: 1, height: 1)))
+        try await client.setDragRoles(DragRoles(dropTypes: ["text/plain"]), of: "main")
         await first.shutdown(reason: .restart)
         guard case let .goodbye(reason)? = await events.next() else { Issue.record("no goodbye"); return }
         #expect(reason == "restart")
@@ -98,7 +103,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         let second = try await Publisher.listen(socketPath: path, delegate: secondLog, hello: { hello })
         guard case .hello? = await events.next() else { Issue.record("no second hello"); return }
         guard case .reconnected? = await events.next() else { Issue.record("no reconnected"); return }
-        #expect(secondLog.calls == ["register main"])
+        #expect(secondLog.calls == ["register main", "drag-surface main [\"text/plain\"]"])
         // Coalescing came back too: of three pan changes within 50 ms, the
         // middle one is replaced by the last, which goes out with the end.
         // (The lane reopens in the event loop's task that confirmed the answers: a task queued after it finds it open.)
@@ -144,6 +149,11 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         guard case let .device(d) = try event(#"{"type":"device","change":"added","device":{"id":1}}"#) else { Issue.record("not device"); return }
         #expect(d["change"] == "added")
         guard case .system = try event(#"{"type":"system","kind":"edge"}"#) else { Issue.record("not system"); return }
+        guard case let .drag(m) = try event(#"{"type":"drag","event":"entered","session":2,"types":["text/plain"],"itemCount":1}"#) else {
+            Issue.record("not drag")
+            return
+        }
+        #expect(m["event"] == "entered" && m["session"]?.int64Value == 2)
     }
 }
 
@@ -184,7 +194,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
             let event = TouchEvent(m)
             switch (type, event) {
             case ("hello", .hello), ("touch", .touch), ("gesture", .gesture), ("system", .system), ("device", .device),
-                 ("screens", .screens), ("overflow", .overflow), ("goodbye", .goodbye), ("error", .error):
+                 ("screens", .screens), ("drag", .drag), ("overflow", .overflow), ("goodbye", .goodbye), ("error", .error):
                 break
             case ("ack", .other), ("debug", .other):
                 break  // answers are taken by the client before events; debug lines are passed on as they are
@@ -195,7 +205,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
             if case let .goodbye(reason) = event { #expect(reason == json["reason"]?.stringValue) }
             if case let .error(e) = event { #expect(e.code.rawValue == json["code"]?.stringValue && e.message == json["message"]?.stringValue) }
         }
-        #expect(types.isSuperset(of: ["hello", "touch", "gesture", "system", "device", "screens", "overflow", "goodbye", "error", "ack"]))
+        #expect(types.isSuperset(of: ["hello", "touch", "gesture", "system", "device", "screens", "drag", "overflow", "goodbye", "error", "ack"]))
     }
 }
 

@@ -10,7 +10,9 @@ import Glibc
 /// JSON Schemas by docs/schemas/validate.py) must get the same verdict from
 /// the decoder, so the schemas and the code cannot drift apart silently.
 @Suite struct SchemaExamplesTests {
-    static let requestSchemas: Set<String> = ["subscribe", "unsubscribe", "register", "update", "unregister", "ping", "coalesce", "screens"]
+    static let requestSchemas: Set<String> = [
+        "subscribe", "unsubscribe", "register", "update", "unregister", "ping", "coalesce", "screens", "drag-surface", "drag-items", "drop-proposal",
+    ]
 
     private func examples() throws -> [JSONValue] {
         var path = #filePath

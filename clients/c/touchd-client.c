@@ -57,6 +57,9 @@ typedef struct setup {
     char **surface_ids;     /* registered surfaces and their last description */
     char **surface_fields;
     size_t surface_count;
+    char **drag_ids;        /* surfaces' drag roles (drag-surface fields), sent after the surfaces */
+    char **drag_fields;
+    size_t drag_count;
 } setup;
 
 struct touchd_client {
@@ -130,6 +133,9 @@ static char *copy_out(const buffer *b) {
 static void free_setup(setup *s) {
     for (size_t i = 0; i < s->subscription_count; i++) free(s->subscriptions[i]);
     for (size_t i = 0; i < s->surface_count; i++) { free(s->surface_ids[i]); free(s->surface_fields[i]); }
+    for (size_t i = 0; i < s->drag_count; i++) { free(s->drag_ids[i]); free(s->drag_fields[i]); }
+    free(s->drag_ids);
+    free(s->drag_fields);
     free(s->subscriptions);
     free(s->surface_ids);
     free(s->surface_fields);
@@ -336,6 +342,78 @@ EXPORT int64_t touchd_client_coalesce(touchd_client *c, double interval_ms) {
 
 EXPORT int64_t touchd_client_ping(touchd_client *c) { return send_request(c, "ping", "", 0); }
 
+/* A surface's drag roles for reconnect, replacing earlier ones (empty roles are kept too: touchd forgets them the same way). */
+static int remember_drag(setup *s, const char *id, const buffer *f) {
+    char *text = copy_out(f);
+    if (!text) return -ENOMEM;
+    for (size_t i = 0; i < s->drag_count; i++)
+        if (strcmp(s->drag_ids[i], id) == 0) { free(s->drag_fields[i]); s->drag_fields[i] = text; return 0; }
+    char *key = strdup(id);
+    char **ids = realloc(s->drag_ids, (s->drag_count + 1) * sizeof *ids);
+    if (ids) s->drag_ids = ids;
+    char **all = ids ? realloc(s->drag_fields, (s->drag_count + 1) * sizeof *all) : NULL;
+    if (all) s->drag_fields = all;
+    if (!key || !ids || !all) { free(key); free(text); return -ENOMEM; }
+    ids[s->drag_count] = key;
+    all[s->drag_count] = text;
+    s->drag_count++;
+    return 0;
+}
+
+static void forget_drag(setup *s, const char *id) {
+    for (size_t i = 0; i < s->drag_count; i++) {
+        if (strcmp(s->drag_ids[i], id) != 0) continue;
+        free(s->drag_ids[i]);
+        free(s->drag_fields[i]);
+        s->drag_count--;
+        memmove(&s->drag_ids[i], &s->drag_ids[i + 1], (s->drag_count - i) * sizeof *s->drag_ids);
+        memmove(&s->drag_fields[i], &s->drag_fields[i + 1], (s->drag_count - i) * sizeof *s->drag_fields);
+        return;
+    }
+}
+
+EXPORT int64_t touchd_client_drag_surface(touchd_client *c, const char *surface_id, bool offers_items,
+                                          bool adds_items, const char *const *drop_types) {
+    if (!surface_id) return -EINVAL;
+    buffer f = {0};
+    int r = append(&f, "\"surface\":", 10);
+    if (r == 0) r = append_string(&f, surface_id);
+    if (r == 0 && offers_items) r = append(&f, ",\"offersItems\":true", 19);
+    if (r == 0 && adds_items) r = append(&f, ",\"addsItems\":true", 17);
+    if (r == 0 && drop_types && *drop_types) {
+        r = append(&f, ",\"dropTypes\":[", 14);
+        for (size_t i = 0; r == 0 && drop_types[i]; i++) {
+            if (i) r = append(&f, ",", 1);
+            if (r == 0) r = append_string(&f, drop_types[i]);
+        }
+        if (r == 0) r = append(&f, "]", 1);
+    }
+    int64_t id = r < 0 ? r : send_request(c, "drag-surface", f.data, f.length);
+    if (id > 0 && remember_drag(&c->setup, surface_id, &f) < 0) id = -ENOMEM;
+    free(f.data);
+    return id;
+}
+
+EXPORT int64_t touchd_client_drag_items(touchd_client *c, int64_t request, const char *items_json) {
+    if (!items_json || request < 1) return -EINVAL;
+    buffer f = {0};
+    char number[48];
+    int n = snprintf(number, sizeof number, "\"request\":%lld,\"items\":", (long long)request);
+    int r = append(&f, number, (size_t)n);
+    if (r == 0) r = append(&f, items_json, strlen(items_json));
+    return finish(c, "drag-items", &f, r);
+}
+
+EXPORT int64_t touchd_client_drop_proposal(touchd_client *c, int64_t session, const char *operation) {
+    if (!operation || session < 1) return -EINVAL;
+    buffer f = {0};
+    char number[48];
+    int n = snprintf(number, sizeof number, "\"session\":%lld,\"operation\":", (long long)session);
+    int r = append(&f, number, (size_t)n);
+    if (r == 0) r = append_string(&f, operation);
+    return finish(c, "drop-proposal", &f, r);
+}
+
 EXPORT unsigned touchd_client_reconnect_delay_ms(unsigned attempt) {
     unsigned delay = 100;
     for (unsigned i = 1; i < attempt && delay < 2000; i++) delay *= 2;
@@ -362,6 +440,10 @@ EXPORT int touchd_client_reconnect(touchd_client *c) {
     }
     for (size_t i = 0; i < s->surface_count; i++) {
         int64_t id = send_request(c, "register", s->surface_fields[i], strlen(s->surface_fields[i]));
+        if (id < 0) return (int)id;
+    }
+    for (size_t i = 0; i < s->drag_count; i++) {
+        int64_t id = send_request(c, "drag-surface", s->drag_fields[i], strlen(s->drag_fields[i]));
         if (id < 0) return (int)id;
     }
     return 0;
@@ -641,7 +723,10 @@ EXPORT int64_t touchd_client_unregister_surface(touchd_client *c, const char *su
     int r = append(&f, "\"surface\":", 10);
     if (r == 0) r = append_string(&f, surface_id);
     int64_t id = finish(c, "unregister", &f, r);
-    if (id > 0) forget_surface(&c->setup, surface_id);
+    if (id > 0) {
+        forget_surface(&c->setup, surface_id);
+        forget_drag(&c->setup, surface_id);
+    }
     return id;
 }
 
@@ -899,7 +984,7 @@ static int parse_into(touchd_event *e, buffer *scratch, const char *text, size_t
     static const struct { const char *name; touchd_event_type type; } types[] = {
         {"hello", TOUCHD_HELLO}, {"ack", TOUCHD_ACK}, {"error", TOUCHD_ERROR}, {"touch", TOUCHD_TOUCH},
         {"gesture", TOUCHD_GESTURE}, {"system", TOUCHD_SYSTEM}, {"device", TOUCHD_DEVICE},
-        {"overflow", TOUCHD_OVERFLOW}, {"goodbye", TOUCHD_GOODBYE},
+        {"overflow", TOUCHD_OVERFLOW}, {"goodbye", TOUCHD_GOODBYE}, {"drag", TOUCHD_DRAG},
     };
     for (size_t i = 0; e->type_name && i < sizeof types / sizeof *types; i++)
         if (strcmp(e->type_name, types[i].name) == 0) e->type = types[i].type;

@@ -55,7 +55,8 @@ typedef enum touchd_event_type {
     TOUCHD_SYSTEM,
     TOUCHD_DEVICE,
     TOUCHD_OVERFLOW,
-    TOUCHD_GOODBYE
+    TOUCHD_GOODBYE,
+    TOUCHD_DRAG         /* a drag session's news for this client (1.1; semantics §12) */
 } touchd_event_type;
 
 /* The event streams of subscribe and unsubscribe, as flags. */
@@ -202,6 +203,30 @@ int64_t touchd_client_update_surface(touchd_client *client, const touchd_surface
 
 /* unregister a surface by its id. */
 int64_t touchd_client_unregister_surface(touchd_client *client, const char *surface_id);
+
+/* Drag sessions across clients (1.1; docs/protocol.md, "Drag sessions").
+ * A TOUCHD_DRAG event's members: "event" (items-requested, add-requested,
+ * entered, moved, exited, perform, ended), "session", "request",
+ * "surface", "location", "types" and "itemCount" (entered), "operation"
+ * and "items.N.representations.M.type" / ".data" (perform), "outcome" and
+ * "reason" (ended). touchd_client_reconnect sends the drag roles again,
+ * after the surfaces. */
+
+/* drag-surface: what one of this client's surfaces does: its drags offer
+ * items, its taps add items, it takes drops of drop_types (a
+ * NULL-terminated array of MIME types, "type/subtype", "type/ *" without
+ * the space, or NULL). */
+int64_t touchd_client_drag_surface(touchd_client *client, const char *surface_id, bool offers_items,
+                                   bool adds_items, const char *const *drop_types);
+
+/* drag-items: answers items-requested or add-requested (its "request")
+ * with items as a JSON array, e.g.
+ * [{"representations":[{"type":"text/plain","data":"Lyon"}]}]; "[]" declines. */
+int64_t touchd_client_drag_items(touchd_client *client, int64_t request, const char *items_json);
+
+/* drop-proposal: as the target under a session's touch, "copy", "move",
+ * "forbidden" or "cancel"; the last one before the lift counts. */
+int64_t touchd_client_drop_proposal(touchd_client *client, int64_t session, const char *operation);
 
 /* Any request, for operations newer than this library: fields_json is the
  * request's other members as JSON object members without braces

@@ -208,6 +208,30 @@ static int parser_tests(void) {
         "{\"name\":\"single\",\"kind\":\"tap\",\"requireToFail\":[\"double\"]}]}}\n";
     check(lines == 4 && strcmp(sent, again) == 0, "reconnect: subscriptions in order, coalesce, the surfaces still registered");
     if (strcmp(sent, again) != 0) fprintf(stderr, "sent again:\n%s", sent);
+    /* Drag session requests (1.1). */
+    const char *drop_types[] = {"text/plain", "image/*", NULL};
+    int64_t roles = touchd_client_drag_surface(c, "map \"1\"", false, true, drop_types);
+    int64_t items = touchd_client_drag_items(c, 4, "[{\"representations\":[{\"type\":\"text/plain\",\"data\":\"Lyon\"}]}]");
+    int64_t proposal = touchd_client_drop_proposal(c, 2, "copy");
+    lines = read_lines(server, sent, sizeof sent, 3);
+    const char *drags =
+        "{\"op\":\"drag-surface\",\"id\":11,\"surface\":\"map \\\"1\\\"\",\"addsItems\":true,\"dropTypes\":[\"text/plain\",\"image/*\"]}\n"
+        "{\"op\":\"drag-items\",\"id\":12,\"request\":4,\"items\":[{\"representations\":[{\"type\":\"text/plain\",\"data\":\"Lyon\"}]}]}\n"
+        "{\"op\":\"drop-proposal\",\"id\":13,\"session\":2,\"operation\":\"copy\"}\n";
+    check(roles == 11 && items == 12 && proposal == 13 && lines == 3 && strcmp(sent, drags) == 0 &&
+          touchd_client_drag_surface(c, NULL, true, false, NULL) == -EINVAL && touchd_client_drag_items(c, 0, "[]") == -EINVAL &&
+          touchd_client_drop_proposal(c, 1, NULL) == -EINVAL,
+          "requests: drag-surface, drag-items, drop-proposal as exact lines; bad arguments -EINVAL");
+    if (strcmp(sent, drags) != 0) fprintf(stderr, "sent:\n%s", sent);
+    /* Reconnect again: the drag roles after the surfaces. */
+    close(server);
+    check(touchd_client_read_event(c, &e) == -EPIPE && touchd_client_reconnect(c) == 0, "reconnect: again");
+    server = accept(listener, NULL, NULL);
+    lines = read_lines(server, sent, sizeof sent, 5);
+    const char *last = strstr(sent, "{\"op\":\"register\",\"id\":17,");
+    const char *roles_again = "{\"op\":\"drag-surface\",\"id\":18,\"surface\":\"map \\\"1\\\"\",\"addsItems\":true,\"dropTypes\":[\"text/plain\",\"image/*\"]}\n";
+    check(lines == 5 && last && strstr(last, roles_again) != NULL, "reconnect: the drag roles sent again after the surfaces");
+    if (!last || !strstr(last, roles_again)) fprintf(stderr, "sent again:\n%s", sent);
     check(touchd_client_reconnect_delay_ms(1) == 100 && touchd_client_reconnect_delay_ms(3) == 400 &&
           touchd_client_reconnect_delay_ms(40) == 2000, "reconnect: delays of 100 ms doubling to 2 s");
     close(server);

@@ -25,7 +25,8 @@ if not os.environ.get("TOUCHD_CLIENT_INSTALLED"):  # else the installed package 
     sys.path.insert(0, os.path.join(HERE, ".."))
 
 from touchd_client import (RECONNECTED, AsyncClient, Client, ConnectionClosed, ProtocolError,  # noqa: E402
-                           RequestError, TouchdError, device_mapping, recognizer, screen_change, surface)
+                           RequestError, TouchdError, device_mapping, drag_data, drag_item, recognizer,
+                           screen_change, surface)
 from touchd_client._protocol import decode  # noqa: E402
 from touchd_client.messages import MESSAGE_TYPES  # noqa: E402
 
@@ -34,6 +35,7 @@ TRACE = os.environ.get("TOUCHD_TRACE", os.path.join(
     ROOT, "Tests", "Fixtures", "real", "evemu-devices", "touchscreens",
     "Atmel maXTouch Touchscreen.4-finger-drag-down.events"))
 DEVICE_NAME = "Atmel maXTouch Touchscreen"
+DRAG_TRACE = os.path.join(ROOT, "Tests", "Fixtures", "derived", "Atmel maXTouch Touchscreen.hold-then-drag.events")
 CORPUS = os.path.join(ROOT, "docs", "schemas", "examples.jsonl")
 
 
@@ -66,11 +68,11 @@ class Daemon:
     clients hold a subscription, then stopping (goodbye)."""
 
     def __init__(self, socket_path: str, subscribers: int = 1, speed: float = 0,
-                 replay: bool = True, config: Optional[str] = None) -> None:
+                 replay: bool = True, config: Optional[str] = None, trace: str = TRACE) -> None:
         self.socket_path = socket_path
         args = [TOUCHD, "--socket", socket_path, "--log-level", "warning", "--realtime-priority", "0"]
         if replay:
-            args += ["--replay", TRACE, "--speed", str(speed), "--wait-for-subscribers", str(subscribers),
+            args += ["--replay", trace, "--speed", str(speed), "--wait-for-subscribers", str(subscribers),
                      "--exit-after-replay"]
         else:  # a replay that never starts: a daemon that idles until stopped
             args += ["--replay", TRACE, "--wait-for-subscribers", "1000"]
@@ -391,6 +393,71 @@ class ClientTests(unittest.TestCase):
         self.assertEqual(seen[0]["type"], RECONNECTED)
         self.assertEqual({e["kind"] for e in seen if e["type"] == "gesture"}, {"swipe"})
         self.assertEqual(seen[-1]["type"], "goodbye")
+
+    def test_asyncio_drag_session_from_a_source_to_a_target(self) -> None:
+        # A hold-then-drag at its recorded pace from the source's list (left) onto the target's map (right).
+        self.daemon(subscribers=2, speed=1, trace=DRAG_TRACE)
+
+        async def source() -> List[Dict[str, Any]]:
+            async with AsyncClient(self.socket_path) as client:
+                assert client.hello is not None
+                w, h = client.hello["screens"][0]["width"], client.hello["screens"][0]["height"]
+                await client.register(surface("list", 0, 0, w / 2, h / 2, [recognizer("drag", "drag")]))
+                await client.drag_surface("list", offers_items=True)
+                with self.assertRaises(RequestError) as caught:
+                    await client.drag_surface("nowhere", offers_items=True)
+                self.assertEqual(caught.exception.code, "unknown-surface")
+                await client.subscribe(["gesture"])
+                seen = []
+                async for event in client.events():
+                    if event["type"] == "drag":
+                        seen.append(event)
+                        if event["event"] == "items-requested":
+                            await client.drag_items(event["request"], [drag_item(("text/plain", "Lyon"))])
+                return seen
+
+        async def target() -> List[Dict[str, Any]]:
+            async with AsyncClient(self.socket_path) as client:
+                assert client.hello is not None
+                w, h = client.hello["screens"][0]["width"], client.hello["screens"][0]["height"]
+                await client.register(surface("map", w / 2, 0, w / 2, h))
+                await client.drag_surface("map", drop_types=["text/plain"])
+                await client.subscribe(["gesture"])
+                seen = []
+                async for event in client.events():
+                    if event["type"] == "drag":
+                        seen.append(event)
+                        if event["event"] == "entered":
+                            await client.drop_proposal(event["session"], "move")
+                return seen
+
+        async def both() -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+            s, t = await asyncio.gather(source(), target())
+            return s, t
+
+        from_source, at_target = asyncio.run(both())
+        self.assertEqual([e["event"] for e in from_source], ["items-requested", "ended"])
+        self.assertEqual((from_source[-1]["outcome"], from_source[-1]["reason"]), ("move", "lifted"))
+        events = [e["event"] for e in at_target]
+        self.assertEqual(events[0], "entered")
+        self.assertEqual(events[-2:], ["perform", "ended"])
+        self.assertEqual(set(events[1:-2]), {"moved"})
+        perform = at_target[-2]
+        self.assertEqual([drag_data(i, "text/plain") for i in perform["items"]], ["Lyon"])
+        self.assertEqual(perform["operation"], "move")
+
+
+class SessionStateTests(unittest.TestCase):
+    def test_drag_roles_are_restored_after_their_surfaces_and_forgotten_with_them(self) -> None:
+        from touchd_client._protocol import SessionState
+        state = SessionState()
+        state.applied("register", {"surface": {"id": "list"}})
+        state.applied("drag-surface", {"surface": "list", "offersItems": True})
+        state.applied("register", {"surface": {"id": "map"}})
+        state.applied("drag-surface", {"surface": "map", "dropTypes": ["text/plain"]})
+        state.applied("unregister", {"surface": "map"})
+        self.assertEqual(state.replay(), [("register", {"surface": {"id": "list"}}),
+                                          ("drag-surface", {"surface": "list", "offersItems": True})])
 
 
 if __name__ == "__main__":

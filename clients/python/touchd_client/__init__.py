@@ -10,18 +10,18 @@ as dicts; :mod:`touchd_client.messages` types them. Every error is a
 :class:`TouchdError`.
 """
 from ._protocol import (DEFAULT_SOCKET, PROTOCOL_VERSION, RECONNECTED, STREAMS, ConnectionClosed, Message,
-                        ProtocolError, RequestError, Requests, TouchdError, device_mapping, recognizer,
-                        screen_change, surface)
+                        ProtocolError, RequestError, Requests, TouchdError, device_mapping, drag_data, drag_item,
+                        recognizer, screen_change, surface)
 from .aio import AsyncClient
 from .client import Client
-from .messages import (AckMessage, DebugMessage, DeviceMessage, ErrorMessage, GestureMessage, GoodbyeMessage,
-                       HelloMessage, OverflowMessage, ReconnectedMessage, ScreensMessage, ServerMessage,
+from .messages import (AckMessage, DebugMessage, DeviceMessage, DragMessage, ErrorMessage, GestureMessage,
+                       GoodbyeMessage, HelloMessage, OverflowMessage, ReconnectedMessage, ScreensMessage, ServerMessage,
                        SystemMessage, TouchMessage)
 
 __all__ = ["Client", "AsyncClient", "Requests", "TouchdError", "RequestError", "ConnectionClosed", "ProtocolError",
-           "Message", "surface", "recognizer", "screen_change", "device_mapping", "DEFAULT_SOCKET",
-           "PROTOCOL_VERSION", "RECONNECTED", "STREAMS", "ServerMessage", "HelloMessage", "AckMessage",
+           "Message", "surface", "recognizer", "screen_change", "device_mapping", "drag_item", "drag_data",
+           "DEFAULT_SOCKET", "PROTOCOL_VERSION", "RECONNECTED", "STREAMS", "ServerMessage", "HelloMessage", "AckMessage",
            "ErrorMessage", "TouchMessage", "GestureMessage", "SystemMessage", "DeviceMessage", "ScreensMessage",
-           "OverflowMessage", "GoodbyeMessage", "DebugMessage", "ReconnectedMessage"]
+           "OverflowMessage", "GoodbyeMessage", "DebugMessage", "DragMessage", "ReconnectedMessage"]
 #: The package's version (pyproject.toml reads it from here).
 __version__ = "0.2.0"

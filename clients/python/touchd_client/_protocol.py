@@ -80,6 +80,21 @@ def surface(surface_id: str, x: float, y: float, width: float, height: float,
             "recognizers": [dict(r) for r in recognizers], **fields}
 
 
+def drag_item(*representations: Tuple[str, str]) -> Dict[str, Any]:
+    """A drag item: ``(mime_type, data)`` pairs, the preferred first, e.g.
+    ``drag_item(("text/plain", "Lyon"), ("text/uri-list", "geo:45.76,4.84"))``
+    (binary data base64-encoded by the caller)."""
+    return {"representations": [{"type": t, "data": d} for (t, d) in representations]}
+
+
+def drag_data(item: Mapping[str, Any], mime_type: str) -> Optional[str]:
+    """The data of one type in an item of a ``perform`` event, or None."""
+    for r in item.get("representations", []):
+        if r.get("type") == mime_type:
+            return str(r.get("data"))
+    return None
+
+
 def subscription(events: Iterable[str], kinds: Optional[Iterable[str]] = None,
                  recognizers: Optional[Iterable[str]] = None, devices: Optional[Iterable[int]] = None,
                  touch_types: Optional[Iterable[str]] = None,
@@ -199,6 +214,32 @@ class Requests(Generic[Answer]):
             raise ValueError("screens needs a screen change or a device mapping")
         return self.request("screens", **fields)
 
+    def drag_surface(self, surface_id: str, *, offers_items: bool = False, adds_items: bool = False,
+                     drop_types: Optional[Iterable[str]] = None) -> Answer:
+        """Says what one of this client's surfaces does in drag sessions
+        (semantics §12): its drags offer items, its taps add items, it takes
+        drops of ``drop_types`` (``text/plain``, ``image/*``). Asked for
+        again after a reconnect, after the surfaces."""
+        fields: Dict[str, Any] = {"surface": surface_id}
+        if offers_items:
+            fields["offersItems"] = True
+        if adds_items:
+            fields["addsItems"] = True
+        if drop_types:
+            fields["dropTypes"] = list(drop_types)
+        return self.request("drag-surface", **fields)
+
+    def drag_items(self, request: int, items: Iterable[Mapping[str, Any]]) -> Answer:
+        """Answers a ``drag`` event ``items-requested`` or ``add-requested``
+        (its ``request``) with items (see :func:`drag_item`) within 250 ms;
+        none lets the drag, or the tap, go on without them."""
+        return self.request("drag-items", request=request, items=[dict(i) for i in items])
+
+    def drop_proposal(self, session: int, operation: str) -> Answer:
+        """As the target under a session's touch: ``copy``, ``move``,
+        ``forbidden`` or ``cancel``; the last one before the lift counts."""
+        return self.request("drop-proposal", session=session, operation=operation)
+
 
 def encode(op: str, request_id: Union[int, str], fields: Mapping[str, Any]) -> bytes:
     """One request line."""
@@ -239,6 +280,7 @@ class SessionState:
         self.coalesce_ms: float = 0
         self.subscriptions: List[Dict[str, Any]] = []
         self.surfaces: Dict[str, Dict[str, Any]] = {}
+        self.drag_roles: Dict[str, Dict[str, Any]] = {}
 
     def applied(self, op: str, fields: Mapping[str, Any]) -> None:
         """Records a request touchd acknowledged."""
@@ -260,6 +302,9 @@ class SessionState:
             self.surfaces[description["id"]] = dict(description)
         elif op == "unregister":
             self.surfaces.pop(fields["surface"], None)
+            self.drag_roles.pop(fields["surface"], None)
+        elif op == "drag-surface":
+            self.drag_roles[fields["surface"]] = dict(fields)
         elif op == "coalesce":
             self.coalesce_ms = fields["intervalMs"]
 
@@ -271,4 +316,5 @@ class SessionState:
             requests.append(("coalesce", {"intervalMs": self.coalesce_ms}))
         requests.extend(("subscribe", sub) for sub in self.subscriptions)
         requests.extend(("register", {"surface": s}) for s in self.surfaces.values())
+        requests.extend(("drag-surface", r) for r in self.drag_roles.values())
         return requests

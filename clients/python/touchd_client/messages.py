@@ -17,7 +17,8 @@ from typing import Any, Dict, List, Literal, TypedDict, Union
 
 __all__ = ["Point", "Size", "Insets", "DeviceInfo", "ScreenInfo", "HelloMessage", "AckMessage", "ErrorMessage",
            "TouchMessage", "GestureMessage", "SystemMessage", "DeviceMessage", "ScreensMessage", "OverflowMessage",
-           "GoodbyeMessage", "DebugMessage", "ReconnectedMessage", "ServerMessage", "MESSAGE_TYPES"]
+           "GoodbyeMessage", "DebugMessage", "DragRepresentation", "DragItem", "DragMessage", "ReconnectedMessage",
+           "ServerMessage", "MESSAGE_TYPES"]
 
 
 class Point(TypedDict):
@@ -209,6 +210,36 @@ class DebugMessage(_DebugMessageKeys, _DebugDetails, total=False):
     recognizer: str
 
 
+class DragRepresentation(TypedDict):
+    type: str
+    data: str
+
+
+class DragItem(TypedDict):
+    representations: List[DragRepresentation]
+
+
+class _DragMessageKeys(TypedDict):
+    type: Literal["drag"]
+    event: str
+    time: float
+    session: int
+
+
+class DragMessage(_DragMessageKeys, total=False):
+    """A drag session's news for this client (semantics §12): ``event`` is
+    items-requested, add-requested, entered, moved, exited, perform or ended."""
+    surface: str
+    location: Point
+    request: int
+    types: List[str]
+    itemCount: int
+    operation: str
+    items: List[DragItem]
+    outcome: str
+    reason: str
+
+
 class ReconnectedMessage(TypedDict):
     """Not a server message: what the client yields after it reconnected."""
     type: Literal["reconnected"]
@@ -217,11 +248,11 @@ class ReconnectedMessage(TypedDict):
 
 #: Any message of protocol 1 (narrow it by its ``type``).
 ServerMessage = Union[HelloMessage, AckMessage, ErrorMessage, TouchMessage, GestureMessage, SystemMessage,
-                      DeviceMessage, ScreensMessage, OverflowMessage, GoodbyeMessage, DebugMessage]
+                      DeviceMessage, ScreensMessage, OverflowMessage, GoodbyeMessage, DebugMessage, DragMessage]
 
 #: The type of each message by its ``type`` field.
 MESSAGE_TYPES: Dict[str, Any] = {
     "hello": HelloMessage, "ack": AckMessage, "error": ErrorMessage, "touch": TouchMessage,
     "gesture": GestureMessage, "system": SystemMessage, "device": DeviceMessage, "screens": ScreensMessage,
-    "overflow": OverflowMessage, "goodbye": GoodbyeMessage, "debug": DebugMessage,
+    "overflow": OverflowMessage, "goodbye": GoodbyeMessage, "debug": DebugMessage, "drag": DragMessage,
 }
