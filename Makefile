@@ -199,7 +199,7 @@ install-files:
 		"$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(TMPFILESDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
 		"$(DESTDIR)$(MANDIR)/man8" "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(CONFDIR)"
 	install -m 0755 $(BUILD_DIR)/release/touchd $(BUILD_DIR)/release/touchctl "$(DESTDIR)$(BINDIR)/"
-	for u in touchd.service touchd.socket; do \
+	for u in touchd.service touchd.socket touchd-guard.service; do \
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u > "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
 		chmod 0644 "$(DESTDIR)$(UNITDIR)/$$u.tmp" && mv "$(DESTDIR)$(UNITDIR)/$$u.tmp" "$(DESTDIR)$(UNITDIR)/$$u" || exit 1; \
 	done
@@ -211,6 +211,7 @@ install-files:
 	install -m 0644 systemd/touchd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/touchd.conf"
 	install -m 0644 systemd/touchd.tmpfiles "$(DESTDIR)$(TMPFILESDIR)/touchd.conf"
 	install -m 0644 udev-rules/70-touchd.rules "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules"
+	install -m 0644 udev-rules/90-touchd-mirror.rules "$(DESTDIR)$(UDEVRULESDIR)/90-touchd-mirror.rules"
 	install -m 0644 $(addprefix udev-rules/examples/,$(RULE_EXAMPLES)) "$(DESTDIR)$(DOCDIR)/udev-rules/"
 	install -m 0644 systemd/touchd-pass-through.conf "$(DESTDIR)$(DOCDIR)/touchd-pass-through.conf"
 	install -m 0644 config/touchd.yaml "$(DESTDIR)$(DOCDIR)/touchd.yaml"
@@ -238,8 +239,10 @@ install-files:
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/touchd" "$(DESTDIR)$(BINDIR)/touchctl" \
 		"$(DESTDIR)$(UNITDIR)/touchd.service" "$(DESTDIR)$(UNITDIR)/touchd.socket" \
+		"$(DESTDIR)$(UNITDIR)/touchd-guard.service" \
 		$(foreach u,$(USER_UNITS),"$(DESTDIR)$(USERUNITDIR)/$(u)") \
 		"$(DESTDIR)$(SYSUSERSDIR)/touchd.conf" "$(DESTDIR)$(TMPFILESDIR)/touchd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules" \
+		"$(DESTDIR)$(UDEVRULESDIR)/90-touchd-mirror.rules" \
 		"$(DESTDIR)$(MANDIR)/man1/touchctl.1" "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5" \
 		"$(DESTDIR)$(MANDIR)/man8/touchd.8" "$(DESTDIR)$(DOCDIR)/touchd.yaml" \
 		"$(DESTDIR)$(DOCDIR)/touchd-pass-through.conf" \

@@ -104,8 +104,8 @@ check "user touchd (primary group touchd-clients, no shell)" \
     bash -c "gid=\$(chroot '$R' getent group touchd-clients | cut -d: -f3); chroot '$R' getent passwd touchd | awk -F: -v g=\"\$gid\" '\$4 == g && \$7 ~ /nologin/ { f = 1 } END { exit !f }'"
 check "groups touchd (member touchd), touchd-uinput" bash -c "chroot '$R' getent group touchd | grep -q ':touchd\$' && chroot '$R' getent group touchd-uinput"
 
-expected=(/usr/bin/touchd /usr/bin/touchctl /lib/systemd/system/touchd.service /lib/systemd/system/touchd.socket
-    /lib/udev/rules.d/70-touchd.rules /usr/lib/sysusers.d/touchd.conf /usr/lib/tmpfiles.d/touchd.conf /etc/touchd/touchd.yaml
+expected=(/usr/bin/touchd /usr/bin/touchctl /lib/systemd/system/touchd.service /lib/systemd/system/touchd.socket /lib/systemd/system/touchd-guard.service
+    /lib/udev/rules.d/70-touchd.rules /lib/udev/rules.d/90-touchd-mirror.rules /usr/lib/sysusers.d/touchd.conf /usr/lib/tmpfiles.d/touchd.conf /etc/touchd/touchd.yaml
     /usr/share/man/man8/touchd.8.gz /usr/share/man/man1/touchctl.1.gz /usr/share/man/man5/touchd.yaml.5.gz
     /usr/share/doc/touchd/copyright /usr/share/doc/touchd/changelog.gz /usr/share/doc/touchd/touchd-pass-through.conf
     )

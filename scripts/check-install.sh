@@ -61,8 +61,9 @@ mode_is() { # mode_is FILE MODE
 }
 for f in /usr/local/bin/touchd:755 /usr/local/bin/touchctl:755 \
          /usr/local/lib/systemd/system/touchd.service:644 /usr/local/lib/systemd/system/touchd.socket:644 \
+         /usr/local/lib/systemd/system/touchd-guard.service:644 \
          /usr/local/lib/systemd/user/touchd-actions.service:644 \
-         /usr/local/lib/udev/rules.d/70-touchd.rules:644 /usr/local/lib/sysusers.d/touchd.conf:644 \
+         /usr/local/lib/udev/rules.d/70-touchd.rules:644 /usr/local/lib/udev/rules.d/90-touchd-mirror.rules:644 /usr/local/lib/sysusers.d/touchd.conf:644 \
          /usr/local/lib/tmpfiles.d/touchd.conf:644 \
          /usr/local/share/man/man8/touchd.8:644 /usr/local/share/man/man1/touchctl.1:644 \
          /usr/local/share/man/man5/touchd.yaml.5:644 /etc/touchd/touchd.yaml:644 \
@@ -121,7 +122,8 @@ if command -v systemd-analyze >/dev/null; then
     V="$TMP/verify"; mkdir -p "$V"
     sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$UNIT" >"$V/touchd.service"
     cp "$D/usr/local/lib/systemd/system/touchd.socket" "$V/"
-    out=$(MANPATH="$D/usr/local/share/man" systemd-analyze verify "$V/touchd.service" "$V/touchd.socket" 2>&1)
+    sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$D/usr/local/lib/systemd/system/touchd-guard.service" >"$V/touchd-guard.service"
+    out=$(MANPATH="$D/usr/local/share/man" systemd-analyze verify "$V/touchd.service" "$V/touchd.socket" "$V/touchd-guard.service" 2>&1)
     if [ $? = 0 ] && [ -z "$out" ]; then pass "systemd-analyze verify touchd.service touchd.socket: clean"
     else fail "systemd-analyze verify" "$out"; fi
     sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$D/usr/local/lib/systemd/user/touchd-actions.service" >"$V/touchd-actions.service"
@@ -161,7 +163,7 @@ fi
 RULES="$D/usr/local/lib/udev/rules.d/70-touchd.rules"
 EXAMPLES=("$D"/usr/local/share/doc/touchd/udev-rules/*.rules)
 if udevadm verify --help >/dev/null 2>&1; then
-    check "udevadm verify 70-touchd.rules and the examples" udevadm verify --resolve-names=never "$RULES" "${EXAMPLES[@]}"
+    check "udevadm verify 70-touchd.rules, 90-touchd-mirror.rules and the examples" udevadm verify --resolve-names=never "$RULES" "$D/usr/local/lib/udev/rules.d/90-touchd-mirror.rules" "${EXAMPLES[@]}"
 elif [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
     # udev 252 has no `udevadm verify`: parse the rules with `udevadm test` in a
     # private mount namespace where they are the only /run/udev/rules.d and the

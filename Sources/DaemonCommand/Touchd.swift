@@ -47,6 +47,9 @@ public struct Touchd: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Option(help: "Run as the pass-through guard on this socket instead (its own unit, touchd-guard.service; docs/pass-through.md).")
+    var passThroughGuard: String?
+
     /// A command with its defaults (ArgumentParser fills in the options).
     public init() {}
 
@@ -77,6 +80,14 @@ public struct Touchd: AsyncParsableCommand {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
         let logger = Logger(label: "touchd")
+        if let passThroughGuard {
+            do {
+                try PassThroughGuard.run(socketPath: passThroughGuard, logger: logger)
+            } catch {
+                logger.critical("pass-through guard: cannot listen on \(passThroughGuard): \(error)")
+                throw ExitCode(71)
+            }
+        }
         let options = DaemonOptions(
             configPath: config, socketPath: socket, replayPath: replay,
             pacing: ReplayPacing(speed: speed, loop: loop, waitForSubscribers: waitForSubscribers, exitWhenDone: exitAfterReplay),

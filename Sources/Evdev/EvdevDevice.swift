@@ -157,6 +157,15 @@ public final class EvdevDevice {
         return seen.axisValues(deviceDescription)
     }
 
+    /// The device's kernel state as the events read so far (or, before any
+    /// read, libevdev's look at the device when it was opened) give it: every
+    /// slot's values, the current slot, the keys down and the axes.
+    public var state: DeviceState {
+        guard handle != nil else { return DeviceState() }
+        return DeviceState(slots: seen.slots(deviceDescription), currentSlot: seen.slot,
+                           keysDown: seen.keysDown(deviceDescription), axisValues: seen.axisValues(deviceDescription))
+    }
+
     /// Releases the grab, the libevdev handle and the file descriptor. Idempotent.
     public func close() {
         guard let handle else { return }

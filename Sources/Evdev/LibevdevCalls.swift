@@ -333,6 +333,9 @@ enum Libevdev {
         }
     }
 
+    /// The descriptor of a uinput device (`libevdev_uinput_get_fd`).
+    static func uinputDescriptor(_ uidev: OpaquePointer) -> Int32 { libevdev_uinput_get_fd(uidev) }
+
     /// Writes a batch of events to a uinput device with one `write(2)` on its
     /// descriptor (`libevdev_uinput_get_fd`): the kernel handles each event as
     /// `libevdev_uinput_write_event` would, without a system call per event.

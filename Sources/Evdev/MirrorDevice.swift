@@ -19,7 +19,7 @@ extension UinputDevice {
     ///
     /// - Throws: ``EvdevError`` `.uinputFailed` naming the mirror when
     ///   `/dev/uinput` is missing or not writable or the kernel refuses the description.
-    public static func mirror(of original: DeviceDescription) throws(EvdevError) -> UinputDevice {
-        try UinputDevice(description: MirrorDescription.make(from: original))
+    public static func mirror(of original: DeviceDescription, key: String = "0") throws(EvdevError) -> UinputDevice {
+        try UinputDevice(description: MirrorDescription.make(from: original, key: key))
     }
 }

@@ -1,4 +1,5 @@
 import CLibevdev
+import SystemCalls
 import TouchCore
 
 /// A virtual input device created through `/dev/uinput` from a
@@ -79,6 +80,38 @@ public final class UinputDevice {
         }
         guard !events.isEmpty else { return }
         try Libevdev.uinputWrite(uinput, events, buffer: &batchBuffer, device: name)
+    }
+
+    /// The device's `/dev/uinput` descriptor (-1 once destroyed): a process
+    /// holding a duplicate (the pass-through guard) can write to the device,
+    /// and keeps it alive after this one is gone.
+    public var fileDescriptor: Int32 { uinput.map { Libevdev.uinputDescriptor($0) } ?? -1 }
+
+    /// Ends every contact of a multitouch uinput device open on `fd`, from any
+    /// process holding the descriptor: each of `slots` slots gets tracking id
+    /// -1 (the kernel drops it for a slot without contact), then `BTN_TOUCH`
+    /// and the finger-count keys go up, in one frame. False when the write fails.
+    public static func endContacts(onDescriptor fd: Int32, slots: Int) -> Bool {
+        var events: [input_event] = []
+        func add(_ type: Int32, _ code: UInt16, _ value: Int32) {
+            var e = input_event()
+            e.type = UInt16(type)
+            e.code = code
+            e.value = value
+            events.append(e)
+        }
+        for s in 0..<max(1, slots) {
+            add(EV_ABS, EventCode.absMTSlot, Int32(s))
+            add(EV_ABS, EventCode.absMTTrackingID, -1)
+        }
+        for code in [EventCode.btnTouch, EventCode.btnToolFinger, EventCode.btnToolDoubleTap, EventCode.btnToolTripleTap,
+                     EventCode.btnToolQuadTap, EventCode.btnToolQuintTap] {
+            add(EV_KEY, code, 0)
+        }
+        add(EV_SYN, EventCode.synReport, 0)
+        return events.withUnsafeBytes { bytes in
+            (try? Syscall.writeAll(fd, bytes)) != nil
+        }
     }
 
     /// Destroys the device: readers see ENODEV and udev reports its removal. Idempotent.

@@ -71,6 +71,11 @@ public final class LibinputDebugEvents {
         }
     }
 
+    /// Reads until a line contains `text` or `seconds` pass; returns whether one did.
+    public func waitForLine(containing text: String, seconds: Double) -> Bool {
+        read(until: { $0.contains { $0.contains(text) } }, seconds: seconds)
+    }
+
     /// The first `count` touch lines, waiting at most 5 s for them; then
     /// 200 ms more, so that an unexpected extra line shows too.
     public func touchEvents(count: Int) throws -> [LibinputTouchLine] {

@@ -28,6 +28,9 @@ public struct LiveDeviceSettings: Hashable, Sendable {
     public var passThrough = false
     /// Where ``passThrough`` came from.
     public var passThroughSource = SettingSource.device
+    /// How a touch the app world has ends on the mirror when touchd takes it
+    /// (configuration key `passThroughEnding`; ``MirrorEnding/default`` otherwise).
+    public var passThroughEnding = MirrorEnding.default
     /// Where ``DeviceMapping/screen`` came from.
     public var screenSource: SettingSource
     /// Where ``DeviceMapping/calibration`` came from.
@@ -69,6 +72,7 @@ public struct LiveDeviceSettings: Hashable, Sendable {
         var s = LiveDeviceSettings(grab: rule.grab ?? false)
         if let r = rule.rotation { s.mapping.rotation = r }
 
+        if let e = rule.passThroughEnding { s.passThroughEnding = e }
         if let p = rule.passThrough {
             s.passThrough = p
             s.passThroughSource = .configuration

@@ -230,7 +230,7 @@ public final class LiveDeviceSource {
         guard info.isEventNode, info.touchKind != nil, let node = info.devnode, accepts(info) else { return }
         guard !open.contains(where: { $0.info.syspath == info.syspath }), !ignoredSyspaths.contains(info.syspath) else { return }
         var warnings: [String] = []
-        if let reason = Self.ownMirrorReason(info, name: nil)
+        if let reason = Self.ownMirrorReason(info, description: nil)
             ?? Self.udevIgnoreReason(info, warnings: &warnings) {
             ignoredSyspaths.insert(info.syspath)
             out.append(.deviceIgnored(node: node, reason: reason))
@@ -245,7 +245,7 @@ public final class LiveDeviceSource {
         }
         // Without the shipped udev rule only the name tells a mirror; reading it
         // would feed touchd's own output back into it.
-        if let reason = Self.ownMirrorReason(info, name: device.deviceDescription.name) {
+        if let reason = Self.ownMirrorReason(info, description: device.deviceDescription) {
             device.close()
             ignoredSyspaths.insert(info.syspath)
             out.append(.deviceIgnored(node: node, reason: reason))
@@ -269,18 +269,20 @@ public final class LiveDeviceSource {
             let id = DeviceID(rawValue: nextID)
             nextID += 1
             let live = LiveDeviceInfo(node: node, syspath: info.syspath, kind: info.touchKind,
-                                      udevProperties: info.properties, settings: settings)
+                                      udevProperties: info.properties, settings: settings, stateAtOpen: device.state)
             open.append(OpenDevice(id: id, device: device, info: live))
             out.append(.deviceAdded(id, device.deviceDescription, info: live))
         }
     }
 
     /// Why touchd must not read a device: it is one of touchd's own
-    /// pass-through mirrors (`TOUCHD_MIRROR=1`, set by the shipped udev rule,
-    /// or a name ending in ``MirrorDescription/nameSuffix``); nil otherwise.
-    public static func ownMirrorReason(_ info: UdevDeviceInfo, name: String?) -> String? {
-        let named = name.map(MirrorDescription.isMirror(name:)) ?? false
-        return info.isTouchdMirror || named ? ownMirror : nil
+    /// pass-through mirrors (`TOUCHD_MIRROR=1`, set by the shipped udev rule;
+    /// else its phys, ``MirrorDescription/isMirror(phys:)``, or the name
+    /// suffix of earlier versions' mirrors); nil otherwise. Not by its name:
+    /// a mirror keeps its original's.
+    public static func ownMirrorReason(_ info: UdevDeviceInfo, description: DeviceDescription?) -> String? {
+        let marked = description.map { MirrorDescription.isMirror(phys: $0.phys) || MirrorDescription.isMirror(name: $0.name) } ?? false
+        return info.isTouchdMirror || marked ? ownMirror : nil
     }
 
     /// The reason a mirror is ignored, as `touchctl devices` shows it.
@@ -344,7 +346,7 @@ public final class LiveDeviceSource {
         }
         let current = open[index]
         var warnings: [String] = []
-        var ignoreReason = Self.ownMirrorReason(info, name: current.device.deviceDescription.name)
+        var ignoreReason = Self.ownMirrorReason(info, description: current.device.deviceDescription)
             ?? Self.udevIgnoreReason(info, warnings: &warnings)
         var newSettings: LiveDeviceSettings?
         if ignoreReason == nil {
@@ -383,7 +385,7 @@ public final class LiveDeviceSource {
             }
         }
         let live = LiveDeviceInfo(node: current.info.node, syspath: info.syspath, kind: info.touchKind,
-                                  udevProperties: info.properties, settings: settings)
+                                  udevProperties: info.properties, settings: settings, stateAtOpen: current.info.stateAtOpen)
         guard live != current.info else { return }
         open[i].info = live
         out.append(.deviceChanged(current.id, info: live))

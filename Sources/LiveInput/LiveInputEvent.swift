@@ -14,15 +14,20 @@ public struct LiveDeviceInfo: Hashable, Sendable {
     public var udevProperties: [String: String]
     /// Mapping, grab, and where each setting came from.
     public var settings: LiveDeviceSettings
+    /// The device's kernel state when it was opened (libevdev's slot, key
+    /// and axis values): the pipeline starts from it, so the first contact
+    /// is placed where the device says (semantics §9). Nil when unknown.
+    public var stateAtOpen: DeviceState?
 
     /// Creates a device record.
     public init(node: String, syspath: String, kind: TouchDeviceKind?, udevProperties: [String: String],
-                settings: LiveDeviceSettings) {
+                settings: LiveDeviceSettings, stateAtOpen: DeviceState? = nil) {
         self.node = node
         self.syspath = syspath
         self.kind = kind
         self.udevProperties = udevProperties
         self.settings = settings
+        self.stateAtOpen = stateAtOpen
     }
 }
 

@@ -190,8 +190,11 @@ public struct DeviceRule: Hashable, Sendable, Codable {
     /// compositor a mirror of it carrying only what the app world may see
     /// (semantics §9; docs/pass-through.md). Off by default.
     public var passThrough: Bool?
+    /// How a touch the app world has ends on the mirror when touchd takes it:
+    /// `cancel` or `lift` (the default; docs/pass-through.md).
+    public var passThroughEnding: MirrorEnding?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case match, screen, rotation, calibration, sizeMM, ignore, grab, passThrough }
+    enum CodingKeys: String, CodingKey, CaseIterable { case match, screen, rotation, calibration, sizeMM, ignore, grab, passThrough, passThroughEnding }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -218,6 +221,12 @@ public struct DeviceRule: Hashable, Sendable, Codable {
         ignore = try c.decodeIfPresent(Bool.self, forKey: .ignore)
         grab = try c.decodeIfPresent(Bool.self, forKey: .grab)
         passThrough = try c.decodeIfPresent(Bool.self, forKey: .passThrough)
+        if let word = try c.decodeIfPresent(String.self, forKey: .passThroughEnding) {
+            guard let e = MirrorEnding(rawValue: word) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.passThroughEnding], debugDescription: "expected cancel or lift, got \(word)"))
+            }
+            passThroughEnding = e
+        }
     }
 }
 
@@ -342,6 +351,7 @@ public struct TouchdConfiguration: Sendable {
             if let ignore = rule.ignore { s.ignoredBecause = ignore ? "ignored by devices[\(i)] of the configuration" : nil }
             if let g = rule.grab { s.grab = g }
             if let p = rule.passThrough { s.passThrough = p }
+            if let e = rule.passThroughEnding { s.passThroughEnding = e }
         }
         return s
     }

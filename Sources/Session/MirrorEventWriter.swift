@@ -13,11 +13,19 @@ import TouchCore
 /// app sees no click (``MirrorConventions`` says why, from libinput's source,
 /// and the guest suite `MirrorDeviceTests` checks it against libinput). `BTN_TOUCH`, the `BTN_TOOL_*` finger count and
 /// `ABS_X`/`ABS_Y` (the first contact's position) follow the contacts, as the
-/// kernel's multitouch helpers report them. Pure: events in, events out.
+/// kernel's multitouch helpers report them.
+///
+/// With ``MirrorEnding/lift`` (the default) a taken contact is not turned
+/// into a palm: it ends with an up that is neither a click nor a fling, over
+/// the next few hundred milliseconds (``nextDeadline``, ``advance(to:into:)``),
+/// since compositors that drop libinput's cancel would leave it down in the
+/// app for ever (docs/pass-through.md). Pure: events and times in, events out.
 public struct MirrorEventWriter: Sendable {
     /// Slots of the mirror (``DeviceDescription/slotCount`` of the mirror's description).
     public let slotCount: Int
     let declared: DeviceDescription
+    /// How a taken contact ends.
+    public let ending: MirrorEnding
 
     struct Contact: Sendable {
         var touch: TouchID
@@ -26,7 +34,30 @@ public struct MirrorEventWriter: Sendable {
         var values: DeviceContactValues
         /// Turned into a palm in the frame being written: ended in the next one.
         var palm = false
+        /// Where and when it went down on the mirror.
+        var down: DeviceContactValues
+        var downTime: Timestamp
+        /// Whether it went farther from its down than a tap's slop.
+        var leftSlop = false
+        /// Taken, ending as ``MirrorEnding/lift`` says: the next step and when.
+        var lift: LiftStep?
     }
+
+    enum LiftStep: Sendable {
+        /// Back from the excursion to where the app last saw it.
+        case back(due: Timestamp)
+        /// The up.
+        case up(due: Timestamp)
+        var due: Timestamp {
+            switch self {
+            case .back(let t), .up(let t): return t
+            }
+        }
+    }
+    /// The excursion and slop in device units, per axis.
+    let excursion: (x: Int32, y: Int32)
+    /// Contacts in ``MirrorEnding/lift``'s ending (a check per event instead of a scan).
+    var lifting = 0
     /// The contact in each slot, nil when the slot is free.
     var slots: [Contact?]
     var nextTrackingID: Int32 = 0
@@ -44,9 +75,19 @@ public struct MirrorEventWriter: Sendable {
     var reportedCount = 0
     var reportedPointer: (x: Int32, y: Int32)?
 
-    /// Creates a writer for a mirror declaring `mirror` (its description decides which axes and keys are written).
-    public init(mirror: DeviceDescription) {
+    /// Creates a writer for a mirror declaring `mirror` (its description
+    /// decides which axes and keys are written); `ending` says how a taken
+    /// contact ends.
+    public init(mirror: DeviceDescription, ending: MirrorEnding = .default) {
         declared = mirror
+        self.ending = ending
+        func units(_ code: UInt16) -> Int32 {
+            guard let a = mirror.absInfo[code] else { return 1 }
+            // Without a resolution: 3 % of the axis, about 6 mm of a 10" panel.
+            let perMM = a.resolution > 0 ? Double(a.resolution) : Double(max(1, a.maximum - a.minimum)) * 0.03 / MirrorLiftTiming.excursionMM
+            return Int32(max(1, (perMM * MirrorLiftTiming.excursionMM).rounded()))
+        }
+        excursion = (units(EventCode.absMTPositionX), units(EventCode.absMTPositionY))
         slotCount = max(1, mirror.slotCount)
         slots = Array(repeating: nil, count: slotCount)
         palmSlots.reserveCapacity(slotCount)
@@ -67,7 +108,8 @@ public struct MirrorEventWriter: Sendable {
             guard let s = slots.firstIndex(where: { $0 == nil }) else { return }  // more contacts than slots: left out
             let id = nextTrackingID
             nextTrackingID = nextTrackingID == Int32(UInt16.max) ? 0 : nextTrackingID + 1
-            slots[s] = Contact(touch: e.touch.id, trackingID: id, values: e.touch.deviceValues)
+            slots[s] = Contact(touch: e.touch.id, trackingID: id, values: e.touch.deviceValues,
+                               down: e.touch.deviceValues, downTime: e.time)
             beganSlots.append(s)
             select(s, into: &out)
             // Before the tracking id: libinput reads the slot's tool type when a contact starts,
@@ -76,12 +118,14 @@ public struct MirrorEventWriter: Sendable {
             abs(EventCode.absMTTrackingID, id, into: &out)
             values(e.touch.deviceValues, into: &out)
         case .moved:
-            guard let s = slot(of: e.touch.id), slots[s]?.palm == false else { return }
+            guard let s = slot(of: e.touch.id), slots[s]?.palm == false, slots[s]?.lift == nil else { return }
             slots[s]?.values = e.touch.deviceValues
+            if slots[s]?.leftSlop == false, let c = slots[s], outsideSlop(c.down, c.values) { slots[s]?.leftSlop = true }
             select(s, into: &out)
             values(e.touch.deviceValues, into: &out)
         case .ended:
-            guard let s = slot(of: e.touch.id) else { return }
+            // A contact being lifted ends on its own schedule.
+            guard let s = slot(of: e.touch.id), slots[s]?.lift == nil else { return }
             // A withheld contact delivered on its lift begins and ends at once: the end waits a frame.
             if beganSlots.contains(s) {
                 if !deferredEnds.contains(s) { deferredEnds.append(s) }
@@ -91,7 +135,11 @@ public struct MirrorEventWriter: Sendable {
             abs(EventCode.absMTTrackingID, -1, into: &out)
             slots[s] = nil
         case .cancelled:
-            guard let s = slot(of: e.touch.id), slots[s]?.palm == false else { return }
+            guard let s = slot(of: e.touch.id), slots[s]?.palm == false, slots[s]?.lift == nil else { return }
+            if ending == .lift {
+                beginLift(s, at: e.time, into: &out)
+                return
+            }
             select(s, into: &out)
             abs(EventCode.absMTToolType, EventCode.mtToolPalm, into: &out)
             slots[s]?.palm = true
@@ -127,6 +175,77 @@ public struct MirrorEventWriter: Sendable {
         syn(into: &out)
     }
 
+    // MARK: Lift (``MirrorEnding/lift``)
+
+    /// When ``advance(to:into:)`` has something to write: the next step of a
+    /// taken contact's ending; nil when none is ending.
+    public var nextDeadline: Timestamp? {
+        guard lifting > 0 else { return nil }
+        var next: Timestamp?
+        for c in slots {
+            guard let due = c?.lift?.due else { continue }
+            if next == nil || due < next! { next = due }
+        }
+        return next
+    }
+
+    /// Writes the steps of taken contacts' endings due by `time`, as one frame
+    /// (nothing when none is due).
+    public mutating func advance(to time: Timestamp, into out: inout [InputEvent]) {
+        guard lifting > 0 else { return }
+        var wrote = false
+        frameTime = time
+        for s in slots.indices {
+            guard let c = slots[s], let step = c.lift, step.due <= time else { continue }
+            wrote = true
+            select(s, into: &out)
+            switch step {
+            case .back(let due):
+                // Back where the app last saw it; then still.
+                abs(EventCode.absMTPositionX, c.values.x, into: &out)
+                abs(EventCode.absMTPositionY, c.values.y, into: &out)
+                slots[s]?.lift = .up(due: Self.upTime(still: due, down: c.downTime))
+            case .up:
+                abs(EventCode.absMTTrackingID, -1, into: &out)
+                slots[s] = nil
+                lifting -= 1
+            }
+        }
+        guard wrote else { return }
+        keysAndPointer(into: &out)
+        syn(into: &out)
+    }
+
+    /// The up: still long enough from `still`, and not a tap after `down`.
+    static func upTime(still: Timestamp, down: Timestamp) -> Timestamp {
+        max(still.adding(milliseconds: MirrorLiftTiming.stillMilliseconds),
+            down.adding(milliseconds: MirrorLiftTiming.notBeforeMilliseconds))
+    }
+
+    func outsideSlop(_ a: DeviceContactValues, _ b: DeviceContactValues) -> Bool {
+        // The excursion is larger than toolkits' slops; half of it is the slop here.
+        (Int64(a.x) - Int64(b.x)).magnitude * 2 >= UInt64(excursion.x)
+            || (Int64(a.y) - Int64(b.y)).magnitude * 2 >= UInt64(excursion.y)
+    }
+
+    /// A taken contact starts ending: it stops; unmoved, it goes out of the
+    /// slop in this frame (towards the middle of the axis, so it stays on the
+    /// surface beneath) and comes back in a later one.
+    mutating func beginLift(_ s: Int, at time: Timestamp, into out: inout [InputEvent]) {
+        guard let c = slots[s] else { return }
+        lifting += 1
+        if c.leftSlop {
+            slots[s]?.lift = .up(due: Self.upTime(still: time, down: c.downTime))
+            return
+        }
+        let x = declared.absInfo[EventCode.absMTPositionX]
+        let middle = x.map { ($0.minimum + $0.maximum) / 2 } ?? c.values.x
+        let outX = c.values.x < middle ? c.values.x + excursion.x : c.values.x - excursion.x
+        select(s, into: &out)
+        abs(EventCode.absMTPositionX, outX, into: &out)
+        slots[s]?.lift = .back(due: time.adding(milliseconds: MirrorLiftTiming.returnMilliseconds))
+    }
+
     /// Ends every contact (the device went away, pass-through stops): one frame, nothing left down.
     public mutating func endAll(at time: Timestamp, into out: inout [InputEvent]) {
         frameTime = time
@@ -135,6 +254,7 @@ public struct MirrorEventWriter: Sendable {
             abs(EventCode.absMTTrackingID, -1, into: &out)
             slots[s] = nil
         }
+        lifting = 0
         palmSlots.removeAll(keepingCapacity: true)
         beganSlots.removeAll(keepingCapacity: true)
         deferredEnds.removeAll(keepingCapacity: true)

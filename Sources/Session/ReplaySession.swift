@@ -115,7 +115,7 @@ public struct ReplaySession {
         var sink = ReplayOutputSink { _ in }
         let start = ReplayFeed(recordings: recordings).startTime
         for (id, d) in deviceList {
-            session.addDevice(id, description: d.description, at: start, into: &sink)
+            session.addDevice(id, description: d.description, at: start, state: d.initialState, into: &sink)
         }
         return session
     }

@@ -99,6 +99,8 @@ public struct TouchSession: Sendable {
         /// decides from the configuration's rules. A reload keeps it: the
         /// caller decides such a device again and reports changes (``changeDevice(_:udevProperties:mapping:at:into:)``).
         var mapping: DeviceMapping?
+        /// Its state when it was added (``DeviceState``): where a replay pass starts it again.
+        var state: DeviceState?
     }
     var known: [KnownDevice] = []
 
@@ -141,14 +143,20 @@ public struct TouchSession: Sendable {
     /// Adds a device, deciding with the configuration's device rules unless
     /// the caller decided already (`mapping`: a live device's settings merged
     /// from rules and udev properties). Returns why it is ignored, if it is.
+    ///
+    /// `state` is the device's kernel state when it was opened (a live
+    /// device) or when its trace began: the pipeline starts from it, not from
+    /// zeros, and a contact already down then is ignored until it lifts
+    /// (semantics §9, "the first touch is where the finger is").
     @discardableResult
     public mutating func addDevice<Sink: SessionSink>(
         _ id: DeviceID, description: DeviceDescription, at time: Timestamp,
         syspath: String? = nil, udevProperties: [String: String] = [:], mapping: DeviceMapping? = nil,
-        into sink: inout Sink
+        state: DeviceState? = nil, into sink: inout Sink
     ) -> String? {
         known.removeAll { $0.id == id }
-        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties, mapping: mapping))
+        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties,
+                                 mapping: mapping, state: state))
         var decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
             ?? fileConfiguration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
         if let reason = decision.ignoredBecause {
@@ -156,7 +164,7 @@ public struct TouchSession: Sendable {
             return reason
         }
         decision.mapping.screen = screenIndex(fileScreen: decision.mapping.screen, of: id, name: description.name)
-        let info = pipeline.addDevice(id, description: description, mapping: decision.mapping)
+        let info = pipeline.addDevice(id, description: description, mapping: decision.mapping, state: state)
         updateScreens(into: &sink)
         sink.device(.added(info, at: time))
         return nil
@@ -177,8 +185,10 @@ public struct TouchSession: Sendable {
         mapping.screen = screenIndex(fileScreen: mapping.screen, of: id, name: old.description.name)
         var info = old
         if old.mapping != mapping {
+            // The kernel's state goes on: a contact that begins next may repeat no axis.
+            let state = pipeline.deviceState(id)
             if let frame = pipeline.removeDevice(id, at: max(time, lastTime)) { run(frame, into: &sink) }
-            info = pipeline.addDevice(id, description: old.description, mapping: mapping)
+            info = pipeline.addDevice(id, description: old.description, mapping: mapping, state: state)
             updateScreens(into: &sink)
         }
         sink.device(.changed(info, at: time))
@@ -205,13 +215,14 @@ public struct TouchSession: Sendable {
         engine.mirroredDevices.remove(id)
     }
 
-    /// Every device starts again from a fresh kernel state, as when it was
-    /// plugged in (a replay pass begins anew): slot and key state are
-    /// forgotten. Call ``finishTouches(at:into:)`` first; devices stay in
-    /// service and nothing is announced.
+    /// Every device starts again from the state it was added with, as when it
+    /// was plugged in or opened (a replay pass begins anew): what its events
+    /// changed is forgotten. Call ``finishTouches(at:into:)`` first; devices
+    /// stay in service and nothing is announced.
     public mutating func restartDevices() {
         for info in pipeline.devices {
-            pipeline.addDevice(info.id, description: info.description, mapping: info.mapping)
+            let state = known.first { $0.id == info.id }?.state
+            pipeline.addDevice(info.id, description: info.description, mapping: info.mapping, state: state)
         }
     }
 
@@ -424,6 +435,9 @@ public struct TouchSession: Sendable {
             configuration = effective
             let out = engine.setConfiguration(gestures)
             if !out.isEmpty { deliver(out, into: &sink) }
+            // The kernel's state goes on across the reload (the touches down were cancelled above).
+            var states: [DeviceID: DeviceState] = [:]
+            for d in known { states[d.id] = pipeline.deviceState(d.id) ?? d.state }
             pipeline.reset(screens: effective.screenConfigurations)
             for d in known {
                 // A device the caller decided keeps its mapping (udev's settings
@@ -432,7 +446,7 @@ public struct TouchSession: Sendable {
                     ?? new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
                 guard decision.ignoredBecause == nil else { continue }
                 decision.mapping.screen = screenIndex(fileScreen: decision.mapping.screen, of: d.id, name: d.description.name)
-                pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping)
+                pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping, state: states[d.id])
             }
             updateScreens(into: &sink)
         } else {

@@ -78,3 +78,29 @@ extension Syscall {
         try outcomeOrErrno("sendmsg") { sendmsg(fd, message, flags) }
     }
 }
+
+extension Syscall {
+    /// Sends `bytes` as one message with `descriptors` attached (`SCM_RIGHTS`,
+    /// at most 8), without blocking: the bytes sent, or -1 with `errno` set.
+    public static func send(_ fd: Int32, _ bytes: [UInt8], descriptors: [Int32]) -> Int {
+        bytes.withUnsafeBytes { b in
+            descriptors.withUnsafeBufferPointer { d in
+                touchd_send_with_fds(fd, b.baseAddress, UInt(b.count), d.baseAddress, Int32(d.count))
+            }
+        }
+    }
+
+    /// Receives one message into `buffer` without blocking, with up to
+    /// `maxDescriptors` descriptors (close-on-exec): its length (0 at the
+    /// end of the stream, -1 with `errno` set, `EAGAIN` when none waits) and the descriptors.
+    public static func receive(_ fd: Int32, into buffer: inout [UInt8], maxDescriptors: Int) -> (length: Int, descriptors: [Int32]) {
+        var fds = [Int32](repeating: -1, count: max(1, maxDescriptors))
+        var count: Int32 = 0
+        let n = buffer.withUnsafeMutableBytes { b in
+            fds.withUnsafeMutableBufferPointer { f in
+                touchd_recv_with_fds(fd, b.baseAddress, UInt(b.count), f.baseAddress, Int32(maxDescriptors), &count)
+            }
+        }
+        return (n, Array(fds.prefix(Int(count))))
+    }
+}

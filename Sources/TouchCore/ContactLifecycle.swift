@@ -167,6 +167,12 @@ struct ContactLifecycle: Sendable {
         last = sample
     }
 
+    /// A contact already there when the device was opened: its beginning was
+    /// never seen, so it is ignored until it goes away (never delivered half-way).
+    mutating func ignoreUntilGone() {
+        if state == .idle { state = .ignored }
+    }
+
     /// Ends whatever is active: a contact is cancelled, a hover span gets its final
     /// hover with `inProximity` false.
     mutating func cancel(device: DeviceID, time: Timestamp, into out: inout [Touch]) {

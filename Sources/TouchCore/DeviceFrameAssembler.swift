@@ -231,6 +231,87 @@ struct DeviceFrameAssembler: Sendable {
         fingerToolsDown = 0
     }
 
+    /// Starts from the device's state (``TouchPipeline/addDevice(_:description:mapping:state:)``):
+    /// slot values, the current slot, single-touch and legacy axes, keys.
+    /// A contact already down is ignored until it lifts. Protocol A sends every
+    /// contact's values in every frame, so only its `BTN_TOUCH` is taken.
+    mutating func seed(_ state: DeviceState) {
+        let keys = state.keysDown
+        for code in keys {
+            if let i = DeviceClassification.fingerCountCodes.firstIndex(where: { $0.code == code }), fingerProtocol != .none {
+                fingerToolsDown |= 1 << UInt8(i)
+            }
+            switch code {
+            case EventCode.btnStylus: buttons.insert(.stylus)
+            case EventCode.btnStylus2: buttons.insert(.stylus2)
+            case EventCode.btnStylus3: buttons.insert(.stylus3)
+            case EventCode.btnLeft: buttons.insert(.left)
+            case EventCode.btnRight: buttons.insert(.right)
+            case EventCode.btnMiddle: buttons.insert(.middle)
+            default: break
+            }
+        }
+        if hasPen {
+            pen.seed(axisValues: state.axisValues, keysDown: keys.filter { !isFingerCount($0) })
+        }
+        switch fingerProtocol {
+        case .slotted, .anonymous:
+            if fingerProtocol != .anonymous { slots.seed(state.slots, current: state.currentSlot) }
+            // (0, 0) is a device that never reported a position: unknown, as offline.
+            if let x = state.axisValues[EventCode.absX], let y = state.axisValues[EventCode.absY], x != 0 || y != 0 {
+                legacyX = x
+                legacyY = y
+            }
+            if fingerProtocol == .anonymous, keys.contains(EventCode.btnTouch) { anonymousTouchKey = true }
+        case .singleTouch:
+            if !hasPen {
+                if let v = state.axisValues[secondaryAxes ? EventCode.absZ : EventCode.absX] { singleX = v }
+                if let v = state.axisValues[secondaryAxes ? EventCode.absRX : EventCode.absY] { singleY = v }
+                singlePressure = state.axisValues[EventCode.absPressure]
+            }
+            singleTouchKey = keys.contains(contactKey)
+            if singleTouchKey { single.ignoreUntilGone() }
+        case .none:
+            break
+        }
+        // Fingers counted beyond the slots at open began unseen too.
+        let counted = fingerCount
+        if counted > slotCapacity {
+            for i in synthetic.indices where i < counted - slotCapacity { synthetic[i].ignoreUntilGone() }
+        }
+    }
+
+    private func isFingerCount(_ code: UInt16) -> Bool {
+        DeviceClassification.fingerCountCodes.contains { $0.code == code }
+    }
+
+    /// The kernel state as the events fed so far say, as ``seed(_:)`` takes it.
+    var state: DeviceState {
+        var axes: [UInt16: Int32] = [:]
+        if let legacyX { axes[EventCode.absX] = legacyX }
+        if let legacyY { axes[EventCode.absY] = legacyY }
+        var keys: [UInt16] = []
+        for (i, c) in DeviceClassification.fingerCountCodes.enumerated() where fingerToolsDown & (1 << UInt8(i)) != 0 {
+            keys.append(c.code)
+        }
+        switch fingerProtocol {
+        case .slotted:
+            let s = slots.snapshot
+            return DeviceState(slots: s.slots, currentSlot: s.current, keysDown: keys.sorted(), axisValues: axes)
+        case .singleTouch:
+            if !hasPen {
+                axes[secondaryAxes ? EventCode.absZ : EventCode.absX] = singleX
+                axes[secondaryAxes ? EventCode.absRX : EventCode.absY] = singleY
+                if let singlePressure { axes[EventCode.absPressure] = singlePressure }
+            }
+            if singleTouchKey { keys.append(contactKey) }
+            return DeviceState(keysDown: Array(Set(keys)).sorted(), axisValues: axes)
+        case .anonymous, .none:
+            if anonymousTouchKey == true { keys.append(EventCode.btnTouch) }
+            return DeviceState(keysDown: keys.sorted(), axisValues: axes)
+        }
+    }
+
     /// Touches in contact (hover spans excluded).
     var activeTouchCount: Int {
         var n = slots.touchingCount + anonymous.touchingCount + (single.isTouching ? 1 : 0)

@@ -15,6 +15,8 @@ public struct DeviceRuleSettings: Hashable, Sendable {
     public var ignoredBecause: String?
     /// Pass-through: grab the device and serve the app world a mirror of it (semantics §9).
     public var passThrough: Bool?
+    /// How a taken touch ends on the pass-through mirror (``MirrorEnding``).
+    public var passThroughEnding: MirrorEnding?
 
     /// Creates rule settings; the default sets nothing.
     public init(screen: Int? = nil, rotation: Rotation? = nil, calibration: CalibrationMatrix? = nil,

@@ -2,11 +2,17 @@
 /// touchd creates through uinput when it grabs a real touchscreen, and to
 /// which it writes only what the app world may see (docs/pass-through.md).
 ///
-/// The mirror looks like the original to libinput (same ids, properties,
-/// ranges and resolutions, so the same size in millimetres and the same
-/// quirks by id), with three differences:
-/// - its name ends with ``nameSuffix``, so that touchd never reads its own
-///   mirrors (and the shipped udev rule marks them `TOUCHD_MIRROR=1`);
+/// The mirror looks like the original to libinput and the compositor (the
+/// same name, ids, properties, ranges and resolutions, so the same size in
+/// millimetres, the same quirks by id, and the compositor's per-device
+/// settings keyed by `<vendor>:<product>:<name>` apply to it), with three
+/// differences:
+/// - its phys is ``phys(key:)``, `touchd-mirror-<key>` (the original's
+///   node, `event5`): the marker by which touchd never reads its own mirrors
+///   (the shipped udev rule marks them `TOUCHD_MIRROR=1`, and imports the
+///   original's udev properties from `/run/touchd/<phys>`); a person tells
+///   them apart by it and by their node (`touchctl devices`, `libinput
+///   list-devices`' "Kernel:");
 /// - it always speaks multitouch protocol B (`ABS_MT_SLOT`,
 ///   `ABS_MT_TRACKING_ID`), whatever the original speaks: protocol A and
 ///   single-touch originals get 10 slots;
@@ -22,8 +28,40 @@
 /// `INPUT_PROP_POINTER`: udev's `input_id` calls it a touchscreen exactly when
 /// it calls the original one.
 public enum MirrorDescription {
-    /// Appended to the original's name: `"Atmel maXTouch Touchscreen (touchd pass-through)"`.
+    /// What mirrors of earlier touchd versions appended to the original's
+    /// name (`"Atmel maXTouch Touchscreen (touchd pass-through)"`): such a
+    /// device is still recognised as a mirror. Mirrors now keep the original's name.
     public static let nameSuffix = " (touchd pass-through)"
+
+    /// The start of a mirror's phys: `touchd-mirror-<key>`.
+    public static let physPrefix = "touchd-mirror-"
+
+    /// A mirror's phys for `key` (the original's node name, `event5`), kept
+    /// to what uinput takes and what a udev file name may hold.
+    public static func phys(key: String) -> String {
+        let safe = key.unicodeScalars.map { s -> Character in
+            (s.isASCII && (s.properties.isAlphabetic || s.properties.numericType != nil || s == "-" || s == "_")) ? Character(s) : "_"
+        }
+        return physPrefix + String(String(safe).prefix(48))
+    }
+
+    /// Whether a device of this phys is a touchd mirror.
+    public static func isMirror(phys: String?) -> Bool {
+        phys?.hasPrefix(physPrefix) ?? false
+    }
+
+    /// The udev properties of the original that its mirror carries too
+    /// (written to `/run/touchd/<phys>`, imported by the shipped rule
+    /// `90-touchd-mirror.rules`): what libinput and compositors read per
+    /// device. `LIBINPUT_*` (calibration, device group, ignore, quirks
+    /// overrides), `WL_*` (`WL_OUTPUT`, `WL_SEAT`), `ID_INPUT_WIDTH_MM` and
+    /// `ID_INPUT_HEIGHT_MM`, `ID_SEAT`. Sorted by name.
+    public static func carriedProperties(_ properties: [String: String]) -> [(key: String, value: String)] {
+        properties.filter { key, value in
+            (key.hasPrefix("LIBINPUT_") || key.hasPrefix("WL_") || key == "ID_INPUT_WIDTH_MM" || key == "ID_INPUT_HEIGHT_MM"
+                || key == "ID_SEAT") && !value.contains("\n") && !key.contains("=")
+        }.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+    }
 
     /// uinput's name limit (`UINPUT_MAX_NAME_SIZE`, 80 bytes with the terminating NUL).
     public static let maximumNameBytes = 79
@@ -32,11 +70,12 @@ public enum MirrorDescription {
     /// as many as libinput gives a protocol A device through mtdev.
     public static let defaultSlotCount = 10
 
-    /// The mirror's description for `original`.
-    public static func make(from original: DeviceDescription) -> DeviceDescription {
+    /// The mirror's description for `original`; `key` names it in its phys
+    /// (``phys(key:)``: the original's node name).
+    public static func make(from original: DeviceDescription, key: String = "0") -> DeviceDescription {
         var mirror = DeviceDescription(
-            name: name(for: original.name), id: original.id, properties: original.properties,
-            phys: original.phys)
+            name: String(original.name.utf8.prefix(maximumNameBytes)) ?? original.name, id: original.id,
+            properties: original.properties, phys: phys(key: key))
         mirror.codes[.syn] = CodeSet([EventCode.synReport, EventCode.synDropped])
 
         // Keys: touch, finger counts, pen tools and stylus buttons the original has; BTN_TOUCH always.

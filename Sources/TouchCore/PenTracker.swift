@@ -89,6 +89,20 @@ struct PenTracker: Sendable {
             device: device, time: time, lift: lift, ids: &ids, into: &out)
     }
 
+    /// Starts from a device's state: its pen axes and keys. A tool already in
+    /// proximity is ignored until it leaves (its span's beginning was never seen).
+    mutating func seed(axisValues: [UInt16: Int32], keysDown: [UInt16]) {
+        for (code, value) in axisValues {
+            guard handleAbs(code: code, value: value) else { continue }
+        }
+        axes = pendingAxes
+        axesChanged = false
+        implied = false
+        for code in keysDown { _ = handleKey(code: code, value: 1) }
+        changed = false
+        if tool != nil { lifecycle.ignoreUntilGone() }
+    }
+
     /// Ends any contact or hover span; later axis events imply proximity again.
     mutating func cancel(device: DeviceID, time: Timestamp, into out: inout [Touch]) {
         lifecycle.cancel(device: device, time: time, into: &out)

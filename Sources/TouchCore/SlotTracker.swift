@@ -20,6 +20,33 @@ struct SlotTracker: Sendable {
         slots = Array(repeating: Slot(), count: max(1, slotCount))
     }
 
+    /// Starts from a device's state (``DeviceState``): its slot values and
+    /// current slot. A slot holding a contact is ignored until that contact ends.
+    /// An empty slot at (0, 0) is taken as never used: its position stays
+    /// unknown, so a contact that begins there without one is placed as
+    /// offline replay places it (the legacy `ABS_X`/`ABS_Y`, some touchpads
+    /// send no slot position at all).
+    mutating func seed(_ snapshots: [SlotSnapshot], current: Int?) {
+        for s in snapshots where s.slot >= 0 && s.slot < slots.count {
+            let unused = s.trackingID < 0 && s.x == 0 && s.y == 0
+            slots[s.slot].raw = RawContact(
+                x: unused ? nil : s.x, y: unused ? nil : s.y, pressure: s.pressure, touchMajor: s.touchMajor, touchMinor: s.touchMinor,
+                distance: s.distance, toolType: s.toolType ?? EventCode.mtToolFinger, trackingID: s.trackingID)
+            if s.trackingID >= 0 { slots[s.slot].lifecycle.ignoreUntilGone() }
+        }
+        if let current { self.current = current }
+    }
+
+    /// The slots' values and the current slot, as ``seed(_:current:)`` takes them.
+    var snapshot: (slots: [SlotSnapshot], current: Int) {
+        let snapshots = slots.indices.map { i in
+            let r = slots[i].raw
+            return SlotSnapshot(slot: i, trackingID: r.trackingID, x: r.x ?? 0, y: r.y ?? 0, pressure: r.pressure,
+                                touchMajor: r.touchMajor, touchMinor: r.touchMinor, toolType: r.toolType, distance: r.distance)
+        }
+        return (snapshots, current)
+    }
+
     /// Applies one `ABS_MT_*` event; returns false when the code is not a slot axis.
     mutating func handle(code: UInt16, value: Int32) -> Bool {
         if code == EventCode.absMTSlot {

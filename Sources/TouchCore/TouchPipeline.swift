@@ -99,8 +99,17 @@ public struct TouchPipeline: Sendable {
     }
 
     /// Adds (or replaces) a device and returns what the pipeline made of it.
+    ///
+    /// `state` is the device's state when it was opened (or when a trace
+    /// began): its slots, current slot, keys and axes start from it, not from
+    /// zeros, so a contact that begins without repeating an unchanged axis is
+    /// placed where the device says (semantics §9). A contact already down in
+    /// `state` is ignored until it lifts: its beginning was never seen, and a
+    /// touch is never delivered half-way.
     @discardableResult
-    public mutating func addDevice(_ id: DeviceID, description original: DeviceDescription, mapping: DeviceMapping = DeviceMapping()) -> DeviceInfo {
+    public mutating func addDevice(
+        _ id: DeviceID, description original: DeviceDescription, mapping: DeviceMapping = DeviceMapping(), state: DeviceState? = nil
+    ) -> DeviceInfo {
         // libinput quirks may add or remove codes and properties (AttrEventCode, AttrInputProp).
         let changes = mapping.quirks.capabilityChanges
         let description = changes.isEmpty ? original : changes.applied(to: original)
@@ -110,7 +119,8 @@ public struct TouchPipeline: Sendable {
         let screenIndex = screens.indices.contains(mapping.screen) ? mapping.screen : 0
         let info = DeviceInfo(id: id, description: description, classification: classification,
                               geometry: geometry, mapping: mapping, screen: screens[screenIndex])
-        let assembler = DeviceFrameAssembler(info: info, screenIndex: screenIndex, generation: generation)
+        var assembler = DeviceFrameAssembler(info: info, screenIndex: screenIndex, generation: generation)
+        if let state { assembler.seed(state) }
         if let p = directory.position(of: id) {
             assemblers[p] = assembler
         } else {
@@ -145,6 +155,12 @@ public struct TouchPipeline: Sendable {
         }
         return changed
     }
+
+    /// The kernel state of a device as the events fed so far say (its slots,
+    /// current slot, keys and axes), nil when the device is not added: what
+    /// ``addDevice(_:description:mapping:state:)`` needs to take the device
+    /// up again after it was removed and added anew (a new mapping, a reload).
+    public func deviceState(_ id: DeviceID) -> DeviceState? { directory.position(of: id).map { assemblers[$0].state } }
 
     /// The device with `id`, if added.
     public func device(_ id: DeviceID) -> DeviceInfo? { directory.position(of: id).map { assemblers[$0].info } }

@@ -140,11 +140,13 @@ public actor DaemonEngine {
     @discardableResult
     public func addDevice(_ id: DeviceID, description: DeviceDescription, at time: Timestamp,
                           syspath: String? = nil, udevProperties: [String: String] = [:],
-                          mapping: DeviceMapping? = nil) -> String? {
+                          mapping: DeviceMapping? = nil, state: DeviceState? = nil) -> String? {
         let ignored = session.addDevice(id, description: description, at: time, syspath: syspath,
-                                        udevProperties: udevProperties, mapping: mapping, into: &router)
+                                        udevProperties: udevProperties, mapping: mapping, state: state, into: &router)
         if ignored == nil {
-            record { r throws(TraceError) in try r.addDevice(id, description, udevProperties: udevProperties, at: time) }
+            record { r throws(TraceError) in
+                try r.addDevice(id, description, udevProperties: udevProperties, state: state, at: time)
+            }
         }
         finishDeviceChange()
         return ignored
@@ -167,14 +169,22 @@ public actor DaemonEngine {
     /// to it once ``activatePassThrough(_:)`` is called (after the original is
     /// grabbed). False, logged, when the mirror cannot be created: the device
     /// is then served without pass-through and must not be grabbed.
-    public func preparePassThrough(_ id: DeviceID) -> Bool {
+    /// `ending` says how a contact the app world has ends when touchd takes it.
+    /// `node` is the original's node (it names the mirror's phys) and
+    /// `udevProperties` its udev properties (the mirror carries those the
+    /// compositor reads: docs/pass-through.md, "The mirror's identity").
+    public func preparePassThrough(_ id: DeviceID, ending: MirrorEnding = .default, node: String? = nil,
+                                   udevProperties: [String: String] = [:]) -> Bool {
         guard router.mirrors[id] == nil else { return true }
         guard let info = session.pipeline.device(id) else { return false }
         do {
-            let mirror = try PassThroughMirror(device: id, original: info.description, logger: logger)
+            let key = node.map { String($0.split(separator: "/").last ?? "") } ?? "device\(id.rawValue)"
+            let mirror = try PassThroughMirror(device: id, original: info.description, key: key, udevProperties: udevProperties,
+                                               ending: ending, logger: logger)
             router.mirrors[id] = mirror
-            logger.notice("pass-through: mirror created", metadata: [
-                "device": "\(id.rawValue)", "name": "\(info.description.name)", "mirror": "\(mirror.uinput.devnode ?? "?")",
+            let mirrorNode = mirror.uinput.devnode ?? "?"
+            logger.notice("pass-through: mirror \(mirror.uinput.deviceDescription.name) (\(mirrorNode), phys \(mirror.uinput.deviceDescription.phys ?? "?")) created for \(info.description.name) (\(node ?? "device \(id.rawValue)"))", metadata: [
+                "device": "\(id.rawValue)", "name": "\(info.description.name)", "mirror": "\(mirrorNode)", "ending": "\(ending.rawValue)",
             ])
             return true
         } catch {
@@ -187,6 +197,7 @@ public actor DaemonEngine {
     public func activatePassThrough(_ id: DeviceID) {
         guard router.mirrors[id] != nil else { return }
         session.mirror(id)
+        publishHello()
     }
 
     /// Ends pass-through for a device: every contact on its mirror ends and the mirror goes away.
@@ -195,6 +206,14 @@ public actor DaemonEngine {
         guard let mirror = router.mirrors.removeValue(forKey: id) else { return }
         mirror.close(at: time)
         logger.notice("pass-through: mirror removed", metadata: ["device": "\(id.rawValue)"])
+        publishHello()
+    }
+
+    /// A device's mirror's `/dev/uinput` descriptor and slot count (for the
+    /// pass-through guard), nil without a mirror.
+    func mirrorDescriptor(_ id: DeviceID) -> (fd: Int32, slots: Int)? {
+        guard let m = router.mirrors[id] else { return nil }
+        return (m.uinput.fileDescriptor, max(1, m.uinput.deviceDescription.slotCount))
     }
 
     /// Whether a device has a pass-through mirror.
@@ -249,14 +268,22 @@ public actor DaemonEngine {
     public func advance(to time: Timestamp) {
         prepareRound()
         session.advance(to: time, into: &router)
+        for mirror in router.mirrors.values { mirror.advance(to: time) }
         flush()
         release?(time.seconds)
     }
 
     /// The earliest time at which ``advance(to:)`` would do something: the
-    /// session's next deadline, or the publisher's for held updates.
+    /// session's next deadline, a mirror's (a taken contact's ending), or the
+    /// publisher's for held updates.
     public var nextDeadline: Timestamp? {
-        let own = session.nextDeadline
+        var own = session.nextDeadline
+        if !router.mirrors.isEmpty {
+            for mirror in router.mirrors.values {
+                guard let due = mirror.nextDeadline else { continue }
+                own = own.map { min($0, due) } ?? due
+            }
+        }
         guard let held = heldDeadline?() else { return own }
         // Whole microseconds, rounded up: advancing to it releases them.
         let due = Timestamp(microseconds: Int64((held * 1_000_000).rounded(.up)))
@@ -334,6 +361,14 @@ public actor DaemonEngine {
     // MARK: Hello
 
     func publishHello() {
-        board.write(HelloSnapshot(devices: session.helloDevices, screens: configuration.helloScreens))
+        var devices = session.helloDevices
+        if !router.mirrors.isEmpty {
+            for i in devices.indices {
+                guard let m = router.mirrors[devices[i].id] else { continue }
+                devices[i].passThrough = HelloPassThrough(
+                    mirrorNode: m.uinput.devnode ?? "?", mirrorName: m.uinput.deviceDescription.name, ending: m.ending.rawValue)
+            }
+        }
+        board.write(HelloSnapshot(devices: devices, screens: configuration.helloScreens))
     }
 }

@@ -128,7 +128,8 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             switch event {
             case .deviceAdded(let id, let description, let info):
                 engine.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
-                                 udevProperties: info.udevProperties, mapping: info.settings.mapping)
+                                 udevProperties: info.udevProperties, mapping: info.settings.mapping,
+                                 state: info.stateAtOpen)
                 logger.info("opened \(info.node)", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)"])
                 if info.settings.passThrough { startPassThrough(id, on: engine) }
             case .deviceChanged(let id, let info):
@@ -205,7 +206,9 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             return
         }
         passThroughWaiting.remove(id)
-        guard engine.preparePassThrough(id) else { return }
+        let info = source.devices.first { $0.id == id }?.info
+        guard engine.preparePassThrough(id, ending: info?.settings.passThroughEnding ?? .default, node: info?.node,
+                                        udevProperties: info?.udevProperties ?? [:]) else { return }
         do {
             try source.setGrab(true, of: id)
         } catch {
@@ -217,12 +220,17 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         passThroughActive.insert(id)
         if watchdog == nil {
             do {
-                watchdog = try PassThroughWatchdog(logger: logger)
+                watchdog = try PassThroughWatchdog(logger: logger, guardLink: PassThroughGuardLink(logger: logger))
             } catch {
                 logger.error("pass-through: cannot start the watchdog: \(error)")
             }
         }
-        if let fd = source.descriptor(of: id) { watchdog?.watch(id, descriptor: fd) }
+        if let fd = source.descriptor(of: id) {
+            watchdog?.watch(id, descriptor: fd)
+            if let link = watchdog?.guardLink, let mirror = engine.mirrorDescriptor(id) {
+                link.hand(id, grabbed: fd, mirror: mirror.fd, slots: mirror.slots)
+            }
+        }
         logger.notice("pass-through: on", metadata: ["device": "\(id.rawValue)"])
     }
 

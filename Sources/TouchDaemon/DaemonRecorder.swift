@@ -36,11 +36,12 @@ struct DaemonRecorder {
     }
 
     /// A device in service from now on; devices added before the first event are present from the start.
+    /// `state` is the device's kernel state when it was opened: the trace carries it, so replay starts where live did.
     mutating func addDevice(_ id: DeviceID, _ description: DeviceDescription, udevProperties: [String: String],
-                            at time: Timestamp) throws(TraceError) {
+                            state: DeviceState? = nil, at time: Timestamp) throws(TraceError) {
         var d = description
         d.udevProperties = udevProperties
-        writer.addDevice(id, RecordedDevice(description: d), at: started ? time : nil)
+        writer.addDevice(id, RecordedDevice(description: d, initialState: state), at: started ? time : nil)
         devices.insert(id)
         try writer.flush()
     }

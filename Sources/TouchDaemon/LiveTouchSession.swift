@@ -160,7 +160,8 @@ public final class LiveTouchSession {
         case .deviceAdded(let id, let description, let info):
             buffer.infos[id] = info
             session.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
-                              udevProperties: info.udevProperties, mapping: info.settings.mapping, into: &buffer)
+                              udevProperties: info.udevProperties, mapping: info.settings.mapping,
+                              state: info.stateAtOpen, into: &buffer)
         case .deviceChanged(let id, let info):
             buffer.infos[id] = info
             session.changeDevice(id, udevProperties: info.udevProperties, mapping: info.settings.mapping,

@@ -1,7 +1,9 @@
 import Evdev
+import Glibc
 import Gestures
 import Logging
 import Session
+import SystemCalls
 import TouchCore
 
 /// A device's pass-through mirror (semantics §9; docs/pass-through.md): the
@@ -20,15 +22,59 @@ final class PassThroughMirror {
     private var events: [InputEvent] = []
     private var frameTime = Timestamp.zero
     private let logger: Logger
+    /// The file of the original's udev properties for the mirror, when written.
+    private let propertiesFile: String?
+
+    /// Where the mirrors' property files go: systemd's `RUNTIME_DIRECTORY`
+    /// (the unit's `RuntimeDirectory=touchd`), else `/run/touchd`; the udev
+    /// rule reads `/run/touchd/<phys>`.
+    static var propertiesDirectory: String {
+        if let dir = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !dir.isEmpty, !dir.contains(":") { return dir }
+        return "/run/touchd"
+    }
+
+    /// Writes `KEY=value` lines (udev's `IMPORT{file}` format); a failure is
+    /// logged and the mirror goes without them (nil returned).
+    private static func writeProperties(_ properties: [(key: String, value: String)], phys: String, logger: Logger) -> String? {
+        let directory = propertiesDirectory
+        let path = directory + "/" + phys
+        _ = mkdir(directory, 0o755)
+        let text = properties.map { "\($0.key)=\($0.value)\n" }.joined()
+        do {
+            let fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
+            defer { try? Syscall.close(fd) }
+            try Syscall.writeAll(fd, Array(text.utf8))
+            return path
+        } catch {
+            logger.warning("pass-through: cannot write \(path) (\(error)): the mirror goes without the original's udev properties (\(properties.map(\.key).joined(separator: ", ")))")
+            return nil
+        }
+    }
+
+    /// How a touch touchd takes ends on the mirror.
+    var ending: MirrorEnding { writer.ending }
     /// Set after a write failed (logged once); the mirror is then left alone.
     private(set) var failed = false
 
     /// Creates the mirror of `original`.
     ///
     /// - Throws: ``EvdevError`` naming the device when `/dev/uinput` refuses it.
-    init(device: DeviceID, original: DeviceDescription, logger: Logger) throws(EvdevError) {
-        uinput = try UinputDevice.mirror(of: original)
-        writer = MirrorEventWriter(mirror: uinput.deviceDescription)
+    /// `key` names the mirror in its phys (the original's node name);
+    /// `udevProperties` are the original's: those the compositor reads
+    /// (``MirrorDescription/carriedProperties(_:)``) are written to
+    /// ``propertiesDirectory``/<phys> before the mirror is created, for the
+    /// shipped rule `90-touchd-mirror.rules` to import onto it.
+    init(device: DeviceID, original: DeviceDescription, key: String = "0", udevProperties: [String: String] = [:],
+         ending: MirrorEnding = .default, logger: Logger) throws(EvdevError) {
+        let phys = MirrorDescription.phys(key: key)
+        propertiesFile = Self.writeProperties(MirrorDescription.carriedProperties(udevProperties), phys: phys, logger: logger)
+        do {
+            uinput = try UinputDevice.mirror(of: original, key: key)
+        } catch {
+            if let propertiesFile { try? Syscall.unlink(propertiesFile) }
+            throw error
+        }
+        writer = MirrorEventWriter(mirror: uinput.deviceDescription, ending: ending)
         self.device = device
         self.logger = logger
         events.reserveCapacity(128)
@@ -50,6 +96,16 @@ final class PassThroughMirror {
         write()
     }
 
+    /// When a taken contact's ending has its next step (``MirrorEnding/lift``), nil when none.
+    var nextDeadline: Timestamp? { writer.nextDeadline }
+
+    /// Writes the steps of taken contacts' endings due by `time`.
+    func advance(to time: Timestamp) {
+        guard events.isEmpty else { return }
+        writer.advance(to: time, into: &events)
+        if !events.isEmpty { write() }
+    }
+
     /// Ends every contact on the mirror and destroys it: the compositor sees
     /// nothing left down, then the device go away.
     func close(at time: Timestamp) {
@@ -59,6 +115,7 @@ final class PassThroughMirror {
             write()
         }
         uinput.close()
+        if let propertiesFile { try? Syscall.unlink(propertiesFile) }
     }
 
     private func write() {

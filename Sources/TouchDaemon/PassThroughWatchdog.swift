@@ -28,14 +28,18 @@ final class PassThroughWatchdog: @unchecked Sendable {
     /// Descriptors of the devices grabbed for pass-through.
     private let grabbed = Mutex<[DeviceID: Int32]>([:])
     private let logger: Logger
+    /// The guard outside the process (``PassThroughGuard``), fed a heartbeat
+    /// at each look that finds the engine not stalled; nil without one.
+    let guardLink: PassThroughGuardLink?
     // What the looks have seen (the watchdog's thread, or a test calling ``look()``).
     private var lastRounds: UInt64 = 0
     private var stalledFor = 0
 
     /// Starts the watchdog's thread, which calls ``look()`` every ``intervalMilliseconds``
     /// (`startsThread` false: nobody does but the caller, as tests do).
-    init(logger: Logger, startsThread: Bool = true) throws(SystemCallError) {
+    init(logger: Logger, guardLink: PassThroughGuardLink? = nil, startsThread: Bool = true) throws(SystemCallError) {
         self.logger = logger
+        self.guardLink = guardLink
         guard startsThread else { return }
         try DetachedThread.start(name: "touchd-watchdog") { [self] in
             while !stopping.load(ordering: .relaxed) {
@@ -56,7 +60,10 @@ final class PassThroughWatchdog: @unchecked Sendable {
     func watch(_ device: DeviceID, descriptor fd: Int32) { grabbed.withLock { $0[device] = fd } }
 
     /// A device is no longer grabbed for pass-through, or is closed (engine's thread, before its descriptor is closed).
-    func forget(_ device: DeviceID) { _ = grabbed.withLock { $0.removeValue(forKey: device) } }
+    func forget(_ device: DeviceID) {
+        let was = grabbed.withLock { $0.removeValue(forKey: device) }
+        if was != nil { guardLink?.forget(device) }
+    }
 
     /// Whether the watchdog released the grabs since the last call (engine's thread).
     func takeReleased() -> Bool { released.exchange(false, ordering: .acquiring) }
@@ -66,17 +73,29 @@ final class PassThroughWatchdog: @unchecked Sendable {
     /// looks that saw no round of the engine's thread while a grabbed device
     /// had input waiting. Only one thread may look.
     func look() -> Bool {
+        if let guardLink, guardLink.takeReleased() {
+            let count = grabbed.withLock { g in
+                defer { g.removeAll() }
+                return g.count
+            }
+            released.store(true, ordering: .releasing)
+            logger.critical("pass-through: the guard gave \(count) device(s) back to the compositor while touchd was stopped")
+            return true
+        }
         let now = rounds.load(ordering: .relaxed)
         if now != lastRounds {
             lastRounds = now
             stalledFor = 0
+            guardLink?.beat()
             return false
         }
         let fds = grabbed.withLock { Array($0.values) }
         guard !fds.isEmpty, Self.anyReadable(fds) else {
             stalledFor = 0
+            guardLink?.beat()
             return false
         }
+        // Stalled with input waiting: no heartbeat, so the guard acts after its limit.
         stalledFor += Self.intervalMilliseconds
         guard stalledFor >= Self.stallLimitMilliseconds else { return false }
         for fd in fds { EvdevDevice.releaseGrab(ofDescriptor: fd) }

@@ -21,7 +21,7 @@ public struct TouchReplay: Sendable {
         var r = TouchReplay()
         for (i, d) in recording.devices.enumerated() {
             let id = DeviceID(i)
-            r.pipeline.addDevice(id, description: d.description, mapping: mappings[id] ?? DeviceMapping())
+            r.pipeline.addDevice(id, description: d.description, mapping: mappings[id] ?? DeviceMapping(), state: d.initialState)
         }
         for e in recording.events { r.feed(e.event, from: e.device) }
         r.finish()

@@ -162,10 +162,66 @@ private struct State {
             guard let s = n.stringValue else { throw error(.badLine, line, "\"node\" must be a string") }
             node = s
         }
+        let state = try value["state"].map { try deviceState($0, line: line) }
         live[id] = devices.count
-        devices.append(RecordedDevice(description: d, node: node))
+        devices.append(RecordedDevice(description: d, node: node, initialState: state))
         events.append([])
         usage.append(CodeUsage())
+    }
+
+    // `state`: {"slot": n, "slots": {"<slot>": {"<ABS_MT code>": value}}, "keys": [code], "abs": {"<code>": value}}.
+    private func deviceState(_ value: JSONValue, line: Int) throws -> DeviceState {
+        guard value.objectValue != nil else { throw error(.badLine, line, "\"state\" must be an object") }
+        func int32(_ v: JSONValue, _ what: String) throws -> Int32 {
+            guard let i = v.integer, let x = Int32(exactly: i) else { throw error(.badLine, line, "\"state\": \(what) must be a 32-bit integer") }
+            return x
+        }
+        func code(_ key: String, _ what: String) throws -> UInt16 {
+            guard let c = UInt16(key) else { throw error(.badLine, line, "\"state\": \(what) \"\(key)\" is not a code") }
+            return c
+        }
+        var state = DeviceState()
+        if let slot = value["slot"] {
+            guard let i = slot.integer, i >= 0, i < 4096 else { throw error(.badLine, line, "\"state\": \"slot\" must be a slot number") }
+            state.currentSlot = Int(i)
+        }
+        if let slots = value["slots"] {
+            guard let pairs = slots.objectValue else { throw error(.badLine, line, "\"state\": \"slots\" must map slot numbers to axis values") }
+            for (key, axes) in pairs.sorted(by: { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) }) {
+                guard let n = Int(key), n >= 0, n < 4096, let values = axes.objectValue else {
+                    throw error(.badLine, line, "\"state\": slot \"\(key)\" must be a slot number with an object of axis values")
+                }
+                var s = SlotSnapshot(slot: n, trackingID: -1)
+                for (k, v) in values {
+                    let x = try int32(v, "slot \(n) axis \(k)")
+                    switch try code(k, "slot \(n) axis") {
+                    case EventCode.absMTTrackingID: s.trackingID = x
+                    case EventCode.absMTPositionX: s.x = x
+                    case EventCode.absMTPositionY: s.y = x
+                    case EventCode.absMTPressure: s.pressure = x
+                    case EventCode.absMTTouchMajor: s.touchMajor = x
+                    case EventCode.absMTTouchMinor: s.touchMinor = x
+                    case EventCode.absMTToolType: s.toolType = x
+                    case EventCode.absMTDistance: s.distance = x
+                    default: break
+                    }
+                }
+                state.slots.append(s)
+            }
+        }
+        if let keys = value["keys"] {
+            guard let list = keys.arrayValue else { throw error(.badLine, line, "\"state\": \"keys\" must be a list of key codes") }
+            for k in list {
+                guard let i = k.integer, let c = UInt16(exactly: i) else { throw error(.badLine, line, "\"state\": bad key code in \"keys\"") }
+                state.keysDown.append(c)
+            }
+            state.keysDown.sort()
+        }
+        if let abs = value["abs"] {
+            guard let pairs = abs.objectValue else { throw error(.badLine, line, "\"state\": \"abs\" must map axis codes to values") }
+            for (k, v) in pairs { state.axisValues[try code(k, "axis")] = try int32(v, "axis \(k)") }
+        }
+        return state
     }
 
     func recording() -> Recording {

@@ -99,7 +99,33 @@ public struct NativeTraceWriter {
             }
             line += "}"
         }
+        if let state = device.initialState { Self.append(state, of: d, to: &line) }
         pending += line + "}\n"
+    }
+
+    // The `state` field (docs/trace-format.md): every slot with the slot axes the device declares.
+    private static func append(_ state: DeviceState, of d: DeviceDescription, to line: inout String) {
+        line += ",\"state\":{"
+        var parts: [String] = []
+        if let slot = state.currentSlot { parts.append("\"slot\":\(slot)") }
+        if !state.slots.isEmpty {
+            let slots = state.slots.map { s -> String in
+                var axes: [(UInt16, Int32?)] = [
+                    (EventCode.absMTTrackingID, s.trackingID), (EventCode.absMTPositionX, s.x), (EventCode.absMTPositionY, s.y),
+                    (EventCode.absMTPressure, s.pressure), (EventCode.absMTTouchMajor, s.touchMajor),
+                    (EventCode.absMTTouchMinor, s.touchMinor), (EventCode.absMTToolType, s.toolType), (EventCode.absMTDistance, s.distance),
+                ]
+                axes.sort { $0.0 < $1.0 }
+                let values = axes.compactMap { code, value in value.map { "\"\(code)\":\($0)" } }
+                return "\"\(s.slot)\":{" + values.joined(separator: ",") + "}"
+            }
+            parts.append("\"slots\":{" + slots.joined(separator: ",") + "}")
+        }
+        if !state.keysDown.isEmpty { parts.append("\"keys\":[" + state.keysDown.map(String.init).joined(separator: ",") + "]") }
+        if !state.axisValues.isEmpty {
+            parts.append("\"abs\":{" + state.axisValues.keys.sorted().map { "\"\($0)\":\(state.axisValues[$0]!)" }.joined(separator: ",") + "}")
+        }
+        line += parts.joined(separator: ",") + "}"
     }
 
     /// Writes a removal line: the device is gone and `id` may be reused by a later device line.

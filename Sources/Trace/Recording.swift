@@ -17,10 +17,15 @@ public struct RecordedDevice: Hashable, Sendable {
     public var description: DeviceDescription
     /// The device node it was recorded from (`/dev/input/event3`), when the trace says.
     public var node: String?
+    /// The device's kernel state when the recording of it began (its slots,
+    /// current slot, keys and axes: docs/trace-format.md, `state`), when the
+    /// trace says; replay starts the device from it, as touchd did live.
+    public var initialState: DeviceState?
     /// Creates a recorded device.
-    public init(description: DeviceDescription, node: String? = nil) {
+    public init(description: DeviceDescription, node: String? = nil, initialState: DeviceState? = nil) {
         self.description = description
         self.node = node
+        self.initialState = initialState
     }
 }
 

@@ -78,7 +78,7 @@ public struct UdevDeviceInfo: Hashable, Sendable {
     }
 
     /// `TOUCHD_MIRROR=1`: touchd's own pass-through mirror (set by the shipped
-    /// rule in `70-touchd.rules` on devices named `* (touchd pass-through)`),
+    /// rule in `70-touchd.rules` on devices whose phys starts `touchd-mirror-`),
     /// which touchd never reads.
     public var isTouchdMirror: Bool { properties["TOUCHD_MIRROR"]?.trimmed == "1" }
 

@@ -25,6 +25,9 @@ public struct HelloDevice: Hashable, Sendable {
     public var sizeSource: String
     /// Index of the screen it maps to.
     public var screen: Int
+    /// Its pass-through mirror while touchd stands in front of the compositor
+    /// for it (semantics §9), nil otherwise.
+    public var passThrough: HelloPassThrough?
     /// Creates a device entry.
     public init(id: DeviceID, name: String, touchTypes: [TouchType], slots: Int, widthMM: Double, heightMM: Double, sizeSource: String, screen: Int) {
         self.id = id
@@ -35,6 +38,22 @@ public struct HelloDevice: Hashable, Sendable {
         self.heightMM = heightMM
         self.sizeSource = sizeSource
         self.screen = screen
+    }
+}
+
+/// A device's pass-through mirror as `hello` lists it (`touchctl devices --running`).
+public struct HelloPassThrough: Hashable, Sendable {
+    /// The mirror's node, `/dev/input/eventN` (`?` when unknown).
+    public var mirrorNode: String
+    /// The mirror's kernel name.
+    public var mirrorName: String
+    /// How a touch touchd takes ends on it: `cancel` or `lift`.
+    public var ending: String
+    /// Creates an entry.
+    public init(mirrorNode: String, mirrorName: String, ending: String) {
+        self.mirrorNode = mirrorNode
+        self.mirrorName = mirrorName
+        self.ending = ending
     }
 }
 
@@ -146,6 +165,14 @@ public enum MessageEncoder {
         w.field("source", string: d.sizeSource)
         w.endObject()
         w.field("screen", int: d.screen)
+        if let p = d.passThrough {
+            w.key("passThrough")
+            w.beginObject()
+            w.field("mirror", string: p.mirrorNode)
+            w.field("name", string: p.mirrorName)
+            w.field("ending", string: p.ending)
+            w.endObject()
+        }
         w.endObject()
     }
 

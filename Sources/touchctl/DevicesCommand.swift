@@ -116,7 +116,8 @@ enum LiveDeviceText {
         }
         if s.grab { mapping += ", grabbed" }
         lines.append(mapping)
-        lines.append("  pass-through: \(s.passThrough ? "on" : "off") (\(source(s.passThroughSource)))")
+        lines.append("  pass-through: \(s.passThrough ? "on" : "off") (\(source(s.passThroughSource)))"
+                     + (s.passThrough ? ", taken touches end: \(s.passThroughEnding.rawValue)" : ""))
         lines.append("  syspath: \(live.syspath)")
         lines.append(contentsOf: DeviceText.quirkLines(device.mapping.quirks))
         for w in s.warnings { lines.append("  warning: \(w)") }
@@ -186,6 +187,11 @@ enum RunningDevicesText {
         for d in devices {
             let screen = d["screen"]?.int64Value ?? 0
             lines.append("device \(d["id"]?.int64Value ?? -1) \"\(d["name"]?.stringValue ?? "?")\": screen \(screen) \"\(names[screen] ?? "?")\"")
+            if let p = d["passThrough"] {
+                lines.append("  pass-through: on, mirror \(p["mirror"]?.stringValue ?? "?") \"\(p["name"]?.stringValue ?? "?")\", taken touches end: \(p["ending"]?.stringValue ?? "?")")
+            } else {
+                lines.append("  pass-through: off")
+            }
         }
         return lines
     }

@@ -110,7 +110,7 @@ struct TraceRecorder {
         switch event {
         case .deviceAdded(let id, var description, let info):
             description.udevProperties = info.udevProperties
-            let device = RecordedDevice(description: description, node: info.node)
+            let device = RecordedDevice(description: description, node: info.node, initialState: info.stateAtOpen)
             // Source ids count up from 0 without reuse, so they index `recording.devices`.
             recording.devices.append(device)
             native?.addDevice(id, device, at: hotplug ? LiveClock.now() : nil)

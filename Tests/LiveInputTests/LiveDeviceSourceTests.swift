@@ -275,16 +275,24 @@ extension LiveInputEvent {
 
 /// touchd never reads its own pass-through mirrors.
 @Suite struct OwnMirrorTests {
-    @Test func aMirrorIsKnownByItsUdevPropertyOrItsName() {
+    @Test func aMirrorIsKnownByItsUdevPropertyOrItsPhysNotItsName() {
         let plain = LiveDeviceSourceTests.fakeTouchscreen(node: "/dev/input/event9996")
         let marked = LiveDeviceSourceTests.fakeTouchscreen(node: "/dev/input/event9996", extra: ["TOUCHD_MIRROR": "1"])
-        #expect(LiveDeviceSource.ownMirrorReason(plain, name: "Atmel maXTouch Touchscreen") == nil)
-        #expect(LiveDeviceSource.ownMirrorReason(plain, name: nil) == nil)
-        #expect(LiveDeviceSource.ownMirrorReason(marked, name: nil) == "touchd's own pass-through mirror")
-        #expect(LiveDeviceSource.ownMirrorReason(plain, name: "Atmel maXTouch Touchscreen (touchd pass-through)")
+        var original = DeviceDescription(name: "Atmel maXTouch Touchscreen")
+        original.phys = "usb-0000:00:14.0-7/input0"
+        let mirror = MirrorDescription.make(from: original, key: "event5")
+        // A mirror keeps its original's name (the compositor's settings apply to it): the phys tells it.
+        #expect(mirror.name == original.name)
+        #expect(mirror.phys == "touchd-mirror-event5")
+        #expect(LiveDeviceSource.ownMirrorReason(plain, description: original) == nil)
+        #expect(LiveDeviceSource.ownMirrorReason(plain, description: nil) == nil)
+        #expect(LiveDeviceSource.ownMirrorReason(marked, description: nil) == "touchd's own pass-through mirror")
+        #expect(LiveDeviceSource.ownMirrorReason(plain, description: mirror) == "touchd's own pass-through mirror")
+        // Earlier versions' mirrors, by their name suffix.
+        #expect(LiveDeviceSource.ownMirrorReason(plain, description: DeviceDescription(name: "Atmel maXTouch Touchscreen (touchd pass-through)"))
                 == "touchd's own pass-through mirror")
         let unmarked = LiveDeviceSourceTests.fakeTouchscreen(node: "/dev/input/event9996", extra: ["TOUCHD_MIRROR": "0"])
-        #expect(LiveDeviceSource.ownMirrorReason(unmarked, name: "Atmel maXTouch Touchscreen") == nil)
+        #expect(LiveDeviceSource.ownMirrorReason(unmarked, description: original) == nil)
     }
 
     @Test func aMarkedMirrorIsReportedIgnoredWithoutBeingOpened() throws {

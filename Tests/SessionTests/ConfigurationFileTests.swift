@@ -59,7 +59,7 @@ import Session
     @Test func aKeyFarFromEveryKnownOneGetsNoSuggestion() throws {
         let e = try #require(errors("devices:\n  - {colour: red}\n").first)
         #expect(e.path == "devices[0].colour" && !e.message.contains("did you mean"), "\(e)")
-        #expect(e.message.contains("known: calibration, grab, ignore, match, passThrough, rotation, screen, sizeMM"), "\(e)")
+        #expect(e.message.contains("known: calibration, grab, ignore, match, passThrough, passThroughEnding, rotation, screen, sizeMM"), "\(e)")
     }
 
     @Test func aGoodFileHasNoErrorsAndKeepsTheDaemonSections() throws {

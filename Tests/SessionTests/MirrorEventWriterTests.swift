@@ -40,7 +40,7 @@ import Trace
     /// Runs `recording` through a session with its device mirrored; returns the mirror's events and the original touches.
     static func mirror(_ recording: Recording, configuration: TouchdConfiguration = TouchdConfiguration()) -> MirrorSink {
         let description = recording.devices[0].description
-        var sink = MirrorSink(writer: MirrorEventWriter(mirror: description))
+        var sink = MirrorSink(writer: MirrorEventWriter(mirror: description, ending: .cancel))
         var session = TouchSession(configuration: configuration, recordsDebug: false)
         session.mirror(DeviceID(rawValue: 0))
         let feed = ReplayFeed(recordings: [recording])
@@ -90,7 +90,7 @@ import Trace
     @Test("§9 a cancelled contact becomes a palm for one frame, then ends")
     func cancelIsAPalmThenAnEnd() {
         let description = DeviceFixtures.touchscreen()
-        var writer = MirrorEventWriter(mirror: description)
+        var writer = MirrorEventWriter(mirror: description, ending: .cancel)
         var events: [InputEvent] = []
         let t0 = Timestamp(microseconds: 1_000_000), t1 = Timestamp(microseconds: 1_010_000)
         var touch = Touch(id: TouchID(7), device: DeviceID(rawValue: 0), phase: .began, type: .direct, tool: .finger, time: t0, location: .zero)
@@ -158,7 +158,7 @@ import Trace
     func resyncLeavesNothingDown() throws {
         let recording = try TraceReader.read(path: "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
         let description = recording.devices[0].description
-        var sink = MirrorSink(writer: MirrorEventWriter(mirror: description))
+        var sink = MirrorSink(writer: MirrorEventWriter(mirror: description, ending: .cancel))
         var session = TouchSession(recordsDebug: false)
         let id = DeviceID(rawValue: 0)
         session.mirror(id)

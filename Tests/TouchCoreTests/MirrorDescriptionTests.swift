@@ -14,12 +14,14 @@ import TouchCore
     @Test func protocolBTouchscreenKeepsItsIdsPropertiesRangesAndSlots() throws {
         var original = try Self.description(Self.atmel)
         original.phys = "i2c-ATML1000:00"
-        let mirror = MirrorDescription.make(from: original)
-        #expect(mirror.name == "Atmel maXTouch Touchscreen (touchd pass-through)")
+        let mirror = MirrorDescription.make(from: original, key: "event5")
+        // The compositor's identity of the original (`<vendor>:<product>:<name>`); the phys is touchd's marker.
+        #expect(mirror.name == "Atmel maXTouch Touchscreen")
         #expect(mirror.id == original.id)
         #expect(mirror.properties == original.properties)
         #expect(mirror.properties.contains(.direct) && !mirror.properties.contains(.pointer))
-        #expect(mirror.phys == "i2c-ATML1000:00")
+        #expect(mirror.phys == "touchd-mirror-event5")
+        #expect(MirrorDescription.isMirror(phys: mirror.phys) && !MirrorDescription.isMirror(phys: original.phys))
         #expect(mirror.slotCount == 10)
         for code in [EventCode.absX, EventCode.absY, EventCode.absMTPositionX, EventCode.absMTPositionY,
                      EventCode.absMTDistance, EventCode.absMTSlot] {
@@ -98,6 +100,18 @@ import TouchCore
         #expect(mirror.codes[.key] == CodeSet([EventCode.btnTouch, EventCode.btnToolFinger, EventCode.btnToolDoubleTap,
                                                EventCode.btnToolPen, EventCode.btnToolRubber, EventCode.btnStylus, EventCode.btnStylus2]))
         #expect(mirror.absInfo[EventCode.absTiltX] == AbsInfo(minimum: -64, maximum: 63))
+    }
+
+    @Test func carriedPropertiesAreWhatLibinputAndCompositorsReadPerDevice() {
+        let carried = MirrorDescription.carriedProperties([
+            "LIBINPUT_CALIBRATION_MATRIX": "1 0 0 0 1 0", "WL_OUTPUT": "DSI-1", "LIBINPUT_DEVICE_GROUP": "3/1/2:usb-1",
+            "ID_INPUT_WIDTH_MM": "217", "ID_INPUT_HEIGHT_MM": "136", "ID_SEAT": "seat1",
+            "ID_PATH": "pci-0000:00:14.0-usb-0:7:1.0", "TOUCHD_SCREEN": "main", "ID_INPUT_TOUCHSCREEN": "1", "LIBINPUT_BAD": "a\nb",
+        ])
+        #expect(carried.map(\.key) == ["ID_INPUT_HEIGHT_MM", "ID_INPUT_WIDTH_MM", "ID_SEAT", "LIBINPUT_CALIBRATION_MATRIX",
+                                        "LIBINPUT_DEVICE_GROUP", "WL_OUTPUT"])
+        #expect(MirrorDescription.phys(key: "event5") == "touchd-mirror-event5")
+        #expect(MirrorDescription.phys(key: "../x y") == "touchd-mirror-___x_y")
     }
 
     @Test func longNamesAreCutToUinputsLimitKeepingTheSuffix() {

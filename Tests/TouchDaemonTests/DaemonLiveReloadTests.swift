@@ -128,7 +128,7 @@ import Glibc
         try write("devices:\n" + Self.onlyOurs + "  - {match: {name: \"\(description.name)\"}, passThrough: true}\n", to: config)
         daemon.signal(SIGHUP)
         try daemon.waitForLog("pass-through: on")
-        _ = try PassThroughTests.Rig.mirrorNode()
+        _ = try PassThroughTests.Rig.mirrorNode(of: node)
         #expect(throws: EvdevError.self) { try other.grab() }
 
         try write("devices:\n" + Self.onlyOurs, to: config)

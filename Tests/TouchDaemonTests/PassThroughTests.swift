@@ -1,3 +1,4 @@
+import Evdev
 import Foundation
 import KernelTesting
 import Session
@@ -69,27 +70,29 @@ import Wire
         /// would take theirs).
         static let namePrefix = "PassThroughTests "
 
-        init(_ recording: Recording, extraConfiguration: String = "") throws {
+        init(_ recording: Recording, extraConfiguration: String = "", environment: [String: String] = [:]) throws {
             let config = directory.path + "/touchd.yaml"
             try ("devices:\n  - match: {name: \"\(Self.namePrefix)*\"}\n    passThrough: true\n" + extraConfiguration)
                 .write(toFile: config, atomically: true, encoding: .utf8)
-            daemon = try DaemonProcess(["--config", config])
+            daemon = try DaemonProcess(["--config", config], environment: environment)
             var own = recording
             for i in own.devices.indices { own.devices[i].description.name = Self.namePrefix + own.devices[i].description.name }
             replay = try UinputReplay(recording: own)
             try daemon.waitForLog("pass-through: on")
-            mirrorNode = try Self.mirrorNode()
+            mirrorNode = try Self.mirrorNode(of: try #require(replay.devices.first?.devnode))
             libinput = try LibinputDebugEvents(node: mirrorNode)
             try libinput.waitForDeviceAdded()
         }
 
-        static func mirrorNode() throws -> String {
+        /// The node of the mirror of `original` (`/dev/input/eventN`): known by its phys, `touchd-mirror-eventN`.
+        static func mirrorNode(of original: String) throws -> String {
             var found: String?
+            let phys = MirrorDescription.phys(key: String(original.split(separator: "/").last ?? ""))
             try poll("the pass-through mirror's node") {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/input")) ?? []
                 for n in names where n.hasPrefix("event") {
-                    let name = (try? String(contentsOfFile: "/sys/class/input/\(n)/device/name", encoding: .utf8)) ?? ""
-                    if name.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix(MirrorDescription.nameSuffix) {
+                    let value = (try? String(contentsOfFile: "/sys/class/input/\(n)/device/phys", encoding: .utf8)) ?? ""
+                    if value.trimmingCharacters(in: .whitespacesAndNewlines) == phys {
                         found = "/dev/input/" + n
                         return true
                     }
@@ -148,27 +151,106 @@ import Wire
         #expect(kinds.first == "TOUCH_DOWN" && kinds.last == "TOUCH_UP", "\(rig.libinput.output)")
     }
 
-    @Test("§9 case 3: a delivered touch that a drag then takes is cancelled on the mirror: TOUCH_CANCEL, no TOUCH_UP")
+    @Test("§9 case 3, ending `cancel`: a delivered touch that a drag then takes is cancelled on the mirror: TOUCH_CANCEL, no TOUCH_UP")
     func claimedAfterDelivery() throws {
         var s = Strokes()
         // Held 600 ms still, then moved 200 units: a drag (minDuration 500 ms).
         s.stroke(at: 1000, [(400, 240)] + (1...20).map { (400 + $0 * 10, 240) }, holdMilliseconds: 600)
-        let surfaces = """
-        surfaces:
-          - id: desk
-            owner: kiosk
-            frame: {x: 0, y: 0, width: 1920, height: 1080}
-            z: 1
-            recognizers:
-              - {name: pick, kind: drag}
-
-        """
-        let rig = try Rig(try s.recording(), extraConfiguration: surfaces)
+        let rig = try Rig(try s.recording(), extraConfiguration: "    passThroughEnding: cancel\n" + Self.dragSurface)
         let lines = try rig.play(expecting: 3)
         let kinds = Self.kinds(lines)
         #expect(kinds.first == "TOUCH_DOWN", "\(rig.libinput.output)")
         #expect(kinds.contains("TOUCH_CANCEL"), "\(rig.libinput.output)")
         #expect(!kinds.contains("TOUCH_UP"), "\(rig.libinput.output)")
+    }
+
+    static let dragSurface = """
+    surfaces:
+      - id: desk
+        owner: kiosk
+        frame: {x: 0, y: 0, width: 1920, height: 1080}
+        z: 1
+        recognizers:
+          - {name: pick, kind: drag}
+
+    """
+
+    /// The `+S.SSSs` time of a `libinput debug-events` line, in milliseconds.
+    static func milliseconds(_ line: LibinputTouchLine) -> Double? {
+        line.line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { $0.hasPrefix("+") && $0.hasSuffix("s") }
+            .flatMap { Double($0.dropFirst().dropLast()) }.map { $0 * 1000 }
+    }
+
+    @Test("§9 case 3, default ending `lift`: a delivered touch a drag takes ends with TOUCH_UP, no cancel, never tap-shaped")
+    func claimedAfterDeliveryLifts() throws {
+        var s = Strokes()
+        s.stroke(at: 1000, [(400, 240)] + (1...20).map { (400 + $0 * 10, 240) }, holdMilliseconds: 600)
+        let rig = try Rig(try s.recording(), extraConfiguration: Self.dragSurface)
+        _ = try rig.replay.play(speed: 1)
+        let lines = try rig.libinput.touchEvents(count: 3)
+        // The up comes on the mirror's own schedule (350 ms after the down at the earliest).
+        #expect(rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: 10), "\(rig.libinput.output)")
+        let all = rig.libinput.output.split(separator: "\n").compactMap { LibinputTouchLine(String($0)) }
+        let kinds = Self.kinds(all)
+        #expect(kinds.first == "TOUCH_DOWN", "\(rig.libinput.output)")
+        #expect(!kinds.contains("TOUCH_CANCEL"), "\(rig.libinput.output)")
+        #expect(kinds.filter { $0 == "TOUCH_UP" }.count == 1, "\(rig.libinput.output)")
+        let down = try #require(all.first { $0.kind == "TOUCH_DOWN" }), up = try #require(all.first { $0.kind == "TOUCH_UP" })
+        // libinput prints 32-bit milliseconds since its start: an event stamped before it wraps.
+        var held = (Self.milliseconds(up) ?? 0) - (Self.milliseconds(down) ?? 0)
+        if held < 0 { held += 4_294_967_296 }
+        #expect(held >= 300, "down to up \(held) ms: \(rig.libinput.output)")
+        _ = lines
+    }
+
+    @Test("§9 the first touch is where the finger is: a touchscreen used before touchd opens it, then a contact that repeats no axis")
+    func firstTouchAfterStartIsWhereTheFingerIs() throws {
+        let header = try String(contentsOfFile: Self.descriptionPath, encoding: .utf8)
+        var description = try #require(try TraceReader.read(text: header, name: "atmel.desc").devices.first).description
+        description.name = Rig.namePrefix + description.name
+        let device = try UinputDevice(description: UinputReplay.withoutFuzz(description))
+        defer { device.close() }
+        func write(_ events: [(Int, Int, Int)]) throws {
+            for e in events { try device.write(type: EventType(rawValue: UInt16(e.0)), code: UInt16(e.1), value: Int32(e.2)) }
+        }
+        // Before touchd: a contact in slot 1 at (600, 300) lifts, then slot 0 is selected again.
+        try write([(3, 0x2f, 1), (3, 0x39, 5), (3, 0x35, 600), (3, 0x36, 300), (1, 0x14a, 1), (0, 0, 0),
+                   (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0), (3, 0x2f, 0), (3, 0x39, 6), (3, 0x35, 100), (3, 0x36, 100),
+                   (1, 0x14a, 1), (0, 0, 0), (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)])
+        let directory = TemporaryDirectory()
+        let config = directory.path + "/touchd.yaml"
+        try "devices:\n  - match: {name: \"\(Rig.namePrefix)*\"}\n    passThrough: true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", config])
+        try daemon.waitForLog("pass-through: on")
+        let mirror = try Rig.mirrorNode(of: try #require(device.devnode))
+        let libinput = try LibinputDebugEvents(node: mirror)
+        defer { libinput.stop() }
+        try libinput.waitForDeviceAdded()
+        let socket = try WireSocket(path: daemon.socketPath)
+        // `hello` names the mirror (`touchctl devices --running`), which keeps the original's name.
+        let hello = try #require(try socket.readLine())
+        #expect(hello.contains(#""passThrough":{"mirror":"\#(mirror)","name":"\#(description.name)","ending":"lift"}"#), "\(hello)")
+        #expect(daemon.log.contains("pass-through: mirror \(description.name) (\(mirror), phys touchd-mirror-"), "\(daemon.log)")
+        _ = try socket.request(#"{"op":"subscribe","id":1,"events":["touch"]}"#, id: 1)
+        // A new contact in slot 1 where the last one there was: only its tracking id (the kernel repeats no value).
+        try write([(3, 0x2f, 1), (3, 0x39, 7), (1, 0x14a, 1), (0, 0, 0), (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)])
+        // The same place, said in full, for comparison.
+        try write([(3, 0x2f, 0), (3, 0x39, 8), (3, 0x35, 600), (3, 0x36, 300), (1, 0x14a, 1), (0, 0, 0),
+                   (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)])
+        let lines = try libinput.touchEvents(count: 8)
+        let downs = lines.filter { $0.kind == "TOUCH_DOWN" }.compactMap(\.millimetres)
+        #expect(downs.count == 2, "\(libinput.output)")
+        if downs.count == 2 {
+            #expect(abs(downs[0].x - downs[1].x) < 0.01 && abs(downs[0].y - downs[1].y) < 0.01, "\(libinput.output)")
+            #expect(downs[0].x > 1 && downs[0].y > 1, "\(libinput.output)")
+        }
+        // touchd's own clients get it there too.
+        let began = try socket.lines { $0.contains(#""phase":"began""#) }
+        let mm = began.last.flatMap { line -> Double? in
+            guard let r = line.range(of: #""locationMM":{"x":"#) else { return nil }
+            return Double(line[r.upperBound...].prefix { $0 != "," })
+        }
+        #expect((mm ?? 0) > 1, "\(began)")
     }
 
     @Test("§9 case 7: touchd killed with a finger down: the mirror goes away and the touchscreen works again for its other readers")
@@ -193,6 +275,71 @@ import Wire
         }
         let seen = Self.kinds(try direct.touchEvents(count: 2))
         #expect(seen.contains("TOUCH_DOWN") && seen.contains("TOUCH_UP"), "\(direct.output)")
+    }
+
+    @Test("§9.7 touchd stopped as a whole (SIGSTOP) with a finger down: the guard outside it ends the mirror's contact and gives the touchscreen back")
+    func stoppedProcessIsGuarded() throws {
+        let guardDirectory = TemporaryDirectory()
+        let guardSocket = guardDirectory.path + "/guard.sock"
+        let guardian = try DaemonProcess(["--pass-through-guard", guardSocket], waitForSocket: false)
+        try guardian.waitForLog("listening on")
+        var s = Strokes()
+        s.fingerDown(at: 1000, x: 400, y: 240)
+        let rig = try Rig(try s.recording(), environment: ["TOUCHD_GUARD_SOCKET": guardSocket])
+        try rig.daemon.waitForLog("the guard at")
+        let original = try #require(rig.replay.devices.first?.devnode)
+        let direct = try LibinputDebugEvents(node: original)
+        defer { direct.stop() }
+        try direct.waitForDeviceAdded()
+        _ = try rig.replay.play(speed: 0)
+        _ = try rig.libinput.touchEvents(count: 1)
+        rig.daemon.signal(SIGSTOP)
+        defer { rig.daemon.signal(SIGCONT) }
+        let stopped = Date()
+        // The guard ends the app's touch on the mirror (an up after a second of stillness)...
+        let sawUp = rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: 30)
+        let ended = Date().timeIntervalSince(stopped)
+        #expect(sawUp, "guard: \(guardian.log)\nlibinput: \(rig.libinput.output)")
+        // ... and releases the grab: the finger lifts, a new tap reaches libinput on the touchscreen itself.
+        let device = try #require(rig.replay.devices.first)
+        for e in [(3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0), (3, 0x39, 2), (3, 0x35, 300), (3, 0x36, 200), (1, 0x14a, 1), (0, 0, 0),
+                  (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)] {
+            try device.write(type: EventType(rawValue: UInt16(e.0)), code: UInt16(e.1), value: Int32(e.2))
+        }
+        let seen = Self.kinds(try direct.touchEvents(count: 2))
+        let back = Date().timeIntervalSince(stopped)
+        #expect(seen.contains("TOUCH_DOWN") && seen.contains("TOUCH_UP"), "\(direct.output)")
+        // The guard's limit is 1 s of silence; the bound allows for the TCG guest's slowness.
+        #expect(ended < 3, "the mirror's contact ended \(ended) s after SIGSTOP")
+        print("pass-through guard: mirror contact ended \(ended) s, touchscreen working \(back) s after SIGSTOP")
+        try poll("the guard's log line") { guardian.log.contains("given back to the compositor") }
+        // Running again, touchd hears it and leaves the device to the compositor.
+        rig.daemon.signal(SIGCONT)
+        try rig.daemon.waitForLog("the guard gave")
+    }
+
+    @Test("§9 touchd killed with a finger down, with the guard: the app's touch ends (TOUCH_UP on the mirror) before the mirror goes away")
+    func killedWithTheGuardEndsTheTouch() throws {
+        let guardDirectory = TemporaryDirectory()
+        let guardSocket = guardDirectory.path + "/guard.sock"
+        let guardian = try DaemonProcess(["--pass-through-guard", guardSocket], waitForSocket: false)
+        try guardian.waitForLog("listening on")
+        var s = Strokes()
+        s.fingerDown(at: 1000, x: 400, y: 240)
+        let rig = try Rig(try s.recording(), environment: ["TOUCHD_GUARD_SOCKET": guardSocket])
+        try rig.daemon.waitForLog("the guard at")
+        _ = try rig.replay.play(speed: 0)
+        _ = try rig.libinput.touchEvents(count: 1)
+        rig.daemon.signal(SIGKILL)
+        _ = try rig.daemon.waitForExit()
+        try poll("the mirror to go away") { !FileManager.default.fileExists(atPath: rig.mirrorNode) }
+        #expect(rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: 10), "\(rig.libinput.output)\nguard: \(guardian.log)")
+        // The up came before the device went away.
+        let kinds = rig.libinput.lines.compactMap { l -> String? in
+            l.contains("TOUCH_UP") ? "up" : l.contains("DEVICE_REMOVED") ? "removed" : nil
+        }
+        #expect(kinds.first == "up", "\(rig.libinput.output)")
+        try poll("the guard's log line") { guardian.log.contains("touchd is gone") }
     }
 
     @Test("§9 case 4: deferral: the first swipe from a deferred bottom edge reaches libinput, the second within the window does not")

@@ -42,6 +42,7 @@ import Trace
         devices:
           - match: {name: "\(Self.namePrefix)*"}
             passThrough: true
+            passThroughEnding: cancel
         shortcuts:
           - {name: app-switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right], keys: [KEY_LEFTMETA, KEY_TAB]}
         """.write(toFile: config, atomically: true, encoding: .utf8)
@@ -53,7 +54,7 @@ import Trace
         defer { replay.close() }
         try daemon.waitForLog("pass-through: on")
         // This suite's own mirror (PassThroughTests' mirrors may exist beside it).
-        let mirrorNode = try Self.node(named: recording.devices[0].description.name + MirrorDescription.nameSuffix)
+        let mirrorNode = try PassThroughTests.Rig.mirrorNode(of: try #require(replay.devices.first?.devnode))
 
         let keys = try LibinputDebugEvents(node: keyboardNode, extraArguments: ["--show-keycodes"])
         defer { keys.stop() }

@@ -60,13 +60,29 @@ struct UdevRulesInstallTests {
         #expect(unmatched.info.properties["TOUCHD_SIZE_MM"] == nil)
     }
 
+    /// The mirror keeps the original's name, so it is known by its phys; it
+    /// carries the original's udev properties that touchd wrote to
+    /// /run/touchd/<phys> (90-touchd-mirror.rules), the device group included.
     @Test func passThroughMirrorIsMarkedAndNotGivenToTheDaemon() throws {
         let touchdGroup = try Self.installRules()
         let atmel = try #require(try TraceReader.read(path: Self.evemuDevices + "/touchscreens/Atmel maXTouch Touchscreen.desc").devices.first)
-        let mirror = try Self.create(MirrorDescription.make(from: atmel.description))
+        let phys = MirrorDescription.phys(key: "rulestest")
+        try FileManager.default.createDirectory(atPath: "/run/touchd", withIntermediateDirectories: true)
+        let carried = MirrorDescription.carriedProperties([
+            "LIBINPUT_CALIBRATION_MATRIX": "0.5 0 0 0 0.5 0", "WL_OUTPUT": "HDMI-A-1",
+            "LIBINPUT_DEVICE_GROUP": "3/1234/5678:usb-0000:00:14.0-7", "ID_PATH": "not carried", "TOUCHD_RULES_TEST": "not carried",
+        ])
+        try carried.map { "\($0.key)=\($0.value)\n" }.joined().write(toFile: "/run/touchd/" + phys, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: "/run/touchd/" + phys) }
+        let mirror = try Self.create(MirrorDescription.make(from: atmel.description, key: "rulestest"))
         #expect(mirror.info.properties["TOUCHD_MIRROR"] == "1", "\(mirror.info.properties)")
         #expect(mirror.info.isTouchdMirror)
         #expect(mirror.info.isTouchscreen)
+        #expect(mirror.info.properties["LIBINPUT_CALIBRATION_MATRIX"] == "0.5 0 0 0 0.5 0", "\(mirror.info.properties)")
+        #expect(mirror.info.properties["WL_OUTPUT"] == "HDMI-A-1")
+        #expect(mirror.info.properties["LIBINPUT_DEVICE_GROUP"] == "3/1234/5678:usb-0000:00:14.0-7")
+        #expect(mirror.info.properties["ID_PATH"] != "not carried")
+        #expect(mirror.info.properties["TOUCHD_RULES_TEST"] == nil)
         let node = try Self.ownership(of: mirror.node)
         #expect(node.gid != touchdGroup, "\(mirror.node): touchd must not read its own mirror")
         #expect(!(mirror.info.properties["SYSTEMD_WANTS"] ?? "").contains("touchd.service"))
@@ -120,7 +136,7 @@ struct UdevRulesInstallTests {
         let rulesDirectory = "/run/udev/rules.d"
         try FileManager.default.createDirectory(atPath: rulesDirectory, withIntermediateDirectories: true)
         var changed = false
-        for source in ["udev-rules/70-touchd.rules", "udev-rules/examples/66-touchd-screen.rules"] {
+        for source in ["udev-rules/70-touchd.rules", "udev-rules/90-touchd-mirror.rules", "udev-rules/examples/66-touchd-screen.rules"] {
             let text = try String(contentsOf: packageRoot.appendingPathComponent(source), encoding: .utf8)
             let target = rulesDirectory + "/" + (source as NSString).lastPathComponent
             if (try? String(contentsOfFile: target, encoding: .utf8)) != text {

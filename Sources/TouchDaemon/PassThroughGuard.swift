@@ -1,0 +1,178 @@
+import Evdev
+import Glibc
+import Logging
+import SystemCalls
+import TouchCore
+
+/// Gives a pass-through device back, and ends its mirror's contacts, when
+/// the whole touchd process stops (SIGSTOP, stuck in the kernel, swapping) or
+/// dies (semantics §9.7; docs/pass-through.md, "The guard"). The in-process
+/// watchdog cannot act then: something outside the process must.
+///
+/// `EVIOCGRAB` belongs to the open file description, and so does a uinput
+/// device: touchd hands the guard a duplicate of each grabbed device's
+/// descriptor and of its mirror's `/dev/uinput` descriptor (`SCM_RIGHTS` on a
+/// `SOCK_SEQPACKET` Unix socket), and a heartbeat every
+/// ``PassThroughWatchdog/intervalMilliseconds`` while its engine makes
+/// progress. After ``silenceLimitMilliseconds`` without one, or when touchd's
+/// end of the socket closes, the guard ends every contact on each mirror
+/// (an up after a second of stillness: neither a tap nor a fling), releases
+/// each grab (`EVIOCGRAB` 0), closes its duplicates and tells touchd
+/// (`released`), which, when it runs again, stops pass-through as after a
+/// stall. The guard runs as `touchd --pass-through-guard SOCKET` in its own
+/// unit (`touchd-guard.service`), so that `systemctl kill -s SIGSTOP touchd`,
+/// which signals every process of touchd's cgroup, does not stop it.
+///
+/// Messages (one per datagram, ASCII): `hand <device> <slots>` with two
+/// descriptors (the grabbed device, the mirror), `forget <device>`, `beat`;
+/// from the guard: `released`.
+public enum PassThroughGuard {
+    /// Silence after which the guard acts, in milliseconds.
+    public static let silenceLimitMilliseconds: Int64 = 1000
+    /// Where touchd looks for the guard unless `TOUCHD_GUARD_SOCKET` says otherwise.
+    public static let defaultSocketPath = "/run/touchd-guard/guard.sock"
+
+    struct Held {
+        var grabbed: Int32
+        var mirror: Int32
+        var slots: Int
+    }
+
+    static func nowMilliseconds() -> Int64 {
+        let ts = Syscall.clockTime(CLOCK_MONOTONIC)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    /// Runs the guard on `socketPath` until it is killed.
+    ///
+    /// - Throws: ``SystemCallError`` when the socket cannot be set up.
+    public static func run(socketPath: String, logger: Logger) throws(SystemCallError) -> Never {
+        let listener = try Syscall.socket(domain: AF_UNIX, type: Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+        _ = unlink(socketPath)
+        try Syscall.bind(listener, unixPath: socketPath)
+        // touchd runs as its own user: it must be able to connect.
+        _ = chmod(socketPath, 0o666)
+        try Syscall.listen(listener, backlog: 4)
+        logger.notice("pass-through guard: listening on \(socketPath)")
+        var connection: Int32 = -1
+        var held: [UInt32: Held] = [:]
+        var lastBeat = nowMilliseconds()
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            var polls = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: connection, events: Int16(POLLIN), revents: 0)]
+            _ = try? polls.withUnsafeMutableBufferPointer { p throws(SystemCallError) in try Syscall.poll(p, timeoutMilliseconds: 100) }
+            if polls[0].revents != 0, case .done(let fd)? = try? Syscall.accept(listener, flags: Int32(SOCK_CLOEXEC.rawValue)) {
+                if connection >= 0 {
+                    act(&held, reason: "a new touchd connected", logger: logger)
+                    close(connection)
+                }
+                connection = fd
+                lastBeat = nowMilliseconds()
+                logger.info("pass-through guard: touchd connected")
+            }
+            if connection >= 0, polls[1].revents != 0 {
+                while true {
+                    let (n, received) = Syscall.receive(connection, into: &buffer, maxDescriptors: 4)
+                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+                    if n <= 0 {
+                        act(&held, reason: "touchd is gone", logger: logger)
+                        close(connection)
+                        connection = -1
+                        break
+                    }
+                    lastBeat = nowMilliseconds()
+                    let text = String(decoding: buffer[0..<Int(n)], as: UTF8.self)
+                    let words = text.split(separator: " ")
+                    switch words.first {
+                    case "hand" where words.count == 3 && received.count == 2:
+                        guard let id = UInt32(words[1]), let slots = Int(words[2]) else { received.forEach { _ = close($0) }; continue }
+                        if let old = held.removeValue(forKey: id) { close(old.grabbed); close(old.mirror) }
+                        held[id] = Held(grabbed: received[0], mirror: received[1], slots: slots)
+                        logger.info("pass-through guard: holding device \(id) (\(slots) slots)")
+                    case "forget" where words.count == 2:
+                        if let id = UInt32(words[1]), let old = held.removeValue(forKey: id) { close(old.grabbed); close(old.mirror) }
+                        received.forEach { _ = close($0) }
+                    case "beat":
+                        break
+                    default:
+                        logger.warning("pass-through guard: unexpected message \(text) with \(received.count) descriptor(s)")
+                        received.forEach { _ = close($0) }
+                    }
+                }
+            }
+            if connection >= 0, !held.isEmpty, nowMilliseconds() - lastBeat >= silenceLimitMilliseconds {
+                act(&held, reason: "no heartbeat from touchd for \(silenceLimitMilliseconds) ms", logger: logger)
+                _ = Syscall.send(connection, Array("released".utf8), descriptors: [])
+            }
+        }
+    }
+
+    /// Ends every mirror's contacts, releases every grab, closes the duplicates.
+    static func act(_ held: inout [UInt32: Held], reason: String, logger: Logger) {
+        guard !held.isEmpty else { return }
+        for (id, h) in held.sorted(by: { $0.key < $1.key }) {
+            let ended = UinputDevice.endContacts(onDescriptor: h.mirror, slots: h.slots)
+            if !ended { logger.error("pass-through guard: device \(id): cannot end its mirror's contacts (errno \(errno))") }
+            EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
+            close(h.mirror)
+            close(h.grabbed)
+        }
+        logger.critical("pass-through guard: \(reason): \(held.count) device(s) given back to the compositor, their mirrors' contacts ended")
+        held.removeAll()
+    }
+}
+
+/// touchd's end of the ``PassThroughGuard`` socket: hands devices over,
+/// beats, hears `released`. Sends are whole datagrams from any thread.
+final class PassThroughGuardLink: @unchecked Sendable {
+    private let fd: Int32
+
+    /// Connects to the guard at `TOUCHD_GUARD_SOCKET` or
+    /// ``PassThroughGuard/defaultSocketPath``; nil (logged) when there is none.
+    init?(logger: Logger) {
+        let path = getenv("TOUCHD_GUARD_SOCKET").map { String(cString: $0) } ?? PassThroughGuard.defaultSocketPath
+        do {
+            let fd = try Syscall.socket(domain: AF_UNIX, type: Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            do {
+                try Syscall.connect(fd, unixPath: path)
+            } catch {
+                close(fd)
+                throw error
+            }
+            self.fd = fd
+            logger.notice("pass-through: the guard at \(path) will give the devices back if touchd stops")
+        } catch {
+            logger.warning("pass-through: no guard at \(path) (\(error)): if touchd stops as a whole, the devices stay grabbed until systemd's watchdog restarts it")
+            return nil
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Hands the guard a device: its grabbed descriptor and its mirror's.
+    func hand(_ device: DeviceID, grabbed: Int32, mirror: Int32, slots: Int) {
+        _ = Syscall.send(fd, Array("hand \(device.rawValue) \(slots)".utf8), descriptors: [grabbed, mirror])
+    }
+
+    /// The device is no longer passed through.
+    func forget(_ device: DeviceID) {
+        _ = Syscall.send(fd, Array("forget \(device.rawValue)".utf8), descriptors: [])
+    }
+
+    /// The engine made progress.
+    func beat() {
+        _ = Syscall.send(fd, Array("beat".utf8), descriptors: [])
+    }
+
+    /// Whether the guard gave the devices back since the last call.
+    func takeReleased() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var released = false
+        while true {
+            let (n, _) = Syscall.receive(fd, into: &buffer, maxDescriptors: 0)
+            guard n > 0 else { break }
+            if String(decoding: buffer[0..<Int(n)], as: UTF8.self) == "released" { released = true }
+        }
+        return released
+    }
+}

@@ -1,0 +1,18 @@
+import Testing
+import TouchCore
+@testable import Wire
+
+/// `hello` says per device whether touchd stands in front of the compositor
+/// for it (`touchctl devices --running`; docs/pass-through.md).
+@Suite struct HelloPassThroughTests {
+    @Test func aDeviceWithAMirrorListsItsNodeNameAndEnding() {
+        var d = HelloDevice(id: DeviceID(0), name: "Panel", touchTypes: [.direct], slots: 10, widthMM: 200, heightMM: 100, sizeSource: "resolution", screen: 0)
+        var w = JSONWriter()
+        MessageEncoder.device(d, into: &w)
+        #expect(!w.string.contains("passThrough"))
+        d.passThrough = HelloPassThrough(mirrorNode: "/dev/input/event7", mirrorName: "Panel", ending: "lift")
+        var v = JSONWriter()
+        MessageEncoder.device(d, into: &v)
+        #expect(v.string.hasSuffix(#""screen":0,"passThrough":{"mirror":"/dev/input/event7","name":"Panel","ending":"lift"}}"#))
+    }
+}
