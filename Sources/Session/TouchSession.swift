@@ -21,11 +21,15 @@ public protocol SessionSink {
     /// The screen geometry changed (a `screens` request or a reload): the
     /// screens as `hello` now lists them (semantics §11.3).
     mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp)
+    /// The seat's session changed (semantics §13): locked, unlocked, another session.
+    mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp)
 }
 
 extension SessionSink {
     /// By default a sink has no use for the screens.
     public mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {}
+    /// By default a sink has no use for the session's state.
+    public mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {}
 }
 
 /// A device's arrival, change or departure, as a ``TouchSession`` reports it.
@@ -74,6 +78,8 @@ public struct TouchSession: Sendable {
     public private(set) var pipeline: TouchPipeline
     /// Touches to gestures.
     public private(set) var engine: Engine
+    /// Whether the system is quiet for a locked session (semantics §13), from logind's reports.
+    public private(set) var lockPolicy = SessionLockPolicy()
     /// Surfaces registered at runtime (by clients), after the configuration's.
     public private(set) var addedSurfaces: [SurfaceConfiguration] = []
     /// The time of the last frame or deadline: cancellations that have no
@@ -382,6 +388,15 @@ public struct TouchSession: Sendable {
         screenOverrides = overrides
         applyGeometry(effective, into: &sink)
         sink.screensChanged(configuration.helloScreens, at: lastTime)
+    }
+
+    /// Takes what logind says of the seat (semantics §13): when the status changes, the engine
+    /// quiets or wakes the shortcuts and edge swipes (cancelling those engaged), then the sink
+    /// gets the new status, stamped with the last event's time.
+    public mutating func observeLogin<Sink: SessionSink>(_ report: LoginReport, into sink: inout Sink) {
+        guard let status = lockPolicy.observe(report) else { return }
+        sink.engineOutputs(engine.setSessionQuiet(status.quiet))
+        sink.sessionChanged(status, at: lastTime)
     }
 
     /// Puts `effective` in force without cancelling touches: every device in

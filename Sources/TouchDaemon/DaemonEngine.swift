@@ -91,7 +91,7 @@ public actor DaemonEngine {
         let bindings = ShortcutKeyBindings(configuration.gestures)
         if !bindings.isEmpty { router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger) }
         debugAllowed = recordsDebug
-        board.write(HelloSnapshot(devices: [], screens: configuration.helloScreens))
+        board.write(HelloSnapshot(devices: [], screens: configuration.helloScreens, session: session.lockPolicy.status))
     }
 
     deinit {
@@ -331,6 +331,25 @@ public actor DaemonEngine {
     // MARK: Hello
 
     func publishHello() {
-        board.write(HelloSnapshot(devices: session.helloDevices, screens: configuration.helloScreens))
+        board.write(HelloSnapshot(devices: session.helloDevices, screens: configuration.helloScreens, session: session.lockPolicy.status))
+    }
+
+    // MARK: The seat's session
+
+    /// Takes what logind says of the seat (``LogindFollower``): the session core decides whether
+    /// the system is quiet (semantics §13); a change rewrites `hello` and every client gets a
+    /// `session` message.
+    public func observeLogin(_ report: LoginReport) {
+        let before = session.lockPolicy.status
+        prepareRound()
+        session.observeLogin(report, into: &router)
+        let after = session.lockPolicy.status
+        guard after != before else { return }
+        publishHello()
+        flush()
+        logger.notice("session \(after.state.rawValue)", metadata: [
+            "session": "\(after.session ?? "-")",
+            "shortcuts": "\(after.quiet ? "only whenLocked" : "on")",
+        ])
     }
 }

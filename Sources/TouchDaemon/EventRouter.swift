@@ -148,6 +148,13 @@ struct EventRouter: SessionSink {
         }
     }
 
+    /// The `session` message, to every client whatever it subscribes to (semantics §13).
+    mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {
+        batch.append(stream: .device, time: time.seconds, toEveryone: true) {
+            MessageEncoder.session(status, time: time.seconds, into: &$0)
+        }
+    }
+
     /// Whether a touch message only moves a touch on (a later one of the
     /// same touch says everything it did): for coalescing clients. A touch's
     /// beginning and end, and the last hover of a proximity span, are not.
