@@ -90,6 +90,9 @@ public actor DaemonEngine {
         router = EventRouter(logger: logger)
         let bindings = ShortcutKeyBindings(configuration.gestures)
         if !bindings.isEmpty { router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger) }
+        if !bindings.clickScreens.isEmpty {
+            router.shortcutPointer = ShortcutPointer(bindings: bindings, screens: configuration.helloScreens, logger: logger)
+        }
         debugAllowed = recordsDebug
         board.write(HelloSnapshot(devices: [], screens: configuration.helloScreens, session: session.lockPolicy.status))
     }
