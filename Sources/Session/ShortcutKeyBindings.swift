@@ -25,6 +25,11 @@ public struct ShortcutKeyBindings: Hashable, Sendable {
         public var screen: Int
         /// When it clicks.
         public var moment: ShortcutKeyMoment
+
+        /// Creates a click binding.
+        public init(button: PointerButton, screen: Int, moment: ShortcutKeyMoment) {
+            self.button = button; self.screen = screen; self.moment = moment
+        }
     }
 
     /// The shortcuts' `click`s by name.

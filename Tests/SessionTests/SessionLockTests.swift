@@ -85,3 +85,38 @@ struct SessionLockTests {
         #expect(hello.hasSuffix(#""screens":[],"session":{"state":"unknown","quiet":false}}"#), "\(hello)")
     }
 }
+
+/// The secondary click's configuration and placement (docs/shortcuts.md, "Secondary click").
+@Suite("Shortcut clicks")
+struct ShortcutClickTests {
+    @Test("click: right on a long press; the binding fires at its start on its screen; a bad button names the key")
+    func configuration() throws {
+        let c = try TouchdConfiguration.parse(yaml: """
+        screens:
+          - {name: a, width: 800, height: 480}
+          - {name: b, width: 1000, height: 500}
+        shortcuts:
+          - {name: context-menu, kind: long-press, click: right, screen: 1}
+        """, file: "touchd.yaml")
+        let bindings = ShortcutKeyBindings(c.gestures)
+        #expect(bindings.isEmpty, "a click binds no key: no keyboard")
+        #expect(bindings.clickScreens == [1])
+        var event = GestureEvent(time: .zero, device: DeviceID(0), surface: nil, owner: "system", recognizer: "context-menu",
+                                 kind: .longPress, state: .began, touches: 1, touchType: .direct,
+                                 location: Point(x: 250, y: 400), isSystem: true)
+        #expect(bindings.click(for: event) == ShortcutKeyBindings.Click(button: .right, screen: 1, moment: .start))
+        let at = try #require(ShortcutKeyBindings.pointerPosition(of: event, screenWidth: 1000, screenHeight: 500))
+        #expect(at.x == 0.25 && at.y == 0.8)
+        event.state = .ended
+        #expect(bindings.click(for: event) == nil)
+        event.isSystem = false
+        event.state = .began
+        #expect(bindings.click(for: event) == nil, "only the system's gestures click")
+        do {
+            _ = try TouchdConfiguration.parse(yaml: "shortcuts:\n  - {name: m, kind: long-press, click: double}\n", file: "touchd.yaml")
+            Issue.record("accepted click: double")
+        } catch {
+            #expect(error.description.contains("click"), "\(error.description)")
+        }
+    }
+}
