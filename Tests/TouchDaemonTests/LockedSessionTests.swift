@@ -138,12 +138,23 @@ struct LockedSessionTests {
         ], log: dir.path + "/touchd.log", environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
         let agent = try Child(PackagePaths.touchctl, ["actions", "--config", actions, "--socket", socket],
                               log: dir.path + "/agent.log", environment: ["XDG_SESSION_ID": "c1"])
+        // The monitor does not retry: it connects once the socket is there.
+        try TouchDaemonTests.poll("touchd's socket") { FileManager.default.fileExists(atPath: socket) }
         let monitorOut = dir.path + "/monitor.jsonl"
         let monitor = try Child(PackagePaths.touchctl, ["monitor", "--json", "--events", "system", "--socket", socket],
                                 log: dir.path + "/monitor.log", stdout: monitorOut)
         func passes() -> Int { touchd.log.components(separatedBy: "replay pass finished").count - 1 }
         func runs() -> Int { Self.lines(count).count }
         func switcherEvents() -> Int { Self.lines(monitorOut).filter { $0.contains("\"recognizer\":\"app-switcher\"") }.count }
+        // What each process said, when a wait fails.
+        func poll(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
+            do {
+                try TouchDaemonTests.poll(what, seconds: seconds, condition)
+            } catch {
+                Issue.record("touchd:\n\(touchd.log)\nagent:\n\(agent.log)\nmonitor:\n\(Self.lines(monitorOut).suffix(5).joined(separator: "\n"))\n\(monitor.log)")
+                throw error
+            }
+        }
 
         // Unlocked: the swipe runs its command.
         try poll("touchd to follow the stand-in logind") { touchd.log.contains("session unlocked") }
@@ -169,6 +180,5 @@ struct LockedSessionTests {
         try poll("touchd to see the unlock") { touchd.log.components(separatedBy: "session unlocked").count >= 3 }
         try poll("the bound command to run again", seconds: 30) { runs() > runsLocked }
         #expect(switcherEvents() > eventsLocked)
-        _ = monitor
     }
 }
