@@ -19,6 +19,9 @@ public struct LoginSeat: Hashable, Sendable {
 
 /// What the logind follower reports.
 public enum LoginReport: Hashable, Sendable {
+    /// The follower starts and has no answer yet: the system is quiet until it has one (a daemon
+    /// restarted under a locked screen must not act before logind says it is unlocked).
+    case connecting
     /// logind's current answer for the seat.
     case seat(LoginSeat)
     /// logind cannot be asked and was never reached (no system bus, no logind), or is not followed.
@@ -32,6 +35,7 @@ public enum LoginReport: Hashable, Sendable {
 /// - Locked, or no active session on the seat: quiet. Shortcuts, their keys and the edge swipes
 ///   not marked `whenLocked` are off, so a locker (or a greeter) gets every touch.
 /// - Unlocked: not quiet.
+/// - Before logind's first answer (``LoginReport/connecting``): quiet, state `unknown`.
 /// - logind never reached: not quiet, state `unknown`. A machine without logind has no lock
 ///   state to follow; quieting it for good would turn every shortcut off on kiosks that have no
 ///   locker, and nothing on such a machine can say it is locked.
@@ -48,6 +52,8 @@ public struct SessionLockPolicy: Hashable, Sendable {
     public mutating func observe(_ report: LoginReport) -> SessionStatus? {
         let next: SessionStatus
         switch report {
+        case .connecting:
+            next = SessionStatus(state: .unknown, quiet: true)
         case .unavailable:
             next = .unknown
         case .lost:

@@ -89,6 +89,8 @@ public enum Daemon {
 
         let board = HelloBoard()
         let engine = try DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
+        // Quiet until logind answers (semantics §13): the follower starts with the other services.
+        if options.followsLogin { await engine.observeLogin(.connecting) }
         if let path = options.recordPath { await engine.startRecording(to: path) }
         let recording: Recording?
         let live: LiveInputService?

