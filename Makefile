@@ -6,7 +6,7 @@ APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat dbus-daem
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 
-.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install deb check-deb check-python check-c install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
+.PHONY: all deps build release run test test-vm bench-passthrough check-cli check-schemas check-view check-install deb check-deb check-python check-c check-drag install install-files uninstall pictures bench bench-vm fuzz fuzz-short sanitize soak soak-short clean
 
 all: build
 
@@ -61,14 +61,17 @@ test: deps
 	$(MAKE) --no-print-directory check-deb
 	$(MAKE) --no-print-directory check-python
 	$(MAKE) --no-print-directory check-c
+	$(MAKE) --no-print-directory check-drag
 	$(MAKE) --no-print-directory fuzz-short
 	$(MAKE) --no-print-directory soak-short
 	$(MAKE) --no-print-directory test-vm
 
-# Every example message of docs/schemas against its JSON Schema (and the decoder's verdict).
-check-schemas:
+# Every example message of docs/schemas against its JSON Schema (and the decoder's verdict),
+# then every line a real touchd sends a client subscribed to everything.
+check-schemas: release
 	@python3 -c 'import jsonschema, referencing' 2>/dev/null || python3 -m pip install -q jsonschema referencing
 	python3 docs/schemas/validate.py
+	python3 docs/schemas/validate-server.py $(BUILD_DIR)/release/touchd
 
 # The kernel tests (uinput, evdev, udev) in one QEMU guest; installs qemu, a
 # kernel, busybox-static and virtme-ng when missing (see docs/udev.md).
@@ -154,11 +157,13 @@ UNITDIR     ?= /lib/systemd/system
 USERUNITDIR ?= /usr/lib/systemd/user
 UDEVRULESDIR ?= /lib/udev/rules.d
 SYSUSERSDIR ?= /usr/lib/sysusers.d
+TMPFILESDIR ?= /usr/lib/tmpfiles.d
 else
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 endif
 CONFDIR     := $(SYSCONFDIR)/touchd
 MANPAGES    := touchd.8 touchctl.1 touchd.yaml.5
@@ -172,7 +177,7 @@ install: release
 # install without building (the binaries of .build/release must exist).
 install-files:
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(UDEVRULESDIR)" \
-		"$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
+		"$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(TMPFILESDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
 		"$(DESTDIR)$(MANDIR)/man8" "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(CONFDIR)"
 	install -m 0755 $(BUILD_DIR)/release/touchd $(BUILD_DIR)/release/touchctl "$(DESTDIR)$(BINDIR)/"
 	for u in touchd.service touchd.socket; do \
@@ -185,6 +190,7 @@ install-files:
 		chmod 0644 "$(DESTDIR)$(USERUNITDIR)/$$u.tmp" && mv "$(DESTDIR)$(USERUNITDIR)/$$u.tmp" "$(DESTDIR)$(USERUNITDIR)/$$u" || exit 1; \
 	done
 	install -m 0644 systemd/touchd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/touchd.conf"
+	install -m 0644 systemd/touchd.tmpfiles "$(DESTDIR)$(TMPFILESDIR)/touchd.conf"
 	install -m 0644 udev-rules/70-touchd.rules "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules"
 	install -m 0644 $(addprefix udev-rules/examples/,$(RULE_EXAMPLES)) "$(DESTDIR)$(DOCDIR)/udev-rules/"
 	install -m 0644 systemd/touchd-pass-through.conf "$(DESTDIR)$(DOCDIR)/touchd-pass-through.conf"
@@ -203,6 +209,7 @@ install-files:
 	fi
 	@if [ -z "$(DESTDIR)" ]; then \
 		command -v systemd-sysusers >/dev/null && systemd-sysusers "$(SYSUSERSDIR)/touchd.conf"; \
+		command -v systemd-tmpfiles >/dev/null && systemd-tmpfiles --create "$(TMPFILESDIR)/touchd.conf"; \
 		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
 		if command -v udevadm >/dev/null && [ -S /run/udev/control ]; then \
 			udevadm control --reload && udevadm trigger --subsystem-match=input --action=change; fi; \
@@ -213,7 +220,7 @@ uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/touchd" "$(DESTDIR)$(BINDIR)/touchctl" \
 		"$(DESTDIR)$(UNITDIR)/touchd.service" "$(DESTDIR)$(UNITDIR)/touchd.socket" \
 		$(foreach u,$(USER_UNITS),"$(DESTDIR)$(USERUNITDIR)/$(u)") \
-		"$(DESTDIR)$(SYSUSERSDIR)/touchd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules" \
+		"$(DESTDIR)$(SYSUSERSDIR)/touchd.conf" "$(DESTDIR)$(TMPFILESDIR)/touchd.conf" "$(DESTDIR)$(UDEVRULESDIR)/70-touchd.rules" \
 		"$(DESTDIR)$(MANDIR)/man1/touchctl.1" "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5" \
 		"$(DESTDIR)$(MANDIR)/man8/touchd.8" "$(DESTDIR)$(DOCDIR)/touchd.yaml" \
 		"$(DESTDIR)$(DOCDIR)/touchd-pass-through.conf" \
@@ -245,6 +252,11 @@ check-python: release
 # program against a real touchd, the example built with pkg-config.
 check-c: release
 	@BUILD_DIR=$(BUILD_DIR) scripts/check-c.sh
+
+# Drag sessions across clients end to end: a Python source, a C target and a
+# bystander against a real touchd replaying a hold-then-drag (semantics §12).
+check-drag: release
+	@BUILD_DIR=$(BUILD_DIR) scripts/check-drag.sh
 
 # Installs into a temporary DESTDIR and checks the tree, the units
 # (systemd-analyze verify and security), the udev rules and the man pages.

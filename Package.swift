@@ -71,12 +71,12 @@ let package = Package(
         .target(
             name: "TouchClient",
             dependencies: [
-                "JSON", "Wire",
+                "JSON", "Wire", "Gestures",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "Trace", "Wire", "YAMLReader"]),
+        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "YAMLReader"]),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "SystemCalls"]),
         .target(name: "Udev", dependencies: ["CLibudev", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
@@ -93,14 +93,16 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        .executableTarget(
-            name: "touchd",
+        // touchd's command line, for the touchd executable and for touchctl started as touchd.
+        .target(
+            name: "DaemonCommand",
             dependencies: [
-                "TouchDaemon",
+                "Session", "TouchDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "touchd", dependencies: ["DaemonCommand"]),
         .target(name: "Render", dependencies: ["TouchCore", "Gestures", "Session", "Wire"]),
         .target(
             name: "LiveView",
@@ -114,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions",
+                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -147,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchClientTests",
-            dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
+            dependencies: ["TouchClient", "Publisher", "Wire", "JSON", "Gestures"]
         ),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(

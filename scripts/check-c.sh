@@ -10,6 +10,8 @@
 # program, built against the installed library with pkg-config, prints the
 # replay's gestures.
 #
+# Then a short libFuzzer pass over the parser (FUZZ_SECONDS_C, default 15).
+#
 # Environment: BUILD_DIR (default .build; touchd is $BUILD_DIR/release/touchd).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,11 +33,33 @@ OUT="$TMP/build"
 # The test program and the library it loads under AddressSanitizer and UBSan.
 make -s -C clients/c OUT="$OUT" PREFIX=/usr CFLAGS="-O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" LDFLAGS=-fsanitize=address,undefined,float-cast-overflow >/dev/null
 echo "ok    libtouchd-client built (cc -Wall -Wextra -Wpedantic -Werror; ASan and UBSan for the test)"
-exported=$(nm -D --defined-only "$OUT/libtouchd-client.so.0" | awk '{ print $3 }' | grep -v '^touchd_client_' || true)
-[ -z "$exported" ] || { echo "FAIL  symbols exported beyond touchd_client_*: $exported"; exit 1; }
-echo "ok    exports only touchd_client_* (soname $(objdump -p "$OUT/libtouchd-client.so.0" | awk '/SONAME/ { print $2 }'))"
+exported=$(nm -D --defined-only "$OUT/libtouchd-client.so.1" | awk '{ print $3 }' | sed -e 's/@@/@/' -e 's/^\(TOUCHD_CLIENT_[0-9.]*\)$/\1@\1/' | sort)
+unexpected=$(printf '%s\n' "$exported" | grep -vE '^(touchd_(client|event|surface)_[a-z_]+@TOUCHD_CLIENT_1\.[01]|TOUCHD_CLIENT_1\.0@TOUCHD_CLIENT_1\.0|TOUCHD_CLIENT_1\.1@TOUCHD_CLIENT_1\.1)$' || true)
+[ -z "$unexpected" ] || { echo "FAIL  symbols exported beyond touchd_client_*, touchd_event_*, touchd_surface_* in TOUCHD_CLIENT_1.0 and 1.1: $unexpected"; exit 1; }
+listed=$(sed -n 's/^ \([^ ]*\) .*/\1/p' packaging/debian/libtouchd-client1.symbols | sort)
+if [ "$exported" != "$listed" ]; then
+    echo "FAIL  the exported symbols differ from packaging/debian/libtouchd-client1.symbols (< exported, > listed)"
+    diff <(printf '%s\n' "$exported") <(printf '%s\n' "$listed"); exit 1
+fi
+echo "ok    exports $(printf '%s\n' "$exported" | wc -l) versioned symbols, as the symbols file lists (soname $(objdump -p "$OUT/libtouchd-client.so.1" | awk '/SONAME/ { print $2 }'))"
+if grep -E 'struct touchd_[a-z_]+ *\{' clients/c/touchd-client.h | grep -v 'struct touchd_point'; then
+    echo "FAIL  touchd-client.h defines a struct a caller allocates"; exit 1
+fi
+echo "ok    touchd-client.h: every type the library fills is opaque (touchd_point is the caller's value)"
 
 LD_LIBRARY_PATH="$OUT" "$OUT/test-client" --parser || { echo "FAIL  clients/c/tests/test-client --parser"; exit 1; }
+
+# The protocol corpus (every valid server message of docs/schemas/examples.jsonl),
+# member by member, as Python's json module reads it.
+python3 docs/schemas/corpus.py lines >"$TMP/corpus.jsonl"
+python3 docs/schemas/corpus.py members "$TMP/corpus.jsonl" >"$TMP/corpus.expected"
+LD_LIBRARY_PATH="$OUT" "$OUT/test-client" --corpus "$TMP/corpus.jsonl" >"$TMP/corpus.actual" \
+    || { echo "FAIL  test-client --corpus"; exit 1; }
+if cmp -s "$TMP/corpus.expected" "$TMP/corpus.actual"; then
+    echo "ok    the protocol corpus: $(wc -l <"$TMP/corpus.jsonl") server messages, every member as Python's json reads it"
+else
+    echo "FAIL  the protocol corpus read differently (< json, > C)"; diff "$TMP/corpus.expected" "$TMP/corpus.actual" | head -20; exit 1
+fi
 
 start_touchd() { # start_touchd SOCKET: replays once 2 clients subscribe
     "$TOUCHD" --replay "$TRACE" --socket "$1" --wait-for-subscribers 2 --speed 0 --exit-after-replay \
@@ -99,4 +123,20 @@ if head -1 "$TMP/example" | grep -q '^hello touchd .* protocol 1: 1 devices, 1 s
     echo "ok    the example prints the hello, the swipe and the goodbye ($(wc -l <"$TMP/example") lines)"
 else
     echo "FAIL  example output"; cat "$TMP/example"; exit 1
+fi
+
+# The parser under libFuzzer (ASan, UBSan): a short pass from the protocol's
+# example server lines (make fuzz runs it longer, with the Swift harnesses).
+FUZZ_SECONDS_C="${FUZZ_SECONDS_C:-15}"
+if make -s -C clients/c FUZZ_OUT="$TMP/fuzz" fuzz >"$TMP/fuzz-build.log" 2>&1; then
+    mkdir -p "$TMP/fuzz/seeds" "$TMP/fuzz/corpus"
+    i=0; while IFS= read -r line; do i=$((i + 1)); printf '%s' "$line" >"$TMP/fuzz/seeds/$i"; done <"$TMP/corpus.jsonl"
+    if "$TMP/fuzz/fuzz-parser" -max_total_time="$FUZZ_SECONDS_C" -max_len=4096 -print_final_stats=1 -dict=clients/c/fuzz/server-lines.dict \
+        -artifact_prefix="$TMP/fuzz/" "$TMP/fuzz/corpus" "$TMP/fuzz/seeds" >"$TMP/fuzz/log" 2>&1; then
+        echo "ok    the parser fuzzed for ${FUZZ_SECONDS_C} s: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$TMP/fuzz/log" | grep -o '[0-9]*$') inputs, no crash"
+    else
+        echo "FAIL  the parser's fuzzer found a crash:"; tail -30 "$TMP/fuzz/log"; cp "$TMP"/fuzz/crash-* "$ROOT/" 2>/dev/null; exit 1
+    fi
+else
+    echo "FAIL  the fuzz harness does not build (clang with -fsanitize=fuzzer)"; cat "$TMP/fuzz-build.log"; exit 1
 fi

@@ -105,6 +105,14 @@ if "$TOUCHCTL" describe --quirks "$TMP/quirks" "$ROOT/Tests/Fixtures/real/libinp
 elif ! grep -q "10-bad.quirks:3" "$TMP/err"; then fail "malformed quirks error does not name file:line: $(cat "$TMP/err")"
 else ok; fi
 
+# Started under the name touchd (the Debian package's hard link), touchctl is touchd:
+# its options, and a replay served on a socket.
+ln -s "$(realpath "$TOUCHCTL")" "$TMP/touchd"
+if ! "$TMP/touchd" --help 2>&1 | grep -q '^USAGE: touchd .*--check-config'; then fail "touchctl started as touchd is not touchd: $("$TMP/touchd" --help 2>&1 | head -3)"
+elif ! "$TMP/touchd" --check-config --config "$ROOT/config/touchd.yaml" >/dev/null 2>"$TMP/err"; then fail "touchctl as touchd --check-config: $(cat "$TMP/err")"
+elif "$TOUCHCTL" --help 2>&1 | grep -q '^USAGE: touchd '; then fail "touchctl under its own name runs touchd"
+else ok; fi
+
 echo "touchctl on ${#files[@]} real files:"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

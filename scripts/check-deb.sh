@@ -6,7 +6,7 @@
 #  - install: the user and groups, every file where it belongs, the socket
 #    enabled, the units verify, touchd and touchctl run from /usr/bin on the
 #    private Swift runtime and touchd serves a replay with the conffile;
-#  - libtouchd-client0 and -dev: the library where ldconfig finds it, an
+#  - libtouchd-client1 and -dev: the library where ldconfig finds it, an
 #    example compiled against the installed files (pkg-config) reads the
 #    installed touchd in the root;
 #  - reinstall keeps an edited conffile;
@@ -15,7 +15,7 @@
 # Needs root (debootstrap, chroot); installs debootstrap, lintian, dpkg-dev,
 # gcc and pkg-config when missing.
 #
-# Usage: scripts/check-deb.sh touchd.deb libtouchd-client0.deb libtouchd-client-dev.deb
+# Usage: scripts/check-deb.sh touchd.deb libtouchd-client1.deb libtouchd-client-dev.deb
 # (the output of scripts/make-deb.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ for d in "$@"; do
     DEBS+=("$(realpath "$d")")
     [ "$(dpkg-deb -f "$d" Package)" = touchd ] && DEB=$(realpath "$d")
 done
-[ -n "${DEB:-}" ] && [ ${#DEBS[@]} = 3 ] || { echo "usage: check-deb.sh touchd.deb libtouchd-client0.deb libtouchd-client-dev.deb" >&2; exit 2; }
+[ -n "${DEB:-}" ] && [ ${#DEBS[@]} = 3 ] || { echo "usage: check-deb.sh touchd.deb libtouchd-client1.deb libtouchd-client-dev.deb" >&2; exit 2; }
 
 passed=0; failed=0
 pass() { passed=$((passed + 1)); printf 'ok    %s\n' "$1"; }
@@ -56,6 +56,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# --- size: a panel daemon fits a small root (docs/deploy.md, "Size") ----------------
+size_kb=$(dpkg-deb -f "$DEB" Installed-Size)
+if [ "$size_kb" -le 30720 ]; then pass "touchd Installed-Size ${size_kb} KiB <= 30 MiB"
+else fail "touchd Installed-Size ${size_kb} KiB <= 30 MiB" "$(dpkg-deb -c "$DEB" | sort -k3 -n -r | head -5)"; fi
+dbgsym="$(dirname "$DEB")/touchd-dbgsym_$(dpkg-deb -f "$DEB" Version)_$(dpkg-deb -f "$DEB" Architecture).deb"
+dpkg-deb -x "$DEB" "$TMP/unpacked"
+touchd_id=$(readelf -n "$TMP/unpacked/usr/bin/touchd" | awk '/Build ID:/ { print $3 }')
+if readelf -S "$TMP/unpacked/usr/bin/touchd" | grep -q '\.debug_info'; then
+    fail "touchd is stripped, its debug information in touchd-dbgsym" "/usr/bin/touchd has .debug_info"
+elif [ -f "$dbgsym" ] && [ -n "$touchd_id" ] \
+    && dpkg-deb -c "$dbgsym" | grep -q "/usr/lib/debug/.build-id/${touchd_id:0:2}/${touchd_id:2}\.debug$"; then
+    pass "touchd is stripped, its debug information in touchd-dbgsym"
+else fail "touchd is stripped, its debug information in touchd-dbgsym" "build id ${touchd_id:-none}; $dbgsym"; fi
+rm -rf "$TMP/unpacked"
+
 # --- lintian ------------------------------------------------------------------------
 lint=$(lintian --tag-display-limit 0 "${DEBS[@]}" 2>&1 | grep -v '^running with root privileges')
 if printf '%s\n' "$lint" | grep -q '^E: '; then fail "lintian: no errors" "$lint"
@@ -69,7 +84,7 @@ mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\/*\)$/\1/p' /etc/apt/sources.list.d
 [ -n "$mirror" ] || mirror=$(sed -n 's/^deb \(\[[^]]*\] \)\?\(http[^ ]*\) [a-z]* main.*/\2/p' /etc/apt/sources.list 2>/dev/null | grep -v security | head -1)
 mirror="${mirror:-http://deb.debian.org/debian}"
 depends=$(for d in "${DEBS[@]}"; do dpkg-deb -f "$d" Depends; echo; done | tr ',' '\n' | sed 's/^ *//; s/[ (].*//' \
-    | grep -v '^$' | grep -vxE 'touchd|libtouchd-client0|libtouchd-client-dev' | sort -u | paste -sd, -)
+    | grep -v '^$' | grep -vxE 'touchd|libtouchd-client1|libtouchd-client-dev' | sort -u | paste -sd, -)
 start=$(date +%s)
 if debootstrap --variant=minbase --include="$depends,udev" "$VERSION_CODENAME" "$R" "$mirror" >"$TMP/debootstrap.log" 2>&1; then
     pass "debootstrap $VERSION_CODENAME from $mirror with $depends,udev ($(( $(date +%s) - start )) s)"
@@ -90,7 +105,7 @@ check "user touchd (primary group touchd-clients, no shell)" \
 check "groups touchd (member touchd), touchd-uinput" bash -c "chroot '$R' getent group touchd | grep -q ':touchd\$' && chroot '$R' getent group touchd-uinput"
 
 expected=(/usr/bin/touchd /usr/bin/touchctl /lib/systemd/system/touchd.service /lib/systemd/system/touchd.socket
-    /lib/udev/rules.d/70-touchd.rules /usr/lib/sysusers.d/touchd.conf /etc/touchd/touchd.yaml
+    /lib/udev/rules.d/70-touchd.rules /usr/lib/sysusers.d/touchd.conf /usr/lib/tmpfiles.d/touchd.conf /etc/touchd/touchd.yaml
     /usr/share/man/man8/touchd.8.gz /usr/share/man/man1/touchctl.1.gz /usr/share/man/man5/touchd.yaml.5.gz
     /usr/share/doc/touchd/copyright /usr/share/doc/touchd/changelog.gz /usr/share/doc/touchd/touchd-pass-through.conf
     /usr/lib/touchd/libswiftCore.so)
@@ -99,6 +114,8 @@ missing=""
 for f in "${expected[@]}"; do [ -f "$R$f" ] || missing+="$f "; done
 if [ -z "$missing" ]; then pass "installed: ${#expected[@]} files (binaries, system and user units, rules, sysusers, man pages, conffile, Swift runtime)"
 else fail "installed files missing" "$missing"; fi
+check "/run/touchd touchd:touchd-clients 0750 from installation on (tmpfiles.d), before touchd runs" \
+    bash -c "s=\$(stat -c '%U:%G %a' '$R/run/touchd' 2>&1); echo \"\$s\"; [ \"\$s\" = 'touchd:touchd-clients 750' ]"
 check "the conffile is the shipped default configuration" cmp config/touchd.yaml "$R/etc/touchd/touchd.yaml"
 check "dpkg knows /etc/touchd/touchd.yaml as a conffile" bash -c "chroot '$R' dpkg-query -W -f='\${Conffiles}' touchd | grep -q '/etc/touchd/touchd.yaml'"
 check "units: ExecStart=/usr/bin/touchd" grep -qx 'ExecStart=/usr/bin/touchd --config /etc/touchd/touchd.yaml' "$R/lib/systemd/system/touchd.service"
@@ -112,6 +129,8 @@ for u in systemd/user/*; do
     check "systemd-analyze --user verify $(basename "$u") (in the root)" \
         bash -c "out=\$(chroot '$R' env XDG_RUNTIME_DIR=/tmp/xdg-runtime systemd-analyze --user verify --man=no /usr/lib/systemd/user/$(basename "$u") 2>&1); echo \"\$out\"; [ -z \"\$out\" ]"
 done
+check "/usr/bin/touchd and /usr/bin/touchctl: one binary (a hard link)" \
+    bash -c "[ \$(stat -c %i '$R/usr/bin/touchd') = \$(stat -c %i '$R/usr/bin/touchctl') ]"
 check "touchd --help runs from /usr/bin" bash -c "chroot '$R' /usr/bin/touchd --help | grep -q '^USAGE: touchd'"
 check "touchctl --help runs from /usr/bin" bash -c "chroot '$R' /usr/bin/touchctl --help | grep -q '^USAGE: touchctl'"
 check "binaries load the Swift runtime from /usr/lib/touchd, nothing missing" \
@@ -123,7 +142,7 @@ check "installed touchd serves a replay with /etc/touchd/touchd.yaml" \
         --socket /tmp/touchd.sock --log-level warning --realtime-priority 0
 
 # --- the C client library -----------------------------------------------------------------------
-check "libtouchd-client0: ldconfig finds libtouchd-client.so.0" bash -c "chroot '$R' ldconfig -p | grep -qE 'libtouchd-client.so.0 .*=> (/usr)?/lib/$MULTIARCH/libtouchd-client.so.0$'"
+check "libtouchd-client1: ldconfig finds libtouchd-client.so.1" bash -c "chroot '$R' ldconfig -p | grep -qE 'libtouchd-client.so.1 .*=> (/usr)?/lib/$MULTIARCH/libtouchd-client.so.1$'"
 check "libtouchd-client-dev: header, .so link, pkg-config file" \
     test -f "$R/usr/include/touchd-client.h" -a -L "$R/usr/lib/$MULTIARCH/libtouchd-client.so" -a -f "$R/usr/lib/$MULTIARCH/pkgconfig/touchd-client.pc"
 flags=$(PKG_CONFIG_SYSROOT_DIR="$R" PKG_CONFIG_LIBDIR="$R/usr/lib/$MULTIARCH/pkgconfig" pkg-config --cflags --libs touchd-client 2>&1)
@@ -143,10 +162,10 @@ check "reinstall (dpkg -i again)" in_root dpkg -i --force-confold "/tmp/debs/$(b
 check "reinstall keeps the edited /etc/touchd/touchd.yaml" cmp "$TMP/edited.yaml" "$R/etc/touchd/touchd.yaml"
 
 # --- remove and purge --------------------------------------------------------------------------
-check "dpkg -r touchd libtouchd-client-dev libtouchd-client0" in_root dpkg -r touchd libtouchd-client-dev libtouchd-client0
+check "dpkg -r touchd libtouchd-client-dev libtouchd-client1" in_root dpkg -r touchd libtouchd-client-dev libtouchd-client1
 check "remove: binaries and Swift runtime gone, conffile kept" \
     bash -c "[ ! -e '$R/usr/bin/touchd' ] && [ ! -e '$R/usr/lib/touchd' ] && cmp '$TMP/edited.yaml' '$R/etc/touchd/touchd.yaml'"
-check "dpkg -P touchd libtouchd-client-dev libtouchd-client0" in_root dpkg -P touchd libtouchd-client-dev libtouchd-client0
+check "dpkg -P touchd libtouchd-client-dev libtouchd-client1" in_root dpkg -P touchd libtouchd-client-dev libtouchd-client1
 (cd "$R" && find . -xdev \( -path ./proc -o -path ./run -o -path ./tmp -o -path ./var/lib/dpkg -o -path ./var/log -o -path ./var/cache \) -prune -o -print | sort) >"$TMP/after"
 # Policy keeps the system user and groups (their backups are sysusers' own).
 left=$(comm -13 "$TMP/before" "$TMP/after" | grep -vxE '\./etc/(passwd|group|shadow|gshadow)-')

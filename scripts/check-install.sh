@@ -63,6 +63,7 @@ for f in /usr/local/bin/touchd:755 /usr/local/bin/touchctl:755 \
          /usr/local/lib/systemd/system/touchd.service:644 /usr/local/lib/systemd/system/touchd.socket:644 \
          /usr/local/lib/systemd/user/touchd-actions.service:644 \
          /usr/local/lib/udev/rules.d/70-touchd.rules:644 /usr/local/lib/sysusers.d/touchd.conf:644 \
+         /usr/local/lib/tmpfiles.d/touchd.conf:644 \
          /usr/local/share/man/man8/touchd.8:644 /usr/local/share/man/man1/touchctl.1:644 \
          /usr/local/share/man/man5/touchd.yaml.5:644 /etc/touchd/touchd.yaml:644 \
          /usr/local/share/doc/touchd/touchd.yaml:644; do

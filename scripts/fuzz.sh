@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses of Fuzz/ (with AddressSanitizer) and runs each
+# Builds the libFuzzer harnesses of Fuzz/ (with AddressSanitizer) and the C
+# client's parser harness (clients/c/fuzz, ASan and UBSan), and runs each
 # for a bounded time; prints the executions each reached. See docs/reliability.md.
 #
 #   scripts/fuzz.sh                       every harness, FUZZ_SECONDS (60) each
@@ -17,26 +18,30 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 OUT=${FUZZ_OUT:-$ROOT/Fuzz/.build/fuzz-runs}
-ALL="fuzz-evemu fuzz-libinput-yaml fuzz-yaml-config fuzz-native-trace fuzz-wire-request fuzz-request-frames fuzz-pipeline-engine"
+ALL="fuzz-evemu fuzz-libinput-yaml fuzz-yaml-config fuzz-native-trace fuzz-wire-request fuzz-request-frames fuzz-pipeline-engine fuzz-c-parser"
 HARNESSES=${*:-$ALL}
 
 declare -A MAXLEN=([fuzz-pipeline-engine]=1024 [fuzz-wire-request]=2048 [fuzz-request-frames]=2048)
 declare -A DICT=(
-    [fuzz-evemu]=evemu.dict [fuzz-libinput-yaml]=libinput-yaml.dict [fuzz-yaml-config]=yaml-config.dict [fuzz-native-trace]=native-trace.dict
-    [fuzz-wire-request]=wire.dict [fuzz-request-frames]=wire.dict
+    [fuzz-evemu]=Fuzz/dictionaries/evemu.dict [fuzz-libinput-yaml]=Fuzz/dictionaries/libinput-yaml.dict
+    [fuzz-yaml-config]=Fuzz/dictionaries/yaml-config.dict [fuzz-native-trace]=Fuzz/dictionaries/native-trace.dict
+    [fuzz-wire-request]=Fuzz/dictionaries/wire.dict [fuzz-request-frames]=Fuzz/dictionaries/wire.dict
+    [fuzz-c-parser]=clients/c/fuzz/server-lines.dict
 )
 
 # --sanitize=fuzzer: libFuzzer provides main. -Xswiftc -sanitize=fuzzer,address:
 # coverage and ASan in every Swift module (see Fuzz/Package.swift).
-echo "== building the harnesses (debug, -sanitize=fuzzer,address)"
-start=$(date +%s)
-mkdir -p "$OUT"
-(cd "$ROOT/Fuzz" && "$SWIFT" build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address) >"$OUT/build.log" 2>&1
-rc=$?
-grep -E "error|warning: " "$OUT/build.log" | grep -v "Cannot export local symbol" | grep -v "/checkouts/"
-if [ $rc != 0 ]; then echo "building the harnesses failed (see $OUT/build.log)" >&2; exit 1; fi
-BIN=$(cd "$ROOT/Fuzz" && "$SWIFT" build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --show-bin-path)
-echo "== built in $(( $(date +%s) - start )) s"
+if [ -n "$(echo " $HARNESSES " | sed 's/ fuzz-c-parser / /g' | tr -d ' ')" ]; then
+    echo "== building the harnesses (debug, -sanitize=fuzzer,address)"
+    start=$(date +%s)
+    mkdir -p "$OUT"
+    (cd "$ROOT/Fuzz" && "$SWIFT" build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address) >"$OUT/build.log" 2>&1
+    rc=$?
+    grep -E "error|warning: " "$OUT/build.log" | grep -v "Cannot export local symbol" | grep -v "/checkouts/"
+    if [ $rc != 0 ]; then echo "building the harnesses failed (see $OUT/build.log)" >&2; exit 1; fi
+    BIN=$(cd "$ROOT/Fuzz" && "$SWIFT" build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --show-bin-path)
+    echo "== built in $(( $(date +%s) - start )) s"
+fi
 
 export SWIFT_BACKTRACE=enable=no  # a crash otherwise takes minutes to symbolicate
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1}
@@ -44,18 +49,28 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1}
 status=0
 results=()
 for h in $HARNESSES; do
-    if [ ! -x "$BIN/$h" ]; then echo "no harness $h in $BIN" >&2; status=1; continue; fi
     dir="$OUT/$h"
     rm -rf "$dir/seeds"
     mkdir -p "$dir/corpus" "$dir/artifacts"
-    TOUCHD_FUZZ_SEEDS="$dir/seeds" "$BIN/$h" >/dev/null || { echo "$h: cannot write its seeds" >&2; status=1; continue; }
+    if [ "$h" = fuzz-c-parser ]; then
+        # The C client's parser (clients/c/fuzz), seeded with the protocol's example lines.
+        make -s -C "$ROOT/clients/c" FUZZ_OUT="$OUT/c-build" fuzz >"$dir/build.log" 2>&1 \
+            || { echo "$h: does not build (clang -fsanitize=fuzzer): see $dir/build.log" >&2; status=1; continue; }
+        harness="$OUT/c-build/fuzz-parser"
+        mkdir -p "$dir/seeds"
+        i=0; python3 "$ROOT/docs/schemas/corpus.py" lines | while IFS= read -r l; do i=$((i + 1)); printf '%s' "$l" >"$dir/seeds/$i"; done
+    else
+        if [ ! -x "$BIN/$h" ]; then echo "no harness $h in $BIN" >&2; status=1; continue; fi
+        harness="$BIN/$h"
+        TOUCHD_FUZZ_SEEDS="$dir/seeds" "$harness" >/dev/null || { echo "$h: cannot write its seeds" >&2; status=1; continue; }
+    fi
     args=(-max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048
           -artifact_prefix="$dir/artifacts/" -close_fd_mask=1)
-    [ -n "${DICT[$h]:-}" ] && args+=(-dict="$ROOT/Fuzz/dictionaries/${DICT[$h]}")
+    [ -n "${DICT[$h]:-}" ] && args+=(-dict="$ROOT/${DICT[$h]}")
     # Small inputs run faster; the readers work line by line, so size adds little coverage.
     args+=(-max_len="${MAXLEN[$h]:-8192}")
     echo "== $h: ${SECONDS_EACH} s, seeds $(ls "$dir/seeds" | wc -l), corpus $(ls "$dir/corpus" | wc -l)"
-    "$BIN/$h" "${args[@]}" "$dir/corpus" "$dir/seeds" >"$dir/log" 2>&1
+    "$harness" "${args[@]}" "$dir/corpus" "$dir/seeds" >"$dir/log" 2>&1
     rc=$?
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/log" | grep -o '[0-9]*$' | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Debian packages touchd, libtouchd-client0 and libtouchd-client-dev
+# Builds the Debian packages touchd, libtouchd-client1 and libtouchd-client-dev
 # (NAME_VERSION_ARCH.deb) from the release binaries of .build/release (`make
 # deb` builds them first) and clients/c, with dpkg-deb from staged trees
 # (docs/deploy.md, "The Debian package", says why). touchd:
@@ -7,14 +7,18 @@
 #    for `make install` and the package), plus the package's own files;
 #  - the Swift runtime libraries the binaries load go to the private directory
 #    /usr/lib/touchd, and the binaries' RUNPATH is set to it;
-#  - binaries and libraries stripped, man pages and changelog compressed;
+#  - one binary for touchd and touchctl (a hard link), stripped with its
+#    debug information in touchd-dbgsym; libraries stripped; man pages and
+#    changelog compressed;
 #  - Depends from dpkg-shlibdeps on every ELF file of the package;
 #  - /etc/touchd/touchd.yaml a conffile; maintainer scripts from
 #    packaging/debian.
-# libtouchd-client0 has the shared library (Debian's hardening flags, the
+# libtouchd-client1 has the shared library (Debian's hardening flags, the
 # multiarch directory, shlibs, the ldconfig trigger), libtouchd-client-dev the
 # header, the .so link and the pkg-config file.
-# Prints the paths of the packages, touchd first.
+# touchd-dbgsym (the debug information of touchd and touchctl, split off before
+# stripping) is written next to them and not printed.
+# Prints the paths of the three packages, touchd first.
 #
 # Environment: BUILD_DIR (default .build), DEB_DIR (output directory, default
 #              $BUILD_DIR/deb), MAKE (default make), DEB_MAINTAINER (the
@@ -26,7 +30,7 @@ DEB_DIR="${DEB_DIR:-$BUILD_DIR/deb}"
 MAKE="${MAKE:-make}"
 PRIVATE_LIBDIR=/usr/lib/touchd
 # The Maintainer field and the changelog's signature.
-DEB_MAINTAINER="${DEB_MAINTAINER:-touchd maintainers <touchd-maintainers@example.org>}"
+DEB_MAINTAINER="${DEB_MAINTAINER:-touchd developers <maintainers@users.noreply.a-seed-49cabcb9.example>}"
 
 need=()
 command -v patchelf >/dev/null || need+=(patchelf)
@@ -57,19 +61,36 @@ R="$TMP/root"
 # The libraries ldd resolves in libswiftCore's directory are the toolchain's
 # (libswiftCore, Foundation, libdispatch, ICU ...): nothing in Debian provides them.
 install -d "$R$PRIVATE_LIBDIR"
-swift_dir=$(ldd "$BUILD_DIR/release/touchd" | awk '$1 == "libswiftCore.so" { print $3 }' | xargs -r dirname)
+swift_dir=$(ldd "$BUILD_DIR/release/touchctl" | awk '$1 == "libswiftCore.so" { print $3 }' | xargs -r dirname)
 [ -n "$swift_dir" ] || { echo "make-deb: touchd does not load libswiftCore.so (static stdlib?)" >&2; exit 1; }
-swift_libs=$(ldd "$BUILD_DIR/release/touchd" "$BUILD_DIR/release/touchctl" \
+swift_libs=$(ldd "$BUILD_DIR/release/touchctl" \
     | awk -v d="$swift_dir/" '$2 == "=>" && index($3, d) == 1 { print $3 }' | sort -u)
 [ -n "$swift_libs" ] || { echo "make-deb: found no Swift runtime library in ldd's output" >&2; exit 1; }
 for lib in $swift_libs; do
     case "$(basename "$lib")" in lib*.so*) ;; *) echo "make-deb: unexpected library $lib" >&2; exit 1 ;; esac
     install -m 0644 "$lib" "$R$PRIVATE_LIBDIR/"
 done
-for f in "$R/usr/bin/touchd" "$R/usr/bin/touchctl" "$R$PRIVATE_LIBDIR"/*.so*; do
+# touchd's own binaries keep their debug information apart, in touchd-dbgsym
+# (/usr/lib/debug/.build-id/xx/yyyy.debug, where gdb looks it up by build id),
+# as Debian's dh_strip does; the toolchain's libraries come without any.
+DBG="$TMP/dbgsym"
+# One binary for both commands: touchctl links all of touchd's code and runs it
+# when started as touchd (Sources/touchctl/Touchctl.swift), so /usr/bin/touchd
+# becomes a hard link to it below, after stripping (which would break the link).
+rm "$R/usr/bin/touchd"
+for f in "$R/usr/bin/touchctl"; do
+    build_id=$(readelf -n "$f" | awk '/Build ID:/ { print $3 }')
+    [ -n "$build_id" ] || { echo "make-deb: $f has no build id" >&2; exit 1; }
+    debug="$DBG/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug"
+    install -d "$(dirname "$debug")"
+    objcopy --only-keep-debug --compress-debug-sections "$f" "$debug"
+    chmod 0644 "$debug"
+done
+for f in "$R/usr/bin/touchctl" "$R$PRIVATE_LIBDIR"/*.so*; do
     strip --strip-unneeded --remove-section=.comment --remove-section=.note "$f"
     patchelf --set-rpath "$PRIVATE_LIBDIR" "$f"
 done
+ln "$R/usr/bin/touchctl" "$R/usr/bin/touchd"
 
 # finish_package ROOT NAME DEPENDS: the copyright and changelog, the control
 # file from packaging/debian/NAME.control.in, md5sums; builds the package and
@@ -116,7 +137,7 @@ install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debia
 chmod 0644 "$R/DEBIAN/conffiles"
 finish_package "$R" touchd "$(shlibs_depends "$R" -l"$R$PRIVATE_LIBDIR")"
 
-# --- libtouchd-client0 and libtouchd-client-dev (clients/c) --------------------------------
+# --- libtouchd-client1 and libtouchd-client-dev (clients/c) --------------------------------
 # Built with Debian's hardening flags (all of them: bindnow too); the library
 # in the multiarch directory.
 export DEB_BUILD_MAINT_OPTIONS=hardening=+all
@@ -128,14 +149,20 @@ make -s -C clients/c OUT="$C_OUT" PREFIX=/usr LIBDIR="/usr/lib/$MULTIARCH" \
     || { cat "$TMP/c.log" >&2; exit 1; }
 L="$TMP/lib"; LD="$TMP/dev"; libdir="usr/lib/$MULTIARCH"
 install -d "$L/$libdir" "$LD/$libdir/pkgconfig" "$LD/usr/include" "$L/DEBIAN"
-cp -P "$TMP/c-dest/$libdir"/libtouchd-client.so.0* "$L/$libdir/"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$L/$libdir"/libtouchd-client.so.0.*
+cp -P "$TMP/c-dest/$libdir"/libtouchd-client.so.1* "$L/$libdir/"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$L/$libdir"/libtouchd-client.so.1.*
 cp -P "$TMP/c-dest/$libdir/libtouchd-client.so" "$LD/$libdir/"
 install -m 0644 "$TMP/c-dest/$libdir/pkgconfig/touchd-client.pc" "$LD/$libdir/pkgconfig/"
 install -m 0644 "$TMP/c-dest/usr/include/touchd-client.h" "$LD/usr/include/"
-soversion=$(objdump -p "$L/$libdir"/libtouchd-client.so.0.* | awk '/SONAME/ { sub(/.*\.so\./, "", $2); print $2 }')
-echo "libtouchd-client $soversion libtouchd-client0 (>= $VERSION)" >"$L/DEBIAN/shlibs"
+soversion=$(objdump -p "$L/$libdir"/libtouchd-client.so.1.* | awk '/SONAME/ { sub(/.*\.so\./, "", $2); print $2 }')
+echo "libtouchd-client $soversion libtouchd-client1 (>= $VERSION)" >"$L/DEBIAN/shlibs"
+# The symbols file (packaging/debian): each exported symbol and the version that added it.
+install -m 0644 packaging/debian/libtouchd-client1.symbols "$L/DEBIAN/symbols"
 echo "activate-noawait ldconfig" >"$L/DEBIAN/triggers"
 chmod 0644 "$L/DEBIAN/shlibs" "$L/DEBIAN/triggers"
-finish_package "$L" libtouchd-client0 "$(shlibs_depends "$L")"
+finish_package "$L" libtouchd-client1 "$(shlibs_depends "$L")"
 finish_package "$LD" libtouchd-client-dev ""
+
+# --- touchd-dbgsym: the debug information of touchd and touchctl -----------------------
+install -d "$DBG/DEBIAN"
+finish_package "$DBG" touchd-dbgsym "touchd (= $VERSION)" >/dev/null

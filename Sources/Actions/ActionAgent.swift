@@ -1,4 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSON
 import TouchClient
 import Wire
@@ -66,10 +73,10 @@ public actor ActionAgent {
     }
 
     static func stamp(_ path: String) -> FileStamp? {
-        guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        return FileStamp(inode: (a[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0,
-                         size: (a[.size] as? NSNumber)?.uint64Value ?? 0,
-                         modified: (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileStamp(inode: UInt64(info.st_ino), size: UInt64(info.st_size),
+                         modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     /// The bindings in force.
@@ -119,7 +126,7 @@ public actor ActionAgent {
     }
 
     /// Handles one server message: learns screens and devices, runs what gestures fire.
-    public func handle(_ message: JSONValue) async {
+    public func handle(_ message: JSONValue, line: String? = nil) async {
         switch message["type"]?.stringValue {
         case "hello", "device":
             matcher.learn(message)
@@ -127,15 +134,15 @@ public actor ActionAgent {
         case "session":
             learnSession(message)
         case "gesture":
-            for f in matcher.firings(for: message) {
+            for f in matcher.firings(for: message, line: line) {
                 let b = matcher.configuration.bindings[f.binding]
                 // The matcher still sees every event (an `every` binding keeps its travel), but
                 // nothing runs for a session that is locked or not on screen.
                 guard gate.allows(whenLocked: b.whenLocked) else {
-                    log("\(b.on) (\((path as NSString).lastPathComponent):\(b.line)): not run: \(gate.holdReason ?? "session")")
+                    log("\(b.on) (\(path.split(separator: "/").last.map(String.init) ?? path):\(b.line)): not run: \(gate.holdReason ?? "session")")
                     continue
                 }
-                await runner.submit(f, label: "\(b.on) (\((path as NSString).lastPathComponent):\(b.line))")
+                await runner.submit(f, label: "\(b.on) (\(path.split(separator: "/").last.map(String.init) ?? path):\(b.line))")
             }
         default:
             break
@@ -180,7 +187,7 @@ public actor ActionAgent {
                 if Task.isCancelled { break }
                 switch event {
                 case .hello(let m), .gesture(let m), .system(let m), .device(let m):
-                    await handle(m.json)
+                    await handle(m.json, line: m.line)
                 case .disconnected:
                     log("disconnected from \(socketPath); reconnecting")
                 case .reconnected:
@@ -190,7 +197,7 @@ public actor ActionAgent {
                 case .other(let m):
                     // `session`: the seat's session changed (semantics §13).
                     await handle(m.json)
-                case .touch, .overflow, .goodbye:
+                case .touch, .screens, .drag, .overflow, .goodbye:
                     break
                 }
             }

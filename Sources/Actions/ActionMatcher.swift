@@ -81,8 +81,9 @@ public struct ActionMatcher: Sendable {
         device.flatMap { densities[$0] } ?? ScreenGeometry.fallbackPixelsPerMillimetre
     }
 
-    /// The firings of one `gesture` message, in binding order.
-    public mutating func firings(for event: JSONValue) -> [ActionFiring] {
+    /// The firings of one `gesture` message, in binding order; `line` is the message as touchd
+    /// sent it (`TOUCHD_JSON`), when known.
+    public mutating func firings(for event: JSONValue, line: String? = nil) -> [ActionFiring] {
         guard event["type"]?.stringValue == "gesture", let state = event["state"]?.stringValue else { return [] }
         let recognizer = event["recognizer"]?.stringValue
         let purpose = event["purpose"]?.stringValue
@@ -91,14 +92,14 @@ public struct ActionMatcher: Sendable {
             if let n = b.touches, event["touches"]?.int64Value != Int64(n) { continue }
             if let e = b.edge, event["edge"]?.stringValue != e { continue }
             if b.every != nil {
-                out += steps(of: i, b, event: event, state: state)
+                out += steps(of: i, b, event: event, line: line, state: state)
                 continue
             }
             guard Self.fires(b.when, state: state) else { continue }
             if !b.directions.isEmpty {
                 guard let d = Self.direction(of: event), b.directions.contains(d) else { continue }
             }
-            out.append(ActionFiring(binding: i, command: b.command, environment: environment(event, binding: b)))
+            out.append(ActionFiring(binding: i, command: b.command, environment: environment(event, line: line, binding: b)))
         }
         return out
     }
@@ -123,7 +124,7 @@ public struct ActionMatcher: Sendable {
     }
 
     /// `every`: one firing per whole step of travel since the last one, along the main axis.
-    private mutating func steps(of i: Int, _ b: ActionBinding, event: JSONValue, state: String) -> [ActionFiring] {
+    private mutating func steps(of i: Int, _ b: ActionBinding, event: JSONValue, line: String?, state: String) -> [ActionFiring] {
         let key = AnchorKey(binding: i, gesture: [event["owner"]?.stringValue ?? "", event["surface"]?.stringValue ?? "",
                                                   event["recognizer"]?.stringValue ?? ""].joined(separator: "\u{1}"))
         guard let tx = event["translation"]?["x"]?.doubleValue, let ty = event["translation"]?["y"]?.doubleValue else {
@@ -154,7 +155,7 @@ public struct ActionMatcher: Sendable {
         anchors[key] = anchor
         let stepDirection = horizontal ? (travel > 0 ? "right" : "left") : (travel > 0 ? "down" : "up")
         guard b.directions.isEmpty || b.directions.contains(stepDirection) else { return [] }
-        var env = environment(event, binding: b)
+        var env = environment(event, line: line, binding: b)
         env["TOUCHD_STEP_DIRECTION"] = stepDirection
         env["TOUCHD_STEP_MM"] = Self.number(every)
         return Array(repeating: ActionFiring(binding: i, command: b.command, environment: env), count: count)
@@ -162,8 +163,8 @@ public struct ActionMatcher: Sendable {
 
     /// `TOUCHD_*` variables: every field of the event (points as `_X` and `_Y`), the travel in
     /// millimetres, the binding's name and the event's JSON line.
-    func environment(_ event: JSONValue, binding: ActionBinding) -> [String: String] {
-        var env: [String: String] = ["TOUCHD_ON": binding.on, "TOUCHD_JSON": event.jsonString]
+    func environment(_ event: JSONValue, line: String?, binding: ActionBinding) -> [String: String] {
+        var env: [String: String] = ["TOUCHD_ON": binding.on, "TOUCHD_JSON": line ?? event.jsonString]
         for (key, value) in event.objectValue ?? [:] {
             let name = "TOUCHD_" + Self.snake(key)
             switch value {

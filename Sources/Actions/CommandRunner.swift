@@ -1,7 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
+import Synchronization
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SystemCalls
 
 /// Runs the agent's commands: at most `maxConcurrent` at once, up to `maxQueued` waiting, the
@@ -103,7 +109,7 @@ public actor CommandRunner {
             }
         } catch {
             // No thread to wait: the child is left to finish on its own (reaped by nobody until exit).
-            log("\(label): cannot wait for pid \(pid): \(error.description)")
+            log("\(label): cannot wait for pid \(pid): \(error)")
             running -= 1
         }
     }
@@ -119,29 +125,33 @@ public actor CommandRunner {
 
 /// A child's life as the timeout and its waiting thread see it: signals are sent only while it
 /// has not been reaped, so a pid the kernel gave to another process is never signalled.
-final class ChildState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reaped = false
-    private var stoppedForTimeout = false
+final class ChildState: Sendable {
+    private struct Life {
+        var reaped = false
+        var stoppedForTimeout = false
+    }
+    private let life = Mutex(Life())
 
     /// Sends `sig` unless the child was reaped; true when sent.
     func signal(_ pid: pid_t, _ sig: Int32, markTimedOut: Bool) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        guard !reaped else { return false }
-        if markTimedOut { stoppedForTimeout = true }
-        // The child leads its own process group: a shell's children stop with it.
-        kill(-pid, sig)
-        return true
+        life.withLock { life in
+            guard !life.reaped else { return false }
+            if markTimedOut { life.stoppedForTimeout = true }
+            // The child leads its own process group: a shell's children stop with it.
+            kill(-pid, sig)
+            return true
+        }
     }
 
     /// Marks the child reaped (under the lock, so no signal races the reaping).
     func reap(_ body: () -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        body()
-        reaped = true
+        life.withLock { life in
+            body()
+            life.reaped = true
+        }
     }
 
-    var timedOut: Bool { lock.lock(); defer { lock.unlock() }; return stoppedForTimeout }
+    var timedOut: Bool { life.withLock { $0.stoppedForTimeout } }
 }
 
 /// posix_spawn with a clean signal state: the agent's threads block signals (libdispatch's do),

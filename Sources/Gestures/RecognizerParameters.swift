@@ -22,8 +22,14 @@ struct AnyCodingKey: CodingKey {
     init?(intValue: Int) { return nil }
 }
 
+/// The configuration file's decoder (YAMLReader's `decodeStrictly`) sets this `userInfo` key.
+let unknownKeysReportedByDecoder = CodingUserInfoKey(rawValue: "touchd.unknownKeysReportedByDecoder")!
+
 /// Rejects keys outside `known`, naming the first unknown one (typos such as `maxTouch` would otherwise be ignored).
+/// A decoder that reports unread keys itself (the configuration file's, with a
+/// line and a suggestion) says so in its `userInfo`; the check is left to it.
 func rejectUnknownKeys(_ decoder: any Decoder, known: Set<String>, what: String) throws {
+    if decoder.userInfo[unknownKeysReportedByDecoder] as? Bool == true { return }
     let c = try decoder.container(keyedBy: AnyCodingKey.self)
     for key in c.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where !known.contains(key.stringValue) {
         throw DecodingError.dataCorruptedError(

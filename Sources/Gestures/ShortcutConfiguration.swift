@@ -9,6 +9,17 @@ public enum ShortcutKeyMoment: String, Hashable, Sendable, CaseIterable, Codable
     case start
     /// When the gesture ends (continuous kinds) or is recognized (tap, swipe): lisgd's "on release".
     case end
+
+    /// Decodes `start` or `end`, naming both when the text is neither.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let text = try c.decode(String.self)
+        guard let moment = ShortcutKeyMoment(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: c, debugDescription: "expected \(Self.allCases.map(\.rawValue).joined(separator: " or ")), got '\(text)'")
+        }
+        self = moment
+    }
 }
 
 /// A pointer button a shortcut clicks on touchd's own uinput pointer (`click`): the secondary

@@ -182,7 +182,7 @@ public struct ScreenInsets: Hashable, Sendable, Codable {
     /// Whether no edge is kept.
     public var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
 
-    enum CodingKeys: String, CodingKey { case top, right, bottom, left }
+    enum CodingKeys: String, CodingKey, CaseIterable { case top, right, bottom, left }
 
     /// Decodes `top`, `right`, `bottom` and `left`, each optional, finite and not negative.
     public init(from decoder: any Decoder) throws {

@@ -62,6 +62,8 @@ public final class LiveDeviceSource {
     private let decide: Decide
     private var open: [OpenDevice] = []
     private var ignoredSyspaths = Set<String>()
+    /// Grabs a decision changed while a contact was down: taken or released once none is.
+    private var waitingGrabs: [DeviceID: Bool] = [:]
     private var nextID: UInt32 = 0
     private var pollSet: [pollfd] = []
     private var readyIDs: [DeviceID] = []
@@ -208,6 +210,7 @@ public final class LiveDeviceSource {
     public func close(_ id: DeviceID) -> [LiveInputEvent] {
         guard let i = open.firstIndex(where: { $0.id == id }) else { return [] }
         let d = open.remove(at: i)
+        waitingGrabs[id] = nil
         d.device.close()
         return [.deviceRemoved(id, at: LiveClock.now())]
     }
@@ -293,8 +296,46 @@ public final class LiveDeviceSource {
         return nil
     }
 
+    /// Decides every touch device udev knows again, as a udev `change` event
+    /// does (after the decision's inputs changed: a reloaded configuration).
+    /// Devices now ignored are closed, devices no longer ignored are opened,
+    /// changed settings come as ``LiveInputEvent/deviceChanged(_:info:)``. A
+    /// grab that changes while a contact of the device is down waits until
+    /// none is (``hasGrabsWaiting``, ``applyWaitingGrab(of:)``): the compositor
+    /// must see every contact it saw begin end.
+    ///
+    /// - Throws: ``LiveInputError`` when udev cannot enumerate devices (nothing changes then).
+    public func decideAgain() throws(LiveInputError) -> [LiveInputEvent] {
+        let present: [UdevDeviceInfo]
+        do {
+            present = try udev.touchDevices()
+        } catch {
+            throw LiveInputError(subject: error.subject, message: error.message, errno: error.errno)
+        }
+        var out: [LiveInputEvent] = []
+        for info in present {
+            ignoredSyspaths.remove(info.syspath)
+            changed(info, into: &out, holdsGrabWhileDown: true)
+        }
+        return out
+    }
+
+    /// Whether a grab waits for a device's contacts to lift (one load: checked after each read).
+    public var hasGrabsWaiting: Bool { !waitingGrabs.isEmpty }
+
+    /// Takes or releases the grab waiting for `id` (call when no contact of it
+    /// is down); returns the grab now in force, nil when none was waiting.
+    public func applyWaitingGrab(of id: DeviceID) throws(EvdevError) -> Bool? {
+        guard let grab = waitingGrabs.removeValue(forKey: id), let i = open.firstIndex(where: { $0.id == id }) else { return nil }
+        if open[i].device.isGrabbed != grab {
+            if grab { try open[i].device.grab() } else { try open[i].device.ungrab() }
+        }
+        open[i].info.settings.grab = grab
+        return grab
+    }
+
     /// A udev `change` event: decide again with the new properties.
-    func changed(_ info: UdevDeviceInfo, into out: inout [LiveInputEvent]) {
+    func changed(_ info: UdevDeviceInfo, into out: inout [LiveInputEvent], holdsGrabWhileDown: Bool = false) {
         guard let index = open.firstIndex(where: { $0.info.syspath == info.syspath }) else {
             // Ignored or never opened: the new properties may allow it now.
             ignoredSyspaths.remove(info.syspath)
@@ -327,7 +368,13 @@ public final class LiveDeviceSource {
             return
         }
         settings.warnings.insert(contentsOf: warnings, at: 0)
-        if settings.grab != current.info.settings.grab {
+        waitingGrabs[current.id] = nil
+        if settings.passThrough || current.info.settings.passThrough {
+            // Pass-through owns the grab while it is on, and sets the rule's when it ends.
+        } else if settings.grab != current.info.settings.grab && holdsGrabWhileDown && hasContactDown(current.id) {
+            waitingGrabs[current.id] = settings.grab
+            settings.grab = current.info.settings.grab
+        } else if settings.grab != current.info.settings.grab {
             do {
                 if settings.grab { try current.device.grab() } else { try current.device.ungrab() }
             } catch {

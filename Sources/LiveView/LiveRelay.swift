@@ -31,7 +31,7 @@ public struct LiveRelay: Sendable {
         for await event in client.events {
             switch event {
             case .hello(let m): feed.publish(m.json.jsonString, isHello: true)
-            case .touch(let m), .gesture(let m), .system(let m), .device(let m): feed.publish(m.json.jsonString)
+            case .touch(let m), .gesture(let m), .system(let m), .device(let m), .drag(let m): feed.publish(m.json.jsonString)
             case .overflow(let lost, _):
                 feed.publish(Self.status(connected: true, "the daemon dropped \(lost) events for this view"))
             case .goodbye(let reason):
@@ -42,9 +42,11 @@ public struct LiveRelay: Sendable {
                 feed.publish(Self.status(connected: true, "reconnected to \(client.socketPath)"))
             case .error(let e):
                 feed.publish(Self.status(connected: true, "the daemon reported: \(e.message)"))
-            case .other(let m):
+            case .screens(let m):
                 // The screens turned or changed (semantics §11.3): the page lays them out again.
-                if m.type == "screens" { feed.publish(m.json.jsonString) }
+                feed.publish(m.json.jsonString)
+            case .other:
+                break
             }
         }
         feed.publish(Self.status(connected: false, "the connection to \(client.socketPath) ended"))

@@ -94,11 +94,20 @@ public protocol PublisherDelegate: Sendable {
     /// A client the access policy lets change the screens sends a `screens`
     /// request (semantics §11).
     func changeScreens(_ change: ScreenChange, from client: ClientInfo) async throws(RequestError)
+    /// A drag session request (semantics §12): a surface's roles (the
+    /// publisher has checked that the surface is the client's), items
+    /// answering a request, or a drop target's proposal.
+    func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError)
 }
 
 extension PublisherDelegate {
     /// Without a screen geometry to change: `not-permitted`.
     public func changeScreens(_ change: ScreenChange, from client: ClientInfo) async throws(RequestError) {
         throw RequestError(.notPermitted, "this server does not change screens")
+    }
+
+    /// Without drag sessions: `unknown-op`, as an older server answers.
+    public func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError) {
+        throw RequestError(.unknownOp, "unknown op \"\(request.op)\"")
     }
 }

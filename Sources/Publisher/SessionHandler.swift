@@ -310,6 +310,14 @@ final class SessionHandler: ChannelDuplexHandler {
             callDelegate(id: id, unregisters: surfaceID) { delegate, client throws(RequestError) in
                 try await delegate.unregister(surface: surfaceID, from: client)
             }
+        case let .drag(request):
+            if case let .roles(surface, _) = request, !surfaces.contains(surface) {
+                respond(RequestError(.unknownSurface, "no surface \"\(surface)\" on this connection", id: id))
+                return
+            }
+            callDelegate(id: id) { delegate, client throws(RequestError) in
+                try await delegate.drag(request, from: client)
+            }
         }
     }
 

@@ -7,21 +7,30 @@ import Gestures
 import TouchCore
 import YAMLReader
 
-/// A configuration file that could not be used: names the file and the key at fault.
+/// A configuration file that could not be used: names the file, the line and the key at fault.
 public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file.
     public var file: String
+    /// The line of the key at fault, from 1; nil when no line is at fault (an unreadable file).
+    public var line: Int?
     /// Where in the file (`devices[1].rotation`), or empty for the whole file.
     public var path: String
     /// What is wrong.
     public var message: String
+    /// Any further errors the same read found (``TouchdConfiguration/check(yaml:file:)`` gives them all).
+    public var more: [ConfigurationError] = []
     /// Creates an error.
-    public init(file: String, path: String = "", _ message: String) {
+    public init(file: String, line: Int? = nil, path: String = "", _ message: String) {
         self.file = file
+        self.line = line
         self.path = path
         self.message = message
     }
-    public var description: String { path.isEmpty ? "\(file): \(message)" : "\(file): \(path): \(message)" }
+    /// `file:line: key: message`, as compilers and `sshd -t` write it.
+    public var description: String {
+        let place = line.map { "\(file):\($0)" } ?? file
+        return path.isEmpty ? "\(place): \(message)" : "\(place): \(path): \(message)"
+    }
 }
 
 /// One screen of the configuration: its size in pixels and, optionally, in
@@ -65,7 +74,7 @@ public struct ScreenEntry: Hashable, Sendable, Codable {
         return rotation.swapsAxes ? SizeMM(width: s.height, height: s.width) : s
     }
 
-    enum CodingKeys: String, CodingKey { case name, width, height, sizeMM, rotation, insets }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, width, height, sizeMM, rotation, insets }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -106,7 +115,7 @@ public struct DeviceMatch: Hashable, Sendable, Codable {
     /// udev properties that must have these values.
     public var udev: [String: String]?
 
-    enum CodingKeys: String, CodingKey { case name, vendor, product, bustype, syspath, udev }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, vendor, product, bustype, syspath, udev }
 
     /// Creates a match.
     public init(name: String? = nil, vendor: UInt16? = nil, product: UInt16? = nil, bustype: UInt16? = nil, syspath: String? = nil, udev: [String: String]? = nil) {
@@ -182,7 +191,7 @@ public struct DeviceRule: Hashable, Sendable, Codable {
     /// (semantics §9; docs/pass-through.md). Off by default.
     public var passThrough: Bool?
 
-    enum CodingKeys: String, CodingKey { case match, screen, rotation, calibration, sizeMM, ignore, grab, passThrough }
+    enum CodingKeys: String, CodingKey, CaseIterable { case match, screen, rotation, calibration, sizeMM, ignore, grab, passThrough }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -257,6 +266,17 @@ public struct TouchdConfiguration: Sendable {
     /// libinput's quirks database (not from the file: the daemon reads the installed
     /// one, touchctl `--quirks DIR`); applied below the device rules (docs/udev.md).
     public var quirks = QuirksDatabase()
+    /// The daemon's sections: `socket`, `access`, `scheduling`.
+    public var daemon = DaemonFileSettings()
+    /// The file the configuration was read from and its parsed text, to name
+    /// the line of a key in errors found after reading (a user that does not exist).
+    public var source: (file: String, root: YAMLNode)?
+
+    /// An error about the key at `path` (`access.connect.users[1]`), with its line when the file has it.
+    public func error(at path: String, _ message: String) -> ConfigurationError {
+        guard let source else { return ConfigurationError(file: "", path: path, message) }
+        return ConfigurationError(file: source.file, line: source.root.line(of: path), path: path, message)
+    }
 
     /// The built-in configuration.
     public init() {
@@ -343,69 +363,138 @@ public struct TouchdConfiguration: Sendable {
 
     /// Reads and checks a configuration file.
     public static func load(path: String) throws(ConfigurationError) -> TouchdConfiguration {
+        try parse(yaml: text(path: path), file: path)
+    }
+
+    /// Reads a configuration file and checks all of it (``check(yaml:file:)``).
+    public static func check(path: String) -> Result<TouchdConfiguration, Errors> {
+        do {
+            return check(yaml: try text(path: path), file: path)
+        } catch {
+            return .failure(Errors(errors: [error]))
+        }
+    }
+
+    static func text(path: String) throws(ConfigurationError) -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(file: path, "cannot read the file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(file: path, "not UTF-8 text")
         }
-        return try parse(yaml: text, file: path)
+        return text
     }
 
-    /// Parses and checks configuration text; `file` names it in errors.
+    /// Parses and checks configuration text; `file` names it in errors. Throws
+    /// the first error found, with the others in ``ConfigurationError/more``.
     public static func parse(yaml: String, file: String) throws(ConfigurationError) -> TouchdConfiguration {
-        let decoded: FileLayout
+        switch check(yaml: yaml, file: file) {
+        case .success(let c): return c
+        case .failure(let errors):
+            var first = errors.errors[0]
+            first.more = Array(errors.errors.dropFirst())
+            throw first
+        }
+    }
+
+    /// Every error of a configuration file, in the file's order (``check(yaml:file:)``).
+    public struct Errors: Error, Sendable {
+        /// The errors; never empty.
+        public var errors: [ConfigurationError]
+    }
+
+    /// Reads configuration text and checks all of it: every section and every
+    /// item of a list is read even when another fails, every key no section
+    /// knows is reported with the nearest known one, and the screens device
+    /// rules name must exist. The result is the configuration, or every error.
+    public static func check(yaml: String, file: String) -> Result<TouchdConfiguration, Errors> {
+        let root: YAMLNode
         do {
-            if yaml.allSatisfy({ $0.isWhitespace }) { return TouchdConfiguration() }
-            decoded = try YAMLDecoder().decode(FileLayout.self, from: yaml)
-        } catch let e as DecodingError {
-            throw Self.describe(e, file: file)
-        } catch let e as GestureConfigurationError {
-            throw ConfigurationError(file: file, path: e.surface.map { "surfaces[\($0)]" } ?? "", e.description)
+            root = try YAMLParser.parse(yaml) ?? YAMLNode(.mapping([]), line: 1, column: 1)
         } catch {
-            throw ConfigurationError(file: file, "not valid YAML: \(error)")
+            return .failure(Errors(errors: [ConfigurationError(file: file, line: error.line, "not valid YAML: \(error)")]))
+        }
+        if root.isNull { return .success(TouchdConfiguration()) }
+        var errors: [ConfigurationError] = []
+        let decoded: ConfigurationFile
+        let unread: [YAMLUnreadKey]
+        do {
+            (decoded, unread) = try YAMLDecoder().decodeStrictly(ConfigurationFile.self, from: root)
+        } catch let e as DecodingError {
+            return .failure(Errors(errors: [describe(e, file: file, root: root)]))
+        } catch {
+            return .failure(Errors(errors: [ConfigurationError(file: file, line: root.line, "\(error)")]))
+        }
+        errors += decoded.errors.map { describe($0, file: file, root: root) }
+        for (key, e) in decoded.otherErrors {
+            if let g = e as? GestureConfigurationError {
+                let path = g.surface.map { id in
+                    let index = root["surfaces"]?.sequence?.firstIndex { $0["id"]?.scalar == id.rawValue }
+                    return index.map { "surfaces[\($0)]" } ?? "surfaces"
+                } ?? key
+                errors.append(ConfigurationError(file: file, line: root.line(of: path), path: path, g.description))
+            } else {
+                errors.append(ConfigurationError(file: file, line: root.line(of: key), path: key, "\(e)"))
+            }
+        }
+        for k in unread {
+            var message = "unknown key '\(k.key)'"
+            if let suggestion = k.suggestion { message += "; did you mean '\(suggestion)'?" }
+            if !k.known.isEmpty { message += " (known: \(k.known.joined(separator: ", ")))" }
+            errors.append(ConfigurationError(file: file, line: k.line, path: k.path, message))
         }
         var c = TouchdConfiguration()
+        c.source = (file, root)
+        c.daemon = decoded.daemon
         if let screens = decoded.screens {
-            guard !screens.isEmpty else { throw ConfigurationError(file: file, path: "screens", "needs at least one screen") }
-            c.screens = screens
+            if screens.isEmpty && decoded.errors.isEmpty {
+                errors.append(ConfigurationError(file: file, line: root.line(of: "screens"), path: "screens", "needs at least one screen"))
+            } else if !screens.isEmpty {
+                c.screens = screens
+            }
         }
-        c.devices = decoded.devices ?? []
+        c.devices = decoded.devices
         for (i, rule) in c.devices.enumerated() {
+            let path = "devices[\(i)].screen"
             switch rule.screen {
             case .index(let n)?:
                 if n < 0 || n >= c.screens.count {
-                    throw ConfigurationError(file: file, path: "devices[\(i)].screen", "no screen \(n) (there are \(c.screens.count))")
+                    errors.append(ConfigurationError(file: file, line: root.line(of: path), path: path, "no screen \(n) (there are \(c.screens.count))"))
                 }
             case .name(let n)?:
                 if !c.screens.contains(where: { $0.name == n }) {
-                    throw ConfigurationError(file: file, path: "devices[\(i)].screen", "no screen named \"\(n)\"")
+                    errors.append(ConfigurationError(file: file, line: root.line(of: path), path: path, "no screen named \"\(n)\""))
                 }
             case nil: break
             }
         }
         c.gestureFile = decoded.gestures
-        do {
-            try c.gestures.validate()
-        } catch {
-            throw ConfigurationError(file: file, error.description)
+        if errors.isEmpty {
+            do {
+                try c.gestures.validate()
+            } catch {
+                let path = error.surface.map { id in
+                    (root["surfaces"]?.sequence?.firstIndex { $0["id"]?.scalar == id.rawValue }).map { "surfaces[\($0)]" } ?? ""
+                } ?? ""
+                errors.append(ConfigurationError(file: file, line: path.isEmpty ? nil : root.line(of: path), error.description))
+            }
         }
-        return c
+        errors.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+        return errors.isEmpty ? .success(c) : .failure(Errors(errors: errors))
     }
 
-    private struct FileLayout: Decodable {
-        var screens: [ScreenEntry]?
-        var devices: [DeviceRule]?
-        var gestures: GestureConfiguration
-
-        enum CodingKeys: String, CodingKey { case screens, devices }
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            screens = try c.decodeIfPresent([ScreenEntry].self, forKey: .screens)
-            devices = try c.decodeIfPresent([DeviceRule].self, forKey: .devices)
-            gestures = try GestureConfiguration(from: decoder)
+    static func describe(_ e: DecodingError, file: String, root: YAMLNode) -> ConfigurationError {
+        var error = describe(e, file: file)
+        let context: DecodingError.Context? = switch e {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): c
+        @unknown default: nil
         }
+        if let context {
+            var path = context.codingPath
+            if case .keyNotFound(let key, _) = e { path.append(key) }
+            error.line = error.path.isEmpty ? root.deepest(along: path).line : root.line(of: error.path) ?? root.deepest(along: path).line
+        }
+        return error
     }
 
     static func describe(_ e: DecodingError, file: String) -> ConfigurationError {

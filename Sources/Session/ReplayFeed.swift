@@ -1,3 +1,4 @@
+import JSON
 import TouchCore
 import Trace
 
@@ -16,6 +17,9 @@ public struct ReplayFeed: Sendable {
         /// Events of one device, up to the end of a frame (or up to where the
         /// next event is another device's): in the buffer given to ``next(into:)``.
         case events(DeviceID)
+        /// The screens changed at this time (a recorded `screens` request,
+        /// ``Trace/RecordedScreenChange``): applied after the events up to it.
+        case screens(JSONValue, at: Timestamp)
         /// A recording ended at this time: every touch still down is cancelled then.
         case recordingEnded(at: Timestamp)
         /// A new pass over the recordings begins (looping): devices start afresh.
@@ -37,6 +41,8 @@ public struct ReplayFeed: Sendable {
 
     private var file = 0
     private var index = 0
+    /// The next screen change of the recording under way.
+    private var screenIndex = 0
     private var offset: Int64 = 0
     private var base: UInt32 = 0
     private var ended = false
@@ -81,6 +87,13 @@ public struct ReplayFeed: Sendable {
                 return .passBegins(pass)
             }
             let events = recordings[file].events
+            // A change recorded at time t came after the events up to t.
+            let changes = recordings[file].screenChanges
+            if screenIndex < changes.count, index >= events.count || changes[screenIndex].time < events[index].event.time {
+                let change = changes[screenIndex]
+                screenIndex += 1
+                return .screens(change.request, at: Timestamp(microseconds: change.time.microseconds &+ offset))
+            }
             guard index < events.count else {
                 let end = lastTime ?? .zero
                 base += UInt32(recordings[file].devices.count)
@@ -106,6 +119,7 @@ public struct ReplayFeed: Sendable {
     // The next recording starts one gap after the last event handed out.
     private mutating func startFile() {
         index = 0
+        screenIndex = 0
         guard file < recordings.count, let last = lastTime, let first = recordings[file].events.first else { return }
         offset = last.microseconds + TouchSession.replayGapMicroseconds - first.event.time.microseconds
     }

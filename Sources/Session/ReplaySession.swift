@@ -145,6 +145,9 @@ public struct ReplaySession {
                 }
             case .recordingEnded(let time):
                 for f in pipeline.finish(at: time) { frame(f) }
+            case .screens:
+                // The pipeline alone maps nothing to screens here: the change is the session's.
+                continue
             case .passBegins, .finished:
                 return
             }
@@ -172,6 +175,8 @@ public struct ReplaySession {
             switch feed.next(into: &group) {
             case .events(let device):
                 session.handle(group, from: device, into: &sink)
+            case .screens(let request, _):
+                session.applyRecordedScreenChange(request, into: &sink)
             case .recordingEnded(let time):
                 session.finishTouches(at: time, into: &sink)
             case .passBegins(let pass):

@@ -1,4 +1,5 @@
 import Gestures
+import JSON
 import TouchCore
 import Wire
 
@@ -23,6 +24,9 @@ public protocol SessionSink {
     mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp)
     /// The seat's session changed (semantics §13): locked, unlocked, another session.
     mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp)
+    /// What drag sessions tell clients (semantics §12), after the engine
+    /// outputs that caused it; the array is the session's buffer, reused.
+    mutating func dragSessionEvents(_ events: [DragSessionEvent])
 }
 
 extension SessionSink {
@@ -30,6 +34,8 @@ extension SessionSink {
     public mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {}
     /// By default a sink has no use for the session's state.
     public mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {}
+    /// By default a sink has no client to tell of drag sessions.
+    public mutating func dragSessionEvents(_ events: [DragSessionEvent]) {}
 }
 
 /// A device's arrival, change or departure, as a ``TouchSession`` reports it.
@@ -94,11 +100,20 @@ public struct TouchSession: Sendable {
         var description: DeviceDescription
         var syspath: String?
         var udevProperties: [String: String]
+        /// The mapping the caller decided (a live device: rules, udev properties
+        /// and quirks merged by the live input's decider); nil when the session
+        /// decides from the configuration's rules. A reload keeps it: the
+        /// caller decides such a device again and reports changes (``changeDevice(_:udevProperties:mapping:at:into:)``).
+        var mapping: DeviceMapping?
     }
     var known: [KnownDevice] = []
 
+    /// Drag sessions across clients (semantics §12), following the engine.
+    public private(set) var dragSessions = DragSessions()
+
     // Reused for every frame.
     var outputs: [EngineOutput] = []
+    var dragEvents: [DragSessionEvent] = []
 
     /// Creates a session with no device; `recordsDebug` turns the engine's
     /// explanations (``DebugRecord``s) on.
@@ -118,7 +133,11 @@ public struct TouchSession: Sendable {
     }
 
     /// The earliest time at which ``advance(to:into:)`` would do something.
-    public var nextDeadline: Timestamp? { engine.nextDeadline }
+    public var nextDeadline: Timestamp? {
+        guard let d = dragSessions.nextDeadline else { return engine.nextDeadline }
+        guard let e = engine.nextDeadline else { return d }
+        return min(d, e)
+    }
 
     /// The devices in service.
     public var devices: [DeviceInfo] { pipeline.devices }
@@ -135,7 +154,7 @@ public struct TouchSession: Sendable {
         into sink: inout Sink
     ) -> String? {
         known.removeAll { $0.id == id }
-        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties))
+        known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties, mapping: mapping))
         var decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
             ?? fileConfiguration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
         if let reason = decision.ignoredBecause {
@@ -156,7 +175,10 @@ public struct TouchSession: Sendable {
         into sink: inout Sink
     ) {
         guard let old = pipeline.device(id) else { return }
-        if let k = known.firstIndex(where: { $0.id == id }) { known[k].udevProperties = udevProperties }
+        if let k = known.firstIndex(where: { $0.id == id }) {
+            known[k].udevProperties = udevProperties
+            known[k].mapping = mapping
+        }
         var mapping = mapping
         mapping.screen = screenIndex(fileScreen: mapping.screen, of: id, name: old.description.name)
         var info = old
@@ -203,7 +225,7 @@ public struct TouchSession: Sendable {
     /// configured size takes its touchscreen's).
     mutating func updateScreens<Sink: SessionSink>(into sink: inout Sink) {
         let changed = engine.setScreens(configuration.gestures(for: pipeline.devices).screens)
-        if !changed.isEmpty { sink.engineOutputs(changed) }
+        if !changed.isEmpty { deliver(changed, into: &sink) }
     }
 
     // MARK: Input
@@ -237,7 +259,15 @@ public struct TouchSession: Sendable {
         lastTime = max(lastTime, time)
         outputs.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &outputs)
-        if !outputs.isEmpty { sink.engineOutputs(outputs) }
+        if !outputs.isEmpty {
+            sink.engineOutputs(outputs)
+            followDrags(outputs, into: &sink)
+        }
+        if let d = dragSessions.nextDeadline, d <= time {
+            dragEvents.removeAll(keepingCapacity: true)
+            dragSessions.advance(to: time, into: &dragEvents)
+            if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+        }
     }
 
     /// Cancels every touch still down (end of a recording, shutdown) and
@@ -252,7 +282,7 @@ public struct TouchSession: Sendable {
     /// keep renewing themselves stop after 10 000.
     public mutating func runDownDeadlines<Sink: SessionSink>(into sink: inout Sink) {
         var fired = 0
-        while let deadline = engine.nextDeadline, fired < 10_000 {
+        while let deadline = nextDeadline, fired < 10_000 {
             advance(to: deadline, into: &sink)
             fired += 1
         }
@@ -260,10 +290,54 @@ public struct TouchSession: Sendable {
 
     /// One frame through the engine.
     mutating func run<Sink: SessionSink>(_ frame: TouchFrame, into sink: inout Sink) {
+        // A drag session's expired requests first, as the engine fires its deadlines before a frame.
+        if let d = dragSessions.nextDeadline, d <= frame.time {
+            dragEvents.removeAll(keepingCapacity: true)
+            dragSessions.advance(to: frame.time, into: &dragEvents)
+            if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+        }
         lastTime = max(lastTime, frame.time)
         outputs.removeAll(keepingCapacity: true)
         engine.handle(frame, into: &outputs)
         sink.frame(frame, outputs: outputs, engine: engine)
+        followDrags(outputs, into: &sink)
+    }
+
+    /// Engine outputs without a frame, to the sink and the drag sessions.
+    mutating func deliver<Sink: SessionSink>(_ out: [EngineOutput], into sink: inout Sink) {
+        sink.engineOutputs(out)
+        followDrags(out, into: &sink)
+    }
+
+    /// The drag sessions follow what the engine produced (nothing to do while
+    /// no surface plays a part in one).
+    mutating func followDrags<Sink: SessionSink>(_ out: [EngineOutput], into sink: inout Sink) {
+        guard !dragSessions.isIdle else { return }
+        dragEvents.removeAll(keepingCapacity: true)
+        dragSessions.observe(out, engine: engine, into: &dragEvents)
+        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+    }
+
+    // MARK: Drag sessions
+
+    /// Sets what a surface does in drag sessions (semantics §12).
+    public mutating func setDragRoles(_ roles: DragRoles, of surface: SurfaceID, owner: String) {
+        dragSessions.setRoles(roles, of: surface, owner: owner)
+    }
+
+    /// A client answers a drag session's request with items (``DragSessions/offerItems(_:request:from:at:engine:into:)``),
+    /// at the time of the last frame or deadline.
+    public mutating func offerDragItems<Sink: SessionSink>(
+        _ items: [DragItem], request: Int, from owner: String, into sink: inout Sink
+    ) throws(DragRequestError) {
+        dragEvents.removeAll(keepingCapacity: true)
+        try dragSessions.offerItems(items, request: request, from: owner, at: lastTime, engine: engine, into: &dragEvents)
+        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+    }
+
+    /// The target under a session's touch proposes an operation (``DragSessions/propose(_:session:from:)``).
+    public mutating func proposeDrop(_ operation: DropOperation, session: Int, from owner: String) throws(DragRequestError) {
+        try dragSessions.propose(operation, session: session, from: owner)
     }
 
     // MARK: Surfaces and configuration
@@ -288,23 +362,30 @@ public struct TouchSession: Sendable {
             addedSurfaces.append(surface)
         }
         let out = engine.upsertSurface(surface)
-        if !out.isEmpty { sink.engineOutputs(out) }
+        if !out.isEmpty { deliver(out, into: &sink) }
     }
 
     /// Removes a surface registered at runtime; its active recognizers are cancelled.
     public mutating func removeSurface<Sink: SessionSink>(_ id: SurfaceID, into sink: inout Sink) {
         addedSurfaces.removeAll { $0.id == id }
         let out = engine.removeSurface(id)
-        if !out.isEmpty { sink.engineOutputs(out) }
+        if !out.isEmpty { deliver(out, into: &sink) }
+        dragSessions.surfaceRemoved(id)
     }
 
     /// Removes every surface registered at runtime by `owner` (a client that
     /// went away); their active recognizers are cancelled.
     public mutating func removeSurfaces<Sink: SessionSink>(owner: String, into sink: inout Sink) {
+        // Its sessions end as `source-gone` before its surfaces' recognizers are cancelled.
+        dragEvents.removeAll(keepingCapacity: true)
+        dragSessions.ownerGone(owner, at: lastTime, into: &dragEvents)
+        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
         guard addedSurfaces.contains(where: { $0.owner == owner }) else { return }
+        let gone = addedSurfaces.filter { $0.owner == owner }
         addedSurfaces.removeAll { $0.owner == owner }
         let out = engine.setSurfaces(configuration.gestures.surfaces + addedSurfaces)
-        if !out.isEmpty { sink.engineOutputs(out) }
+        if !out.isEmpty { deliver(out, into: &sink) }
+        for g in gone { dragSessions.surfaceRemoved(g.id) }
     }
 
     /// Applies a new configuration: screens, device rules and gestures;
@@ -321,8 +402,8 @@ public struct TouchSession: Sendable {
         var overrides = screenOverrides
         let oldFile = fileConfiguration
         let deviceScreens = known.map { d in
-            let before = oldFile.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
-            let after = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
+            let before = d.mapping?.screen ?? oldFile.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
+            let after = d.mapping?.screen ?? new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
             return (id: d.id, name: d.description.name,
                     old: oldFile.screens.indices.contains(before) ? oldFile.screens[before].name : nil,
                     new: new.screens.indices.contains(after) ? new.screens[after].name : nil)
@@ -348,10 +429,13 @@ public struct TouchSession: Sendable {
         if remap {
             configuration = effective
             let out = engine.setConfiguration(gestures)
-            if !out.isEmpty { sink.engineOutputs(out) }
+            if !out.isEmpty { deliver(out, into: &sink) }
             pipeline.reset(screens: effective.screenConfigurations)
             for d in known {
-                var decision = new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
+                // A device the caller decided keeps its mapping (udev's settings
+                // included) until the caller decides it again with the new file.
+                var decision = d.mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
+                    ?? new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
                 guard decision.ignoredBecause == nil else { continue }
                 decision.mapping.screen = screenIndex(fileScreen: decision.mapping.screen, of: d.id, name: d.description.name)
                 pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping)
@@ -364,6 +448,26 @@ public struct TouchSession: Sendable {
     }
 
     // MARK: Screens at runtime
+
+    /// Applies a screen change recorded in a trace (a `screens` request,
+    /// ``Trace/RecordedScreenChange``) as the daemon applied it when recording.
+    /// Returns what was wrong when the request cannot be applied (nothing changes then).
+    @discardableResult
+    public mutating func applyRecordedScreenChange<Sink: SessionSink>(_ request: JSONValue, into sink: inout Sink) -> String? {
+        let envelope: RequestEnvelope
+        do {
+            envelope = try RequestDecoder.decode(request)
+        } catch {
+            return "not a screens request: \(error)"
+        }
+        guard case .screens(let change) = envelope.request else { return "not a screens request: \(envelope.request.op)" }
+        do {
+            try changeScreens(change, into: &sink)
+        } catch {
+            return error.description
+        }
+        return nil
+    }
 
     /// Changes the screen geometry while touches may be down (semantics §11):
     /// screens' sizes, rotations, physical sizes and insets, screens added or
@@ -417,7 +521,7 @@ public struct TouchSession: Sendable {
         var gestures = effective.gestures(for: pipeline.devices)
         gestures.surfaces += addedSurfaces
         let out = engine.setConfiguration(gestures)
-        if !out.isEmpty { sink.engineOutputs(out) }
+        if !out.isEmpty { deliver(out, into: &sink) }
         for info in changed { sink.device(.changed(info, at: lastTime)) }
     }
 

@@ -1,4 +1,5 @@
 import JSON
+import NIOCore
 import Wire
 
 /// One message from the server, kept as JSON with typed accessors for the
@@ -6,9 +7,22 @@ import Wire
 public struct ServerMessage: Hashable, Sendable {
     /// The whole message.
     public var json: JSONValue
+    /// The line as the server sent it (a view of the received bytes, no copy), for a message
+    /// read from the socket.
+    private var received: ByteBuffer?
 
     /// Wraps a parsed message.
     public init(json: JSONValue) { self.json = json }
+
+    /// Wraps a message parsed from `line`, which is kept as the server sent it.
+    init(json: JSONValue, line: ByteBuffer) {
+        self.json = json
+        self.received = line
+    }
+
+    /// The line exactly as the server sent it (without its newline), when the message was read
+    /// from the socket; re-encoding ``json`` would reorder its keys.
+    public var line: String? { received.map { String(buffer: $0) } }
 
     /// The `type` field (`hello`, `touch`, `gesture`, ...).
     public var type: String { json["type"]?.stringValue ?? "" }
@@ -51,12 +65,18 @@ public enum TouchEvent: Sendable {
     case system(ServerMessage)
     /// A device was added, removed or changed.
     case device(ServerMessage)
+    /// The screen geometry changed (a `screens` request, a reload): `screens` as in `hello`.
+    case screens(ServerMessage)
     /// The server dropped `lost` events for this client; the last was stamped `time`.
     case overflow(lost: Int, time: Double)
     /// The server is closing the connection.
     case goodbye(reason: String)
     /// An error not tied to a request this client is waiting for (e.g. `line-too-long`).
     case error(RequestError)
+    /// A drag session event for this client (semantics §12): `event` is
+    /// `items-requested`, `add-requested`, `entered`, `moved`, `exited`,
+    /// `perform` or `ended` (docs/protocol.md, "Drag sessions").
+    case drag(ServerMessage)
     /// A message type this library does not know (newer servers may send more).
     case other(ServerMessage)
     /// The connection was lost; pending requests failed. Reconnection follows if enabled.
@@ -74,6 +94,8 @@ extension TouchEvent {
         case "gesture": self = .gesture(m)
         case "system": self = .system(m)
         case "device": self = .device(m)
+        case "screens": self = .screens(m)
+        case "drag": self = .drag(m)
         case "overflow":
             self = .overflow(lost: Int(m["lost"]?.int64Value ?? 0), time: m.time ?? 0)
         case "goodbye": self = .goodbye(reason: m["reason"]?.stringValue ?? "")

@@ -1,3 +1,4 @@
+import Gestures
 import JSON
 import NIOCore
 import NIOPosix
@@ -43,7 +44,7 @@ public struct TouchClientError: Error, Hashable, Sendable, CustomStringConvertib
 
 /// A client of the touchd socket: requests with ids answered by `ack` or
 /// `error`, an ordered stream of events, and reconnection with backoff that
-/// restores the subscriptions and surfaces of the lost connection.
+/// restores the subscriptions, surfaces and drag roles of the lost connection.
 public actor TouchClient {
     /// The socket path.
     public nonisolated let socketPath: String
@@ -58,6 +59,8 @@ public actor TouchClient {
     private var nextID: Int64 = 1
     private var subscriptions: [Subscription] = []
     private var surfaces: [SurfaceDescription] = []
+    /// The drag roles said of surfaces, in the order first said (restored after the surfaces).
+    private var dragRoles: [(surface: String, roles: DragRoles)] = []
     private var coalescing = 0.0
     private var runner: Task<Void, Never>?
     private var closed = false
@@ -138,6 +141,7 @@ public actor TouchClient {
     public func unregister(_ surfaceID: String) async throws {
         try await send(.unregister(surface: surfaceID))
         surfaces.removeAll(where: { $0.id == surfaceID })
+        dragRoles.removeAll(where: { $0.surface == surfaceID })
     }
 
     /// Asks for continuous updates (touch moves and hovers, gesture
@@ -148,6 +152,29 @@ public actor TouchClient {
     public func coalesce(milliseconds: Double) async throws {
         try await send(.coalesce(intervalMilliseconds: milliseconds))
         coalescing = milliseconds
+    }
+
+    /// Says what one of this client's surfaces does in drag sessions
+    /// (semantics §12): its drags offer items, its taps add items, it takes
+    /// drops of some types. Kept and restored after a reconnection, after the surfaces.
+    public func setDragRoles(_ roles: DragRoles, of surfaceID: String) async throws {
+        try await send(.drag(.roles(surface: surfaceID, roles)))
+        if let k = dragRoles.firstIndex(where: { $0.surface == surfaceID }) {
+            dragRoles[k].roles = roles
+        } else {
+            dragRoles.append((surfaceID, roles))
+        }
+    }
+
+    /// Answers a drag event `items-requested` or `add-requested` (its
+    /// `request`) with items; none lets the drag, or the tap, go on without them.
+    public func offerDragItems(_ items: [DragItem], request: Int) async throws {
+        try await send(.drag(.items(request: request, items)))
+    }
+
+    /// As the target under a session's touch, says what a drop would do (the last one counts at the lift).
+    public func proposeDrop(_ operation: DropOperation, session: Int) async throws {
+        try await send(.drag(.proposal(session: session, operation)))
     }
 
     /// Round trip to the server.
@@ -231,11 +258,13 @@ public actor TouchClient {
     private func restoreState() async {
         let subs = subscriptions
         let surfs = surfaces
+        let roles = dragRoles
         let interval = coalescing
         do {
             if interval > 0 { try await send(.coalesce(intervalMilliseconds: interval)) }
             for s in subs { try await send(.subscribe(s)) }
             for s in surfs { try await send(.register(s)) }
+            for r in roles { try await send(.drag(.roles(surface: r.surface, r.roles))) }
             eventSink.yield(.reconnected)
         } catch {
             // The connection broke again; the next reconnection restores again.
@@ -247,7 +276,7 @@ public actor TouchClient {
             eventSink.yield(.error(RequestError(.badJSON, "the server sent a line that is not JSON")))
             return
         }
-        let message = ServerMessage(json: json)
+        let message = ServerMessage(json: json, line: line)
         switch message.type {
         case "ack":
             if case let .int(id)? = message.id, let c = waiting.removeValue(forKey: id) {

@@ -72,14 +72,29 @@ public enum Daemon {
         // socket may signal the daemon at once.
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup, .sigusr1)
 
+        // Read once: sd_listen_fds unsets LISTEN_FDS for the process's children.
+        let passedSocket = Systemd.passedSockets().first
         var configuration = TouchdConfiguration()
         var settings = DaemonSettings()
         if let path = options.configPath {
             do {
                 configuration = try TouchdConfiguration.load(path: path)
-                settings = try DaemonSettings.load(path: path)
+                settings = try DaemonSettings(configuration)
             } catch {
-                throw DaemonStartError(status: 78, "configuration rejected: \(error.description)")
+                // Every error, each on its own line with its key, before the one that stops the daemon.
+                for e in error.more { logger.error("configuration: \(e.description)", metadata: Self.metadata(e)) }
+                let message = "configuration rejected: \(error.description)" + (error.more.isEmpty ? "" : " (and \(error.more.count) more, above)")
+                // Socket-activated: exiting would have systemd start touchd again for the
+                // pending client until touchd.socket fails (RejectedConfiguration).
+                guard let listener = passedSocket else {
+                    throw DaemonStartError(status: 78, message)
+                }
+                logger.critical("\(message)", metadata: Self.metadata(error))
+                guard let fixed = await RejectedConfiguration.refuseClients(on: listener, path: path, error: error, logger: logger) else {
+                    logger.info("stopped")
+                    return
+                }
+                (configuration, settings) = fixed
             }
             logger.info("configuration loaded", metadata: ["file": "\(path)"])
         }
@@ -109,12 +124,12 @@ public enum Daemon {
         } else {
             recording = nil
             // Devices are open before the socket listens, so READY=1 means both.
-            let service = try LiveInputService(configuration: configuration, engine: engine, logger: logger)
+            let service = try LiveInputService(engine: engine, logger: logger)
             try await service.start()
             live = service
         }
 
-        let publisher = try await listen(options: options, settings: settings, engine: engine, board: board, logger: logger)
+        let publisher = try await listen(options: options, settings: settings, passedSocket: passedSocket, engine: engine, board: board, logger: logger)
         await engine.attach({ batch in publisher.publish(batch) }, wants: { publisher.wants($0) },
                             heldDeadline: { publisher.heldDeadline }, release: { publisher.releaseHeld(upTo: $0) })
         let priorityOverride = options.realtimePriority
@@ -122,7 +137,7 @@ public enum Daemon {
 
         let configPath = options.configPath
         let reload: @Sendable () async -> Void = {
-            await Self.reload(path: configPath, engine: engine, publisher: publisher, priorityOverride: priorityOverride,
+            await Self.reload(path: configPath, engine: engine, publisher: publisher, live: live, priorityOverride: priorityOverride,
                               readsQuirks: readsQuirks, logger: logger)
         }
         let replay = live == nil ? PacedReplay(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger) : nil
@@ -162,14 +177,14 @@ public enum Daemon {
     }
 
     /// Listens on the socket systemd passed, else on a new socket file.
-    static func listen(options: DaemonOptions, settings: DaemonSettings, engine: DaemonEngine, board: HelloBoard,
+    static func listen(options: DaemonOptions, settings: DaemonSettings, passedSocket: Int32?, engine: DaemonEngine, board: HelloBoard,
                        logger: Logger) async throws(DaemonStartError) -> Publisher {
         let configuration = PublisherConfiguration(
             access: settings.accessPolicy,
             socketMode: settings.socketMode, socketGroup: settings.socketGroup)
         let delegate = DaemonDelegate(engine: engine, logger: logger)
         let hello: @Sendable () -> HelloSnapshot = { board.read() }
-        if let fd = Systemd.passedSockets().first {
+        if let fd = passedSocket {
             do {
                 let p = try await Publisher.listen(descriptor: fd, configuration: configuration, delegate: delegate, hello: hello)
                 logger.info("listening on the socket passed by systemd", metadata: ["fd": "\(fd)"])
@@ -214,12 +229,13 @@ public enum Daemon {
 
     /// SIGHUP: reads the configuration file again; a file that does not load
     /// leaves the configuration in force. A good one is applied to the
-    /// engine, then its `access` keys to the publisher (clients that
+    /// engine and, in the same engine job, every live device is decided
+    /// again by it (``LiveInputService/decideAgain(on:)``), then its `access` keys to the publisher (clients that
     /// `access.connect` no longer admits are closed), then its
     /// `scheduling.realtimePriority` to the threads (unless
     /// `--realtime-priority` gave one). The `socket` keys stay as they were
     /// at start. `readsQuirks`: libinput's installed quirks are read again too.
-    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, priorityOverride: Int? = nil,
+    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, live: LiveInputService? = nil, priorityOverride: Int? = nil,
                        readsQuirks: Bool = true, logger: Logger) async {
         guard let path else {
             logger.notice("SIGHUP: no configuration file to reload (started without --config)")
@@ -230,8 +246,19 @@ public enum Daemon {
         do {
             var c = try TouchdConfiguration.load(path: path)
             if readsQuirks { c.quirks = installedQuirks(logger: logger) }
-            let settings = try DaemonSettings.load(path: path)
-            try await engine.reload(c)
+            let settings = try DaemonSettings(c)
+            // One engine job: no input is read between the session's reload and the devices decided again.
+            let reloading = c
+            let reloaded: Result<Void, ConfigurationError> = await engine.perform { engine in
+                do throws(ConfigurationError) {
+                    try engine.reload(reloading)
+                } catch {
+                    return .failure(error)
+                }
+                live?.decideAgain(on: engine)
+                return .success(())
+            }
+            try reloaded.get()
             let closed = await publisher?.updateAccess(settings.accessPolicy) ?? 0
             if closed > 0 {
                 logger.notice("access.connect no longer admits \(closed) connected client(s): closed them")
@@ -241,10 +268,22 @@ public enum Daemon {
             }
             logger.info("configuration reloaded", metadata: ["file": "\(path)"])
         } catch {
-            let e = error.file.isEmpty ? ConfigurationError(file: path, path: error.path, error.message) : error
-            logger.error("configuration reload rejected, keeping the previous configuration: \(e.description)",
-                         metadata: ["file": "\(e.file)", "key": "\(e.path)"])
+            var e = error
+            if e.file.isEmpty { e.file = path }
+            for m in [e] + e.more {
+                var m = m
+                if m.file.isEmpty { m.file = path }
+                logger.error("configuration reload rejected, keeping the previous configuration: \(m.description)", metadata: metadata(m))
+            }
         }
+    }
+
+    /// The file, line and key of a configuration error as log fields; no empty `key` for an error of the whole file.
+    static func metadata(_ e: ConfigurationError) -> Logger.Metadata {
+        var m: Logger.Metadata = ["file": "\(e.file)"]
+        if let line = e.line { m["line"] = "\(line)" }
+        if !e.path.isEmpty { m["key"] = "\(e.path)" }
+        return m
     }
 }
 

@@ -57,6 +57,8 @@ public actor DaemonEngine {
 
     /// The touch session: pipeline, engine, devices, deadlines.
     var session: TouchSession
+    /// How live devices are decided: the configuration in force, replaced by ``reload(_:)``.
+    public nonisolated let deviceDecider: LiveDeviceDecider
     /// Where the session's outputs go: encoded into one batch per device read.
     var router: EventRouter
     let board: HelloBoard
@@ -87,6 +89,7 @@ public actor DaemonEngine {
         self.board = board
         self.logger = logger
         session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
+        deviceDecider = LiveDeviceDecider(configuration)
         router = EventRouter(logger: logger)
         let bindings = ShortcutKeyBindings(configuration.gestures)
         if !bindings.isEmpty { router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger) }

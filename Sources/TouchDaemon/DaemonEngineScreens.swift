@@ -1,6 +1,8 @@
+import JSON
 import Logging
 import Publisher
 import Session
+import Trace
 import Wire
 
 /// Screen geometry changed at runtime (semantics §11), on the engine's owner.
@@ -16,11 +18,39 @@ extension DaemonEngine {
         } catch {
             throw RequestError.badField(error.path, error.message)
         }
+        if recorder != nil {
+            // The trace replays the change at its time (docs/trace-format.md, `screens` lines).
+            let request = String(decoding: RequestEnvelope(id: nil, request: .screens(change)).bytes, as: UTF8.self)
+            let time = session.lastTime
+            record { r throws(TraceError) in try r.screens(request: request, at: time) }
+        }
         publishHello()
         flush()
         logger.info("screens changed", metadata: [
             "client": "\(client.map { String($0.rawValue) } ?? "-")",
             "screens": "\(configuration.helloScreens.map { "\($0.name) \($0.width)x\($0.height)@\($0.rotation)" }.joined(separator: ", "))",
         ])
+    }
+
+    /// A screen change recorded in a replayed trace (`touchd --replay`): applied
+    /// and announced as the `screens` request was when recording. One that no
+    /// longer applies is logged and skipped.
+    func applyRecordedScreenChange(_ request: JSONValue) {
+        let change: ScreenChange
+        do {
+            guard case .screens(let c) = try RequestDecoder.decode(request).request else {
+                logger.warning("replay: a recorded screens line holds another request; skipped")
+                return
+            }
+            change = c
+        } catch {
+            logger.warning("replay: a recorded screens line is not a screens request: \(error); skipped")
+            return
+        }
+        do {
+            try changeScreens(change, from: nil)
+        } catch {
+            logger.warning("replay: a recorded screen change does not apply: \(error); skipped")
+        }
     }
 }

@@ -79,6 +79,7 @@ extension DaemonEngine {
     public func reload(_ new: TouchdConfiguration) throws(ConfigurationError) {
         prepareRound()
         try session.reload(new, into: &router)
+        deviceDecider.replace(new)
         let bindings = ShortcutKeyBindings(new.gestures)
         if let keyboard = router.shortcutKeyboard {
             keyboard.update(bindings)

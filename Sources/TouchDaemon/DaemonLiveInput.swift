@@ -33,10 +33,12 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     /// Set once the watchdog gave the devices back: pass-through stays off until touchd restarts.
     private var passThroughSuspended = false
 
-    /// Opens udev; devices are enumerated when the service starts.
-    init(configuration: TouchdConfiguration, engine: DaemonEngine, logger: Logger) throws(DaemonStartError) {
+    /// Opens udev; devices are enumerated when the service starts and decided
+    /// by the engine's ``DaemonEngine/deviceDecider``.
+    init(engine: DaemonEngine, logger: Logger) throws(DaemonStartError) {
         do {
-            source = try LiveDeviceSource(watchesHotplug: true, decide: { configuration.liveDecision($0) },
+            let decider = engine.deviceDecider
+            source = try LiveDeviceSource(watchesHotplug: true, decide: { decider.decide($0) },
                                           wakeup: engine.thread.wakeup)
         } catch {
             throw DaemonStartError(status: 69, "cannot watch input devices: \(error)")
@@ -142,6 +144,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             case .events(let id, let batch):
                 engine.handle(batch, from: id)
                 if !passThroughWaiting.isEmpty, passThroughWaiting.contains(id) { startPassThrough(id, on: engine) }
+                if source.hasGrabsWaiting { applyWaitingGrab(id) }
             case .resynced(let id, let report):
                 logger.warning("events dropped by the kernel; resynced", metadata: ["device": "\(id.rawValue)"])
                 engine.resync(id, report: report)
@@ -157,6 +160,33 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             case .woken:
                 break
             }
+        }
+    }
+
+    // MARK: Reload
+
+    /// After a reload (the engine's ``DaemonEngine/deviceDecider`` replaced):
+    /// every touch device udev knows is decided again, with the same inputs a
+    /// hot-plug would see. A device the rules now ignore is closed; one they no
+    /// longer ignore is opened; changed settings (screen, rotation, size,
+    /// `grab`, `passThrough`) arrive as `changed`. Grabs change once no
+    /// contact of the device is down (as pass-through is taken).
+    func decideAgain(on engine: isolated DaemonEngine) {
+        do {
+            apply(try source.decideAgain(), on: engine)
+        } catch {
+            logger.error("reload: cannot enumerate input devices: \(error); devices keep their settings")
+        }
+    }
+
+    private func applyWaitingGrab(_ id: DeviceID) {
+        guard !source.hasContactDown(id) else { return }
+        do {
+            if let grab = try source.applyWaitingGrab(of: id) {
+                logger.info(grab ? "grabbed the device (configuration)" : "released the device (configuration)", metadata: ["device": "\(id.rawValue)"])
+            }
+        } catch {
+            logger.error("cannot change the device's grab: \(error)", metadata: ["device": "\(id.rawValue)"])
         }
     }
 

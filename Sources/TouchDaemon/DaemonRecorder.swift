@@ -59,6 +59,11 @@ struct DaemonRecorder {
         eventCount += events.count
     }
 
+    /// The screens changed at runtime (a `screens` request, as one JSON object), after the events up to `time`.
+    mutating func screens(request: String, at time: Timestamp) throws(TraceError) {
+        try writer.screens(request: request, at: time)
+    }
+
     /// Writes the last incomplete frame and closes the file.
     mutating func finish() throws(TraceError) {
         defer { try? Syscall.close(fd) }

@@ -28,6 +28,10 @@ struct DaemonDelegate: PublisherDelegate {
         try await engine.changeScreens(change, from: client.id)
     }
 
+    func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError) {
+        try await engine.drag(request, from: client.id)
+    }
+
     func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
         await engine.disconnect(client.id)
         logger.debug("client disconnected", metadata: ["client": "\(client.id.rawValue)", "surfaces": "\(surfaces.count)"])

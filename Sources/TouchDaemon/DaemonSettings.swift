@@ -5,7 +5,6 @@ import Foundation
 #endif
 import Session
 import Publisher
-import YAMLReader
 
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +34,7 @@ public struct DaemonSettings: Hashable, Sendable {
     /// The socket path (nil: the default or `--socket`).
     public var socketPath: String?
     /// Permission bits of the socket file.
-    public var socketMode: UInt32 = 0o660
+    public var socketMode: UInt32 = SocketSettings().mode
     /// Group of the socket file (nil: the daemon's group).
     public var socketGroup: UInt32?
     /// Who sees the raw touches of other clients' surfaces.
@@ -48,80 +47,34 @@ public struct DaemonSettings: Hashable, Sendable {
     public var connect: AccessGrant?
     /// `SCHED_FIFO` priority of the engine's thread and the event loop
     /// (``ThreadScheduling``); 0: normal scheduling.
-    public var realtimePriority = ThreadScheduling.defaultPriority
+    public var realtimePriority = SchedulingSettings().realtimePriority
 
     /// The defaults.
     public init() {}
 
-    /// Reads the `socket`, `access` and `scheduling` keys of a configuration file; other keys are left to
-    /// ``TouchdConfiguration``. Users and groups may be names or numbers.
+    /// The daemon keys of a configuration (``TouchdConfiguration/daemon``), with
+    /// users and groups (names or numbers) resolved to ids.
+    public init(_ configuration: TouchdConfiguration) throws(ConfigurationError) {
+        let file = configuration.daemon
+        socketPath = file.socket.path
+        socketMode = file.socket.mode
+        if let g = file.socket.group { socketGroup = try Self.groupID(g, in: configuration, path: "socket.group") }
+        seeAllTouches = try Self.grant(file.access.seeAllTouches, in: configuration, path: "access.seeAllTouches")
+        claimTouches = try Self.grant(file.access.claimTouches, in: configuration, path: "access.claimTouches")
+        changeScreens = try Self.grant(file.access.changeScreens, in: configuration, path: "access.changeScreens")
+        if let c = file.access.connect { connect = try Self.grant(c, in: configuration, path: "access.connect") }
+        realtimePriority = file.scheduling.realtimePriority
+    }
+
+    /// Reads the `socket`, `access` and `scheduling` keys of a configuration file
+    /// (the whole file is read and checked: ``TouchdConfiguration/load(path:)``).
     public static func load(path: String) throws(ConfigurationError) -> DaemonSettings {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw ConfigurationError(file: path, "cannot read the file")
-        }
-        return try parse(yaml: text, file: path)
+        try DaemonSettings(TouchdConfiguration.load(path: path))
     }
 
     /// Parses the daemon keys of configuration text; `file` names it in errors.
     public static func parse(yaml: String, file: String) throws(ConfigurationError) -> DaemonSettings {
-        var s = DaemonSettings()
-        let root: YAMLNode?
-        do {
-            root = try YAMLParser.parse(yaml)
-        } catch {
-            throw ConfigurationError(file: file, "not valid YAML: \(error)")
-        }
-        guard let map = root, map.mapping != nil else { return s }
-        if let socket = map["socket"] {
-            guard let pairs = socket.mapping else { throw ConfigurationError(file: file, path: "socket", "expected a mapping") }
-            for pair in pairs where !["path", "mode", "group"].contains(pair.key.scalar ?? "") {
-                throw ConfigurationError(file: file, path: "socket.\(pair.key.scalar ?? "?")", "unknown key (known: path, mode, group)")
-            }
-            if let p = socket["path"] {
-                guard let v = p.scalar, v.hasPrefix("/") else { throw ConfigurationError(file: file, path: "socket.path", "expected an absolute path") }
-                s.socketPath = v
-            }
-            if let mode = socket["mode"] {
-                guard let text = mode.scalar, let v = UInt32(text, radix: 8), v <= 0o777 else {
-                    throw ConfigurationError(file: file, path: "socket.mode", "expected octal permission bits like \"0660\"")
-                }
-                s.socketMode = v
-            }
-            if let g = socket["group"] {
-                s.socketGroup = try groupID(g.scalar ?? "", file: file, path: "socket.group")
-            }
-        }
-        if let access = map["access"] {
-            guard let m = access.mapping else { throw ConfigurationError(file: file, path: "access", "expected a mapping") }
-            for pair in m {
-                let k = pair.key, v = pair.value
-                switch k.scalar {
-                case "seeAllTouches": s.seeAllTouches = try grant(v, file: file, path: "access.seeAllTouches")
-                case "claimTouches": s.claimTouches = try grant(v, file: file, path: "access.claimTouches")
-                case "changeScreens": s.changeScreens = try grant(v, file: file, path: "access.changeScreens")
-                case "connect": s.connect = try grant(v, file: file, path: "access.connect")
-                default:
-                    throw ConfigurationError(file: file, path: "access.\(k.scalar ?? "?")", "unknown key (known: seeAllTouches, connect, claimTouches, changeScreens)")
-                }
-            }
-        }
-        if let scheduling = map["scheduling"] {
-            guard let m = scheduling.mapping else { throw ConfigurationError(file: file, path: "scheduling", "expected a mapping") }
-            for pair in m {
-                let k = pair.key, v = pair.value
-                switch k.scalar {
-                case "realtimePriority":
-                    guard let text = v.scalar, let p = Int(text), (0...ThreadScheduling.maximumPriority).contains(p) else {
-                        throw ConfigurationError(file: file, path: "scheduling.realtimePriority",
-                                                 "expected a SCHED_FIFO priority from 1 to \(ThreadScheduling.maximumPriority), or 0 for normal scheduling")
-                    }
-                    s.realtimePriority = p
-                default:
-                    throw ConfigurationError(file: file, path: "scheduling.\(k.scalar ?? "?")", "unknown key (known: realtimePriority)")
-                }
-            }
-        }
-        return s
+        try DaemonSettings(TouchdConfiguration.parse(yaml: yaml, file: file))
     }
 
     /// The publisher's access policy.
@@ -129,35 +82,27 @@ public struct DaemonSettings: Hashable, Sendable {
         AccessPolicy(seeAllTouches: seeAllTouches, connect: connect, claimTouches: claimTouches, changeScreens: changeScreens)
     }
 
-    /// A `{users: [...], groups: [...]}` mapping; names or numbers.
-    static func grant(_ node: YAMLNode, file: String, path: String) throws(ConfigurationError) -> AccessGrant {
-        guard let mapping = node.mapping else { throw ConfigurationError(file: file, path: path, "expected users and groups") }
+    /// Users and groups, names or numbers, as ids.
+    static func grant(_ names: AccessNames, in configuration: TouchdConfiguration, path: String) throws(ConfigurationError) -> AccessGrant {
         var grant = AccessGrant()
-        for pair in mapping {
-            let gk = pair.key, list = pair.value
-            let key = gk.scalar ?? "?"
-            let path = "\(path).\(key)"
-            guard let items = list.sequence else { throw ConfigurationError(file: file, path: path, "expected a list") }
-            for (i, item) in items.enumerated() {
-                switch key {
-                case "users": grant.uids.insert(try userID(item.scalar ?? "", file: file, path: "\(path)[\(i)]"))
-                case "groups": grant.gids.insert(try groupID(item.scalar ?? "", file: file, path: "\(path)[\(i)]"))
-                default: throw ConfigurationError(file: file, path: path, "unknown key (known: users, groups)")
-                }
-            }
+        for (i, name) in names.users.enumerated() {
+            grant.uids.insert(try userID(name, in: configuration, path: "\(path).users[\(i)]"))
+        }
+        for (i, name) in names.groups.enumerated() {
+            grant.gids.insert(try groupID(name, in: configuration, path: "\(path).groups[\(i)]"))
         }
         return grant
     }
 
-    static func userID(_ name: String, file: String, path: String) throws(ConfigurationError) -> UInt32 {
+    static func userID(_ name: String, in configuration: TouchdConfiguration, path: String) throws(ConfigurationError) -> UInt32 {
         if let n = UInt32(name) { return n }
-        guard let pw = getpwnam(name) else { throw ConfigurationError(file: file, path: path, "no user \"\(name)\"") }
+        guard let pw = getpwnam(name) else { throw configuration.error(at: path, "no user \"\(name)\"") }
         return pw.pointee.pw_uid
     }
 
-    static func groupID(_ name: String, file: String, path: String) throws(ConfigurationError) -> UInt32 {
+    static func groupID(_ name: String, in configuration: TouchdConfiguration, path: String) throws(ConfigurationError) -> UInt32 {
         if let n = UInt32(name) { return n }
-        guard let gr = getgrnam(name) else { throw ConfigurationError(file: file, path: path, "no group \"\(name)\"") }
+        guard let gr = getgrnam(name) else { throw configuration.error(at: path, "no group \"\(name)\"") }
         return gr.pointee.gr_gid
     }
 }

@@ -28,6 +28,8 @@ struct EventRouter: SessionSink {
     var shortcutKeyboard: ShortcutKeyboard?
     /// Clicks what the configuration binds to shortcuts (nil: no click bound).
     var shortcutPointer: ShortcutPointer?
+    /// The coalescing subject of each open drag session (`session-3`), made once per session.
+    var dragSessionNames: [Int: String] = [:]
     /// Mirrors with events in the frame being routed.
     private var mirrorsWithEvents: [PassThroughMirror] = []
     let logger: Logger
@@ -157,6 +159,15 @@ struct EventRouter: SessionSink {
         batch.append(stream: .device, time: time.seconds, toEveryone: true) {
             MessageEncoder.session(status, time: time.seconds, into: &$0)
         }
+    }
+
+    /// The name a drag session's events are coalesced by.
+    mutating func dragSessionName(_ session: Int) -> String {
+        if let n = dragSessionNames[session] { return n }
+        if dragSessionNames.count > 256 { dragSessionNames.removeAll() }
+        let n = "session-\(session)"
+        dragSessionNames[session] = n
+        return n
     }
 
     /// Whether a touch message only moves a touch on (a later one of the

@@ -23,3 +23,32 @@ extension TouchdConfiguration {
         return .use(settings)
     }
 }
+
+/// The one owner of live device decisions: the configuration in force
+/// (device rules, screens, quirks) applied with udev's properties
+/// (``TouchdConfiguration/liveDecision(_:)``). The daemon's engine holds it;
+/// the live input asks it at enumeration, at hot-plug, on udev `change`
+/// events and when a reload decides every device again, so a device plugged
+/// after a SIGHUP follows the new rules.
+///
+/// Read and replaced on the engine's thread only (the engine's reload, the
+/// input's rounds).
+public final class LiveDeviceDecider: @unchecked Sendable {
+    /// The configuration decisions come from.
+    public private(set) var configuration: TouchdConfiguration
+
+    /// A decider for a configuration.
+    public init(_ configuration: TouchdConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Decides from now on with `configuration`.
+    func replace(_ configuration: TouchdConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// What to do with a device.
+    public func decide(_ candidate: LiveDeviceCandidate) -> LiveDeviceDecision {
+        configuration.liveDecision(candidate)
+    }
+}

@@ -145,6 +145,16 @@ final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
             engine.handle(group, from: device)
             pending = nil
             return .yield
+        case .screens(let request, let time):
+            if let d = engine.nextDeadline, d <= time {
+                guard wait(until: d) else { return .yield }
+                engine.advance(to: d)
+                return .yield
+            }
+            guard wait(until: time) else { return .yield }
+            engine.applyRecordedScreenChange(request)
+            pending = nil
+            return .yield
         case .recordingEnded(let time):
             engine.finishTouches(at: time)
             lastEnd = time

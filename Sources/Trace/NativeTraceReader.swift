@@ -45,6 +45,7 @@ private struct State {
     /// File device id -> index in `devices`, for devices not yet removed.
     var live: [UInt32: Int] = [:]
     var warnedLineTypes: Set<String> = []
+    var screenChanges: [RecordedScreenChange] = []
 
     init(file: String) { self.file = file }
 
@@ -71,6 +72,12 @@ private struct State {
             guard let id = value["id"]?.integer, let id32 = UInt32(exactly: id), live.removeValue(forKey: id32) != nil else {
                 throw error(.badDevice, line, "\"removed\" names no present device")
             }
+        case "screens":
+            guard let time = value["time"]?.integer else { throw error(.badLine, line, "screens needs an integer \"time\" in microseconds") }
+            guard let request = value["request"], request.objectValue != nil else {
+                throw error(.badLine, line, "screens needs a \"request\" object (a screens request)")
+            }
+            screenChanges.append(RecordedScreenChange(time: Timestamp(microseconds: time), request: request))
         case "header":
             throw error(.badLine, line, "a second header line")
         default:
@@ -166,7 +173,8 @@ private struct State {
         for (i, device) in devices.enumerated() {
             all += usage[i].warnings(against: device.description, device: DeviceID(i), file: file)
         }
-        return Recording(devices: devices, events: mergeByTime(events), warnings: all, format: .native)
+        return Recording(devices: devices, events: mergeByTime(events), warnings: all, format: .native,
+                         screenChanges: screenChanges.sorted { $0.time < $1.time })
     }
 }
 

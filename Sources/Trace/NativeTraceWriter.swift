@@ -109,6 +109,16 @@ public struct NativeTraceWriter {
         if flushEveryFrame { try flush() }
     }
 
+    /// Writes a `screens` line: the screens changed at runtime at `time` (the
+    /// daemon's event clock), by `request`, a `screens` request as one JSON
+    /// object (the protocol's, docs/protocol.md); replay applies it after the
+    /// events up to `time`.
+    public mutating func screens(request: String, at time: Timestamp) throws(TraceError) {
+        writeFrame()
+        pending += "{\"type\":\"screens\",\"time\":\(time.microseconds),\"request\":\(request)}\n"
+        if flushEveryFrame { try flush() }
+    }
+
     /// Buffers an event; a `SYN_REPORT` writes the frame line. An event of
     /// another device than the buffered ones first writes those as a frame
     /// of their own (it was cut short, which readers accept).

@@ -1,3 +1,4 @@
+import JSON
 import TouchCore
 
 /// The formats touchd reads and writes.
@@ -104,11 +105,30 @@ public struct Recording: Hashable, Sendable {
     public var warnings: [TraceWarning]
     /// The format the trace was read from.
     public var format: TraceFormat
+    /// Runtime changes of the screens (native traces recorded by `touchd --record`), in time order.
+    public var screenChanges: [RecordedScreenChange] = []
     /// Creates a recording.
-    public init(devices: [RecordedDevice], events: [RecordedEvent], warnings: [TraceWarning] = [], format: TraceFormat) {
+    public init(devices: [RecordedDevice], events: [RecordedEvent], warnings: [TraceWarning] = [], format: TraceFormat,
+                screenChanges: [RecordedScreenChange] = []) {
         self.devices = devices
         self.events = events
         self.warnings = warnings
         self.format = format
+        self.screenChanges = screenChanges
+    }
+}
+
+/// The screens changed while the daemon recorded (a `screens` request or
+/// `touchctl rotate`): a native trace's `screens` line (docs/trace-format.md).
+public struct RecordedScreenChange: Hashable, Sendable {
+    /// When, on the recording's clock: the change came after every event up to this time.
+    public var time: Timestamp
+    /// The `screens` request as the protocol writes it (docs/protocol.md).
+    public var request: JSONValue
+
+    /// Creates a change.
+    public init(time: Timestamp, request: JSONValue) {
+        self.time = time
+        self.request = request
     }
 }

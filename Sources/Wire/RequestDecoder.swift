@@ -80,14 +80,17 @@ public enum RequestDecoder {
         case "screens":
             request = .screens(try d.screenChange(fields))
         default:
-            throw RequestError(.unknownOp, "unknown op \"\(op)\"", id: id)
+            guard let drag = try DragRequest.decode(op: op, fields, d) else {
+                throw RequestError(.unknownOp, "unknown op \"\(op)\"", id: id)
+            }
+            request = .drag(drag)
         }
         return RequestEnvelope(id: id, request: request)
     }
 }
 
 /// Reads typed fields, producing `bad-field` errors with paths.
-private struct FieldReader {
+struct FieldReader {
     let id: RequestID?
 
     func bad(_ path: String, _ problem: String) -> RequestError {

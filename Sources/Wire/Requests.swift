@@ -174,6 +174,8 @@ public enum Request: Hashable, Sendable {
     case coalesce(intervalMilliseconds: Double)
     /// Changes the screen geometry (needs the configuration's `access.changeScreens`).
     case screens(ScreenChange)
+    /// A drag session request (`drag-surface`, `drag-items`, `drop-proposal`; semantics §12).
+    case drag(DragRequest)
 
     /// The `op` string.
     public var op: String {
@@ -186,6 +188,7 @@ public enum Request: Hashable, Sendable {
         case .ping: return "ping"
         case .coalesce: return "coalesce"
         case .screens: return "screens"
+        case .drag(let d): return d.op
         }
     }
 }

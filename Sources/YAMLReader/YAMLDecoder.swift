@@ -23,7 +23,50 @@ public struct YAMLDecoder: Sendable {
 
     /// Decodes a parsed node as `T`.
     public func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> T {
-        try T(from: NodeDecoder(node: node, codingPath: []))
+        try T(from: NodeDecoder(node: node, codingPath: [], ledger: nil))
+    }
+
+    /// Decodes a parsed node as `T` and returns, with the value, every key of
+    /// a mapping that nothing in `T` knows (``YAMLUnreadKey``): a key is known
+    /// when a type asked for it, present or not, or when it is a case of a
+    /// `CaseIterable` coding-key type a container of that mapping was opened
+    /// with. Decoders see ``Swift/CodingUserInfoKey/unknownKeysReportedByDecoder``
+    /// in `userInfo`.
+    ///
+    /// A `T` whose decoding throws gives no keys; ``decodeStrictly(_:from:)``
+    /// with ``YAMLSection`` values inside keeps going past errors.
+    public func decodeStrictly<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> (value: T, unread: [YAMLUnreadKey]) {
+        let ledger = YAMLKeyLedger()
+        let value = try T(from: NodeDecoder(node: node, codingPath: [], ledger: ledger))
+        return (value, ledger.unread)
+    }
+
+    /// The keys `T` knows in each mapping of a document (as in
+    /// ``decodeStrictly(_:from:)``), by the mapping's path with list indices
+    /// left out (`devices[].match`; the root is `""`): with a document that
+    /// has an item of every kind in every list, the keys a file may have.
+    public func knownKeys<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> [String: Set<String>] {
+        let ledger = YAMLKeyLedger()
+        _ = try T(from: NodeDecoder(node: node, codingPath: [], ledger: ledger))
+        return ledger.knownKeys
+    }
+}
+
+/// A value decoded, or the error that decoding it threw: inside a
+/// ``YAMLDecoder/decodeStrictly(_:from:)``, sections of a file made of these
+/// are decoded (and their unread keys found) even when another fails, so that
+/// one pass reports every error.
+public struct YAMLSection<T: Decodable>: Decodable {
+    /// The value or the error.
+    public var result: Result<T, any Error>
+
+    /// Decodes `T`, keeping the error instead of throwing it.
+    public init(from decoder: any Decoder) {
+        do {
+            result = .success(try T(from: decoder))
+        } catch {
+            result = .failure(error)
+        }
     }
 }
 
@@ -40,14 +83,16 @@ struct IndexKey: CodingKey {
 private struct NodeDecoder: Decoder {
     let node: YAMLNode
     let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let ledger: YAMLKeyLedger?
+    var userInfo: [CodingUserInfoKey: Any] { ledger == nil ? [:] : [.unknownKeysReportedByDecoder: true] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let pairs = node.mapping else {
             throw DecodingError.typeMismatch([String: Any].self, DecodingError.Context(
                 codingPath: codingPath, debugDescription: "expected a mapping, found \(node.kindDescription) at \(node.position)"))
         }
-        return KeyedDecodingContainer(KeyedContainer<Key>(node: node, pairs: pairs, codingPath: codingPath))
+        ledger?.opened(node, path: codingPath, keys: Key.self)
+        return KeyedDecodingContainer(KeyedContainer<Key>(node: node, pairs: pairs, codingPath: codingPath, ledger: ledger))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -55,11 +100,11 @@ private struct NodeDecoder: Decoder {
             throw DecodingError.typeMismatch([Any].self, DecodingError.Context(
                 codingPath: codingPath, debugDescription: "expected a list, found \(node.kindDescription) at \(node.position)"))
         }
-        return UnkeyedContainer(items: items, codingPath: codingPath)
+        return UnkeyedContainer(items: items, codingPath: codingPath, ledger: ledger)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueContainer(node: node, codingPath: codingPath)
+        SingleValueContainer(node: node, codingPath: codingPath, ledger: ledger)
     }
 }
 
@@ -153,12 +198,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let node: YAMLNode
     let pairs: [YAMLPair]
     let codingPath: [any CodingKey]
+    let ledger: YAMLKeyLedger?
 
     var allKeys: [Key] { pairs.compactMap { $0.key.scalar.flatMap(Key.init(stringValue:)) } }
 
     func contains(_ key: Key) -> Bool { value(key) != nil }
 
     func value(_ key: Key) -> YAMLNode? {
+        ledger?.asked(node, key: key.stringValue)
         for pair in pairs where pair.key.scalar == key.stringValue { return pair.value }
         return nil
     }
@@ -188,35 +235,37 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeInteger(type, require(key), codingPath + [key]) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try T(from: NodeDecoder(node: require(key), codingPath: codingPath + [key]))
+        try T(from: NodeDecoder(node: require(key), codingPath: codingPath + [key], ledger: ledger))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try NodeDecoder(node: require(key), codingPath: codingPath + [key]).container(keyedBy: type)
+        try NodeDecoder(node: require(key), codingPath: codingPath + [key], ledger: ledger).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try NodeDecoder(node: require(key), codingPath: codingPath + [key]).unkeyedContainer()
+        try NodeDecoder(node: require(key), codingPath: codingPath + [key], ledger: ledger).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
         let superValue = pairs.first(where: { $0.key.scalar == "super" })?.value
-        return NodeDecoder(node: superValue ?? YAMLNode(.scalar("", .plain), line: node.line, column: node.column), codingPath: codingPath)
+        return NodeDecoder(node: superValue ?? YAMLNode(.scalar("", .plain), line: node.line, column: node.column), codingPath: codingPath, ledger: ledger)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        NodeDecoder(node: value(key) ?? YAMLNode(.scalar("", .plain), line: node.line, column: node.column), codingPath: codingPath + [key])
+        NodeDecoder(node: value(key) ?? YAMLNode(.scalar("", .plain), line: node.line, column: node.column), codingPath: codingPath + [key], ledger: ledger)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let items: [YAMLNode]
     let codingPath: [any CodingKey]
+    let ledger: YAMLKeyLedger?
     var currentIndex = 0
 
-    init(items: [YAMLNode], codingPath: [any CodingKey]) {
+    init(items: [YAMLNode], codingPath: [any CodingKey], ledger: YAMLKeyLedger?) {
         self.items = items
         self.codingPath = codingPath
+        self.ledger = ledger
     }
 
     var count: Int? { items.count }
@@ -257,28 +306,29 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (n, p) = try next(type)
-        return try T(from: NodeDecoder(node: n, codingPath: p))
+        return try T(from: NodeDecoder(node: n, codingPath: p, ledger: ledger))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (n, p) = try next(KeyedDecodingContainer<NestedKey>.self)
-        return try NodeDecoder(node: n, codingPath: p).container(keyedBy: type)
+        return try NodeDecoder(node: n, codingPath: p, ledger: ledger).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (n, p) = try next((any UnkeyedDecodingContainer).self)
-        return try NodeDecoder(node: n, codingPath: p).unkeyedContainer()
+        return try NodeDecoder(node: n, codingPath: p, ledger: ledger).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (n, p) = try next((any Decoder).self)
-        return NodeDecoder(node: n, codingPath: p)
+        return NodeDecoder(node: n, codingPath: p, ledger: ledger)
     }
 }
 
 private struct SingleValueContainer: SingleValueDecodingContainer {
     let node: YAMLNode
     let codingPath: [any CodingKey]
+    let ledger: YAMLKeyLedger?
 
     func decodeNil() -> Bool { node.isNull }
     func decode(_ type: Bool.Type) throws -> Bool { try decodeBool(node, codingPath) }
@@ -297,6 +347,6 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type, node, codingPath) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try T(from: NodeDecoder(node: node, codingPath: codingPath))
+        try T(from: NodeDecoder(node: node, codingPath: codingPath, ledger: ledger))
     }
 }

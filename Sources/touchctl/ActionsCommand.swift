@@ -1,7 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Actions
 import ArgumentParser
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TouchDaemon
 
 /// `touchctl actions`: the action agent of a user's session (docs/actions.md).
@@ -54,7 +61,7 @@ struct ActionsCommand: ParsableCommand {
             }
         }
         let log: @Sendable (String) -> Void = { line in
-            FileHandle.standardError.write(Data(("touchctl actions: " + line + "\n").utf8))
+            printError("touchctl actions: " + line)
         }
         let agent: ActionAgent
         do {

@@ -4,7 +4,11 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Session
 import TouchCore
 import SystemCalls
@@ -80,8 +84,8 @@ func loadConfiguration(_ options: TraceInputOptions) throws -> TouchdConfigurati
 
 /// Reads a quirks directory for `--quirks`; a malformed file is a clean exit naming the file and line.
 func loadQuirks(directory: String) throws -> QuirksDatabase {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+    var info = stat()
+    guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
         printError("touchctl: --quirks \(directory): not a directory")
         throw ExitCode(66)
     }

@@ -1,6 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Render
+import SystemCalls
 import Session
 import TouchDaemon
 
@@ -43,7 +51,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let session = ReplaySession(recordings: try readRecordings(input), configuration: try loadConfiguration(input))
-        let title = input.files.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
+        let title = input.files.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: " + ")
         let svg = TraceRenderer(width: width).svg(TraceScene(session: session, title: title))
         switch resolvedFormat {
         case .svg:
@@ -58,10 +66,16 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func write(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            printError("touchctl: cannot write \(path): \(String(cString: strerror(errno)))")
+            throw ExitCode(73)
+        }
+        defer { close(fd) }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try Syscall.writeAll(fd, Array(text.utf8))
         } catch {
-            printError("touchctl: cannot write \(path): \(error.localizedDescription)")
+            printError("touchctl: cannot write \(path): \(error)")
             throw ExitCode(73)
         }
     }
@@ -71,21 +85,24 @@ struct RenderCommand: ParsableCommand {
             printError("touchctl: PNG output needs rsvg-convert, which is not installed: apt-get install librsvg2-bin (or write SVG with -o FILE.svg)")
             throw ExitCode(69)
         }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("touchctl-render-\(getpid()).svg")
-        try write(svg, to: temporary.path)
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: converter)
-        process.arguments = ["--format", "png", "--background-color", "white", "--output", path, temporary.path]
-        do {
-            try process.run()
-        } catch {
-            printError("touchctl: cannot run \(converter): \(error.localizedDescription)")
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let temporary = directory + "/touchctl-render-\(getpid()).svg"
+        try write(svg, to: temporary)
+        defer { unlink(temporary) }
+        let argv = [converter, "--format", "png", "--background-color", "white", "--output", path, temporary]
+        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, converter, nil, nil, cArgs, environ)
+        guard rc == 0 else {
+            printError("touchctl: cannot run \(converter): \(String(cString: strerror(rc)))")
             throw ExitCode(69)
         }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            printError("touchctl: rsvg-convert failed (exit status \(process.terminationStatus)) writing \(path)")
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED and WEXITSTATUS, spelled out (the C macros are not imported).
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            printError("touchctl: rsvg-convert failed (wait status \(status)) writing \(path)")
             throw ExitCode(70)
         }
     }

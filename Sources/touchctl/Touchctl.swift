@@ -1,10 +1,27 @@
 import ArgumentParser
+import DaemonCommand
 import Session
 import TouchDaemon
 
 /// touchctl: the command-line companion of touchd.
 @main
 struct Touchctl: AsyncParsableCommand {
+    /// Runs touchd when started under that name: the Debian package ships this one binary as
+    /// both (touchctl links all of touchd, so a second binary would only repeat 9 MB of code;
+    /// docs/deploy.md, "Size").
+    static func main() async {
+        if Self.startedAs(CommandLine.arguments.first ?? "") == "touchd" {
+            await Touchd.main(nil)
+        } else {
+            await Self.main(nil)
+        }
+    }
+
+    /// The program name in argv[0], without its directory.
+    static func startedAs(_ argv0: String) -> String {
+        argv0.split(separator: "/").last.map(String.init) ?? argv0
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "touchctl",
         abstract: "Inspect, convert and replay touch input traces.",

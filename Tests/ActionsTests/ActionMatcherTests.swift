@@ -29,6 +29,16 @@ struct ActionMatcherTests {
         #expect(m.firings(for: try json(gesture("nothing", "recognized"))).isEmpty)
     }
 
+    @Test("TOUCHD_JSON is the line as touchd sent it, not the event encoded again")
+    func jsonIsTheLineAsSent() throws {
+        let c = try ActionsConfiguration.parse(yaml: "bindings:\n  - {on: app-switcher, run: [x]}\n", file: "a.yaml")
+        var m = ActionMatcher(configuration: c)
+        let line = gesture("app-switcher", "recognized", extra: #","direction":"right""#)
+        let f = m.firings(for: try json(line), line: line)
+        #expect(f.count == 1 && f[0].environment["TOUCHD_JSON"] == line)
+        #expect(try json(line).jsonString != line, "the fixture's keys are not in sorted order, so the test can tell")
+    }
+
     @Test("when: start fires on began or recognized, end on ended or recognized, the others on their state only")
     func moments() throws {
         let c = try ActionsConfiguration.parse(yaml: """

@@ -65,9 +65,9 @@ import Session
         #expect(c.helloScreens.map { [$0.width, $0.height, $0.rotation] } == [[1000, 1600, 90]])
         #expect(c.helloScreens[0].sizeMM == SizeMM(width: 200, height: 320))
         #expect(error("screens:\n  - {name: main, width: 800, height: 480, rotation: 45}\n")?.description
-            == "test.yaml: screens[0].rotation: expected 0, 90, 180 or 270, got 45")
+            == "test.yaml:2: screens[0].rotation: expected 0, 90, 180 or 270, got 45")
         #expect(error("screens:\n  - {name: main, width: 800, height: 480, insets: {left: -3}}\n")?.description
-            == "test.yaml: screens[0].insets.left: expected 0 to 65536 pixels, got -3.0")
+            == "test.yaml:2: screens[0].insets.left: expected 0 to 65536 pixels, got -3.0")
     }
 
     @Test func errorsNameTheKey() throws {
@@ -84,7 +84,7 @@ import Session
         #expect(vendor.path == "devices[0].match.vendor")
         #expect(error("screens: []\n")?.path == "screens")
         let yaml = try #require(error("screens: [\n"))
-        #expect(yaml.description.hasPrefix("test.yaml: "))
+        #expect(yaml.description.hasPrefix("test.yaml:1: "))
         #expect(yaml.message.contains("line 1, column 10: a [ list is not closed with ]"), "\(yaml)")
         let recognizer = try #require(error("recognizers:\n  - {name: t, kind: tapp}\n"))
         #expect(recognizer.description.contains("recognizers[0]") || recognizer.description.contains("tapp"), "\(recognizer)")

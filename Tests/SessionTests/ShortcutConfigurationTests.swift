@@ -51,7 +51,7 @@ struct ShortcutConfigurationTests {
         let key = try #require(error("shortcuts:\n  - {name: s, kind: tap, keys: [KEY_NOPE]}\n"))
         #expect(key.description.contains("shortcuts[0].keys") && key.message.contains("KEY_NOPE"), "\(key)")
         let unknown = try #require(error("shortcuts:\n  - {name: s, kind: tap, key: [KEY_A]}\n"))
-        #expect(unknown.message.contains("unknown key 'key'") && unknown.message.contains("shortcut"), "\(unknown)")
+        #expect(unknown.message.contains("unknown key 'key'") && unknown.path.hasPrefix("shortcuts[0]") && unknown.message.contains("did you mean 'keys'"), "\(unknown)")
         let edgeName = try #require(error("shortcuts:\n  - {name: edge-bottom, kind: tap}\n"))
         #expect(edgeName.message.contains("shortcuts[0].name") && edgeName.message.contains("edge-bottom"), "\(edgeName)")
         let twice = try #require(error("shortcuts:\n  - {name: s, kind: tap}\n  - {name: s, kind: swipe}\n"))

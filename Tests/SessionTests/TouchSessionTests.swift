@@ -90,6 +90,7 @@ struct CollectingSink: SessionSink {
                 if device == DeviceID(rawValue: 1), firstOfSecond == nil { firstOfSecond = group[0].time }
             case .recordingEnded(let t): ends.append(t)
             case .passBegins: Issue.record("not looping")
+            case .screens: Issue.record("no screen change was recorded")
             case .finished: break loop
             }
         }

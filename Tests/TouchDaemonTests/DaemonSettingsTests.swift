@@ -38,16 +38,18 @@ import Session
     }
 
     @Test(arguments: [
-        ("access:\n  connect: [root]\n", "access.connect", "expected users and groups"),
-        ("access:\n  connect: {users: root}\n", "access.connect.users", "expected a list"),
-        ("access:\n  connect: {people: [root]}\n", "access.connect.people", "unknown key (known: users, groups)"),
+        ("access:\n  connect: [root]\n", "access.connect", "expected a mapping, found a list at line 2, column 12"),
+        ("access:\n  connect: {users: root}\n", "access.connect.users", "expected a list, found \"root\" at line 2, column 20"),
+        ("access:\n  connect: {people: [root]}\n", "access.connect.people", "unknown key 'people' (known: groups, users)"),
         ("access:\n  connect: {users: [no-such-user-here]}\n", "access.connect.users[0]", "no user \"no-such-user-here\""),
-        ("access:\n  admit: {users: [root]}\n", "access.admit", "unknown key (known: seeAllTouches, connect, claimTouches, changeScreens)"),
-        ("scheduling: fifo\n", "scheduling", "expected a mapping"),
+        ("access:\n  admit: {users: [root]}\n", "access.admit", "unknown key 'admit' (known: changeScreens, claimTouches, connect, seeAllTouches)"),
+        ("access:\n  conect: {users: [root]}\n", "access.conect", "unknown key 'conect'; did you mean 'connect'? (known: changeScreens, claimTouches, connect, seeAllTouches)"),
+        ("socket: {mode: 0660, grup: input}\n", "socket.grup", "unknown key 'grup'; did you mean 'group'? (known: group, mode, path)"),
+        ("scheduling: fifo\n", "scheduling", "expected a mapping, found \"fifo\" at line 1, column 13"),
         ("scheduling: {realtimePriority: 100}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
         ("scheduling: {realtimePriority: -1}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
         ("scheduling: {realtimePriority: high}\n", "scheduling.realtimePriority", "expected a SCHED_FIFO priority from 1 to 99, or 0 for normal scheduling"),
-        ("scheduling: {nice: -8}\n", "scheduling.nice", "unknown key (known: realtimePriority)"),
+        ("scheduling: {nice: -8}\n", "scheduling.nice", "unknown key 'nice' (known: realtimePriority)"),
     ])
     func rejectsMalformedKeysNamingThem(_ yaml: String, _ path: String, _ message: String) {
         do {

@@ -60,6 +60,7 @@ import Wire
             switch steps.next(into: &group) {
             case .events(let device): await engine.handle(group, from: device)
             case .recordingEnded(let time): await engine.finishTouches(at: time)
+            case .screens(let request, _): await engine.applyRecordedScreenChange(request)
             case .passBegins, .finished: break loop
             }
         }

@@ -10,7 +10,9 @@ import Glibc
 /// JSON Schemas by docs/schemas/validate.py) must get the same verdict from
 /// the decoder, so the schemas and the code cannot drift apart silently.
 @Suite struct SchemaExamplesTests {
-    static let requestSchemas: Set<String> = ["subscribe", "unsubscribe", "register", "update", "unregister", "ping", "screens"]
+    static let requestSchemas: Set<String> = [
+        "subscribe", "unsubscribe", "register", "update", "unregister", "ping", "coalesce", "screens", "drag-surface", "drag-items", "drop-proposal",
+    ]
 
     private func examples() throws -> [JSONValue] {
         var path = #filePath
@@ -26,6 +28,12 @@ import Glibc
             bytes += chunk[..<n]
         }
         return try bytes.split(separator: UInt8(ascii: "\n")).map { try JSONParser.parse(Array($0)) }
+    }
+
+    @Test func everyRequestSchemaIsChecked() throws {
+        // A request example is one whose message has an `op`; its schema must be in the list above.
+        let schemas = Set(try examples().filter { $0["message"]?["op"] != nil }.compactMap { $0["schema"]?.stringValue })
+        #expect(schemas == Self.requestSchemas)
     }
 
     @Test func decoderAgreesWithTheSchemaExamples() throws {

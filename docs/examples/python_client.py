@@ -42,7 +42,7 @@ def main() -> int:
     except OSError as e:
         print(f"cannot connect to {args.socket}: {e}", file=sys.stderr)
         return 1
-    except touchd_client.TouchdError as e:
+    except touchd_client.RequestError as e:
         print(f"touchd refused the connection: {e}", file=sys.stderr)
         return 1
 
@@ -66,11 +66,11 @@ def main() -> int:
             printed += 1
             if args.count and printed >= args.count:
                 break
+    except touchd_client.ConnectionClosed:
+        pass
     except touchd_client.TouchdError as e:
         print(e, file=sys.stderr)
         return 1
-    except touchd_client.ConnectionClosed:
-        pass
     except KeyboardInterrupt:
         pass
     finally:

@@ -9,7 +9,7 @@ import Trace
 
 // `touchd-bench ROOT [--only NAME]`: with --only, one benchmark runs once
 // (for valgrind --tool=callgrind): real, pipeline-synthetic, touchcore-latency,
-// touchcore-allocations, engine-default, engine-20, engine-200, engine-200-chain20, encode, fan-out, coalesce, client-path.
+// touchcore-allocations, engine-default, engine-20, engine-200, engine-200-chain20, drag-session, encode, fan-out, coalesce, client-path.
 // --normal-scheduling: run in SCHED_OTHER instead of touchd's SCHED_FIFO 10.
 // With --only engine-*: --short uses strokes of 2 frames (mostly touch-downs and
 // lifts, for callgrind); --profile (engine-20) prints the time per frame index of a stroke.
@@ -147,6 +147,11 @@ if engineRuns.contains(where: { selected($0.0) }) {
             benchmarkEngine(label, configuration: configuration, frames: frames)
         }
     }
+}
+
+// 4a. The engine's thread with a drag session active (semantics §12).
+if selected("drag-session") {
+    benchmarkDragSession()
 }
 
 // 4b. Encoding a frame for a client subscribed to touches and gestures.

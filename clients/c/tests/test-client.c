@@ -1,7 +1,12 @@
+/* SPDX-License-Identifier: MIT */
 /* test-client --parser: the parser on hand-made server lines (a stand-in
  * server on a temporary socket): escapes, surrogate pairs, unknown types and
- * fields, blank lines and \r, lines split across reads, malformed lines,
- * huge numbers, deep nesting.
+ * fields reachable by path, array elements, blank lines and \r, lines split
+ * across reads, malformed lines, huge numbers, deep nesting; the requests'
+ * exact lines (typed subscribe, surfaces built with touchd_surface_*), and
+ * reconnect sending the client's set-up again to a new server.
+ *
+ * test-client --corpus FILE: see corpus() below.
  *
  * test-client SOCKET: libtouchd-client against a real touchd that replays a
  * recording once two clients subscribe (scripts/check-c.sh starts it and a
@@ -34,7 +39,7 @@ static void check(int ok, const char *what) {
 }
 
 /* The next event, waiting up to 10 s in poll (nonblocking client). */
-static int next(touchd_client *c, touchd_event *e) {
+static int next(touchd_client *c, const touchd_event **e) {
     for (;;) {
         int r = touchd_client_read_event(c, e);
         if (r != 0) return r;
@@ -44,21 +49,46 @@ static int next(touchd_client *c, touchd_event *e) {
 }
 
 /* The answer to request `id`, keeping events that come before it. */
-static int answer(touchd_client *c, int64_t id, touchd_event *e) {
+static int answer(touchd_client *c, int64_t id, const touchd_event **e) {
     for (;;) {
         int r = next(c, e);
         if (r < 0) return r;
-        if ((e->type == TOUCHD_ACK || e->type == TOUCHD_ERROR) && e->id == id) return 1;
+        touchd_event_type t = touchd_event_get_type(*e);
+        if ((t == TOUCHD_ACK || t == TOUCHD_ERROR) && touchd_event_get_request_id(*e) == id) return 1;
     }
 }
 
 static const char *str(const char *s) { return s ? s : "-"; }
 
 /* Writes `text` to the stand-in server's side and reads one event. */
-static int feed(int server, touchd_client *c, const char *text, touchd_event *e) {
+static int feed(int server, touchd_client *c, const char *text, const touchd_event **e) {
     size_t n = strlen(text);
     if (write(server, text, n) != (ssize_t)n) return -EIO;
     return touchd_client_read_event(c, e);
+}
+
+/* Reads what the client sent, up to `count` lines, from the stand-in server's side. */
+static int read_lines(int server, char *text, size_t size, int count) {
+    size_t n = 0;
+    int lines = 0;
+    while (lines < count && n + 1 < size) {
+        struct pollfd p = {.fd = server, .events = POLLIN};
+        if (poll(&p, 1, 5000) <= 0) break;
+        ssize_t got = read(server, text + n, size - n - 1);
+        if (got <= 0) break;
+        for (ssize_t i = 0; i < got; i++) lines += text[n + (size_t)i] == '\n';
+        n += (size_t)got;
+    }
+    text[n] = '\0';
+    return lines;
+}
+
+static int listen_at(const char *socket_path) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    strcpy(address.sun_path, socket_path);
+    int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (bind(listener, (struct sockaddr *)&address, sizeof address) < 0 || listen(listener, 1) < 0) return -1;
+    return listener;
 }
 
 static int parser_tests(void) {
@@ -66,33 +96,49 @@ static int parser_tests(void) {
     if (!mkdtemp(path)) return 2;
     char socket_path[64];
     snprintf(socket_path, sizeof socket_path, "%s/s", path);
-    struct sockaddr_un address = {.sun_family = AF_UNIX};
-    strcpy(address.sun_path, socket_path);
-    int listener = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (bind(listener, (struct sockaddr *)&address, sizeof address) < 0 || listen(listener, 1) < 0) return 2;
+    int listener = listen_at(socket_path);
+    if (listener < 0) return 2;
     touchd_client *c = touchd_client_new();
     check(touchd_client_connect(c, socket_path) == 0, "parser: connects to a stand-in server");
     int server = accept(listener, NULL, NULL);
     touchd_client_set_nonblocking(c, true);
-    touchd_event e;
+    const touchd_event *e = NULL;
+    double d = 0;
+    int64_t n = 0;
+    bool b = false;
+    touchd_point at = {0, 0};
 
     check(feed(server, c, "{\"type\":\"touch\",\"time\":1.5,\"device\":2,\"id\":7,\"phase\":\"moved\",\"location\":{\"x\":10.25,\"y\":-3e2},"
                           "\"locationMM\":{\"x\":1,\"y\":2},\"future\":{\"a\":[1,{\"b\":null}],\"name\":\"not mine\"},\"force\":0.5}\n", &e) == 1 &&
-          e.type == TOUCHD_TOUCH && e.time == 1.5 && e.device == 2 && e.touch_id == 7 && e.id == -1 &&
-          strcmp(e.phase, "moved") == 0 && e.location.x == 10.25 && e.location.y == -300 && e.location_mm.y == 2 &&
-          e.force == 0.5 && e.name == NULL && isnan(e.velocity.x),
-          "parser: a touch, nested unknown fields ignored (their names too), absent ones NAN and NULL");
+          touchd_event_get_type(e) == TOUCHD_TOUCH && touchd_event_get_time(e) == 1.5 && touchd_event_get_device(e) == 2 &&
+          touchd_event_get_touch_id(e) == 7 && touchd_event_get_request_id(e) == -1 &&
+          strcmp(str(touchd_event_get_phase(e)), "moved") == 0 && touchd_event_get_point(e, "location", &at) &&
+          at.x == 10.25 && at.y == -300 && touchd_event_get_point(e, "locationMM", &at) && at.y == 2 &&
+          touchd_event_get_number(e, "force", &d) && d == 0.5 && touchd_event_get_string(e, "name") == NULL &&
+          !touchd_event_get_point(e, "velocity", &at) && isnan(touchd_event_get_time(NULL)),
+          "parser: a touch; absent members false, NULL and NAN");
+    check(strcmp(str(touchd_event_get_string(e, "future.name")), "not mine") == 0 &&
+          touchd_event_get_array_length(e, "future.a") == 2 && touchd_event_get_integer(e, "future.a.0", &n) && n == 1 &&
+          touchd_event_has(e, "future.a.1.b") && !touchd_event_get_bool(e, "future.a.1.b", &b) &&
+          touchd_event_get_string(e, "future.a") == NULL && touchd_event_get_array_length(e, "future") == -1,
+          "parser: members of newer fields by path, array elements by index, each of its own type");
     check(feed(server, c, "{\"type\":\"error\",\"id\":3,\"code\":\"bad-field\",\"message\":\"\\\"q\\\" \\\\ \\/ \\u00e9 \\ud83d\\ude00 \\n\"}\n", &e) == 1 &&
-          e.type == TOUCHD_ERROR && e.id == 3 && strcmp(e.message, "\"q\" \\ / \xc3\xa9 \xf0\x9f\x98\x80 \n") == 0,
+          touchd_event_get_type(e) == TOUCHD_ERROR && touchd_event_get_request_id(e) == 3 && touchd_event_get_touch_id(e) == -1 &&
+          strcmp(str(touchd_event_get_error_message(e)), "\"q\" \\ / \xc3\xa9 \xf0\x9f\x98\x80 \n") == 0,
           "parser: escapes, \\u00e9 and a surrogate pair as UTF-8");
-    check(feed(server, c, "\n  \r\n{\"type\":\"wind\",\"speed\":3}\r\n", &e) == 1 && e.type == TOUCHD_UNKNOWN &&
-          strcmp(e.type_name, "wind") == 0 && strcmp(e.json, "{\"type\":\"wind\",\"speed\":3}") == 0,
-          "parser: blank lines skipped, \\r dropped, an unknown type with its line");
+    size_t length = 0;
+    check(feed(server, c, "\n  \r\n{\"type\":\"wind\",\"speed\":3,\"gusty\":true}\r\n", &e) == 1 &&
+          touchd_event_get_type(e) == TOUCHD_UNKNOWN && strcmp(str(touchd_event_get_type_name(e)), "wind") == 0 &&
+          strcmp(touchd_event_get_json(e, &length), "{\"type\":\"wind\",\"speed\":3,\"gusty\":true}") == 0 && length == 38 &&
+          touchd_event_get_bool(e, "gusty", &b) && b,
+          "parser: blank lines skipped, \\r dropped, an unknown type with its line and members");
     check(feed(server, c, "{\"type\":\"goodb", &e) == 0, "parser: half a line: nothing yet");
-    check(feed(server, c, "ye\",\"reason\":\"restart\"}\n", &e) == 1 && e.type == TOUCHD_GOODBYE &&
-          strcmp(e.reason, "restart") == 0, "parser: the line completed by the next read");
-    check(feed(server, c, "{\"type\":\"overflow\",\"lost\":1e300,\"time\":2}\n", &e) == 1 && e.lost == -1 && e.time == 2,
-          "parser: an integer beyond int64_t stays -1");
+    check(feed(server, c, "ye\",\"reason\":\"restart\"}\n", &e) == 1 && touchd_event_get_type(e) == TOUCHD_GOODBYE &&
+          strcmp(str(touchd_event_get_string(e, "reason")), "restart") == 0, "parser: the line completed by the next read");
+    check(feed(server, c, "{\"type\":\"overflow\",\"lost\":1e300,\"half\":2.5,\"time\":2}\n", &e) == 1 &&
+          !touchd_event_get_integer(e, "lost", &n) && touchd_event_get_number(e, "lost", &d) && d == 1e300 &&
+          !touchd_event_get_integer(e, "half", &n) && touchd_event_get_time(e) == 2,
+          "parser: no integer beyond int64_t, nor a fraction, though both are numbers");
     const char *bad[] = {"[1,2]\n", "{\"type\":\"ack\",}\n", "{\"type\":\"ack\"} x\n", "{\"type\":\"a\\q\"}\n",
                          "{\"type\":tru}\n", "{\"id\":01x}\n", "{\"type\":\"\\ud800\"}\n", "{\"type\":\"ack\"\n"};
     int refused = 0;
@@ -103,10 +149,94 @@ static int parser_tests(void) {
     for (int i = 0; i < 70; i++) strcat(deep, "]");
     strcat(deep, "}\n");
     check(feed(server, c, deep, &e) == -EBADMSG, "parser: nesting deeper than 64 is -EBADMSG");
-    check(feed(server, c, "{\"type\":\"ack\",\"id\":9}\n", &e) == 1 && e.type == TOUCHD_ACK && e.id == 9,
-          "parser: reads on after refused lines");
+    check(feed(server, c, "{\"type\":\"ack\",\"id\":9}\n", &e) == 1 && touchd_event_get_type(e) == TOUCHD_ACK &&
+          touchd_event_get_request_id(e) == 9, "parser: reads on after refused lines");
+
+    /* Requests: their exact lines. */
+    const char *kinds[] = {"tap", "pan", NULL};
+    const char *no_kinds[] = {NULL};
+    check(touchd_client_subscribe(c, 0, NULL) == -EINVAL && touchd_client_subscribe(c, 1u << 9, NULL) == -EINVAL &&
+          touchd_client_subscribe(c, TOUCHD_STREAM_TOUCH, no_kinds) == -EINVAL, "requests: no stream, an unknown flag, an empty kinds list: -EINVAL");
+    int64_t sub = touchd_client_subscribe(c, TOUCHD_STREAM_GESTURE | TOUCHD_STREAM_DEVICE, kinds);
+    touchd_surface *s = touchd_surface_new("map \"1\"", 0, 0, 640, 480);
+    check(s && touchd_surface_set_number(s, "z", 2) == 0 && touchd_surface_set_bool(s, "exclusiveTouch", true) == 0 &&
+          touchd_surface_add_string(s, "deferEdges", "top") == 0 && touchd_surface_add_string(s, "deferEdges", "left") == 0 &&
+          touchd_surface_add_recognizer(s, "double", "tap") == 0 && touchd_surface_set_recognizer_number(s, "double", "taps", 2) == 0 &&
+          touchd_surface_add_recognizer(s, "single", "tap") == 0 &&
+          touchd_surface_add_recognizer_string(s, "single", "requireToFail", "double") == 0 &&
+          touchd_surface_set_number(s, "z", 3) == 0,
+          "surfaces: members, arrays, recognizers and their parameters");
+    check(touchd_surface_add_recognizer(s, "double", "pan") == -EEXIST && touchd_surface_set_recognizer_bool(s, "nope", "x", true) == -ENOENT &&
+          touchd_surface_set_number(s, "rect", 1) == -EINVAL && touchd_surface_set_string(s, "a b", "x") == -EINVAL &&
+          touchd_surface_set_number(s, "z", NAN) == -EINVAL && touchd_surface_new(NULL, 0, 0, 1, 1) == NULL,
+          "surfaces: a second recognizer of a name, an unknown one, reserved or bad keys, NAN: refused");
+    int64_t reg = touchd_client_register_surface(c, s);
+    int64_t co = touchd_client_coalesce(c, 16);
+    int64_t unsub = touchd_client_unsubscribe(c, TOUCHD_STREAM_DEVICE);
+    touchd_surface *gone = touchd_surface_new("gone", 1, 2, 3, 4);
+    int64_t reg2 = touchd_client_register_surface(c, gone);
+    int64_t unreg = touchd_client_unregister_surface(c, "gone");
+    char sent[4096];
+    int lines = read_lines(server, sent, sizeof sent, 6);
+    const char *expected =
+        "{\"op\":\"subscribe\",\"id\":1,\"events\":[\"gesture\",\"device\"],\"filter\":{\"kinds\":[\"tap\",\"pan\"]}}\n"
+        "{\"op\":\"register\",\"id\":2,\"surface\":{\"id\":\"map \\\"1\\\"\",\"rect\":{\"x\":0,\"y\":0,\"width\":640,\"height\":480},"
+        "\"z\":3,\"exclusiveTouch\":true,\"deferEdges\":[\"top\",\"left\"],\"recognizers\":[{\"name\":\"double\",\"kind\":\"tap\",\"taps\":2},"
+        "{\"name\":\"single\",\"kind\":\"tap\",\"requireToFail\":[\"double\"]}]}}\n"
+        "{\"op\":\"coalesce\",\"id\":3,\"intervalMs\":16}\n"
+        "{\"op\":\"unsubscribe\",\"id\":4,\"events\":[\"device\"]}\n"
+        "{\"op\":\"register\",\"id\":5,\"surface\":{\"id\":\"gone\",\"rect\":{\"x\":1,\"y\":2,\"width\":3,\"height\":4}}}\n"
+        "{\"op\":\"unregister\",\"id\":6,\"surface\":\"gone\"}\n";
+    check(sub == 1 && reg == 2 && co == 3 && unsub == 4 && reg2 == 5 && unreg == 6 && lines == 6 && strcmp(sent, expected) == 0,
+          "requests: typed subscribe, the built surface, coalesce, unsubscribe, unregister, as exact lines");
+    if (strcmp(sent, expected) != 0) fprintf(stderr, "sent:\n%s", sent);
+
     close(server);
     check(touchd_client_read_event(c, &e) == -EPIPE, "parser: the server's close is -EPIPE");
+
+    /* Reconnect: a new server at the same path gets the set-up again, the
+     * unregistered surface excepted, in order, with new ids. */
+    check(touchd_client_reconnect(c) == 0, "reconnect: connects to the same path");
+    server = accept(listener, NULL, NULL);
+    lines = read_lines(server, sent, sizeof sent, 4);
+    const char *again =
+        "{\"op\":\"subscribe\",\"id\":7,\"events\":[\"gesture\",\"device\"],\"filter\":{\"kinds\":[\"tap\",\"pan\"]}}\n"
+        "{\"op\":\"unsubscribe\",\"id\":8,\"events\":[\"device\"]}\n"
+        "{\"op\":\"coalesce\",\"id\":9,\"intervalMs\":16}\n"
+        "{\"op\":\"register\",\"id\":10,\"surface\":{\"id\":\"map \\\"1\\\"\",\"rect\":{\"x\":0,\"y\":0,\"width\":640,\"height\":480},"
+        "\"z\":3,\"exclusiveTouch\":true,\"deferEdges\":[\"top\",\"left\"],\"recognizers\":[{\"name\":\"double\",\"kind\":\"tap\",\"taps\":2},"
+        "{\"name\":\"single\",\"kind\":\"tap\",\"requireToFail\":[\"double\"]}]}}\n";
+    check(lines == 4 && strcmp(sent, again) == 0, "reconnect: subscriptions in order, coalesce, the surfaces still registered");
+    if (strcmp(sent, again) != 0) fprintf(stderr, "sent again:\n%s", sent);
+    /* Drag session requests (1.1). */
+    const char *drop_types[] = {"text/plain", "image/*", NULL};
+    int64_t roles = touchd_client_drag_surface(c, "map \"1\"", false, true, drop_types);
+    int64_t items = touchd_client_drag_items(c, 4, "[{\"representations\":[{\"type\":\"text/plain\",\"data\":\"Lyon\"}]}]");
+    int64_t proposal = touchd_client_drop_proposal(c, 2, "copy");
+    lines = read_lines(server, sent, sizeof sent, 3);
+    const char *drags =
+        "{\"op\":\"drag-surface\",\"id\":11,\"surface\":\"map \\\"1\\\"\",\"addsItems\":true,\"dropTypes\":[\"text/plain\",\"image/*\"]}\n"
+        "{\"op\":\"drag-items\",\"id\":12,\"request\":4,\"items\":[{\"representations\":[{\"type\":\"text/plain\",\"data\":\"Lyon\"}]}]}\n"
+        "{\"op\":\"drop-proposal\",\"id\":13,\"session\":2,\"operation\":\"copy\"}\n";
+    check(roles == 11 && items == 12 && proposal == 13 && lines == 3 && strcmp(sent, drags) == 0 &&
+          touchd_client_drag_surface(c, NULL, true, false, NULL) == -EINVAL && touchd_client_drag_items(c, 0, "[]") == -EINVAL &&
+          touchd_client_drop_proposal(c, 1, NULL) == -EINVAL,
+          "requests: drag-surface, drag-items, drop-proposal as exact lines; bad arguments -EINVAL");
+    if (strcmp(sent, drags) != 0) fprintf(stderr, "sent:\n%s", sent);
+    /* Reconnect again: the drag roles after the surfaces. */
+    close(server);
+    check(touchd_client_read_event(c, &e) == -EPIPE && touchd_client_reconnect(c) == 0, "reconnect: again");
+    server = accept(listener, NULL, NULL);
+    lines = read_lines(server, sent, sizeof sent, 5);
+    const char *last = strstr(sent, "{\"op\":\"register\",\"id\":17,");
+    const char *roles_again = "{\"op\":\"drag-surface\",\"id\":18,\"surface\":\"map \\\"1\\\"\",\"addsItems\":true,\"dropTypes\":[\"text/plain\",\"image/*\"]}\n";
+    check(lines == 5 && last && strstr(last, roles_again) != NULL, "reconnect: the drag roles sent again after the surfaces");
+    if (!last || !strstr(last, roles_again)) fprintf(stderr, "sent again:\n%s", sent);
+    check(touchd_client_reconnect_delay_ms(1) == 100 && touchd_client_reconnect_delay_ms(3) == 400 &&
+          touchd_client_reconnect_delay_ms(40) == 2000, "reconnect: delays of 100 ms doubling to 2 s");
+    close(server);
+    touchd_surface_free(s);
+    touchd_surface_free(gone);
     touchd_client_free(c);
     close(listener);
     unlink(socket_path);
@@ -114,76 +244,148 @@ static int parser_tests(void) {
     return failures ? 1 : 0;
 }
 
+/* test-client --corpus FILE: every line of FILE (server messages) read
+ * through the library from a stand-in server, printed member by member as
+ * `path kind value` (s string, n number as %.17g, b bool, a array length,
+ * x object or null) with a blank line after each message; check-c.sh
+ * compares it with the same made from Python's json module. */
+static int corpus(const char *file) {
+    FILE *in = fopen(file, "r");
+    if (!in) { perror(file); return 2; }
+    char path[] = "/tmp/touchd-c-corpus-XXXXXX";
+    if (!mkdtemp(path)) return 2;
+    char socket_path[64];
+    snprintf(socket_path, sizeof socket_path, "%s/s", path);
+    int listener = listen_at(socket_path);
+    touchd_client *c = touchd_client_new();
+    if (listener < 0 || !c || touchd_client_connect(c, socket_path) < 0) return 2;
+    int server = accept(listener, NULL, NULL);
+    char *line = NULL;
+    size_t capacity = 0;
+    ssize_t n;
+    int status = 0;
+    while ((n = getline(&line, &capacity, in)) > 0) {
+        if (write(server, line, (size_t)n) != n) { status = 2; break; }
+        if (line[n - 1] != '\n' && write(server, "\n", 1) != 1) { status = 2; break; }
+        const touchd_event *e;
+        if (touchd_client_read_event(c, &e) != 1) { fprintf(stderr, "not read: %s", line); status = 1; continue; }
+        for (size_t i = 0; i < touchd_event_get_member_count(e); i++) {
+            const char *p = touchd_event_get_member_path(e, i);
+            const char *text = touchd_event_get_string(e, p);
+            double d;
+            bool b;
+            if (text) printf("%s s %s\n", p, text);
+            else if (touchd_event_get_number(e, p, &d)) printf("%s n %.17g\n", p, d);
+            else if (touchd_event_get_bool(e, p, &b)) printf("%s b %s\n", p, b ? "true" : "false");
+            else if (touchd_event_get_array_length(e, p) >= 0) printf("%s a %lld\n", p, (long long)touchd_event_get_array_length(e, p));
+            else printf("%s x\n", p);
+        }
+        printf("\n");
+    }
+    free(line);
+    fclose(in);
+    close(server);
+    touchd_client_free(c);
+    close(listener);
+    unlink(socket_path);
+    rmdir(path);
+    return status;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: test-client --parser | SOCKET\n"); return 2; }
+    if (argc == 3 && strcmp(argv[1], "--corpus") == 0) return corpus(argv[2]);
+    if (argc != 2) { fprintf(stderr, "usage: test-client --parser | --corpus FILE | SOCKET\n"); return 2; }
     if (strcmp(argv[1], "--parser") == 0) return parser_tests();
     touchd_client *c = touchd_client_new();
     check(c && touchd_client_connect(c, argv[1]) == 0, "connects");
     check(touchd_client_set_nonblocking(c, true) == 0, "nonblocking");
-    touchd_event e;
+    const touchd_event *e = NULL;
+    int64_t n = -1;
+    size_t length = 0;
 
-    check(next(c, &e) == 1 && e.type == TOUCHD_HELLO, "the first event is the hello");
-    check(e.protocol == 1 && e.server && strncmp(e.server, "touchd ", 7) == 0, "hello: protocol 1, server touchd");
-    check(e.device_count == 1 && e.screen_count == 1, "hello: 1 device, 1 screen");
-    check(e.json && e.json[0] == '{' && e.json[e.json_length] == '\0' && strstr(e.json, "\"devices\""),
-          "hello: the line itself");
+    check(next(c, &e) == 1 && touchd_event_get_type(e) == TOUCHD_HELLO, "the first event is the hello");
+    check(touchd_event_get_integer(e, "protocol", &n) && n == 1 &&
+          strncmp(str(touchd_event_get_string(e, "server")), "touchd ", 7) == 0, "hello: protocol 1, server touchd");
+    check(touchd_event_get_array_length(e, "devices") == 1 && touchd_event_get_array_length(e, "screens") == 1 &&
+          touchd_event_get_integer(e, "screens.0.width", &n) && n > 0, "hello: 1 device, 1 screen with its width");
+    const char *json = touchd_event_get_json(e, &length);
+    check(json && json[0] == '{' && json[length] == '\0' && strstr(json, "\"devices\""), "hello: the line itself");
     check(touchd_client_read_event(c, &e) == 0, "nothing to read: 0 at once");
 
     /* Answers: ids, codes, escapes. */
     /* The left of the screen: two of the recording's four fingers. */
-    int64_t first = touchd_client_register(c, "main", 0, 0, 900, 1080, "[{\"name\":\"drag\",\"kind\":\"pan\"}]");
-    int64_t again = touchd_client_register(c, "main", 0, 0, 1, 1, NULL);
-    int64_t odd = touchd_client_unregister(c, "no \"such\" \\ surface\n");
+    touchd_surface *main_surface = touchd_surface_new("main", 0, 0, 900, 1080);
+    touchd_surface_add_recognizer(main_surface, "drag", "pan");
+    touchd_surface *tiny = touchd_surface_new("main", 0, 0, 1, 1);
+    int64_t first = touchd_client_register_surface(c, main_surface);
+    int64_t again = touchd_client_register_surface(c, tiny);
+    int64_t odd = touchd_client_unregister_surface(c, "no \"such\" \\ surface\n");
     int64_t too_slow = touchd_client_coalesce(c, 250);
     int64_t unknown = touchd_client_request(c, "teleport", NULL);
     check(first > 0 && again == first + 1 && odd == again + 1 && too_slow == odd + 1 && unknown == too_slow + 1,
           "requests get increasing ids");
-    check(answer(c, first, &e) == 1 && e.type == TOUCHD_ACK, "register: ack with its id");
-    check(answer(c, again, &e) == 1 && e.type == TOUCHD_ERROR && e.code && strcmp(e.code, "surface-exists") == 0 &&
-          e.message && *e.message, "register again: error surface-exists with a message");
-    check(answer(c, odd, &e) == 1 && e.type == TOUCHD_ERROR && strcmp(str(e.code), "unknown-surface") == 0 &&
-          strstr(str(e.message), "no \"such\" \\ surface\n") != NULL,
+    check(answer(c, first, &e) == 1 && touchd_event_get_type(e) == TOUCHD_ACK, "register: ack with its id");
+    check(answer(c, again, &e) == 1 && touchd_event_get_type(e) == TOUCHD_ERROR &&
+          strcmp(str(touchd_event_get_error_code(e)), "surface-exists") == 0 && *str(touchd_event_get_error_message(e)) != '-',
+          "register again: error surface-exists with a message");
+    check(answer(c, odd, &e) == 1 && touchd_event_get_type(e) == TOUCHD_ERROR &&
+          strcmp(str(touchd_event_get_error_code(e)), "unknown-surface") == 0 &&
+          strstr(str(touchd_event_get_error_message(e)), "no \"such\" \\ surface\n") != NULL,
           "unregister of an unknown id: unknown-surface, the id's quotes, backslash and newline unescaped");
-    check(answer(c, too_slow, &e) == 1 && strcmp(str(e.code), "bad-field") == 0, "coalesce 250: bad-field");
-    check(answer(c, unknown, &e) == 1 && strcmp(str(e.code), "unknown-op") == 0, "unknown op: unknown-op");
-    check(touchd_client_subscribe(c, "", NULL) == -EINVAL, "subscribe to no stream: -EINVAL, nothing sent");
+    check(answer(c, too_slow, &e) == 1 && strcmp(str(touchd_event_get_error_code(e)), "bad-field") == 0, "coalesce 250: bad-field");
+    check(answer(c, unknown, &e) == 1 && strcmp(str(touchd_event_get_error_code(e)), "unknown-op") == 0, "unknown op: unknown-op");
 
     /* The stream: starts the replay (the reference is the other subscriber). */
-    int64_t subscribed = touchd_client_subscribe(c, "gesture,touch,device", NULL);
-    check(answer(c, subscribed, &e) == 1 && e.type == TOUCHD_ACK, "subscribe: ack");
+    int64_t subscribed = touchd_client_subscribe(c, TOUCHD_STREAM_GESTURE | TOUCHD_STREAM_TOUCH | TOUCHD_STREAM_DEVICE, NULL);
+    check(answer(c, subscribed, &e) == 1 && touchd_event_get_type(e) == TOUCHD_ACK, "subscribe: ack");
     int own = 0, owned_touches = 0, r;
-    while ((r = next(c, &e)) == 1 && e.type != TOUCHD_GOODBYE) {
+    while ((r = next(c, &e)) == 1 && touchd_event_get_type(e) != TOUCHD_GOODBYE) {
         /* What belongs to the surface is this client's only; the rest is
          * what every subscriber gets, the reference too. */
-        if (e.surface && strcmp(e.surface, "main") == 0) {
-            own += e.type == TOUCHD_GESTURE && strcmp(str(e.recognizer), "drag") == 0 && e.touches >= 1 &&
-                   !isnan(e.translation.y);
-            owned_touches += e.type == TOUCHD_TOUCH;
+        touchd_point at = {NAN, NAN}, mm = {NAN, NAN}, tr = {NAN, NAN}, v = {NAN, NAN};
+        double time = touchd_event_get_time(e);
+        int64_t touches = -1, screen = -1;
+        if (strcmp(str(touchd_event_get_surface(e)), "main") == 0) {
+            own += touchd_event_get_type(e) == TOUCHD_GESTURE && strcmp(str(touchd_event_get_recognizer(e)), "drag") == 0 &&
+                   touchd_event_get_integer(e, "touches", &touches) && touches >= 1 && touchd_event_get_point(e, "translation", &tr);
+            owned_touches += touchd_event_get_type(e) == TOUCHD_TOUCH;
             continue;
         }
-        switch (e.type) {
+        switch (touchd_event_get_type(e)) {
         case TOUCHD_GESTURE:
-            printf("gesture %s %s %s %s %lld %lld %.6f %.2f %.2f %.2f %.2f %.1f %.1f %s\n", str(e.surface),
-                   str(e.recognizer), str(e.kind), str(e.state), (long long)e.touches, (long long)e.device,
-                   e.time, e.location.x, e.location.y, e.translation.x, e.translation.y, e.velocity.x,
-                   e.velocity.y, str(e.direction));
+            touchd_event_get_point(e, "location", &at);
+            touchd_event_get_point(e, "translation", &tr);
+            touchd_event_get_point(e, "velocity", &v);
+            touchd_event_get_integer(e, "touches", &touches);
+            printf("gesture %s %s %s %s %lld %lld %.6f %.2f %.2f %.2f %.2f %.1f %.1f %s\n", str(touchd_event_get_surface(e)),
+                   str(touchd_event_get_recognizer(e)), str(touchd_event_get_kind(e)), str(touchd_event_get_state(e)),
+                   (long long)touches, (long long)touchd_event_get_device(e), time, at.x, at.y, tr.x, tr.y, v.x, v.y,
+                   str(touchd_event_get_string(e, "direction")));
             break;
         case TOUCHD_TOUCH:
-            printf("touch %lld %lld %s %s %s %lld %.6f %.2f %.2f %.2f %.2f\n", (long long)e.device,
-                   (long long)e.touch_id, str(e.phase), str(e.touch_type), str(e.tool), (long long)e.screen,
-                   e.time, e.location.x, e.location.y, e.location_mm.x, e.location_mm.y);
+            touchd_event_get_point(e, "location", &at);
+            touchd_event_get_point(e, "locationMM", &mm);
+            touchd_event_get_integer(e, "screen", &screen);
+            printf("touch %lld %lld %s %s %s %lld %.6f %.2f %.2f %.2f %.2f\n", (long long)touchd_event_get_device(e),
+                   (long long)touchd_event_get_touch_id(e), str(touchd_event_get_phase(e)),
+                   str(touchd_event_get_string(e, "touchType")), str(touchd_event_get_string(e, "tool")), (long long)screen,
+                   time, at.x, at.y, mm.x, mm.y);
             break;
         case TOUCHD_DEVICE:
-            printf("device %s %lld %s\n", str(e.change), (long long)e.device, str(e.device_name));
+            printf("device %s %lld %s\n", str(touchd_event_get_string(e, "change")), (long long)touchd_event_get_device(e),
+                   str(touchd_event_get_string(e, "device.name")));
             break;
         default:
             break;
         }
     }
-    check(r == 1 && e.type == TOUCHD_GOODBYE && strcmp(str(e.reason), "shutdown") == 0, "goodbye: shutdown");
+    check(r == 1 && touchd_event_get_type(e) == TOUCHD_GOODBYE && strcmp(str(touchd_event_get_string(e, "reason")), "shutdown") == 0,
+          "goodbye: shutdown");
     check(own > 3, "the surface's own recognizer: its gestures");
     check(owned_touches > 3, "the surface's raw touches, marked with the surface");
     check(next(c, &e) == -EPIPE, "after goodbye: -EPIPE");
+    touchd_surface_free(main_surface);
+    touchd_surface_free(tiny);
     touchd_client_free(c);
     return failures ? 1 : 0;
 }

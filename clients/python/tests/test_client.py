@@ -24,14 +24,43 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 if not os.environ.get("TOUCHD_CLIENT_INSTALLED"):  # else the installed package (scripts/check-python.sh)
     sys.path.insert(0, os.path.join(HERE, ".."))
 
-from touchd_client import (RECONNECTED, AsyncClient, Client, ConnectionClosed, TouchdError,  # noqa: E402
-                           recognizer, surface)
+from touchd_client import (RECONNECTED, AsyncClient, Client, ConnectionClosed, ProtocolError,  # noqa: E402
+                           RequestError, TouchdError, device_mapping, drag_data, drag_item, recognizer,
+                           screen_change, surface)
+from touchd_client._protocol import decode  # noqa: E402
+from touchd_client.messages import MESSAGE_TYPES  # noqa: E402
 
 TOUCHD = os.environ.get("TOUCHD", os.path.join(ROOT, ".build", "release", "touchd"))
 TRACE = os.environ.get("TOUCHD_TRACE", os.path.join(
     ROOT, "Tests", "Fixtures", "real", "evemu-devices", "touchscreens",
     "Atmel maXTouch Touchscreen.4-finger-drag-down.events"))
 DEVICE_NAME = "Atmel maXTouch Touchscreen"
+DRAG_TRACE = os.path.join(ROOT, "Tests", "Fixtures", "derived", "Atmel maXTouch Touchscreen.hold-then-drag.events")
+CORPUS = os.path.join(ROOT, "docs", "schemas", "examples.jsonl")
+
+
+def typed_dict_keys(cls: Any) -> Tuple[frozenset, frozenset]:  # type: ignore[type-arg]
+    return cls.__required_keys__, cls.__optional_keys__
+
+
+def check_typed(test: unittest.TestCase, value: Any, cls: Any, where: str) -> None:
+    """Every key of `value` is one `cls` declares, every key it requires is
+    there, and nested typed dictionaries (points, devices, screens) likewise."""
+    import typing
+    required, optional = typed_dict_keys(cls)
+    test.assertLessEqual(set(value), set(required) | set(optional), f"{where}: keys {cls.__name__} does not declare")
+    test.assertLessEqual(set(required), set(value), f"{where}: keys {cls.__name__} requires")
+    hints = typing.get_type_hints(cls)
+    for key, member in value.items():
+        hint = hints[key]
+        candidates = [hint] + list(typing.get_args(hint))
+        for c in candidates:
+            inner = typing.get_args(c)
+            if hasattr(c, "__required_keys__") and isinstance(member, dict):
+                check_typed(test, member, c, f"{where}.{key}")
+            elif typing.get_origin(c) is list and inner and hasattr(inner[0], "__required_keys__"):
+                for i, element in enumerate(member):
+                    check_typed(test, element, inner[0], f"{where}.{key}[{i}]")
 
 
 class Daemon:
@@ -39,11 +68,11 @@ class Daemon:
     clients hold a subscription, then stopping (goodbye)."""
 
     def __init__(self, socket_path: str, subscribers: int = 1, speed: float = 0,
-                 replay: bool = True, config: Optional[str] = None) -> None:
+                 replay: bool = True, config: Optional[str] = None, trace: str = TRACE) -> None:
         self.socket_path = socket_path
         args = [TOUCHD, "--socket", socket_path, "--log-level", "warning", "--realtime-priority", "0"]
         if replay:
-            args += ["--replay", TRACE, "--speed", str(speed), "--wait-for-subscribers", str(subscribers),
+            args += ["--replay", trace, "--speed", str(speed), "--wait-for-subscribers", str(subscribers),
                      "--exit-after-replay"]
         else:  # a replay that never starts: a daemon that idles until stopped
             args += ["--replay", TRACE, "--wait-for-subscribers", "1000"]
@@ -103,6 +132,41 @@ def last_moves(messages: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         elif m["phase"] == "ended" and m["id"] in last:
             out.append(last.pop(m["id"]))
     return out
+
+
+class MessageTests(unittest.TestCase):
+    def test_the_corpus_decodes_and_fits_the_typed_messages(self) -> None:
+        count = 0
+        with open(CORPUS, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                case = json.loads(line)
+                message = case["message"]
+                if not case["valid"] or "type" not in message:
+                    continue
+                text = json.dumps(message, separators=(",", ":"))
+                decoded = decode(text.encode("utf-8"))
+                self.assertEqual(decoded, message, f"examples.jsonl:{number}")
+                self.assertIn(message["type"], MESSAGE_TYPES, f"examples.jsonl:{number}: no typed message")
+                check_typed(self, message, MESSAGE_TYPES[message["type"]], f"examples.jsonl:{number}")
+                count += 1
+        self.assertGreater(count, 15)
+        with open(CORPUS, encoding="utf-8") as f:
+            covered = {json.loads(line)["message"].get("type") for line in f}
+        self.assertLessEqual(set(MESSAGE_TYPES), covered, "every typed message has an example in the corpus")
+
+    def test_every_error_is_a_touchd_error(self) -> None:
+        for error in (RequestError("bad-field", "x"), ConnectionClosed("shutdown"), ProtocolError("x")):
+            self.assertIsInstance(error, TouchdError)
+        with self.assertRaises(ProtocolError):
+            decode(b"[1, 2]")
+
+    def test_screen_changes_and_device_mappings(self) -> None:
+        self.assertEqual(screen_change("main", rotation=90, size_mm=(68, 121), insets={"top": 48}),
+                         {"name": "main", "rotation": 90, "sizeMM": {"width": 68, "height": 121}, "insets": {"top": 48}})
+        self.assertEqual(screen_change("old", remove=True), {"name": "old", "remove": True})
+        self.assertEqual(device_mapping(1, name="ELAN*"), {"screen": 1, "name": "ELAN*"})
+        with self.assertRaises(ValueError):
+            device_mapping(0)
 
 
 class ClientTests(unittest.TestCase):
@@ -165,7 +229,7 @@ class ClientTests(unittest.TestCase):
                 (lambda: client.request("teleport"), "unknown-op", "teleport"),
             ]
             for call, code, op in cases:
-                with self.assertRaises(TouchdError) as caught:
+                with self.assertRaises(RequestError) as caught:
                     call()
                 self.assertEqual((caught.exception.code, caught.exception.op), (code, op))
                 self.assertTrue(caught.exception.message)
@@ -174,7 +238,7 @@ class ClientTests(unittest.TestCase):
             self.assertIsNone(client.next_event(timeout=0.05))
             client.update(surface("main", 0, 0, 400, 480))
             client.unregister("main")
-            with self.assertRaises(TouchdError) as caught:
+            with self.assertRaises(RequestError) as caught:
                 client.unregister("main")
             self.assertEqual(caught.exception.code, "unknown-surface")
 
@@ -183,7 +247,7 @@ class ClientTests(unittest.TestCase):
         with open(config, "w") as f:
             f.write(f"access:\n  connect: {{users: [{os.getuid() + 12345}]}}\n")
         self.daemon(replay=False, config=config)
-        with self.assertRaises(TouchdError) as caught:
+        with self.assertRaises(RequestError) as caught:
             Client(self.socket_path).connect()
         self.assertEqual(caught.exception.code, "not-permitted")
 
@@ -232,7 +296,7 @@ class ClientTests(unittest.TestCase):
             async with AsyncClient(self.socket_path) as client:
                 assert client.hello is not None
                 self.assertEqual(client.hello["type"], "hello")
-                with self.assertRaises(TouchdError) as caught:
+                with self.assertRaises(RequestError) as caught:
                     await client.coalesce(-1)
                 self.assertEqual(caught.exception.code, "bad-field")
                 await asyncio.gather(client.ping(), client.subscribe(["gesture", "device"]), client.ping())
@@ -271,6 +335,42 @@ class ClientTests(unittest.TestCase):
         with self.assertRaises(ConnectionClosed):
             client.ping()
 
+    def test_screens_turns_the_screen_for_every_client(self) -> None:
+        config = os.path.join(self.dir, "touchd.yaml")
+        with open(config, "w") as f:
+            f.write(f"access:\n  changeScreens: {{users: [{os.getuid()}]}}\n")
+        self.daemon(replay=False, config=config)
+        with Client(self.socket_path) as client, Client(self.socket_path) as other:
+            assert client.hello is not None
+            name = client.hello["screens"][0]["name"]
+            width, height = client.hello["screens"][0]["width"], client.hello["screens"][0]["height"]
+            self.assertEqual(client.screens([screen_change(name, rotation=90)])["type"], "ack")
+            changed = other.next_event(timeout=10)
+            assert changed is not None
+            self.assertEqual(changed["type"], "screens")
+            self.assertEqual((changed["screens"][0]["width"], changed["screens"][0]["height"], changed["screens"][0]["rotation"]),
+                             (height, width, 90))
+            with self.assertRaises(RequestError) as caught:
+                client.screens([screen_change("no such screen", remove=True)])
+            self.assertEqual(caught.exception.code, "bad-field")
+
+    def test_asyncio_request_waits_for_the_reconnection(self) -> None:
+        first = self.daemon(replay=False)
+
+        async def run() -> Dict[str, Any]:
+            client = AsyncClient(self.socket_path, reconnect=True, reconnect_timeout=20)
+            await client.connect()
+            self.assertEqual(first.stop(), 0)
+            self.assertEqual((await client.next_event())["type"], "goodbye")
+            # The connection is gone: the request waits until touchd is back.
+            loop = asyncio.get_running_loop()
+            loop.call_later(0.3, lambda: self.daemon(replay=False))
+            answer = await asyncio.wait_for(client.ping(), 30)
+            await client.close()
+            return answer
+
+        self.assertEqual(asyncio.run(run())["type"], "ack")
+
     def test_asyncio_reconnect_restores_the_subscription(self) -> None:
         first = self.daemon(replay=False)
 
@@ -293,6 +393,71 @@ class ClientTests(unittest.TestCase):
         self.assertEqual(seen[0]["type"], RECONNECTED)
         self.assertEqual({e["kind"] for e in seen if e["type"] == "gesture"}, {"swipe"})
         self.assertEqual(seen[-1]["type"], "goodbye")
+
+    def test_asyncio_drag_session_from_a_source_to_a_target(self) -> None:
+        # A hold-then-drag at its recorded pace from the source's list (left) onto the target's map (right).
+        self.daemon(subscribers=2, speed=1, trace=DRAG_TRACE)
+
+        async def source() -> List[Dict[str, Any]]:
+            async with AsyncClient(self.socket_path) as client:
+                assert client.hello is not None
+                w, h = client.hello["screens"][0]["width"], client.hello["screens"][0]["height"]
+                await client.register(surface("list", 0, 0, w / 2, h / 2, [recognizer("drag", "drag")]))
+                await client.drag_surface("list", offers_items=True)
+                with self.assertRaises(RequestError) as caught:
+                    await client.drag_surface("nowhere", offers_items=True)
+                self.assertEqual(caught.exception.code, "unknown-surface")
+                await client.subscribe(["gesture"])
+                seen = []
+                async for event in client.events():
+                    if event["type"] == "drag":
+                        seen.append(event)
+                        if event["event"] == "items-requested":
+                            await client.drag_items(event["request"], [drag_item(("text/plain", "Lyon"))])
+                return seen
+
+        async def target() -> List[Dict[str, Any]]:
+            async with AsyncClient(self.socket_path) as client:
+                assert client.hello is not None
+                w, h = client.hello["screens"][0]["width"], client.hello["screens"][0]["height"]
+                await client.register(surface("map", w / 2, 0, w / 2, h))
+                await client.drag_surface("map", drop_types=["text/plain"])
+                await client.subscribe(["gesture"])
+                seen = []
+                async for event in client.events():
+                    if event["type"] == "drag":
+                        seen.append(event)
+                        if event["event"] == "entered":
+                            await client.drop_proposal(event["session"], "move")
+                return seen
+
+        async def both() -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+            s, t = await asyncio.gather(source(), target())
+            return s, t
+
+        from_source, at_target = asyncio.run(both())
+        self.assertEqual([e["event"] for e in from_source], ["items-requested", "ended"])
+        self.assertEqual((from_source[-1]["outcome"], from_source[-1]["reason"]), ("move", "lifted"))
+        events = [e["event"] for e in at_target]
+        self.assertEqual(events[0], "entered")
+        self.assertEqual(events[-2:], ["perform", "ended"])
+        self.assertEqual(set(events[1:-2]), {"moved"})
+        perform = at_target[-2]
+        self.assertEqual([drag_data(i, "text/plain") for i in perform["items"]], ["Lyon"])
+        self.assertEqual(perform["operation"], "move")
+
+
+class SessionStateTests(unittest.TestCase):
+    def test_drag_roles_are_restored_after_their_surfaces_and_forgotten_with_them(self) -> None:
+        from touchd_client._protocol import SessionState
+        state = SessionState()
+        state.applied("register", {"surface": {"id": "list"}})
+        state.applied("drag-surface", {"surface": "list", "offersItems": True})
+        state.applied("register", {"surface": {"id": "map"}})
+        state.applied("drag-surface", {"surface": "map", "dropTypes": ["text/plain"]})
+        state.applied("unregister", {"surface": "map"})
+        self.assertEqual(state.replay(), [("register", {"surface": {"id": "list"}}),
+                                          ("drag-surface", {"surface": "list", "offersItems": True})])
 
 
 if __name__ == "__main__":

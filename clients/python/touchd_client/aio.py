@@ -1,17 +1,18 @@
+# SPDX-License-Identifier: MIT
 """The asyncio client: the same requests as :class:`touchd_client.Client` as
 coroutines, events from an ``async for`` (docs/protocol.md)."""
 import asyncio
 import collections
-from typing import Any, AsyncIterator, Deque, Iterable, Mapping, Optional, Tuple
+from typing import Any, AsyncIterator, Awaitable, Deque, Optional, Tuple
 
-from ._protocol import (DEFAULT_SOCKET, RECONNECTED, ConnectionClosed, Message, ProtocolError, SessionState,
-                        TouchdError, check_hello, decode, encode, subscription)
+from ._protocol import (DEFAULT_SOCKET, RECONNECTED, ConnectionClosed, Message, ProtocolError, RequestError,
+                        Requests, SessionState, check_hello, decode, encode)
 
 # Ends the event queue (the connection ended and is not made again).
 _END: Message = {"type": "__end__"}
 
 
-class AsyncClient:
+class AsyncClient(Requests[Awaitable[Message]]):
     """A connection to touchd for asyncio programs.
 
     ::
@@ -23,8 +24,10 @@ class AsyncClient:
 
     One task reads the socket: answers complete their requests (which may be
     awaited from several tasks; touchd answers in order) and events go to
-    :meth:`events` / :meth:`next_event`. ``reconnect`` behaves as in
-    :class:`touchd_client.Client`.
+    :meth:`events` / :meth:`next_event`. The requests are those of
+    :class:`touchd_client.Requests`, awaited. ``reconnect`` behaves as in
+    :class:`touchd_client.Client`: a request made while the connection is
+    being made again waits for it.
     """
 
     def __init__(self, path: str = DEFAULT_SOCKET, *, reconnect: bool = False,
@@ -46,13 +49,17 @@ class AsyncClient:
         self._state = SessionState()
         self._closing = False
         self._ended = False
+        # Set while connected (or for good once the connection has ended).
+        self._connected: Optional[asyncio.Event] = None
 
     async def connect(self) -> Message:
         """Connects, returns the ``hello`` and starts reading."""
         self._closing = False
         self._ended = False
         self._events = asyncio.Queue()
+        self._connected = asyncio.Event()
         self.hello = await self._open()
+        self._connected.set()
         self._task = asyncio.ensure_future(self._read_loop())
         return self.hello
 
@@ -79,8 +86,11 @@ class AsyncClient:
 
     # --- requests ---------------------------------------------------------------------------
     async def request(self, op: str, **fields: Any) -> Message:
-        """Sends any request and returns its ``ack``; raises TouchdError on
-        ``error`` and ConnectionClosed when the connection ends first."""
+        """Sends any request and returns its ``ack``; raises RequestError on
+        ``error`` and ConnectionClosed when the connection ends first (after
+        waiting for the reconnection when ``reconnect`` is on)."""
+        if self._connected is not None and not self._connected.is_set() and not self._closing:
+            await self._connected.wait()
         if self._writer is None or self._ended:
             raise ConnectionClosed(None)
         request_id = self._next_id
@@ -92,37 +102,6 @@ class AsyncClient:
         answer = await future
         self._state.applied(op, fields)
         return answer
-
-    async def subscribe(self, events: Iterable[str], *, kinds: Optional[Iterable[str]] = None,
-                        recognizers: Optional[Iterable[str]] = None, devices: Optional[Iterable[int]] = None,
-                        touch_types: Optional[Iterable[str]] = None,
-                        surfaces: Optional[Iterable[str]] = None) -> None:
-        """Adds a subscription (see :meth:`touchd_client.Client.subscribe`)."""
-        await self.request("subscribe", **subscription(events, kinds, recognizers, devices, touch_types, surfaces))
-
-    async def unsubscribe(self, events: Optional[Iterable[str]] = None) -> None:
-        """Removes the streams from every subscription; all of them when None."""
-        await self.request("unsubscribe", **({} if events is None else {"events": list(events)}))
-
-    async def register(self, surface: Mapping[str, Any]) -> None:
-        """Registers a surface (see :func:`touchd_client.surface`)."""
-        await self.request("register", surface=dict(surface))
-
-    async def update(self, surface: Mapping[str, Any]) -> None:
-        """Replaces the whole description of a registered surface."""
-        await self.request("update", surface=dict(surface))
-
-    async def unregister(self, surface_id: str) -> None:
-        """Removes a surface; its gestures in progress are cancelled."""
-        await self.request("unregister", surface=surface_id)
-
-    async def coalesce(self, interval_ms: float) -> None:
-        """Continuous updates at most once per ``interval_ms`` (0 to 100; 0: off)."""
-        await self.request("coalesce", intervalMs=interval_ms)
-
-    async def ping(self) -> None:
-        """A round trip to touchd."""
-        await self.request("ping")
 
     # --- events -------------------------------------------------------------------------------
     async def next_event(self) -> Message:
@@ -190,27 +169,33 @@ class AsyncClient:
                     message = None
                 if message is None:
                     self._shut()
+                    if self._connected is not None:
+                        self._connected.clear()
                     self._fail_answers(ConnectionClosed(None))
                     if not self.reconnect or self._closing:
                         break
                     try:
                         hello = await self._restore()
-                    except (ConnectionClosed, TouchdError):
+                    except (ConnectionClosed, RequestError):
                         break
                     self._queue().put_nowait({"type": RECONNECTED, "hello": hello})
+                    if self._connected is not None:
+                        self._connected.set()
                     continue
                 kind = message.get("type")
                 if kind in ("ack", "error") and self._answers and message.get("id") == self._answers[0][0]:
                     _, op, future = self._answers.popleft()
                     if not future.done():
                         if kind == "error":
-                            future.set_exception(TouchdError(str(message.get("code")), str(message.get("message")), op))
+                            future.set_exception(RequestError.answering(message, op))
                         else:
                             future.set_result(message)
                     continue
                 self._queue().put_nowait(message)
         finally:
             self._ended = True
+            if self._connected is not None:
+                self._connected.set()  # waiting requests see the end
             self._queue().put_nowait(_END)
 
     async def _restore(self) -> Message:
@@ -236,7 +221,7 @@ class AsyncClient:
                             raise ConnectionClosed(None)
                         if message.get("type") in ("ack", "error") and message.get("id") == request_id:
                             if message.get("type") == "error":
-                                raise TouchdError(str(message.get("code")), str(message.get("message")), op)
+                                raise RequestError.answering(message, op)
                             break
                         self._queue().put_nowait(message)
                 return hello

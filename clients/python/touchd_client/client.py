@@ -1,16 +1,17 @@
+# SPDX-License-Identifier: MIT
 """The blocking client: one Unix socket, requests answered in order, events
 read one at a time (docs/protocol.md)."""
 import collections
 import select
 import socket
 import time
-from typing import Any, Deque, Dict, Iterable, Iterator, Mapping, Optional
+from typing import Any, Deque, Iterator, Mapping, Optional
 
-from ._protocol import (DEFAULT_SOCKET, RECONNECTED, ConnectionClosed, Message, ProtocolError, SessionState,
-                        TouchdError, check_hello, decode, encode, subscription)
+from ._protocol import (DEFAULT_SOCKET, RECONNECTED, ConnectionClosed, Message, ProtocolError, RequestError,
+                        Requests, SessionState, check_hello, decode, encode)
 
 
-class Client:
+class Client(Requests[Message]):
     """A connection to touchd.
 
     ::
@@ -20,9 +21,10 @@ class Client:
             for event in client.events():
                 print(event["type"], event)
 
-    Requests (``subscribe``, ``register``, ...) wait for their answer and
-    raise :class:`TouchdError` with the protocol's code when it is an
-    ``error``; events that arrive meanwhile are kept for :meth:`events` and
+    Requests (``subscribe``, ``register``, ``screens``, ...: see
+    :class:`touchd_client.Requests`) wait for their answer, return the
+    ``ack`` and raise :class:`RequestError` with the protocol's code when it
+    is an ``error``; events that arrive meanwhile are kept for :meth:`events` and
     :meth:`next_event`. With ``reconnect=True`` a lost connection is made
     again (retrying for ``reconnect_timeout`` seconds), the coalescing
     interval, subscriptions and surfaces are asked for again, and
@@ -49,7 +51,7 @@ class Client:
     # --- connection -----------------------------------------------------------------------
     def connect(self) -> Message:
         """Connects and returns the server's ``hello``. Raises OSError when
-        the socket cannot be reached, TouchdError when touchd refuses the
+        the socket cannot be reached, RequestError when touchd refuses the
         connection (``not-permitted``, ``limit-exceeded``)."""
         self._closed_by_user = False
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -96,8 +98,9 @@ class Client:
 
     # --- requests ---------------------------------------------------------------------------
     def request(self, op: str, **fields: Any) -> Message:
-        """Sends any request and returns its ``ack``; raises TouchdError on
-        ``error`` and ConnectionClosed when the connection ends first."""
+        """Sends any request and returns its ``ack``; raises RequestError on
+        ``error`` and ConnectionClosed when the connection ends first (after
+        reconnecting first when ``reconnect`` is on and it had ended)."""
         if self._sock is None:
             if self.reconnect and not self._closed_by_user:
                 self._reconnect()
@@ -106,37 +109,6 @@ class Client:
         answer = self._exchange(op, fields)
         self._state.applied(op, fields)
         return answer
-
-    def subscribe(self, events: Iterable[str], *, kinds: Optional[Iterable[str]] = None,
-                  recognizers: Optional[Iterable[str]] = None, devices: Optional[Iterable[int]] = None,
-                  touch_types: Optional[Iterable[str]] = None, surfaces: Optional[Iterable[str]] = None) -> None:
-        """Adds a subscription to the streams ``events`` (``gesture``,
-        ``touch``, ``system``, ``device``, ``debug``), optionally filtered."""
-        self.request("subscribe", **subscription(events, kinds, recognizers, devices, touch_types, surfaces))
-
-    def unsubscribe(self, events: Optional[Iterable[str]] = None) -> None:
-        """Removes the streams from every subscription; all of them when None."""
-        self.request("unsubscribe", **({} if events is None else {"events": list(events)}))
-
-    def register(self, surface: Mapping[str, Any]) -> None:
-        """Registers a surface (see :func:`touchd_client.surface`)."""
-        self.request("register", surface=dict(surface))
-
-    def update(self, surface: Mapping[str, Any]) -> None:
-        """Replaces the whole description of a registered surface."""
-        self.request("update", surface=dict(surface))
-
-    def unregister(self, surface_id: str) -> None:
-        """Removes a surface; its gestures in progress are cancelled."""
-        self.request("unregister", surface=surface_id)
-
-    def coalesce(self, interval_ms: float) -> None:
-        """Continuous updates at most once per ``interval_ms`` (0 to 100; 0: off)."""
-        self.request("coalesce", intervalMs=interval_ms)
-
-    def ping(self) -> None:
-        """A round trip to touchd."""
-        self.request("ping")
 
     # --- events -------------------------------------------------------------------------------
     def next_event(self, timeout: Optional[float] = None) -> Optional[Message]:
@@ -202,7 +174,7 @@ class Client:
             kind = message.get("type")
             if kind in ("ack", "error") and message.get("id") == request_id:
                 if kind == "error":
-                    raise TouchdError(str(message.get("code")), str(message.get("message")), op)
+                    raise RequestError.answering(message, op)
                 return message
             self._events.append(message)
             if kind == "goodbye":
@@ -246,7 +218,7 @@ class Client:
                     self._exchange(op, fields)
                 return {"type": RECONNECTED, "hello": hello}
             except (OSError, ConnectionClosed, ProtocolError) as e:
-                # A TouchdError (refused connection, a restored surface
+                # A RequestError (refused connection, a restored surface
                 # rejected) goes to the caller: retrying would not change it.
                 self._drop()
                 if time.monotonic() + delay > deadline:

@@ -1,12 +1,16 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Session
 import TouchDaemon
 
-/// touchd: the touch input daemon.
-@main
-struct Touchd: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// touchd: the touch input daemon's command line. The `touchd` executable runs it; so does
+/// `touchctl` when it is started under the name `touchd` (the Debian package ships one binary
+/// for both, docs/deploy.md "Size").
+public struct Touchd: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "touchd",
         abstract: "Serve touches and gestures to programs over a Unix socket (docs/daemon.md, docs/protocol.md).")
 
@@ -39,11 +43,16 @@ struct Touchd: AsyncParsableCommand {
 
     @Option(help: "Follow seat0's session on logind (system bus; DBUS_SYSTEM_BUS_ADDRESS when set) and quiet shortcuts and edge swipes while it is locked: follow or ignore (default: follow, ignore with --replay).")
     var loginState: String?
+    @Flag(help: ArgumentHelp("Check the configuration file (--config, else \(ConfigurationCheck.defaultPath)) and libinput's quirks, print every error as file:line: key: message, and exit: 0 when the file is usable, 78 when not. Opens no device and no socket.", valueName: "check-config"))
+    var checkConfig = false
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
-    func validate() throws {
+    /// A command with its defaults (ArgumentParser fills in the options).
+    public init() {}
+
+    public func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
         if let p = realtimePriority, !(0...ThreadScheduling.maximumPriority).contains(p) {
@@ -56,9 +65,20 @@ struct Touchd: AsyncParsableCommand {
         if replay == nil && (loop || exitAfterReplay || waitForSubscribers > 0 || speed != 1) {
             throw ValidationError("--loop, --speed, --wait-for-subscribers and --exit-after-replay need --replay")
         }
+        if checkConfig && (replay != nil || record != nil || socket != nil) {
+            throw ValidationError("--check-config takes only --config")
+        }
     }
 
-    func run() async throws {
+    public func run() async throws {
+        if checkConfig {
+            let path = config ?? ConfigurationCheck.defaultPath
+            let outcome = ConfigurationCheck.run(path: path)
+            for w in outcome.warnings { printError("warning: \(w)") }
+            for e in outcome.errors { printError(e.description) }
+            if outcome.errors.isEmpty { print("\(path): configuration OK") }
+            throw ExitCode(outcome.status)
+        }
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
         let logger = Logger(label: "touchd")
@@ -75,5 +95,18 @@ struct Touchd: AsyncParsableCommand {
             logger.critical("\(error.message)")
             throw ExitCode(error.status)
         }
+    }
+}
+
+/// A line on standard error.
+func printError(_ line: String) {
+    var stderr = StandardError()
+    print(line, to: &stderr)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        var text = string
+        text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
     }
 }

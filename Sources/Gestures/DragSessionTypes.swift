@@ -1,0 +1,194 @@
+import TouchCore
+
+/// What a surface does in drag sessions across clients (semantics §12), as a
+/// client declares it: UIKit attaches a drag interaction and a drop
+/// interaction to a view the same way, apart from its gesture recognizers.
+public struct DragRoles: Hashable, Sendable {
+    /// Its `drag` recognizers open a session and its owner is asked for items.
+    public var offersItems: Bool
+    /// During a session, a tap recognized on it asks its owner for items to add.
+    public var addsItems: Bool
+    /// MIME types it accepts as a drop target (`text/plain`, `image/*`, `*/*`);
+    /// empty: not a drop target.
+    public var dropTypes: [String]
+
+    /// Creates roles; the default is none.
+    public init(offersItems: Bool = false, addsItems: Bool = false, dropTypes: [String] = []) {
+        self.offersItems = offersItems
+        self.addsItems = addsItems
+        self.dropTypes = dropTypes
+    }
+
+    /// True when it plays no part in drag sessions.
+    public var isEmpty: Bool { !offersItems && !addsItems && dropTypes.isEmpty }
+
+    /// Whether it accepts an item of one of `types` (exact, `type/*` or `*/*`, case-insensitive).
+    public func accepts(anyOf types: [String]) -> Bool {
+        for accepted in dropTypes {
+            for t in types where DragRoles.matches(accepted, t) { return true }
+        }
+        return false
+    }
+
+    static func matches(_ pattern: String, _ type: String) -> Bool {
+        if pattern == "*/*" || pattern.caseInsensitiveEquals(type) { return true }
+        guard pattern.hasSuffix("/*") else { return false }
+        let major = pattern.utf8.dropLast(1)  // `text/`
+        let t = type.utf8
+        guard t.count > major.count else { return false }
+        return zip(major, t).allSatisfy { asciiLower($0) == asciiLower($1) }
+    }
+}
+
+@inline(__always) func asciiLower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b + 32 : b }
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = utf8, b = other.utf8
+        return a.count == b.count && zip(a, b).allSatisfy { asciiLower($0) == asciiLower($1) }
+    }
+}
+
+/// One representation of a dragged item: a MIME type and the data in it.
+public struct DragRepresentation: Hashable, Sendable {
+    /// A MIME type (`text/plain`, `text/uri-list`, `image/png`).
+    public var type: String
+    /// The data, as the client gave it (binary data base64-encoded by the client).
+    public var data: String
+
+    /// Creates a representation.
+    public init(type: String, data: String) {
+        self.type = type
+        self.data = data
+    }
+}
+
+/// An item of a drag session: the same thing in one or more types, the
+/// source's preferred first (UIKit's item provider, inline).
+public struct DragItem: Hashable, Sendable {
+    /// Its representations (at least one).
+    public var representations: [DragRepresentation]
+
+    /// Creates an item.
+    public init(_ representations: [DragRepresentation]) {
+        self.representations = representations
+    }
+
+    /// Bytes of data it carries (UTF-8), what the session's limit counts.
+    public var dataBytes: Int { representations.reduce(0) { $0 + $1.data.utf8.count } }
+}
+
+/// What a drop target proposes for the session over it (UIKit's `UIDropOperation`).
+public enum DropOperation: String, Hashable, Sendable, CaseIterable {
+    /// The target would copy the items.
+    case copy
+    /// The target would move them (the source removes its own).
+    case move
+    /// Dropping here is not allowed (shown as forbidden; a lift cancels).
+    case forbidden
+    /// The target does not take them (the default before it answers).
+    case cancel
+}
+
+/// How a session ended, as every party is told.
+public enum DragOutcome: String, Hashable, Sendable {
+    /// Dropped on a target that proposed `copy`.
+    case copy
+    /// Dropped on a target that proposed `move`.
+    case move
+    /// No drop.
+    case cancelled
+}
+
+/// Why a session ended.
+public enum DragEndReason: String, Hashable, Sendable {
+    /// The touch lifted (a drop, or a cancel when no target took it).
+    case lifted
+    /// The touch was cancelled: a system gesture claimed it, its device was
+    /// unplugged, or the source's surface or recognizer went away.
+    case touchCancelled = "touch-cancelled"
+    /// The source's client disconnected.
+    case sourceGone = "source-gone"
+    /// The source answered with no item (the drag goes on without a session).
+    case noItems = "no-items"
+    /// The source did not answer in time (the drag goes on without a session).
+    case timedOut = "timed-out"
+}
+
+/// Something a drag session tells one client (semantics §12).
+public struct DragSessionEvent: Hashable, Sendable {
+    /// What happened.
+    public enum Kind: Hashable, Sendable {
+        /// To the source: its drag began on a surface that offers items; answer
+        /// request `request` with the items before the deadline.
+        case itemsRequested(request: Int)
+        /// To a client that adds items: a tap on its surface during the session;
+        /// answer request `request` with the items to add (or none).
+        case addRequested(request: Int)
+        /// To a target: the session's touch came over it. `types`: every type
+        /// of the items; `items`: how many. Never the data.
+        case entered(types: [String], items: Int)
+        /// To a target: the touch moved over it (an update: coalescible).
+        case moved
+        /// To a target: the touch left it (or the items no longer fit it).
+        case exited
+        /// To the target under the touch at the lift, whose last proposal was
+        /// copy or move: the items' data.
+        case perform(operation: DropOperation, items: [DragItem])
+        /// To every party (the source, clients that added items, the target
+        /// under the touch at the end), once.
+        case ended(outcome: DragOutcome, reason: DragEndReason)
+    }
+
+    /// When (the frame's or deadline's time, or the time of the answer that caused it).
+    public var time: Timestamp
+    /// The session.
+    public var session: Int
+    /// The client owner it is for.
+    public var owner: String
+    /// The surface of that client it is about (nil for `ended` to a party without one).
+    public var surface: SurfaceID?
+    /// The session's touch, in screen pixels (nil for `ended`).
+    public var location: Point?
+    /// What happened.
+    public var kind: Kind
+
+    /// Creates an event.
+    public init(time: Timestamp, session: Int, owner: String, surface: SurfaceID?, location: Point?, kind: Kind) {
+        self.time = time
+        self.session = session
+        self.owner = owner
+        self.surface = surface
+        self.location = location
+        self.kind = kind
+    }
+
+    /// Whether a later event of the same session for the same client says all it did (coalescing).
+    public var isUpdate: Bool { kind == .moved }
+}
+
+/// Why an answer to a drag session was refused; the protocol's error code and
+/// message come from it.
+public struct DragRequestError: Error, Hashable, Sendable {
+    /// What is wrong.
+    public enum Code: String, Hashable, Sendable {
+        /// No pending request of that number for this client (never asked, answered already, or expired).
+        case unknownRequest = "unknown-request"
+        /// No session of that number over this client's surfaces.
+        case unknownSession = "unknown-session"
+        /// Too many items, representations or bytes.
+        case limitExceeded = "limit-exceeded"
+        /// A malformed item.
+        case badField = "bad-field"
+    }
+    /// What is wrong.
+    public var code: Code
+    /// Says what and where.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

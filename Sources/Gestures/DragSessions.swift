@@ -1,0 +1,347 @@
+import TouchCore
+
+/// Drag sessions across clients (semantics §12): the state machine that opens
+/// a session when a source's `drag` recognizer begins, tells the drop target
+/// under the session's touch that it entered, moved and exited, hands the
+/// items' data to the target at the lift, and tells every party the end once.
+///
+/// Pure, like the engine it follows: it reads the engine's outputs (the drag's
+/// began, changed, ended and cancelled; taps on surfaces that add items) and
+/// the clients' answers, with the time they come with, and returns its next
+/// deadline (a source or an adding client that has not answered). The session
+/// follows the drag recognizer, so whatever ends the drag (a lift, a system
+/// gesture's claim, an unplug, the surface going away) ends the session.
+/// See docs/state-machines/drag-session.md.
+public struct DragSessions: Sendable {
+    /// How long a source or an adding client has to answer, in microseconds:
+    /// the hold of the drag already took half a second, and a client on the
+    /// same machine answers in well under a millisecond.
+    public static let answerTimeoutMicroseconds: Int64 = 250_000
+    /// Items a session holds at most.
+    public static let maxItems = 64
+    /// Representations an item has at most.
+    public static let maxRepresentations = 8
+    /// Bytes of data (UTF-8) a session holds at most, all items together. A
+    /// `perform` carrying them stays inside a client's outgoing queue (1 MiB)
+    /// even if every byte needed a six-byte JSON escape.
+    public static let maxDataBytes = 131_072
+
+    struct Session: Sendable {
+        var id: Int
+        var owner: String
+        var surface: SurfaceID
+        var recognizer: String
+        var screen: Int
+        var location: Point
+        /// The pending request for the source's items, until they come.
+        var awaiting: Int?
+        var items: [DragItem] = []
+        var dataBytes = 0
+        /// Every type of the items, in order of first appearance.
+        var types: [String] = []
+        var target: (surface: SurfaceID, owner: String)?
+        var proposal = DropOperation.cancel
+        /// Clients that added items (told the end).
+        var adders: [String] = []
+    }
+
+    struct Request: Sendable {
+        var id: Int
+        var session: Int
+        var owner: String
+        var surface: SurfaceID
+        var deadline: Timestamp
+        var adding: Bool
+    }
+
+    var roles: [SurfaceID: DragRoles] = [:]
+    /// The owner of each surface with roles.
+    var roleOwners: [SurfaceID: String] = [:]
+    var sessions: [Session] = []
+    var requests: [Request] = []
+    var nextSession = 1
+    var nextRequest = 1
+
+    /// The earliest time at which ``advance(to:into:)`` would do something.
+    public private(set) var nextDeadline: Timestamp?
+
+    /// Creates an empty table.
+    public init() {}
+
+    /// True when no session is open and no surface plays a part: the engine's
+    /// outputs need not be looked at.
+    public var isIdle: Bool { sessions.isEmpty && roles.isEmpty }
+
+    /// The sessions open, for inspection (the live view, tests).
+    public var openSessions: [DragSessionSnapshot] {
+        sessions.map {
+            DragSessionSnapshot(id: $0.id, owner: $0.owner, surface: $0.surface, location: $0.location,
+                                isActive: $0.awaiting == nil, items: $0.items.count, types: $0.types,
+                                target: $0.target?.surface, proposal: $0.proposal)
+        }
+    }
+
+    // MARK: Roles
+
+    /// Sets what a surface does in drag sessions (empty roles remove it). A
+    /// target that no longer accepts the items is left at the next move.
+    public mutating func setRoles(_ r: DragRoles, of surface: SurfaceID, owner: String) {
+        roles[surface] = r.isEmpty ? nil : r
+        roleOwners[surface] = r.isEmpty ? nil : owner
+    }
+
+    /// The roles of a surface.
+    public func roles(of surface: SurfaceID) -> DragRoles { roles[surface] ?? DragRoles() }
+
+    /// A surface went away: it plays no part any more, and a session over it
+    /// has no target (its client removed it, and is told nothing more of it).
+    public mutating func surfaceRemoved(_ id: SurfaceID) {
+        roles[id] = nil
+        roleOwners[id] = nil
+        for i in sessions.indices where sessions[i].target?.surface == id {
+            sessions[i].target = nil
+            sessions[i].proposal = .cancel
+        }
+    }
+
+    /// A client went away (call before its surfaces are removed from the
+    /// engine): its sessions end (`source-gone`) for the other parties, it is
+    /// no target any more, and its pending requests are forgotten.
+    public mutating func ownerGone(_ owner: String, at time: Timestamp, into out: inout [DragSessionEvent]) {
+        for (id, o) in roleOwners where o == owner {
+            roles[id] = nil
+            roleOwners[id] = nil
+        }
+        var i = 0
+        while i < sessions.count {
+            if sessions[i].owner == owner {
+                finish(at: i, reason: .sourceGone, time: time, into: &out)
+                continue
+            }
+            if sessions[i].target?.owner == owner {
+                sessions[i].target = nil
+                sessions[i].proposal = .cancel
+            }
+            sessions[i].adders.removeAll { $0 == owner }
+            i += 1
+        }
+        requests.removeAll { $0.owner == owner }
+        nextDeadline = earliestDeadline()
+    }
+
+    // MARK: The engine's outputs
+
+    /// Follows what the engine produced (a frame's, a deadline's, a surface
+    /// change's outputs), in order.
+    public mutating func observe(_ outputs: [EngineOutput], engine: borrowing Engine, into out: inout [DragSessionEvent]) {
+        guard !isIdle else { return }
+        for o in outputs {
+            guard case .gesture(let g) = o, let surface = g.surface else { continue }
+            switch g.kind {
+            case .drag: dragged(g, surface: surface, engine: engine, into: &out)
+            case .tap where g.state == .recognized: tapped(g, surface: surface, engine: engine, into: &out)
+            default: break
+            }
+        }
+        nextDeadline = earliestDeadline()
+    }
+
+    mutating func dragged(_ g: GestureEvent, surface: SurfaceID, engine: borrowing Engine, into out: inout [DragSessionEvent]) {
+        let existing = sessions.firstIndex { $0.surface == surface && $0.recognizer == g.recognizer }
+        switch g.state {
+        case .began:
+            guard existing == nil, roles[surface]?.offersItems == true, let screen = engine.screen(ofSurface: surface) else { return }
+            let request = Request(id: nextRequest, session: nextSession, owner: g.owner, surface: surface,
+                                  deadline: Timestamp(microseconds: g.time.microseconds + Self.answerTimeoutMicroseconds), adding: false)
+            sessions.append(Session(id: nextSession, owner: g.owner, surface: surface, recognizer: g.recognizer, screen: screen,
+                                    location: g.location, awaiting: request.id))
+            requests.append(request)
+            nextSession += 1
+            nextRequest += 1
+            out.append(DragSessionEvent(time: g.time, session: request.session, owner: g.owner, surface: surface,
+                                        location: g.location, kind: .itemsRequested(request: request.id)))
+        case .changed:
+            guard let i = existing else { return }
+            sessions[i].location = g.location
+            if sessions[i].awaiting == nil { retarget(i, time: g.time, engine: engine, into: &out) }
+        case .ended:
+            guard let i = existing else { return }
+            sessions[i].location = g.location
+            if sessions[i].awaiting == nil { retarget(i, time: g.time, engine: engine, into: &out) }
+            finish(at: i, reason: .lifted, time: g.time, into: &out)
+        case .cancelled:
+            guard let i = existing else { return }
+            finish(at: i, reason: .touchCancelled, time: g.time, into: &out)
+        case .recognized:
+            break
+        }
+    }
+
+    /// A tap on a surface that adds items asks its owner, for the latest
+    /// active session on the same screen (UIKit's tap on a draggable view
+    /// while a drag is in progress).
+    mutating func tapped(_ g: GestureEvent, surface: SurfaceID, engine: borrowing Engine, into out: inout [DragSessionEvent]) {
+        guard roles[surface]?.addsItems == true, let screen = engine.screen(ofSurface: surface),
+              let s = sessions.lastIndex(where: { $0.awaiting == nil && $0.screen == screen }) else { return }
+        let request = Request(id: nextRequest, session: sessions[s].id, owner: g.owner, surface: surface,
+                              deadline: Timestamp(microseconds: g.time.microseconds + Self.answerTimeoutMicroseconds), adding: true)
+        nextRequest += 1
+        requests.append(request)
+        out.append(DragSessionEvent(time: g.time, session: request.session, owner: g.owner, surface: surface,
+                                    location: g.location, kind: .addRequested(request: request.id)))
+    }
+
+    /// Finds the target under the touch and tells the old and the new one.
+    mutating func retarget(_ i: Int, time: Timestamp, engine: borrowing Engine, into out: inout [DragSessionEvent]) {
+        let location = sessions[i].location
+        let types = sessions[i].types
+        let hit = engine.firstSurface(at: location, screen: sessions[i].screen) { id in
+            roles[id]?.accepts(anyOf: types) ?? false
+        }
+        let id = sessions[i].id
+        if let old = sessions[i].target, old.surface != hit?.surface {
+            out.append(DragSessionEvent(time: time, session: id, owner: old.owner, surface: old.surface, location: location, kind: .exited))
+            sessions[i].target = nil
+            sessions[i].proposal = .cancel
+        }
+        guard let new = hit else { return }
+        if sessions[i].target == nil {
+            sessions[i].target = new
+            out.append(DragSessionEvent(time: time, session: id, owner: new.owner, surface: new.surface, location: location,
+                                        kind: .entered(types: types, items: sessions[i].items.count)))
+        } else {
+            out.append(DragSessionEvent(time: time, session: id, owner: new.owner, surface: new.surface, location: location, kind: .moved))
+        }
+    }
+
+    /// Ends session `i`: the data to the target if it takes them, then the end to every party once.
+    mutating func finish(at i: Int, reason: DragEndReason, time: Timestamp, into out: inout [DragSessionEvent]) {
+        let s = sessions.remove(at: i)
+        requests.removeAll { $0.session == s.id }
+        var outcome = DragOutcome.cancelled
+        if reason == .lifted, let target = s.target, s.proposal == .copy || s.proposal == .move {
+            outcome = s.proposal == .copy ? .copy : .move
+            out.append(DragSessionEvent(time: time, session: s.id, owner: target.owner, surface: target.surface, location: s.location,
+                                        kind: .perform(operation: s.proposal, items: s.items)))
+        }
+        var told: [String] = []
+        func tell(_ owner: String, _ surface: SurfaceID?) {
+            guard !told.contains(owner) else { return }
+            told.append(owner)
+            out.append(DragSessionEvent(time: time, session: s.id, owner: owner, surface: surface, location: nil,
+                                        kind: .ended(outcome: outcome, reason: reason)))
+        }
+        if let target = s.target { tell(target.owner, target.surface) }
+        tell(s.owner, s.surface)
+        for a in s.adders { tell(a, nil) }
+    }
+
+    // MARK: Deadlines
+
+    /// Requests not answered by `time` expire: a source's session ends
+    /// (`timed-out`, the drag goes on without it); an adding tap adds nothing.
+    public mutating func advance(to time: Timestamp, into out: inout [DragSessionEvent]) {
+        guard let d = nextDeadline, d <= time else { return }
+        while let r = requests.min(by: { $0.deadline < $1.deadline }), r.deadline <= time {
+            requests.removeAll { $0.id == r.id }
+            if !r.adding, let i = sessions.firstIndex(where: { $0.id == r.session }) {
+                finish(at: i, reason: .timedOut, time: r.deadline, into: &out)
+            }
+        }
+        nextDeadline = earliestDeadline()
+    }
+
+    func earliestDeadline() -> Timestamp? {
+        requests.min { $0.deadline < $1.deadline }?.deadline
+    }
+
+    // MARK: Clients' answers
+
+    /// A client answers request `request` with items. For a source, no item
+    /// ends the session (`no-items`: the drag goes on without it), items make
+    /// it active and the target under the touch is found; for an adding
+    /// client, the items join the session (none: nothing happens).
+    ///
+    /// - Throws: `unknown-request` when the client has no such pending
+    ///   request; `limit-exceeded` when the session would hold too much
+    ///   (nothing is added then); `bad-field` for an item without representations.
+    public mutating func offerItems(
+        _ items: [DragItem], request: Int, from owner: String, at time: Timestamp, engine: borrowing Engine,
+        into out: inout [DragSessionEvent]
+    ) throws(DragRequestError) {
+        guard let r = requests.firstIndex(where: { $0.id == request && $0.owner == owner }),
+              let i = sessions.firstIndex(where: { $0.id == requests[r].session }) else {
+            throw DragRequestError(.unknownRequest, "request: no pending drag request \(request) for this client")
+        }
+        var bytes = sessions[i].dataBytes
+        for (n, item) in items.enumerated() {
+            guard !item.representations.isEmpty else { throw DragRequestError(.badField, "items[\(n)].representations: must not be empty") }
+            guard item.representations.count <= Self.maxRepresentations else {
+                throw DragRequestError(.limitExceeded, "items[\(n)].representations: more than \(Self.maxRepresentations)")
+            }
+            bytes += item.dataBytes
+        }
+        guard sessions[i].items.count + items.count <= Self.maxItems else {
+            throw DragRequestError(.limitExceeded, "items: a session holds at most \(Self.maxItems) items")
+        }
+        guard bytes <= Self.maxDataBytes else {
+            throw DragRequestError(.limitExceeded, "items: a session holds at most \(Self.maxDataBytes) bytes of data")
+        }
+        let adding = requests[r].adding
+        requests.remove(at: r)
+        defer { nextDeadline = earliestDeadline() }
+        if !adding && items.isEmpty {
+            finish(at: i, reason: .noItems, time: time, into: &out)
+            return
+        }
+        guard !items.isEmpty else { return }
+        sessions[i].items += items
+        sessions[i].dataBytes = bytes
+        for item in items {
+            for rep in item.representations where !sessions[i].types.contains(rep.type) { sessions[i].types.append(rep.type) }
+        }
+        if adding, owner != sessions[i].owner, !sessions[i].adders.contains(owner) { sessions[i].adders.append(owner) }
+        if !adding {
+            sessions[i].awaiting = nil
+        } else if let target = sessions[i].target {
+            // The target is told the new count and types as if entered anew; it may propose again.
+            out.append(DragSessionEvent(time: time, session: sessions[i].id, owner: target.owner, surface: target.surface,
+                                        location: sessions[i].location, kind: .exited))
+            sessions[i].target = nil
+            sessions[i].proposal = .cancel
+        }
+        retarget(i, time: time, engine: engine, into: &out)
+    }
+
+    /// The target under a session's touch proposes an operation; it may change it while the touch is over it.
+    ///
+    /// - Throws: `unknown-session` unless `owner` owns the surface the session is over.
+    public mutating func propose(_ operation: DropOperation, session: Int, from owner: String) throws(DragRequestError) {
+        guard let i = sessions.firstIndex(where: { $0.id == session && $0.target?.owner == owner }) else {
+            throw DragRequestError(.unknownSession, "session: no drag session \(session) over this client's surfaces")
+        }
+        sessions[i].proposal = operation
+    }
+}
+
+/// A session as the live view and tests see it.
+public struct DragSessionSnapshot: Hashable, Sendable {
+    /// The session's number.
+    public var id: Int
+    /// The source's owner.
+    public var owner: String
+    /// The source surface.
+    public var surface: SurfaceID
+    /// The touch, in screen pixels.
+    public var location: Point
+    /// False while the source has not answered.
+    public var isActive: Bool
+    /// How many items.
+    public var items: Int
+    /// Their types.
+    public var types: [String]
+    /// The target under the touch.
+    public var target: SurfaceID?
+    /// Its last proposal.
+    public var proposal: DropOperation
+}

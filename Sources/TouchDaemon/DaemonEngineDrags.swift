@@ -1,0 +1,49 @@
+import Gestures
+import Publisher
+import Session
+import TouchCore
+import Wire
+
+/// Drag sessions across clients (semantics §12), on the engine's owner.
+extension DaemonEngine {
+    /// A client's drag request: a surface's roles, items answering a request,
+    /// a target's proposal. What it causes (a target entered, a session ended)
+    /// goes out before the answer.
+    public func drag(_ request: DragRequest, from client: ClientID) throws(RequestError) {
+        let owner = ClientNamespace.owner(client)
+        switch request {
+        case let .roles(local, roles):
+            let id = ClientNamespace.surfaceID(local, of: client)
+            guard router.localIDs[id] != nil else { throw RequestError(.unknownSurface, "no surface \"\(local)\" on this connection") }
+            session.setDragRoles(roles, of: id, owner: owner)
+        case let .items(number, items):
+            prepareRound()
+            defer { flush() }
+            do {
+                try session.offerDragItems(items, request: number, from: owner, into: &router)
+            } catch {
+                throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
+            }
+        case let .proposal(number, operation):
+            do {
+                try session.proposeDrop(operation, session: number, from: owner)
+            } catch {
+                throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
+            }
+        }
+    }
+}
+
+extension EventRouter {
+    /// Drag events go to the client they are for only, on its `gesture`
+    /// stream (always delivered to a surface's owner); `moved` is an update a
+    /// coalescing client may get folded, per session and surface.
+    mutating func dragSessionEvents(_ events: [DragSessionEvent]) {
+        for e in events {
+            guard let client = ownerClients[e.owner] else { continue }
+            let local = e.surface.flatMap { localIDs[$0] }
+            batch.append(stream: .gesture, kind: "drag-session", recognizer: dragSessionName(e.session), surface: local, owner: client,
+                         time: e.time.seconds, isUpdate: e.isUpdate) { MessageEncoder.drag(e, surface: local, into: &$0) }
+        }
+    }
+}
