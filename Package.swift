@@ -133,7 +133,7 @@ let package = Package(
             dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting",
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "TouchTesting"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "JSON", "TouchTesting"]),
         .testTarget(
             name: "PublisherTests",
             dependencies: [
@@ -145,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ActionsTests",
-            dependencies: ["Actions", "JSON"]
+            dependencies: ["Actions", "JSON", "Wire"]
         ),
         .testTarget(
             name: "TouchClientTests",

@@ -19,7 +19,7 @@ VM_DIR="${VM_DIR:-$ROOT/.build-vm}"
 VM_MEMORY="${VM_MEMORY:-2G}"
 VM_CPUS="${VM_CPUS:-2}"
 VM_TIMEOUT="${VM_TIMEOUT:-900}"
-FILTER_DEFAULT='EvdevTests|UdevTests|LiveInputTests|LiveTouchSessionTests|TouchctlLiveTests|DaemonLiveTests|DaemonLiveReloadTests|PassThroughTests|ShortcutKeyboardTests'
+FILTER_DEFAULT='EvdevTests|UdevTests|LiveInputTests|LiveTouchSessionTests|TouchctlLiveTests|DaemonLiveTests|DaemonLiveReloadTests|PassThroughTests|ShortcutKeyboardTests|SecondaryClickTests|LockedKeysTests'
 INSTALL_ONLY=0
 FILTER="$FILTER_DEFAULT"
 for arg in "$@"; do
@@ -38,7 +38,7 @@ t_start=$(now)
 
 # --- (a) tools: qemu, a kernel, busybox for the initramfs, virtme-ng --------
 # libinput-tools: MirrorDeviceTests run `libinput debug-events` on touchd's pass-through mirror.
-APT_PKGS=(qemu-system-x86 linux-image-amd64 busybox-static libinput-tools)
+APT_PKGS=(qemu-system-x86 linux-image-amd64 busybox-static libinput-tools dbus-daemon dbus-bin python3-dbusmock)
 install_tools() {
     local missing=()
     for p in "${APT_PKGS[@]}"; do

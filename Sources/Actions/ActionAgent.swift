@@ -22,6 +22,8 @@ public actor ActionAgent {
     private let runner: CommandRunner
     private let log: @Sendable (String) -> Void
     private var fileStamp: FileStamp?
+    /// Whether bindings may run: the seat's session as touchd reports it (semantics §13).
+    private var gate: SessionGate
     /// The connected client, to narrow its `gesture` subscription when the bindings change.
     private var client: TouchClient?
     /// How often the file is looked at for changes.
@@ -36,8 +38,13 @@ public actor ActionAgent {
     }
 
     /// Loads the file (a missing file is no bindings until it appears; a bad one is an error).
+    ///
+    /// `ownSession` is the agent's logind session (default: `XDG_SESSION_ID`): while the seat's
+    /// active session is another, nothing runs.
     public init(path: String, socketPath: String, log: @escaping @Sendable (String) -> Void,
+                ownSession: String? = ProcessInfo.processInfo.environment["XDG_SESSION_ID"],
                 finished: (@Sendable (CommandRunner.Outcome) -> Void)? = nil) throws(ActionsConfigurationError) {
+        gate = SessionGate(ownSession: ownSession)
         self.path = path
         self.socketPath = socketPath
         self.log = log
@@ -123,14 +130,29 @@ public actor ActionAgent {
         switch message["type"]?.stringValue {
         case "hello", "device":
             matcher.learn(message)
+            learnSession(message)
+        case "session":
+            learnSession(message)
         case "gesture":
             for f in matcher.firings(for: message, line: line) {
                 let b = matcher.configuration.bindings[f.binding]
+                // The matcher still sees every event (an `every` binding keeps its travel), but
+                // nothing runs for a session that is locked or not on screen.
+                guard gate.allows(whenLocked: b.whenLocked) else {
+                    log("\(b.on) (\(path.split(separator: "/").last.map(String.init) ?? path):\(b.line)): not run: \(gate.holdReason ?? "session")")
+                    continue
+                }
                 await runner.submit(f, label: "\(b.on) (\(path.split(separator: "/").last.map(String.init) ?? path):\(b.line))")
             }
         default:
             break
         }
+    }
+
+    private func learnSession(_ message: JSONValue) {
+        guard let status = gate.learn(message) else { return }
+        log("session: \(status.state.rawValue)" + (status.session.map { " (\($0))" } ?? "")
+            + (gate.holdReason.map { "; \($0)" } ?? "; bindings run"))
     }
 
     /// Runs until cancelled: connects (retrying while touchd is away), subscribes to gestures,
@@ -172,7 +194,10 @@ public actor ActionAgent {
                     log("reconnected to \(socketPath)")
                 case .error(let e):
                     log("touchd: \(e)")
-                case .touch, .screens, .drag, .overflow, .goodbye, .other:
+                case .other(let m):
+                    // `session`: the seat's session changed (semantics §13).
+                    await handle(m.json)
+                case .touch, .screens, .drag, .overflow, .goodbye:
                     break
                 }
             }

@@ -75,6 +75,9 @@ public struct ActionBinding: Hashable, Sendable {
     public var command: ActionCommand
     /// The line of the binding in its file (for logs).
     public var line: Int
+    /// Whether it runs while the session is locked (semantics §13; the gesture must also be a
+    /// shortcut or edge the administrator marked `whenLocked`). Off by default.
+    public var whenLocked: Bool = false
 
     /// Creates a binding.
     public init(on: String, when: ActionMoment = .start, every: Double? = nil, directions: Set<String> = [],
@@ -109,7 +112,7 @@ public struct ActionsConfiguration: Hashable, Sendable {
     }
 
     static let topKeys = ["bindings", "maxConcurrent", "maxQueued", "timeout"]
-    static let bindingKeys = ["on", "when", "every", "direction", "touches", "edge", "run", "shell"]
+    static let bindingKeys = ["on", "when", "every", "direction", "touches", "edge", "run", "shell", "whenLocked"]
     static let directionNames: Set<String> = ["up", "down", "left", "right"]
     static let edgeNames: Set<String> = ["top", "bottom", "left", "right"]
 
@@ -193,6 +196,7 @@ public struct ActionsConfiguration: Hashable, Sendable {
         var touches: Int?
         var edge: String?
         var command: ActionCommand?
+        var whenLocked = false
         for pair in pairs {
             let key = pair.key.scalar ?? ""
             let at = "\(path).\(key)"
@@ -240,6 +244,12 @@ public struct ActionsConfiguration: Hashable, Sendable {
                 }
                 guard !argv[0].isEmpty else { throw fail(items[0], "\(at)[0]", "must name a program") }
                 command = .argv(argv)
+            case "whenLocked":
+                switch v.scalar {
+                case "true"?: whenLocked = true
+                case "false"?: whenLocked = false
+                default: throw fail(v, at, "expected true or false, found \(v.kindDescription)")
+                }
             case "shell":
                 guard command == nil else { throw fail(pair.key, at, "give either `run` or `shell`, not both") }
                 let line = try text(v, at)
@@ -254,7 +264,9 @@ public struct ActionsConfiguration: Hashable, Sendable {
         if every != nil, let w = when, w != .changed {
             throw fail(node, "\(path).every", "repeats while the gesture changes: leave `when` out or set it to `changed`")
         }
-        return ActionBinding(on: on, when: every != nil ? .changed : (when ?? .start), every: every, directions: directions,
-                             touches: touches, edge: edge, command: command, line: node.line)
+        var binding = ActionBinding(on: on, when: every != nil ? .changed : (when ?? .start), every: every, directions: directions,
+                                    touches: touches, edge: edge, command: command, line: node.line)
+        binding.whenLocked = whenLocked
+        return binding
     }
 }

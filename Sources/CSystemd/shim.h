@@ -1,4 +1,5 @@
 #ifndef TOUCHD_CSYSTEMD_SHIM_H
 #define TOUCHD_CSYSTEMD_SHIM_H
 #include <systemd/sd-daemon.h>
+#include <systemd/sd-bus.h>
 #endif

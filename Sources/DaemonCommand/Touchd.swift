@@ -41,6 +41,8 @@ public struct Touchd: AsyncParsableCommand {
     @Option(help: "SCHED_FIFO priority (1-99) of the engine and event-loop threads, 0 for normal scheduling (default: the file's scheduling.realtimePriority, else 10).")
     var realtimePriority: Int?
 
+    @Option(help: "Follow seat0's session on logind (system bus; DBUS_SYSTEM_BUS_ADDRESS when set) and quiet shortcuts and edge swipes while it is locked: follow or ignore (default: follow, ignore with --replay).")
+    var loginState: String?
     @Flag(help: ArgumentHelp("Check the configuration file (--config, else \(ConfigurationCheck.defaultPath)) and libinput's quirks, print every error as file:line: key: message, and exit: 0 when the file is usable, 78 when not. Opens no device and no socket.", valueName: "check-config"))
     var checkConfig = false
 
@@ -58,6 +60,9 @@ public struct Touchd: AsyncParsableCommand {
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
         if let p = realtimePriority, !(0...ThreadScheduling.maximumPriority).contains(p) {
             throw ValidationError("--realtime-priority must be from 0 to \(ThreadScheduling.maximumPriority)")
+        }
+        if let l = loginState, l != "follow" && l != "ignore" {
+            throw ValidationError("--login-state must be follow or ignore, not '\(l)'")
         }
         guard waitForSubscribers >= 0 else { throw ValidationError("--wait-for-subscribers must be 0 or more") }
         if replay == nil && (loop || exitAfterReplay || waitForSubscribers > 0 || speed != 1) {
@@ -91,7 +96,8 @@ public struct Touchd: AsyncParsableCommand {
         let options = DaemonOptions(
             configPath: config, socketPath: socket, replayPath: replay,
             pacing: ReplayPacing(speed: speed, loop: loop, waitForSubscribers: waitForSubscribers, exitWhenDone: exitAfterReplay),
-            recordPath: record, realtimePriority: realtimePriority)
+            recordPath: record, realtimePriority: realtimePriority,
+            followsLogin: loginState.map { $0 == "follow" } ?? (replay == nil))
         let trimming = HeapTrimming.start()
         defer { trimming?.cancel() }
         do {

@@ -45,6 +45,9 @@ public struct Engine: Sendable {
     var deferrals: [SurfaceID: DeferralDecision] = [:]
     /// Per screen edge (``edgeKey(_:screen:)``): end of the window opened by its last hint.
     var edgeWindows: [Int: Timestamp] = [:]
+    /// Whether the user's session is locked or not the seat's (semantics section 13): the
+    /// shortcuts and edge swipes not marked `whenLocked` are disabled, so the locker gets every touch.
+    public internal(set) var sessionQuiet = false
 
     /// The earliest time at which ``advance(to:)`` would do something, if any.
     ///

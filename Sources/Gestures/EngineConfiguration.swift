@@ -64,6 +64,16 @@ extension Engine {
         return reconfigure()
     }
 
+    /// Quiets the system for a locked session, or lets it act again (semantics section 13):
+    /// while quiet, shortcuts and edge swipes not marked `whenLocked` are disabled (those engaged
+    /// are cancelled), so they neither claim touches nor fire. Returns what that caused.
+    @discardableResult
+    public mutating func setSessionQuiet(_ quiet: Bool) -> [EngineOutput] {
+        guard quiet != sessionQuiet else { return [] }
+        sessionQuiet = quiet
+        return reconfigure()
+    }
+
     mutating func reconfigure(answering asker: SurfaceID? = nil) -> [EngineOutput] {
         var buffer: [EngineOutput] = []
         swap(&out, &buffer)
@@ -114,7 +124,8 @@ extension Engine {
             let frame = configuration.screens[entry.screen].safeArea
             let context = RecognizerContext(surfaceFrame: frame, pixelsPerMillimetre: density(entry.screen))
             for edge in SurfaceEdge.allCases where entry.edges.contains(edge) {
-                let config = Self.edgeSwipeRecognizer(edge, of: entry)
+                var config = Self.edgeSwipeRecognizer(edge, of: entry)
+                if sessionQuiet && !entry.whenLocked.contains(edge) { config.enabled = false }
                 let k = key("system", nil, config.name)
                 if wanted[k] == nil { wantedOrder.append(k) }
                 wanted[k] = Wanted(config: config, owner: "system", surface: nil, context: context, screen: entry.screen)
@@ -125,7 +136,9 @@ extension Engine {
             let frame = ScreenRect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height))
             let k = key("system", nil, shortcut.name)
             if wanted[k] == nil { wantedOrder.append(k) }
-            wanted[k] = Wanted(config: shortcut.recognizer, owner: "system", surface: nil,
+            var config = shortcut.recognizer
+            if sessionQuiet && !shortcut.whenLocked { config.enabled = false }
+            wanted[k] = Wanted(config: config, owner: "system", surface: nil,
                                context: RecognizerContext(surfaceFrame: frame, pixelsPerMillimetre: density(shortcut.screen)),
                                screen: shortcut.screen)
         }

@@ -22,10 +22,25 @@ public enum ShortcutKeyMoment: String, Hashable, Sendable, CaseIterable, Codable
     }
 }
 
+/// A pointer button a shortcut clicks on touchd's own uinput pointer (`click`): the secondary
+/// click for apps without touch support (a long press or a two-finger tap as a right click).
+public enum PointerButton: String, Hashable, Sendable, CaseIterable, Codable {
+    case left, right, middle
+
+    /// The evdev code (`BTN_LEFT`, `BTN_RIGHT`, `BTN_MIDDLE`).
+    public var code: UInt16 {
+        switch self {
+        case .left: return EventCode.btnLeft
+        case .right: return EventCode.btnRight
+        case .middle: return EventCode.btnMiddle
+        }
+    }
+}
+
 /// One system shortcut: a recognizer owned by `system` on one screen, in play for every touch there.
 ///
 /// Decoded from a recognizer mapping (`name`, `kind`, the kind's parameters and the common keys)
-/// with three more keys: `screen` (index, default 0), `keys` (a key combination such as
+/// with four more keys: `whenLocked` (stays on while the session is locked), `screen` (index, default 0), `keys` (a key combination such as
 /// `[KEY_LEFTMETA, KEY_TAB]` that touchd types on its own uinput keyboard) and `keysOn`
 /// (`start` or `end`). A shortcut always claims its touches when it begins (``RecognizerConfiguration/claimsTouches``).
 public struct ShortcutConfiguration: Hashable, Sendable, Codable {
@@ -37,25 +52,33 @@ public struct ShortcutConfiguration: Hashable, Sendable, Codable {
     public var keys: [KeyboardKey]
     /// When the keys are typed.
     public var keysOn: ShortcutKeyMoment
+    /// Whether it stays on while the session is locked or not the seat's (semantics section 13):
+    /// an unlock or emergency gesture. Off by default: on a locked screen the locker gets the touches.
+    public var whenLocked: Bool
+    /// A button clicked at the gesture's location on touchd's pointer when it fires (at
+    /// `keysOn`'s moment), for the app beneath: `right` turns a long press into a context menu.
+    public var click: PointerButton?
 
     /// Kinds a shortcut may have: what takes touches on a screen (not hover; `edge-swipe` is
     /// `systemGestures`'; a drag's pick-up is an app's business).
     public static let kinds: [RecognizerKind] = [.tap, .longPress, .pan, .swipe, .pinch, .rotate, .edgePan]
 
     /// Creates a shortcut; the recognizer is made to claim its touches.
-    public init(recognizer: RecognizerConfiguration, screen: Int = 0, keys: [KeyboardKey] = [], keysOn: ShortcutKeyMoment = .start) {
+    public init(recognizer: RecognizerConfiguration, screen: Int = 0, keys: [KeyboardKey] = [], keysOn: ShortcutKeyMoment = .start,
+                whenLocked: Bool = false) {
         var r = recognizer
         r.claimsTouches = true
         self.recognizer = r
         self.screen = screen
         self.keys = keys
         self.keysOn = keysOn
+        self.whenLocked = whenLocked
     }
 
     /// The shortcut's name.
     public var name: String { recognizer.name }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case screen, keys, keysOn }
+    enum CodingKeys: String, CodingKey, CaseIterable { case screen, keys, keysOn, whenLocked, click }
 
     /// Decodes a recognizer mapping with `screen`, `keys` and `keysOn`.
     public init(from decoder: any Decoder) throws {
@@ -76,6 +99,8 @@ public struct ShortcutConfiguration: Hashable, Sendable, Codable {
         try require(Set(keys).count == keys.count, CodingKeys.keys, c, "names a key twice")
         try require(keys.count <= 8, CodingKeys.keys, c, "has more than 8 keys")
         keysOn = try c.decodeIfPresent(ShortcutKeyMoment.self, forKey: .keysOn) ?? .start
+        whenLocked = try c.decodeIfPresent(Bool.self, forKey: .whenLocked) ?? false
+        click = try c.decodeIfPresent(PointerButton.self, forKey: .click)
     }
 
     /// Encodes the recognizer's keys and the shortcut's.
@@ -85,6 +110,8 @@ public struct ShortcutConfiguration: Hashable, Sendable, Codable {
         try c.encode(screen, forKey: .screen)
         if !keys.isEmpty { try c.encode(keys.map(\.name), forKey: .keys) }
         try c.encode(keysOn, forKey: .keysOn)
+        if whenLocked { try c.encode(true, forKey: .whenLocked) }
+        if let click { try c.encode(click, forKey: .click) }
     }
 }
 

@@ -40,6 +40,10 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     /// Per edge: keys touchd types on its own uinput keyboard when the edge's swipe begins
     /// (pressed in order, released in reverse order; docs/shortcuts.md).
     public var keys: [SurfaceEdge: [KeyboardKey]] = [:]
+    /// Edges whose swipe stays on while the session is locked or not the seat's (semantics
+    /// section 13; `whenLocked: true` for every edge, or a list of edges). Empty: the locker
+    /// gets every touch.
+    public var whenLocked: Set<SurfaceEdge> = []
 
     /// Default purposes: bottom = home, top = notifications, left = back, right = side-panel.
     public static let defaultPurposes: [SurfaceEdge: String] = [
@@ -69,7 +73,7 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     public func policy(of edge: SurfaceEdge) -> DeferralPolicy { deferral[edge] ?? .allow }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case screen, edges, edgeZone, minTravel, maxAngle, timeLimit, purposes, deferral, deferralWindow, keys
+        case screen, edges, edgeZone, minTravel, maxAngle, timeLimit, purposes, deferral, deferralWindow, keys, whenLocked
     }
 
     /// Decodes, with a default for every missing key; `purposes` and `deferral` are keyed by edge name.
@@ -112,6 +116,17 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
                 keys[edge] = combination
             }
         }
+        whenLocked = []
+        if let all = try? c.decodeIfPresent(Bool.self, forKey: .whenLocked) {
+            whenLocked = all ? Set(SurfaceEdge.allCases) : []
+        } else if let named = try c.decodeIfPresent([String].self, forKey: .whenLocked) {
+            for key in named {
+                guard let edge = SurfaceEdge(rawValue: key) else {
+                    throw DecodingError.dataCorruptedError(forKey: .whenLocked, in: c, debugDescription: "whenLocked: '\(key)' is not an edge (top, bottom, left, right; or true/false for every edge)")
+                }
+                whenLocked.insert(edge)
+            }
+        }
         deferral = [:]
         if let word = try? c.decodeIfPresent(String.self, forKey: .deferral) {
             guard let policy = DeferralPolicy(rawValue: word) else {
@@ -151,6 +166,9 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
             var names: [String: [String]] = [:]
             for (edge, combination) in keys { names[edge.rawValue] = combination.map(\.name) }
             try c.encode(names, forKey: .keys)
+        }
+        if !whenLocked.isEmpty {
+            try c.encode(SurfaceEdge.allCases.filter { whenLocked.contains($0) }.map(\.rawValue), forKey: .whenLocked)
         }
     }
 }

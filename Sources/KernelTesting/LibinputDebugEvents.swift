@@ -101,6 +101,15 @@ public final class LibinputDebugEvents {
         return keys(lines)
     }
 
+    /// The lines containing `kind` (`POINTER_BUTTON`, `POINTER_MOTION_ABSOLUTE`...), waiting at most
+    /// 5 s for `count` of them; then 200 ms more, so that an unexpected extra line shows too.
+    public func lines(of kind: String, count: Int) -> [String] {
+        let matching = { (lines: [String]) in lines.filter { $0.contains(kind) } }
+        _ = read(until: { matching($0).count >= count }, seconds: 5)
+        _ = read(until: { _ in false }, seconds: 0.2)
+        return matching(lines)
+    }
+
     /// Reads lines until `done` says so or `seconds` pass; returns whether `done` did.
     private func read(until done: ([String]) -> Bool, seconds: Double) -> Bool {
         let fd = pipe.fileHandleForReading.fileDescriptor

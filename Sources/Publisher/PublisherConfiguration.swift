@@ -65,11 +65,14 @@ public struct HelloSnapshot: Hashable, Sendable {
     public var devices: [HelloDevice]
     /// Configured screens.
     public var screens: [HelloScreen]
+    /// The seat's session as the daemon follows it (nil: not said).
+    public var session: SessionStatus?
 
     /// Creates a snapshot.
-    public init(devices: [HelloDevice], screens: [HelloScreen]) {
+    public init(devices: [HelloDevice], screens: [HelloScreen], session: SessionStatus? = nil) {
         self.devices = devices
         self.screens = screens
+        self.session = session
     }
 }
 

@@ -119,7 +119,7 @@ final class SessionHandler: ChannelDuplexHandler {
         hub.admitted(self)
         let snapshot = hub.hello()
         var w = JSONWriter(capacity: 512)
-        MessageEncoder.hello(devices: snapshot.devices, screens: snapshot.screens, into: &w)
+        MessageEncoder.hello(devices: snapshot.devices, screens: snapshot.screens, session: snapshot.session, into: &w)
         w.newline()
         queue.appendControl(ByteBuffer(bytes: w.bytes))
         flushQueue()

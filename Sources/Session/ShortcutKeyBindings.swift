@@ -17,10 +17,34 @@ public struct ShortcutKeyBindings: Hashable, Sendable {
     /// By system recognizer name (`app-switcher`, `edge-bottom`, `edge-left-1`...).
     public private(set) var byRecognizer: [String: Binding] = [:]
 
+    /// A bound pointer click: the button, the screen of the shortcut, when it clicks.
+    public struct Click: Hashable, Sendable {
+        /// The button pressed and released.
+        public var button: PointerButton
+        /// The shortcut's screen: its pointer is that screen's.
+        public var screen: Int
+        /// When it clicks.
+        public var moment: ShortcutKeyMoment
+
+        /// Creates a click binding.
+        public init(button: PointerButton, screen: Int, moment: ShortcutKeyMoment) {
+            self.button = button; self.screen = screen; self.moment = moment
+        }
+    }
+
+    /// The shortcuts' `click`s by name.
+    public private(set) var clicksByRecognizer: [String: Click] = [:]
+
+    /// The screens some shortcut clicks on (each gets a pointer).
+    public var clickScreens: Set<Int> { Set(clicksByRecognizer.values.map(\.screen)) }
+
     /// The bindings of a gesture configuration.
     public init(_ configuration: GestureConfiguration) {
         for s in configuration.shortcuts where !s.keys.isEmpty {
             byRecognizer[s.name] = Binding(keys: s.keys, moment: s.keysOn)
+        }
+        for s in configuration.shortcuts {
+            if let button = s.click { clicksByRecognizer[s.name] = Click(button: button, screen: s.screen, moment: s.keysOn) }
         }
         for entry in configuration.systemGestures {
             for (edge, keys) in entry.keys where entry.edges.contains(edge) && !keys.isEmpty {
@@ -28,6 +52,25 @@ public struct ShortcutKeyBindings: Hashable, Sendable {
                 byRecognizer[name] = Binding(keys: keys, moment: .start)
             }
         }
+    }
+
+    /// The click for a gesture event, or nil (same moments as keys).
+    public func click(for event: GestureEvent) -> Click? {
+        guard event.isSystem, !clicksByRecognizer.isEmpty, let c = clicksByRecognizer[event.recognizer] else { return nil }
+        switch (c.moment, event.state) {
+        case (_, .recognized), (.start, .began), (.end, .ended): return c
+        default: return nil
+        }
+    }
+
+    /// Where a click goes on its screen's pointer: the gesture's location as a fraction of the
+    /// screen as the user sees it (0...1 each way; the pointer's axes span the screen, so the
+    /// compositor maps it whatever the screen's turn or size).
+    public static func pointerPosition(of event: GestureEvent, screenWidth: Int, screenHeight: Int) -> (x: Double, y: Double)? {
+        guard screenWidth > 0, screenHeight > 0 else { return nil }
+        let x = min(max(event.location.x / Double(screenWidth), 0), 1)
+        let y = min(max(event.location.y / Double(screenHeight), 0), 1)
+        return (x, y)
     }
 
     /// No key is bound: the daemon needs no keyboard.

@@ -22,6 +22,8 @@ public protocol SessionSink {
     /// The screen geometry changed (a `screens` request or a reload): the
     /// screens as `hello` now lists them (semantics §11.3).
     mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp)
+    /// The seat's session changed (semantics §13): locked, unlocked, another session.
+    mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp)
     /// What drag sessions tell clients (semantics §12), after the engine
     /// outputs that caused it; the array is the session's buffer, reused.
     mutating func dragSessionEvents(_ events: [DragSessionEvent])
@@ -30,6 +32,8 @@ public protocol SessionSink {
 extension SessionSink {
     /// By default a sink has no use for the screens.
     public mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {}
+    /// By default a sink has no use for the session's state.
+    public mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {}
     /// By default a sink has no client to tell of drag sessions.
     public mutating func dragSessionEvents(_ events: [DragSessionEvent]) {}
 }
@@ -80,6 +84,8 @@ public struct TouchSession: Sendable {
     public private(set) var pipeline: TouchPipeline
     /// Touches to gestures.
     public private(set) var engine: Engine
+    /// Whether the system is quiet for a locked session (semantics §13), from logind's reports.
+    public private(set) var lockPolicy = SessionLockPolicy()
     /// Surfaces registered at runtime (by clients), after the configuration's.
     public private(set) var addedSurfaces: [SurfaceConfiguration] = []
     /// The time of the last frame or deadline: cancellations that have no
@@ -500,6 +506,15 @@ public struct TouchSession: Sendable {
         screenOverrides = overrides
         applyGeometry(effective, into: &sink)
         sink.screensChanged(configuration.helloScreens, at: lastTime)
+    }
+
+    /// Takes what logind says of the seat (semantics §13): when the status changes, the engine
+    /// quiets or wakes the shortcuts and edge swipes (cancelling those engaged), then the sink
+    /// gets the new status, stamped with the last event's time.
+    public mutating func observeLogin<Sink: SessionSink>(_ report: LoginReport, into sink: inout Sink) {
+        guard let status = lockPolicy.observe(report) else { return }
+        sink.engineOutputs(engine.setSessionQuiet(status.quiet))
+        sink.sessionChanged(status, at: lastTime)
     }
 
     /// Puts `effective` in force without cancelling touches: every device in

@@ -28,11 +28,15 @@ public struct DaemonOptions: Sendable {
     /// `SCHED_FIFO` priority of the input path's threads (`--realtime-priority`);
     /// nil: the file's `scheduling.realtimePriority`, else ``ThreadScheduling/defaultPriority``.
     public var realtimePriority: Int?
+    /// Whether seat0's session is followed on logind (`--login-state`): the system is quiet
+    /// while it is locked (semantics §13).
+    public var followsLogin: Bool
 
     /// Creates options.
     public init(configPath: String? = nil, socketPath: String? = nil, replayPath: String? = nil,
                 pacing: ReplayPacing = ReplayPacing(), debugRecords: Bool = true, recordPath: String? = nil,
-                realtimePriority: Int? = nil) {
+                realtimePriority: Int? = nil, followsLogin: Bool = false) {
+        self.followsLogin = followsLogin
         self.recordPath = recordPath
         self.realtimePriority = realtimePriority
         self.configPath = configPath
@@ -100,6 +104,8 @@ public enum Daemon {
 
         let board = HelloBoard()
         let engine = try DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
+        // Quiet until logind answers (semantics §13): the follower starts with the other services.
+        if options.followsLogin { await engine.observeLogin(.connecting) }
         if let path = options.recordPath { await engine.startRecording(to: path) }
         let recording: Recording?
         let live: LiveInputService?
@@ -136,12 +142,17 @@ public enum Daemon {
         }
         let replay = live == nil ? PacedReplay(recording: recording!, engine: engine, publisher: publisher, pacing: options.pacing, logger: logger) : nil
         let input: any Service = live ?? replay!
+        var sessionServices: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if options.followsLogin {
+            sessionServices.append(.init(service: LogindService(engine: engine, logger: logger), successTerminationBehavior: .ignore))
+        }
         // Shutdown runs in reverse: signals, input, systemd, engine (touches cancelled), publisher (goodbye).
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
                 .init(service: PublisherService(publisher: publisher, logger: logger)),
                 .init(service: EngineService(engine: engine)),
                 .init(service: SystemdService(engine: engine, publisher: publisher, logger: logger)),
+            ] + sessionServices + [
                 .init(service: input, successTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: SignalService(signals: signals, reload: reload, report: {
                     guard let s = await publisher.takeStatistics() else { return }

@@ -93,8 +93,11 @@ public actor DaemonEngine {
         router = EventRouter(logger: logger)
         let bindings = ShortcutKeyBindings(configuration.gestures)
         if !bindings.isEmpty { router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger) }
+        if !bindings.clickScreens.isEmpty {
+            router.shortcutPointer = ShortcutPointer(bindings: bindings, screens: configuration.helloScreens, logger: logger)
+        }
         debugAllowed = recordsDebug
-        board.write(HelloSnapshot(devices: [], screens: configuration.helloScreens))
+        board.write(HelloSnapshot(devices: [], screens: configuration.helloScreens, session: session.lockPolicy.status))
     }
 
     deinit {
@@ -369,6 +372,25 @@ public actor DaemonEngine {
                     mirrorNode: m.uinput.devnode ?? "?", mirrorName: m.uinput.deviceDescription.name, ending: m.ending.rawValue)
             }
         }
-        board.write(HelloSnapshot(devices: devices, screens: configuration.helloScreens))
+        board.write(HelloSnapshot(devices: devices, screens: configuration.helloScreens, session: session.lockPolicy.status))
+    }
+
+    // MARK: The seat's session
+
+    /// Takes what logind says of the seat (``LogindFollower``): the session core decides whether
+    /// the system is quiet (semantics §13); a change rewrites `hello` and every client gets a
+    /// `session` message.
+    public func observeLogin(_ report: LoginReport) {
+        let before = session.lockPolicy.status
+        prepareRound()
+        session.observeLogin(report, into: &router)
+        let after = session.lockPolicy.status
+        guard after != before else { return }
+        publishHello()
+        flush()
+        logger.notice("session \(after.state.rawValue)", metadata: [
+            "session": "\(after.session ?? "-")",
+            "shortcuts": "\(after.quiet ? "only whenLocked" : "on")",
+        ])
     }
 }

@@ -86,6 +86,11 @@ extension DaemonEngine {
         } else if !bindings.isEmpty {
             router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger)
         }
+        if let pointer = router.shortcutPointer {
+            pointer.update(bindings, screens: configuration.helloScreens)
+        } else if !bindings.clickScreens.isEmpty {
+            router.shortcutPointer = ShortcutPointer(bindings: bindings, screens: configuration.helloScreens, logger: logger)
+        }
         // `hello` first: a client connecting meanwhile is not told the old screens after the new.
         publishHello()
         flush()

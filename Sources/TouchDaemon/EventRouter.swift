@@ -26,6 +26,8 @@ struct EventRouter: SessionSink {
     var mirrors: [DeviceID: PassThroughMirror] = [:]
     /// Types the keys the configuration binds to system gestures (nil: none bound).
     var shortcutKeyboard: ShortcutKeyboard?
+    /// Clicks what the configuration binds to shortcuts (nil: no click bound).
+    var shortcutPointer: ShortcutPointer?
     /// The coalescing subject of each open drag session (`session-3`), made once per session.
     var dragSessionNames: [Int: String] = [:]
     /// Mirrors with events in the frame being routed.
@@ -61,6 +63,7 @@ struct EventRouter: SessionSink {
             switch o {
             case .gesture(var g):
                 if g.isSystem, let keyboard = shortcutKeyboard { keyboard.handle(g) }
+                if g.isSystem, let pointer = shortcutPointer { pointer.handle(g) }
                 let client = ownerClients[g.owner]
                 guard client != nil || wants(g.isSystem ? .system : .gesture) else { continue }
                 if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
@@ -145,8 +148,16 @@ struct EventRouter: SessionSink {
 
     /// The `screens` message, to every client whatever it subscribes to (semantics §11.3).
     mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {
+        shortcutPointer?.screens = screens
         batch.append(stream: .device, time: time.seconds, toEveryone: true) {
             MessageEncoder.screens(screens, time: time.seconds, into: &$0)
+        }
+    }
+
+    /// The `session` message, to every client whatever it subscribes to (semantics §13).
+    mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {
+        batch.append(stream: .device, time: time.seconds, toEveryone: true) {
+            MessageEncoder.session(status, time: time.seconds, into: &$0)
         }
     }
 

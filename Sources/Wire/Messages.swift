@@ -89,8 +89,9 @@ public struct HelloScreen: Hashable, Sendable {
 
 /// Encodes protocol v1 messages as JSON lines.
 public enum MessageEncoder {
-    /// Writes the `hello` object (no trailing newline).
-    public static func hello(devices: [HelloDevice], screens: [HelloScreen], into w: inout JSONWriter) {
+    /// Writes the `hello` object (no trailing newline); `session` is the seat's session as the
+    /// server follows it (left out when nil: a server that does not follow one, such as an offline replay).
+    public static func hello(devices: [HelloDevice], screens: [HelloScreen], session: SessionStatus? = nil, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", string: "hello")
         w.field("protocol", int: protocolVersion)
@@ -100,6 +101,7 @@ public enum MessageEncoder {
         for d in devices { device(d, into: &w) }
         w.endArray()
         screenList(screens, into: &w)
+        if let session { sessionObject(session, into: &w) }
         w.endObject()
     }
 

@@ -85,7 +85,8 @@ struct ActionsConfigurationTests {
     func kioskExample() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         let c = try ActionAgent.load(root + "/docs/examples/kiosk-actions.yaml")
-        #expect(c.bindings.map(\.on) == ["brightness", "brightness", "app-switcher", "home"])
+        #expect(c.bindings.map(\.on) == ["brightness", "brightness", "app-switcher", "home", "keyboard", "keyboard"])
+        #expect(c.bindings[4].directions == ["up"] && c.bindings[5].directions == ["down"])
         #expect(c.bindings[0].every == 4 && c.bindings[2].command.arguments.first == "/bin/sh")
     }
 }

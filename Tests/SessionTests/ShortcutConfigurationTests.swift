@@ -76,14 +76,14 @@ struct ShortcutConfigurationTests {
         #expect(c.gestures.shortcuts.map(\.name) == ["one", "two"])
     }
 
-    @Test("docs/examples/kiosk-touchd.yaml parses: pass-through, two edges with keys, two shortcuts")
+    @Test("docs/examples/kiosk-touchd.yaml parses: pass-through, two edges with keys, three shortcuts (the on-screen keyboard's)")
     func kioskExample() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         let c = try TouchdConfiguration.load(path: root + "/docs/examples/kiosk-touchd.yaml")
         #expect(c.devices.first?.passThrough == true)
         let edges = try #require(c.gestures.systemGestures.first)
         #expect(edges.edges == [.bottom, .left] && edges.keys[.left]?.map(\.name) == ["KEY_LEFTALT", "KEY_LEFT"])
-        #expect(c.gestures.shortcuts.map(\.name) == ["app-switcher", "brightness"])
+        #expect(c.gestures.shortcuts.map(\.name) == ["app-switcher", "brightness", "keyboard"])
         let bindings = ShortcutKeyBindings(c.gestures)
         #expect(Set(bindings.byRecognizer.keys) == ["edge-bottom", "edge-left", "app-switcher"])
     }

@@ -1,0 +1,72 @@
+import Wire
+
+// The locked session (semantics §13): what logind says of the seat in, whether touchd quiets the
+// system out. Pure: the daemon's follower (TouchDaemon's LogindFollower) does the D-Bus.
+
+/// The seat as logind describes it: its active session and that session's `LockedHint`.
+public struct LoginSeat: Hashable, Sendable {
+    /// The active session's id (`Seat.ActiveSession`), nil when none is active.
+    public var activeSession: String?
+    /// The active session's `LockedHint` (false when there is no active session).
+    public var locked: Bool
+
+    /// Creates a seat state.
+    public init(activeSession: String?, locked: Bool) {
+        self.activeSession = activeSession
+        self.locked = locked
+    }
+}
+
+/// What the logind follower reports.
+public enum LoginReport: Hashable, Sendable {
+    /// The follower starts and has no answer yet: the system is quiet until it has one (a daemon
+    /// restarted under a locked screen must not act before logind says it is unlocked).
+    case connecting
+    /// logind's current answer for the seat.
+    case seat(LoginSeat)
+    /// logind cannot be asked and was never reached (no system bus, no logind), or is not followed.
+    case unavailable
+    /// The connection to logind was lost after it had answered (the bus or logind restarting).
+    case lost
+}
+
+/// Decides from logind's reports whether the system is quiet (semantics §13).
+///
+/// - Locked, or no active session on the seat: quiet. Shortcuts, their keys and the edge swipes
+///   not marked `whenLocked` are off, so a locker (or a greeter) gets every touch.
+/// - Unlocked: not quiet.
+/// - Before logind's first answer (``LoginReport/connecting``): quiet, state `unknown`.
+/// - logind never reached: not quiet, state `unknown`. A machine without logind has no lock
+///   state to follow; quieting it for good would turn every shortcut off on kiosks that have no
+///   locker, and nothing on such a machine can say it is locked.
+/// - logind lost after it answered: the last answer stands. A locked screen stays quiet while
+///   the bus restarts: losing the bus must never unlock the system.
+public struct SessionLockPolicy: Hashable, Sendable {
+    /// The status in force.
+    public private(set) var status: SessionStatus = .unknown
+
+    /// Starts at ``SessionStatus/unknown`` (not quiet) until logind answers.
+    public init() {}
+
+    /// Takes a report; returns the new status when it changed.
+    public mutating func observe(_ report: LoginReport) -> SessionStatus? {
+        let next: SessionStatus
+        switch report {
+        case .connecting:
+            next = SessionStatus(state: .unknown, quiet: true)
+        case .unavailable:
+            next = .unknown
+        case .lost:
+            return nil
+        case .seat(let seat):
+            if let id = seat.activeSession {
+                next = SessionStatus(state: seat.locked ? .locked : .unlocked, session: id, quiet: seat.locked)
+            } else {
+                next = SessionStatus(state: .none, quiet: true)
+            }
+        }
+        guard next != status else { return nil }
+        status = next
+        return next
+    }
+}

@@ -1,0 +1,70 @@
+import Evdev
+import Foundation
+import KernelTesting
+import Testing
+import TouchCore
+import Trace
+@testable import TouchDaemon
+
+/// The secondary click (issue 41): a shortcut with `click: right` clicks BTN_RIGHT at the
+/// gesture's location on touchd's own uinput pointer, as real libinput (what every Wayland
+/// compositor reads) sees it; the shortcut claimed the touches, so the mirror's are cancelled.
+/// In the guest (scripts/vm-test.sh).
+@Suite(.serialized, .requiresUinput) struct SecondaryClickTests {
+    /// A real recording of two fingers held and lifted (evemu-devices): a two-finger long press
+    /// of 150 ms recognized at (914.34, 533.24) on the 1920x1080 default screen (touchctl replay).
+    static let holdPath = PackagePaths.fixture("Atmel maXTouch Touchscreen.2-fingers-touch-release.events")
+    static let namePrefix = "SecondaryClickTests "
+
+    @Test("a two-finger long press is a right click at its location on touchd's pointer; its touches are cancelled on the mirror")
+    func rightClick() throws {
+        let dir = TemporaryDirectory()
+        let config = dir.path + "/touchd.yaml"
+        try """
+        devices:
+          - match: {name: "\(Self.namePrefix)*"}
+            passThrough: true
+        shortcuts:
+          - {name: context-menu, kind: long-press, minTouches: 2, maxTouches: 2, minDuration: 150, click: right}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", config])
+        let pointerNode = try ShortcutKeyboardTests.node(named: VirtualPointer.deviceName)
+        var recording = try TraceReader.read(path: Self.holdPath)
+        for i in recording.devices.indices { recording.devices[i].description.name = Self.namePrefix + recording.devices[i].description.name }
+        let replay = try UinputReplay(recording: recording)
+        defer { replay.close() }
+        try daemon.waitForLog("pass-through: on")
+        let mirrorNode = try ShortcutKeyboardTests.node(named: recording.devices[0].description.name + MirrorDescription.nameSuffix)
+
+        let pointer = try LibinputDebugEvents(node: pointerNode)
+        defer { pointer.stop() }
+        try pointer.waitForDeviceAdded()
+        let mirror = try LibinputDebugEvents(node: mirrorNode)
+        defer { mirror.stop() }
+        try mirror.waitForDeviceAdded()
+
+        _ = try replay.play(speed: 1)
+        let buttons = pointer.lines(of: "POINTER_BUTTON", count: 2)
+        #expect(buttons.count == 2, "\(pointer.output)\n\(daemon.log)")
+        #expect(buttons.first?.contains("BTN_RIGHT") == true && buttons.first?.contains("pressed") == true, "\(pointer.output)")
+        #expect(buttons.last?.contains("BTN_RIGHT") == true && buttons.last?.contains("released") == true, "\(pointer.output)")
+        // libinput prints an absolute position as a percentage of the screen: 914.34/1920, 533.24/1080
+        // offline. Live, the long press is recognized at its deadline on the engine's clock: on a
+        // loaded guest the fingers may have crept a few pixels by then (seen: 47.37/50.42), so
+        // within 2 points of the screen (38 by 22 pixels), far from any other place on it.
+        let motion = try #require(pointer.lines(of: "POINTER_MOTION_ABSOLUTE", count: 1).first, "\(pointer.output)")
+        let numbers = motion.split(separator: "\t").last.map { $0.split(separator: "/").map { Double($0.trimmingCharacters(in: .whitespaces)) } } ?? []
+        #expect(numbers.count == 2, "\(motion)")
+        if numbers.count == 2, let x = numbers[0], let y = numbers[1] {
+            #expect(abs(x - 47.62) < 2 && abs(y - 49.37) < 2, "\(motion)")
+        }
+        // The button came after the move: the app beneath gets the click where the fingers were.
+        let order = pointer.lines.filter { $0.contains("POINTER_") }.map { $0.contains("ABSOLUTE") ? "move" : "button" }
+        #expect(order.first == "move", "\(pointer.output)")
+
+        let touches = try mirror.touchEvents(count: 4).map(\.kind).filter { $0 != "TOUCH_FRAME" }
+        #expect(touches.filter { $0 == "TOUCH_DOWN" }.count == 2, "\(mirror.output)")
+        #expect(touches.contains("TOUCH_CANCEL"), "\(mirror.output)")
+        #expect(!touches.contains("TOUCH_UP"), "\(mirror.output)")
+    }
+}
