@@ -24,6 +24,8 @@ DESC = os.path.join(ROOT, "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel 
 USER_UID = USER_GID = 65534  # nobody: sway refuses to run as root
 PHYS_MAIN = "touchd-compositor-test/panel0"
 PHYS_CAL = "touchd-compositor-test/calibrated0"
+GUARD_SOCKET = "/run/touchd-guard/guard.sock"
+GUARD = None  # the guard process, started with the first touchd
 UDEV_RULE = ('SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Atmel maXTouch Touchscreen", '
              'ATTRS{phys}=="%s", ENV{LIBINPUT_CALIBRATION_MATRIX}="0.5 0 0 0 0.5 0"\n' % PHYS_CAL)
 
@@ -371,9 +373,25 @@ scheduling:
 
     def start(self):
         self.starts += 1
+        self.start_guard()
         logf = open(os.path.join(self.results, f"touchd-{self.kind}-{self.starts}.log"), "w")
         self.proc = subprocess.Popen([self.binary, "--config", self.config, "--socket", self.socket,
-                                      "--log-level", "info"], stdout=logf, stderr=subprocess.STDOUT)
+                                      "--log-level", "info"], stdout=logf, stderr=subprocess.STDOUT,
+                                     env={**os.environ, "TOUCHD_GUARD_SOCKET": GUARD_SOCKET})
+
+    def start_guard(self):
+        """The pass-through guard, as touchd-guard.service runs it: its own process
+        (group), so a SIGSTOP or SIGKILL of touchd does not reach it."""
+        global GUARD
+        if GUARD is not None and GUARD.poll() is None:
+            return
+        os.makedirs(os.path.dirname(GUARD_SOCKET), exist_ok=True)
+        if os.path.exists(GUARD_SOCKET):
+            os.unlink(GUARD_SOCKET)
+        logf = open(os.path.join(self.results, "guard.log"), "a")
+        GUARD = subprocess.Popen([self.binary, "--pass-through-guard", GUARD_SOCKET], stdout=logf,
+                                 stderr=subprocess.STDOUT, start_new_session=True)
+        wait_for("the pass-through guard's socket", lambda: os.path.exists(GUARD_SOCKET) or GUARD.poll() is not None, 20)
 
     def send(self, sig):
         if self.proc and self.proc.poll() is None:
@@ -1023,6 +1041,8 @@ def main():
     os.makedirs("/run/udev/rules.d", exist_ok=True)
     with open("/run/udev/rules.d/70-touchd-compositor-test.rules", "w") as f:
         f.write(UDEV_RULE)
+    # The rule the package installs: a mirror takes the original's udev properties.
+    shutil.copy(os.path.join(ROOT, "udev-rules/90-touchd-mirror.rules"), "/run/udev/rules.d/90-touchd-mirror.rules")
     subprocess.run(["udevadm", "control", "--reload"], check=False)
     seatd_log = open(os.path.join(args.results, "seatd.log"), "w")
     import grp
