@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// SPDX-License-Identifier: MIT
 // Host benchmarks for touchd, kept out of the main package so that `make test`
 // does not build them. Run with `make bench` (release build).
 import PackageDescription

@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// SPDX-License-Identifier: MIT
 // libFuzzer harnesses for touchd, kept out of the main package so that
 // `swift build` and `make test` do not build them. Run with `make fuzz` or
 // `make fuzz-short` (scripts/fuzz.sh, docs/reliability.md), which build with

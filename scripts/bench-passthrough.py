@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Forwarding cost of a touchscreen grabbed and re-created for the compositor
 (docs/performance.md, "Pass-through"), in the QEMU guest: a 10-finger 240 Hz
 stream written into a uinput touchscreen, forwarded by FORWARDER to a device

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Pass-through's forwarding cost in a QEMU guest, side by side with
 # interception-tools (`interception -g DEV | uinput -d DEV`, Debian's name for
 # `intercept`, which forwards

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Helpers of the daemon benchmarks (scripts/bench-vm-guest.sh, scripts/bench-memory.sh).
 
   bench-tools.py synthetic DESC OUT [--seconds S] [--rate HZ] [--lead-in S]

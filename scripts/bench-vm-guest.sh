@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs inside the virtme-ng guest started by scripts/bench-vm.sh (PATH is
 # reset there, so every tool is called by its full path).
 # Usage: bench-vm-guest.sh REPO_ROOT RESULT_DIR

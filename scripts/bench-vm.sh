@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Daemon cost in a QEMU guest (the host has no uinput): touchd's memory with
 # 4 idle touchscreens and 100 subscribed clients, and its CPU time against
 # `libinput debug-events` reading the same uinput device while a 10-finger

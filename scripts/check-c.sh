@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks libtouchd-client (clients/c): builds the library, its pkg-config
 # file, the example and the test program with cc; runs the parser on
 # hand-made lines from a stand-in server (test-client --parser);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every touchctl command on every real trace and description we have:
 # Tests/Fixtures/real always, ../shared/realdata too when it is beside the clone.
 # Checks exit codes, the hello line, and that native/evemu/libinput-yaml

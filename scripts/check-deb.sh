@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks the Debian package of `make deb` in a clean root: a minimal Debian
 # made by debootstrap from the mirror apt uses (with the packages the
 # package's Depends name, so dpkg -i inside it proves they suffice), then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Drag sessions across clients end to end (semantics §12), in different
 # languages against a real touchd: touchd replays a hold-then-drag (the
 # derived trace Tests/Fixtures/derived/...hold-then-drag.events, at its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks `make install` / `make uninstall` in temporary DESTDIRs (the release
 # binaries of .build/release must exist: `make check-install` builds them):
 # the installed tree (files, modes, substituted paths), the configuration not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks the Python client package (clients/python): its sdist and wheel
 # built with PyPA's build, the wheel installed into a fresh venv and imported
 # from there, the sdist installed into another, `mypy --strict` for Python 3.9 on the package and its tests, and the

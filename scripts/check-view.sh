@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The live view in a real headless browser: a stand-in daemon socket
 # (scripts/fake-touchd.py) serves a replayed real recording, `touchctl view`
 # relays it, and Debian's chromium loads the page and dumps its DOM, which must

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Pass-through under real compositors, in one QEMU guest boot: cage, sway and
 # weston (Debian's) read a uinput touchscreen directly and through touchd's
 # mirror; a Wayland client of ours (scripts/touch-recorder.c) records what

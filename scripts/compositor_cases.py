@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Pass-through under real compositors (docs/pass-through.md, "Testing under
 real compositors"), run as root in the QEMU guest by scripts/compositor-test.sh.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A touchd client for the compositor tests (scripts/compositor_cases.py): it
 subscribes to the system stream (shortcuts, edge swipes) and, with --drag,
 registers a surface covering screen 0 with a drag recognizer, so a long press

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Derives a hold-then-drag to the right, with a second finger's tap during
 the drag, from the real recording `Atmel maXTouch Touchscreen.4-finger-drag-down.events`
 (evemu-devices, MIT): the device description is the recording's, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Derives a three-finger swipe to the right from the real recording
 `Atmel maXTouch Touchscreen.4-finger-drag-down.events` (evemu-devices, MIT):
 the fourth finger (slot 3) is left out and the axes are exchanged (y becomes

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A stand-in for touchd's socket, for testing `touchctl view` without the daemon.
 
 Usage: fake-touchd.py SOCKET EVENTS.jsonl

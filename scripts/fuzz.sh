@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer harnesses of Fuzz/ (with AddressSanitizer) and the C
 # client's parser harness (clients/c/fuzz, ASan and UBSan), and runs each
 # for a bounded time; prints the executions each reached. See docs/reliability.md.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes Tests/Fixtures/synthetic/edge-swipes.touchd: a synthetic touchd-trace (docs/trace-format.md)
 of a 10-slot touchscreen, 240 x 135 mm (resolution 16 units/mm), with three one-finger strokes near
 the bottom edge. Expected behaviour: Tests/Fixtures/synthetic/README.md. Deterministic: run it again

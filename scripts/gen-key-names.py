@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes Sources/TouchCore/KeyboardKeyNames.swift from the kernel's
 linux/input-event-codes.h: every KEY_* name below BTN_MISC (0x100) and in the
 KEY_OK..KEY_MAX range (0x160..0x2ff), with the kernel's aliases.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libinput-forward: libinput reading one device and forwarding what it
  * classifies to the clients of a Unix socket, one write per frame and

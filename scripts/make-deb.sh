@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the Debian packages touchd, libtouchd-client1 and libtouchd-client-dev
 # (NAME_VERSION_ARCH.deb) from the release binaries of .build/release (`make
 # deb` builds them first) and clients/c, with dpkg-deb from staged trees

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The example pictures of docs/visualisation.md, drawn from bundled recordings
 # with `touchctl render`. Deterministic: rerunning gives the same files.
 # Usage: scripts/make-pictures.sh [path/to/touchctl]

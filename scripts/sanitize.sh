@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the unit tests under AddressSanitizer and ThreadSanitizer and runs
 # them (docs/reliability.md, "Sanitizers"). Suites that need /dev/uinput skip
 # themselves on a host without it; `make test-vm` runs those in a guest.

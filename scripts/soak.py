@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Soak test of touchd (docs/reliability.md, "Soak"). Python 3 standard library only.
 
 Runs `touchd --replay RECORDING --loop --speed 4` on a temporary socket and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * touch-recorder: the "app" of the compositor tests (docs/pass-through.md,
  * "Testing under real compositors"). A Wayland client on libwayland-client

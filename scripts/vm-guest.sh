@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs inside the virtme-ng guest started by scripts/vm-test.sh (PATH is reset
 # there, so every tool is called by its full path).
 # Usage: vm-guest.sh REPO_ROOT RESULT_DIR FILTER

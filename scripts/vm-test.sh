@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the tests that need a real kernel (uinput, evdev, udev) in one QEMU guest
 # booted by virtme-ng, after building the test bundle on the host. The host
 # kernel has no uinput; the guest boots Debian's stock kernel over a read-only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import YAMLReader
 
 /// A problem in an actions file, naming the file, the line and the key.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef TOUCHD_CLIBEVDEV_SHIM_H
 #define TOUCHD_CLIBEVDEV_SHIM_H
 #include <libevdev/libevdev.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef TOUCHD_CSYSTEMCALLS_SHIM_H
 #define TOUCHD_CSYSTEMCALLS_SHIM_H
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// How a call to ``EvdevDevice/readAvailable(into:)`` ended.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// touchd's own keyboard: a uinput device that declares every keyboard key, so udev tags it

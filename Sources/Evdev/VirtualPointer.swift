@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// touchd's own pointer for one screen: a uinput device with absolute axes spanning the screen

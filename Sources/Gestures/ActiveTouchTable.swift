@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Record indices of the touches down, by touch id: an open-addressing table

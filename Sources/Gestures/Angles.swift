@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The standard library has no trigonometry and Gestures may not import Foundation
 // or libc, so the few functions the recognizers need are here. Accuracy is far
 // beyond what touch input needs (errors below 1e-8 rad).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// A recognizer as the arena knows it: the engine's index of its slot.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Picks something up: hold, then move (continuous, semantics section 7):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// What a surface does in drag sessions across clients (semantics §12), as a

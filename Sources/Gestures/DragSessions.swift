@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Drag sessions across clients (semantics §12): the state machine that opens

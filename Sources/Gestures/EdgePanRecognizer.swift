@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Recognizes a pan that starts at an edge of its surface (continuous), for apps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Recognizes the system's swipe in from one screen edge (continuous, semantics section 6):

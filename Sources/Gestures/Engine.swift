@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// The gesture engine: touch frames and virtual time in, ordered gesture events,

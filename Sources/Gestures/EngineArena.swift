@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// The engine's side of arbitration: it hands the arena its inputs and carries out the

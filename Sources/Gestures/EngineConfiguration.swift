@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Changing surfaces and recognizers at runtime. Recognizers whose declaration is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Hit testing for drag sessions (semantics §12): the drop target under a

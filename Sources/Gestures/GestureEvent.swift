@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// The state a ``GestureEvent`` reports (semantics section 3).

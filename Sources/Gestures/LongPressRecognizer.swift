@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Recognizes touches held still (continuous): `possible` -> `began` -> `changed`* -> `ended`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Recognizes touches moving together (continuous): `possible` -> `began` -> `changed`* -> `ended`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Recognizes touches moving apart or together (continuous): `possible` -> `began` -> `changed`* -> `ended`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// The raw ("responder") touch stream of each surface, shaped by the recognizers

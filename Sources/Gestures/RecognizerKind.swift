@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// The `kind` of a ``GestureEvent``: the kind of the recognizer that sent it.

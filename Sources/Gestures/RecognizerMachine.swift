@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// One recognizer of any kind, dispatched without existential boxes (the per-frame

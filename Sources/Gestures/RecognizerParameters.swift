@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 // Parameters of each recognizer kind. Distances are millimetres, durations

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// A recognizer as the engine keeps it: its declaration, where it lives, its machine

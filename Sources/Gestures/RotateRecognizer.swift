@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Recognizes touches turning around their centroid (continuous): `possible` -> `began` -> `changed`* -> `ended`.

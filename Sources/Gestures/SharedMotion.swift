@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// The motion of one set of touches over one step (since the step before), as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 // System shortcuts (semantics section 10): recognizers the administrator gives the system on a

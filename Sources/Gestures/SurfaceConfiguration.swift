@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Identifies a surface (our word for a view); unique across owners.

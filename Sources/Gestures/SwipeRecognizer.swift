@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Recognizes a quick stroke in one direction (discrete): `possible` -> `recognized` | `failed`.

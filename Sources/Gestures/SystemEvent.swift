@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// How the system answered a surface's request to defer edges (semantics section 6):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 // The system edge gestures of semantics section 6: what the daemon's configuration

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// System edge gestures and their deferral (semantics section 6). The edge swipes are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Recognizes one or more quick taps (discrete): `possible` -> `recognized` | `failed`.

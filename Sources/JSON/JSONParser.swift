@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Why bytes are not an acceptable JSON value.
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The broad reason, which maps to a protocol error code.

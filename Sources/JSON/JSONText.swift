@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The pieces of JSON text every writer shares: string escaping and integer
 /// digits.
 ///

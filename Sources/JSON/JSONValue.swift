@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A JSON value: a protocol line, a line of a native trace, a recognizer's
 /// description.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Decodes `Decodable` types straight from a parsed ``JSONValue``: no text
 /// in between, no Foundation.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Where the live view listens: `127.0.0.1:8080`, `[::1]:8080`, `localhost:0`.
 public struct HTTPEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Host name or address (without brackets).

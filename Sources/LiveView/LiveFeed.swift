@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Synchronization
 
 /// The events the live view shows, fanned out to every open page.

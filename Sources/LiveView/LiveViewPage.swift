@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Render
 
 /// The live view's single page: an SVG drawn by inline JavaScript from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Wire
 
 /// Identifies one connection for its lifetime (never reused while the publisher runs).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// How long published batches took inside touchd since the last report
 /// (docs/daemon.md, "Signals": SIGUSR1 logs it): the time in
 /// ``Publisher/publish(_:)`` on the engine's thread (encoding, and writing to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Wire
 
 /// A frame's events, encoded back to back into one buffer: what the engine's

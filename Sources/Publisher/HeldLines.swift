@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import NIOCore
 
 /// A coalescing client's continuous updates held back until its interval has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Wire
 
 /// One pre-encoded event with the attributes routing needs, as a value of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Writes an SVG (XML) document as text: every attribute value and text node
 /// goes through ``SVGWriter/escape(_:)``, so device names, file names and
 /// recognizer names cannot break the markup.

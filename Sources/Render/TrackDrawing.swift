@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// One touch track as SVG: its path (solid direct, dotted indirect, stylus

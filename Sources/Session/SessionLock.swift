@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Wire
 
 // The locked session (semantics §13): what logind says of the seat in, whether touchd quiets the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Glibc
 
 /// A named thread of its own (pthreads, without Foundation's `Thread`: touchd

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Glibc
 
 // Every system call touchd makes outside libevdev and libudev goes through

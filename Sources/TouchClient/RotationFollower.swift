@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// An accelerometer's orientation as iio-sensor-proxy names it (its D-Bus
 /// property `AccelerometerOrientation`, printed by `monitor-sensor`).
 public enum SensorOrientation: String, Hashable, Sendable, CaseIterable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import JSON
 import NIOCore
 import Wire

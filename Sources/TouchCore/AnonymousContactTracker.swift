@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Multitouch protocol A: each contact's `ABS_MT_*` values end with
 /// `SYN_MT_REPORT`; a frame lists every contact, so a frame without contacts
 /// means all lifted. Contacts carry no identity, so they are matched to the

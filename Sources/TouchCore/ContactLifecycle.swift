@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Everything a touch reports at one moment except its id and phase.
 struct ContactSample: Hashable, Sendable {
     var type: TouchType = .direct

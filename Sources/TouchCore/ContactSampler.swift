@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Raw per-contact axis values of one finger contact (a slot or a protocol-A contact).
 struct RawContact: Hashable, Sendable {
     var x: Int32?

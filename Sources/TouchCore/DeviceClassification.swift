@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// How a device reports finger contacts.
 public enum ContactProtocol: Hashable, Sendable {
     /// Multitouch protocol B: `ABS_MT_SLOT` selects one of `slots` slots

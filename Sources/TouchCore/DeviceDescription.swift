@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The range and resolution of one absolute axis (`struct input_absinfo`
 /// without its current value, which neither trace format stores).
 public struct AbsInfo: Hashable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Where each device's state sits in the pipeline's contiguous storage.
 ///
 /// The per-event path looks a device up on every event: ids below

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Per-device state: routes each event to the tracker that owns it and, on
 /// `SYN_REPORT`, reports the touches that changed.
 struct DeviceFrameAssembler: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The physical size of a device's surface and the conversions from raw axis
 /// values to normalised coordinates, millimetres and screen pixels.
 ///

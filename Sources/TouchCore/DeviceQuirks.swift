@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// libinput's device quirks database (`/usr/share/libinput/*.quirks`,
 /// `/etc/libinput/local-overrides.quirks`): the text format, its matching
 /// rules and the attributes a touch daemon uses (docs/udev.md, "libinput

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What the configuration's device rules set for one device; nil means "the
 /// rules say nothing", so lower-priority sources decide.
 public struct DeviceRuleSettings: Hashable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A device's state as the kernel holds it at one moment: what libevdev read
 /// when touchd opened the device (`libevdev_get_slot_value`,
 /// `libevdev_get_current_slot`, `libevdev_get_event_value`), or what a trace

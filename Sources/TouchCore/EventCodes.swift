@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// An evdev event type (`EV_*` in linux/input-event-codes.h).
 public struct EventType: RawRepresentable, Hashable, Comparable, Sendable {
     /// The kernel's number.

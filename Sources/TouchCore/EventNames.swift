@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The kernel's names for event types, codes and properties, for people
 /// (`touchctl describe`, evemu comments, error messages).
 public enum EventNames {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Shell globs as libinput and udev use them (fnmatch without flags): `*`, `?`, `[...]`;
 /// quirks files and the configuration's device matches (`match.name`, `match.syspath`).
 public enum Glob {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A point in time on the kernel's clock (CLOCK_MONOTONIC for live input, the
 /// recording's clock for traces), with microsecond precision.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A keyboard key by its kernel code (`KEY_TAB` = 15), as a uinput keyboard types it.
 /// Names are the kernel's (`linux/input-event-codes.h`, table in KeyboardKeyNames.swift).
 public struct KeyboardKey: Hashable, Sendable, CustomStringConvertible {

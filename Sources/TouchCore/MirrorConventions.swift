@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// How a contact is written to touchd's pass-through mirror
 /// (``MirrorDescription``) so that libinput reports it as meant: the
 /// protocol B events of one slot within a frame, which the caller follows

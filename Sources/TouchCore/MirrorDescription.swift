@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What touchd's pass-through mirror of a touch device declares: the device
 /// touchd creates through uinput when it grabs a real touchscreen, and to
 /// which it writes only what the app world may see (docs/pass-through.md).

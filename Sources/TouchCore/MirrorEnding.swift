@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// How a touch the app world already has ends on a pass-through mirror when
 /// touchd takes it (a claim: a drag, a system shortcut, a claiming client
 /// recognizer) or when it is orphaned (semantics §9, "no app keeps a touch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A pen (or puck) on `ABS_X`/`ABS_Y`: proximity per tool from `BTN_TOOL_*`,
 /// contact from `BTN_TOUCH`, pressure, distance, tilt, barrel buttons, serial.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A screen devices map onto, in pixels, as the user sees it.
 public struct ScreenConfiguration: Hashable, Sendable, Codable {
     /// A name for logs and the `hello` message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Multitouch protocol B: `ABS_MT_SLOT` selects a slot, `ABS_MT_TRACKING_ID`
 /// >= 0 starts a contact in it and -1 ends it; values are sent only when they change.
 struct SlotTracker: Sendable {

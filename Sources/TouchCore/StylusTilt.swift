@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Stylus tilt: from `ABS_TILT_X`/`ABS_TILT_Y` to altitude and azimuth angles.
 ///
 /// TouchCore may not import a C math library, so the few functions needed are

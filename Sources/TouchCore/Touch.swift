@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The kind of contact, as in UIKit's `UITouch.TouchType`.
 public enum TouchType: String, Hashable, Sendable, CaseIterable, Codable {
     /// A finger on a touchscreen: the point touched is the point on screen.

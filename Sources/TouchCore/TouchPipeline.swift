@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Everything the pipeline knows about one device.
 public struct DeviceInfo: Hashable, Sendable {
     /// The device's id in the pipeline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

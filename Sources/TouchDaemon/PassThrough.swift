@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Evdev
 import Glibc
 import Gestures

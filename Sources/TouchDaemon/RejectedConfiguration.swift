@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

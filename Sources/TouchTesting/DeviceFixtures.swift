@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Declarative descriptions of typical touch devices for tests, modelled on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Builds evdev event sequences for tests, frame by frame, with times advancing

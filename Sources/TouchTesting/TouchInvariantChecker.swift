@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Checks the touch invariants over a stream of frames: every touch that began

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// Which `(type, code)` pairs a device's events used, with the line of the

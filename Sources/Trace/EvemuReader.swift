@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// What one evemu text file holds: maybe a device header, maybe events.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A position inside one line of a text trace, read as UTF-8 bytes.
 ///
 /// Trace readers scan bytes by hand rather than splitting strings: the evemu

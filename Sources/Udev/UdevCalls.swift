@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import CLibudev
 import SystemCalls
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A libudev context: enumerates input devices and creates monitors.
 ///
 /// Owns its `struct udev`; not thread-safe (use one per thread).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The kind of touch device udev's `input_id` builtin says a node is.
 public enum TouchDeviceKind: String, Hashable, Sendable, CaseIterable {
     /// `ID_INPUT_TOUCHSCREEN=1`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import JSON
 
 /// Writes JSON text straight into room a ``JSONWriter`` reserved for one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import JSON
 
 /// Writes compact JSON into a reusable byte buffer, without Foundation and

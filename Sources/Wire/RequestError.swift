@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A protocol error code, as the `code` field of an `error` message carries it.
 /// A growable set: new codes may be added in v1 (clients treat unknown codes
 /// as a generic failure).

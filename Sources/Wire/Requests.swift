@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import JSON
 
 /// The `id` a client attached to a request, echoed back as given.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What happened to a device, as a `device` message reports it.
 public enum DeviceChange: String, CaseIterable, Hashable, Sendable {
     case added

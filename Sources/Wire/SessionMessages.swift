@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import JSON
 
 /// The user's session on the seat, as touchd follows it from logind (semantics §13): what the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Decodes `Decodable` values from YAML (docs/configuration.md, "The YAML touchd
 /// reads").
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A key of a mapping that nothing read: a typo, or a key in the wrong place.
 public struct YAMLUnreadKey: Hashable, Sendable {
     /// The key's path from the document's root (`devices[0].passthrough`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// One node of a YAML document: a scalar, a sequence or a mapping, with the
 /// line and column where it starts (docs/configuration.md, "The YAML touchd
 /// reads").

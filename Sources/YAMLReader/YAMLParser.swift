@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Reads one YAML document into a ``YAMLNode`` tree.
 ///
 /// touchd reads the YAML that its configuration file and `libinput record`

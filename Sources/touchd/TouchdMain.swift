@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import DaemonCommand
 
 /// The touchd executable: touchd's command line (DaemonCommand), as touchctl runs it under the name touchd.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Actions
 import Foundation
 import Testing

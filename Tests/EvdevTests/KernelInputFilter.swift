@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// What the Linux input core (drivers/input/input.c) passes on to evdev

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Gestures
 import Testing
 import TouchCore

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 @testable import Gestures
 import Testing
 import TouchCore

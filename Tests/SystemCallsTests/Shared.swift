@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Synchronization
 
 /// A value a test and a thread it starts both reach.

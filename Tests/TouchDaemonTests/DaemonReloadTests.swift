@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Foundation
 import Logging
 import Publisher

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Logging
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A drag source with the Python client package (clients/python): semantics §12.
 
 Registers a list (the left half of the screen, top) whose drag lifts a city,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A touchd client with the Python client package (clients/python).
 
 Connects to the touchd socket, subscribes to event streams, optionally

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The protocol corpus for the clients' tests: every valid server message of
 examples.jsonl (a message with a "type"), one JSON line each.
 

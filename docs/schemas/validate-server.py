@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The server's real output against the protocol's schemas: starts touchd
 replaying a bundled recording (with a system shortcut configured and a
 client's surface registered) and validates every line a client subscribed to

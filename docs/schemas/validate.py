@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks the protocol v1 JSON Schemas: each is a valid draft 2020-12 schema,
 every example in examples.jsonl is accepted or rejected as it says, and every
 schema has at least one valid example. Usage: python3 docs/schemas/validate.py

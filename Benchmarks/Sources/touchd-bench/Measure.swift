@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Glibc
 import Histogram
 import MallocInterposerSwift

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import TouchCore
 
 /// A 10-slot touchscreen with resolution, like a modern panel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Reads a libFuzzer input as a stream of small decisions: each read takes the
 /// next bytes, and a read past the end gives zeros, so every input decodes.
 public struct FuzzInput {

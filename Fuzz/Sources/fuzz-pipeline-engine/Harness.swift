@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import FuzzSupport
 import Gestures
 import TouchCore

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* drop-target: a drop target for drag sessions across clients (semantics §12).
  * Registers a surface taking text, proposes OPERATION (copy, move,
  * forbidden or cancel) whenever a session's touch enters it, and prints one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """touchd_client against a real touchd replaying a bundled recording.
 
 Environment: TOUCHD (the daemon binary, default .build/release/touchd of the
