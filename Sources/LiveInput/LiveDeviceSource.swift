@@ -114,17 +114,21 @@ public final class LiveDeviceSource {
         open.map { ($0.id, $0.device.deviceDescription, $0.info) }
     }
 
+    /// The touch devices udev knows now.
+    private func presentTouchDevices() throws(LiveInputError) -> [UdevDeviceInfo] {
+        do {
+            return try udev.touchDevices()
+        } catch {
+            throw LiveInputError(subject: error.subject, message: error.message, errno: error.errno)
+        }
+    }
+
     /// Opens the touch devices present now. Call once, before pumping; the
     /// udev monitor is already listening, so devices added meanwhile are not missed.
     ///
     /// - Throws: ``LiveInputError`` when udev cannot enumerate devices.
     public func start() throws(LiveInputError) -> [LiveInputEvent] {
-        let present: [UdevDeviceInfo]
-        do {
-            present = try udev.touchDevices()
-        } catch {
-            throw LiveInputError(subject: error.subject, message: error.message, errno: error.errno)
-        }
+        let present = try presentTouchDevices()
         var out: [LiveInputEvent] = []
         for info in present { consider(info, into: &out) }
         return out
@@ -309,12 +313,7 @@ public final class LiveDeviceSource {
     ///
     /// - Throws: ``LiveInputError`` when udev cannot enumerate devices (nothing changes then).
     public func decideAgain() throws(LiveInputError) -> [LiveInputEvent] {
-        let present: [UdevDeviceInfo]
-        do {
-            present = try udev.touchDevices()
-        } catch {
-            throw LiveInputError(subject: error.subject, message: error.message, errno: error.errno)
-        }
+        let present = try presentTouchDevices()
         var out: [LiveInputEvent] = []
         for info in present {
             ignoredSyspaths.remove(info.syspath)
