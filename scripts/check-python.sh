@@ -31,7 +31,7 @@ wheel="$TMP/dist/touchd_client-$version-py3-none-any.whl"
 sdist=""
 for f in "$TMP/dist/touchd_client-$version.tar.gz" "$TMP/dist/touchd-client-$version.tar.gz"; do [ -f "$f" ] && sdist="$f"; done
 [ -f "$wheel" ] && [ -n "$sdist" ] || { echo "FAIL  no wheel and sdist of version $version in: $(ls "$TMP/dist")"; exit 1; }
-case "$(unzip -Z1 "$wheel")" in *touchd_client/py.typed*) ;; *) echo "FAIL  the wheel lacks py.typed"; exit 1 ;; esac
+case "$(python3 -m zipfile -l "$wheel")" in *touchd_client/py.typed*) ;; *) echo "FAIL  the wheel lacks py.typed"; exit 1 ;; esac
 echo "ok    python -m build: $(basename "$sdist") and $(basename "$wheel") (the version from touchd_client.__version__)"
 # The wheel into a fresh venv: what the tests below run.
 "$V/bin/python" -m pip install -q --disable-pip-version-check "$wheel"
