@@ -75,7 +75,7 @@ done
 # A bad configuration is refused with the file and key named.
 printf 'devices:\n  - rotation: 45\n' > "$TMP/bad.yaml"
 if "$TOUCHCTL" replay "$syn/edge-swipes.touchd" --config "$TMP/bad.yaml" >/dev/null 2>"$TMP/err"; then fail "bad configuration accepted"
-elif ! grep -q "bad.yaml: devices\[0\].rotation" "$TMP/err"; then fail "bad configuration error does not name the key: $(cat "$TMP/err")"
+elif ! grep -q "bad.yaml:2: devices\[0\].rotation: " "$TMP/err"; then fail "bad configuration error does not name the file, line and key: $(cat "$TMP/err")"
 else ok; fi
 
 # Bad input: a clear error naming the file and line, and a non-zero exit.
@@ -109,7 +109,8 @@ else ok; fi
 # Started under the name touchd (the Debian package's hard link), touchctl is touchd:
 # its options, and a replay served on a socket.
 ln -s "$(realpath "$TOUCHCTL")" "$TMP/touchd"
-if ! "$TMP/touchd" --help 2>&1 | grep -q '^USAGE: touchd .*--check-config'; then fail "touchctl started as touchd is not touchd: $("$TMP/touchd" --help 2>&1 | head -3)"
+help=$("$TMP/touchd" --help 2>&1)
+if ! grep -q '^USAGE: touchd ' <<<"$help" || ! grep -q -- '--check-config' <<<"$help"; then fail "touchctl started as touchd is not touchd: $(head -5 <<<"$help")"
 elif ! "$TMP/touchd" --check-config --config "$ROOT/config/touchd.yaml" >/dev/null 2>"$TMP/err"; then fail "touchctl as touchd --check-config: $(cat "$TMP/err")"
 elif "$TOUCHCTL" --help 2>&1 | grep -q '^USAGE: touchd '; then fail "touchctl under its own name runs touchd"
 else ok; fi
