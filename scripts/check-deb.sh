@@ -60,14 +60,14 @@ trap cleanup EXIT
 # --- size: a panel daemon fits a small root (docs/deploy.md, "Size") ----------------
 size_kb=$(dpkg-deb -f "$DEB" Installed-Size)
 if [ "$size_kb" -le 30720 ]; then pass "touchd Installed-Size ${size_kb} KiB <= 30 MiB"
-else fail "touchd Installed-Size ${size_kb} KiB <= 30 MiB" "$(dpkg-deb -c "$DEB" | sort -k3 -n -r | head -5)"; fi
+else fail "touchd Installed-Size ${size_kb} KiB <= 30 MiB" "$(dpkg-deb -c "$DEB" | sort -k3 -n -r 2>/dev/null | head -5)"; fi
 dbgsym="$(dirname "$DEB")/touchd-dbgsym_$(dpkg-deb -f "$DEB" Version)_$(dpkg-deb -f "$DEB" Architecture).deb"
 dpkg-deb -x "$DEB" "$TMP/unpacked"
 touchd_id=$(readelf -n "$TMP/unpacked/usr/bin/touchd" | awk '/Build ID:/ { print $3 }')
 if readelf -S "$TMP/unpacked/usr/bin/touchd" | grep -q '\.debug_info'; then
     fail "touchd is stripped, its debug information in touchd-dbgsym" "/usr/bin/touchd has .debug_info"
 elif [ -f "$dbgsym" ] && [ -n "$touchd_id" ] \
-    && dpkg-deb -c "$dbgsym" | grep -q "/usr/lib/debug/.build-id/${touchd_id:0:2}/${touchd_id:2}\.debug$"; then
+    && grep -q "/usr/lib/debug/.build-id/${touchd_id:0:2}/${touchd_id:2}\.debug$" <<<"$(dpkg-deb -c "$dbgsym")"; then
     pass "touchd is stripped, its debug information in touchd-dbgsym"
 else fail "touchd is stripped, its debug information in touchd-dbgsym" "build id ${touchd_id:-none}; $dbgsym"; fi
 rm -rf "$TMP/unpacked"
@@ -116,7 +116,7 @@ for f in "${expected[@]}"; do [ -f "$R$f" ] || missing+="$f "; done
 if [ -z "$missing" ]; then pass "installed: ${#expected[@]} files (binaries, system and user units, rules, sysusers, man pages, conffile, Swift runtime)"
 else fail "installed files missing" "$missing"; fi
 check "/run/touchd touchd:touchd-clients 0750 from installation on (tmpfiles.d), before touchd runs" \
-    bash -c "s=\$(stat -c '%U:%G %a' '$R/run/touchd' 2>&1); echo \"\$s\"; [ \"\$s\" = 'touchd:touchd-clients 750' ]"
+    bash -c "s=\$(chroot '$R' stat -c '%U:%G %a' /run/touchd 2>&1); echo \"\$s\"; [ \"\$s\" = 'touchd:touchd-clients 750' ]"
 check "the conffile is the shipped default configuration" cmp config/touchd.yaml "$R/etc/touchd/touchd.yaml"
 check "dpkg knows /etc/touchd/touchd.yaml as a conffile" bash -c "chroot '$R' dpkg-query -W -f='\${Conffiles}' touchd | grep -q '/etc/touchd/touchd.yaml'"
 check "units: ExecStart=/usr/bin/touchd" grep -qx 'ExecStart=/usr/bin/touchd --config /etc/touchd/touchd.yaml' "$R/lib/systemd/system/touchd.service"

@@ -83,7 +83,7 @@ check "the action agent's user unit runs the installed touchctl" \
     grep -qx 'ExecStart=/usr/local/bin/touchctl actions' "$D/usr/local/lib/systemd/user/touchd-actions.service"
 check "the rotation follower's user unit runs the installed touchctl" \
     grep -qx 'ExecStart=/usr/local/bin/touchctl rotate --follow-sensor' "$D/usr/local/lib/systemd/user/touchd-rotation.service"
-unexpected=$(cd "$D" && find . -type f | sort | grep -vE '^\./(usr/local/(bin|lib/systemd/system|lib/systemd/user|lib/udev/rules.d|lib/sysusers.d|share/man|share/doc/touchd)/|etc/touchd/touchd.yaml$)')
+unexpected=$(cd "$D" && find . -type f | sort | grep -vE '^\./(usr/local/(bin|lib/systemd/system|lib/systemd/user|lib/udev/rules.d|lib/sysusers.d|lib/tmpfiles.d|share/man|share/doc/touchd)/|etc/touchd/touchd.yaml$)')
 if [ -z "$unexpected" ]; then pass "nothing installed outside the expected directories"; else fail "unexpected files installed" "$unexpected"; fi
 
 # --- 2. the configuration is never overwritten -------------------------------
@@ -121,7 +121,7 @@ if command -v systemd-analyze >/dev/null; then
     # verify checks that ExecStart's binary exists on this machine and that the
     # Documentation= man pages open: point both at the DESTDIR.
     V="$TMP/verify"; mkdir -p "$V"
-    sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$UNIT" >"$V/touchd.service"
+    sed "s|^\(Exec[A-Za-z]*=\)/usr/local/bin/|\1$D/usr/local/bin/|" "$UNIT" >"$V/touchd.service"
     cp "$D/usr/local/lib/systemd/system/touchd.socket" "$V/"
     sed "s|^ExecStart=/usr/local/bin/|ExecStart=$D/usr/local/bin/|" "$D/usr/local/lib/systemd/system/touchd-guard.service" >"$V/touchd-guard.service"
     out=$(MANPATH="$D/usr/local/share/man" systemd-analyze verify "$V/touchd.service" "$V/touchd.socket" "$V/touchd-guard.service" 2>&1)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 import CSystemd
-import Foundation
 import Logging
 import ServiceLifecycle
 import Session
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -36,12 +36,16 @@ final class LogindFollower: Sendable {
     /// Starts the thread; reports arrive in order on the stream until ``stop()``.
     func start() -> AsyncStream<LoginReport> {
         let (stream, continuation) = AsyncStream<LoginReport>.makeStream()
-        let thread = Thread { [self] in
-            follow { continuation.yield($0) }
+        do {
+            try DetachedThread.start(name: "touchd-logind") { [self] in
+                follow { continuation.yield($0) }
+                continuation.finish()
+            }
+        } catch {
+            logger.error("cannot start the thread that follows logind (\(error)); shortcuts stay on")
+            continuation.yield(.unavailable)
             continuation.finish()
         }
-        thread.name = "touchd-logind"
-        thread.start()
         return stream
     }
 

@@ -25,7 +25,7 @@ root = here.parent.parent
 schemas = {p.name[: -len(".schema.json")]: json.loads(p.read_text()) for p in sorted(here.glob("*.schema.json"))}
 registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
 # Message types whose schema file has another name (the request of the same name has the plain one).
-SCHEMA_OF = {"screens": "screens-message"}
+SCHEMA_OF = {"screens": "screens-message", "session": "session-message"}
 TRACES = [
     root / "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events",
 ]

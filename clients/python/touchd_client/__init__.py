@@ -16,7 +16,7 @@ from .aio import AsyncClient
 from .client import Client
 from .messages import (AckMessage, DebugMessage, DeviceMessage, DragMessage, ErrorMessage, GestureMessage,
                        GoodbyeMessage, HelloMessage, OverflowMessage, ReconnectedMessage, ScreensMessage, ServerMessage,
-                       SystemMessage, TouchMessage)
+                       SessionMessage, SystemMessage, TouchMessage)
 
 __all__ = ["Client", "AsyncClient", "Requests", "TouchdError", "RequestError", "ConnectionClosed", "ProtocolError",
            "Message", "surface", "recognizer", "screen_change", "device_mapping", "drag_item", "drag_data",

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Literal, TypedDict, Union
 
 __all__ = ["Point", "Size", "Insets", "DeviceInfo", "ScreenInfo", "HelloMessage", "AckMessage", "ErrorMessage",
            "TouchMessage", "GestureMessage", "SystemMessage", "DeviceMessage", "ScreensMessage", "OverflowMessage",
-           "GoodbyeMessage", "DebugMessage", "DragRepresentation", "DragItem", "DragMessage", "ReconnectedMessage",
+           "GoodbyeMessage", "DebugMessage", "SessionMessage", "SessionStatus", "PassThroughInfo", "DragRepresentation", "DragItem", "DragMessage", "ReconnectedMessage",
            "ServerMessage", "MESSAGE_TYPES"]
 
 
@@ -49,11 +49,19 @@ class _DeviceInfoKeys(TypedDict):
     touchTypes: List[str]
 
 
+class PassThroughInfo(TypedDict):
+    """A device's pass-through mirror while touchd stands in front of the compositor for it."""
+    mirror: str
+    name: str
+    ending: str
+
+
 class DeviceInfo(_DeviceInfoKeys, total=False):
     """A device of ``hello`` and ``device`` messages."""
     slots: int
     size: Size
     screen: int
+    passThrough: PassThroughInfo
 
 
 class _ScreenInfoKeys(TypedDict):
@@ -70,12 +78,40 @@ class ScreenInfo(_ScreenInfoKeys, total=False):
     insets: Insets
 
 
-class HelloMessage(TypedDict):
+class _SessionStatusKeys(TypedDict):
+    state: str
+    quiet: bool
+
+
+class SessionStatus(_SessionStatusKeys, total=False):
+    """The seat's login session as touchd follows it (semantics §13): ``state``
+    locked, unlocked, inactive or unknown; ``quiet`` while shortcuts not marked
+    whenLocked are off; ``session`` logind's id of the seat's active session."""
+    session: str
+
+
+class _HelloMessageKeys(TypedDict):
     type: Literal["hello"]
     protocol: int
     server: str
     devices: List[DeviceInfo]
     screens: List[ScreenInfo]
+
+
+class HelloMessage(_HelloMessageKeys, total=False):
+    session: SessionStatus
+
+
+class _SessionMessageKeys(TypedDict):
+    type: Literal["session"]
+    time: float
+    state: str
+    quiet: bool
+
+
+class SessionMessage(_SessionMessageKeys, total=False):
+    """The seat's login session changed (locked, unlocked, another session active)."""
+    session: str
 
 
 class _AckMessageKeys(TypedDict):
@@ -248,11 +284,13 @@ class ReconnectedMessage(TypedDict):
 
 #: Any message of protocol 1 (narrow it by its ``type``).
 ServerMessage = Union[HelloMessage, AckMessage, ErrorMessage, TouchMessage, GestureMessage, SystemMessage,
-                      DeviceMessage, ScreensMessage, OverflowMessage, GoodbyeMessage, DebugMessage, DragMessage]
+                      DeviceMessage, ScreensMessage, OverflowMessage, GoodbyeMessage, DebugMessage, DragMessage,
+                      SessionMessage]
 
 #: The type of each message by its ``type`` field.
 MESSAGE_TYPES: Dict[str, Any] = {
     "hello": HelloMessage, "ack": AckMessage, "error": ErrorMessage, "touch": TouchMessage,
     "gesture": GestureMessage, "system": SystemMessage, "device": DeviceMessage, "screens": ScreensMessage,
-    "overflow": OverflowMessage, "goodbye": GoodbyeMessage, "debug": DebugMessage, "drag": DragMessage,
+    "overflow": OverflowMessage, "goodbye": GoodbyeMessage, "debug": DebugMessage, "session": SessionMessage,
+    "drag": DragMessage,
 }
