@@ -22,6 +22,6 @@ __all__ = ["Client", "AsyncClient", "Requests", "TouchdError", "RequestError", "
            "Message", "surface", "recognizer", "screen_change", "device_mapping", "drag_item", "drag_data",
            "DEFAULT_SOCKET", "PROTOCOL_VERSION", "RECONNECTED", "STREAMS", "ServerMessage", "HelloMessage", "AckMessage",
            "ErrorMessage", "TouchMessage", "GestureMessage", "SystemMessage", "DeviceMessage", "ScreensMessage",
-           "OverflowMessage", "GoodbyeMessage", "DebugMessage", "DragMessage", "ReconnectedMessage"]
+           "OverflowMessage", "GoodbyeMessage", "DebugMessage", "DragMessage", "ReconnectedMessage", "SessionMessage"]
 #: The package's version (pyproject.toml reads it from here).
 __version__ = "0.2.0"
