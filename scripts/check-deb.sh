@@ -113,7 +113,7 @@ expected=(/usr/bin/touchd /usr/bin/touchctl /lib/systemd/system/touchd.service /
 for u in systemd/user/*; do [ -f "$u" ] && expected+=("/usr/lib/systemd/user/$(basename "$u")"); done
 missing=""
 for f in "${expected[@]}"; do [ -f "$R$f" ] || missing+="$f "; done
-if [ -z "$missing" ]; then pass "installed: ${#expected[@]} files (binaries, system and user units, rules, sysusers, man pages, conffile, Swift runtime)"
+if [ -z "$missing" ]; then pass "installed: ${#expected[@]} files (the binary and its link, system and user units, rules, sysusers, tmpfiles, man pages, conffile)"
 else fail "installed files missing" "$missing"; fi
 check "/run/touchd touchd:touchd-clients 0750 from installation on (tmpfiles.d), before touchd runs" \
     bash -c "s=\$(chroot '$R' stat -c '%U:%G %a' /run/touchd 2>&1); echo \"\$s\"; [ \"\$s\" = 'touchd:touchd-clients 750' ]"
