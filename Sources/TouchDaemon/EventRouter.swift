@@ -102,13 +102,19 @@ struct EventRouter: SessionSink {
             case .mirror(let m):
                 // For the device's pass-through mirror, not for clients.
                 guard let mirror = mirrors[m.touch.device] else { continue }
-                if !mirror.hasPendingEvents { mirrorsWithEvents.append(mirror) }
+                if !mirror.inFrame {
+                    mirror.inFrame = true
+                    mirrorsWithEvents.append(mirror)
+                }
                 mirror.append(m)
             }
         }
         // What the app world may see of this frame leaves at once, in one write per mirror.
         if !mirrorsWithEvents.isEmpty {
-            for mirror in mirrorsWithEvents { mirror.endFrame() }
+            for mirror in mirrorsWithEvents {
+                mirror.inFrame = false
+                mirror.endFrame()
+            }
             mirrorsWithEvents.removeAll(keepingCapacity: true)
         }
     }

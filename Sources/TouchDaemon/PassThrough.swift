@@ -87,8 +87,9 @@ final class PassThroughMirror {
         frameTime = e.time
     }
 
-    /// Whether the frame being written has events.
-    var hasPendingEvents: Bool { !events.isEmpty }
+    /// Set while the router has this mirror in the frame's list (an event that writes
+    /// nothing, such as a lift ending's start, must not add it twice).
+    var inFrame = false
 
     /// Ends the frame and writes it.
     func endFrame() {
