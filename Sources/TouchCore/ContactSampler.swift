@@ -115,7 +115,9 @@ struct ContactSampler: Sendable {
         s.type = .stylus
         s.tool = tool
         place(Point(x: DeviceGeometry.normalise(p.x, on: stX), y: DeviceGeometry.normalise(p.y, on: stY)), into: &s)
-        s.deviceValues = DeviceContactValues(x: p.x, y: p.y, pressure: pressure == nil ? nil : p.pressure)
+        s.deviceValues = DeviceContactValues(x: p.x, y: p.y, pressure: pressure == nil ? nil : p.pressure,
+                                             tiltX: tiltX == nil ? nil : p.tiltX, tiltY: tiltY == nil ? nil : p.tiltY,
+                                             distance: distance == nil ? nil : p.distance)
         if let v = p.pressure, let pressure { s.force = Self.unit(v, pressure) }
         if let v = p.distance, let distance { s.distance = Self.unit(v, distance) }
         if let tx = tiltX, let ty = tiltY, let vx = p.tiltX, let vy = p.tiltY {
