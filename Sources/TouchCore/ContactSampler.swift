@@ -117,7 +117,7 @@ struct ContactSampler: Sendable {
         place(Point(x: DeviceGeometry.normalise(p.x, on: stX), y: DeviceGeometry.normalise(p.y, on: stY)), into: &s)
         s.deviceValues = DeviceContactValues(x: p.x, y: p.y, pressure: pressure == nil ? nil : p.pressure,
                                              tiltX: tiltX == nil ? nil : p.tiltX, tiltY: tiltY == nil ? nil : p.tiltY,
-                                             distance: distance == nil ? nil : p.distance)
+                                             distance: distance == nil ? nil : p.distance, toolID: p.toolID)
         if let v = p.pressure, let pressure { s.force = Self.unit(v, pressure) }
         if let v = p.distance, let distance { s.distance = Self.unit(v, distance) }
         if let tx = tiltX, let ty = tiltY, let vx = p.tiltX, let vy = p.tiltY {
@@ -139,4 +139,6 @@ struct PenAxes: Hashable, Sendable {
     var distance: Int32?
     var tiltX: Int32?
     var tiltY: Int32?
+    /// `ABS_MISC`: the tool's id (Wacom), for the pass-through mirror.
+    var toolID: Int32?
 }

@@ -26,7 +26,7 @@
 /// Of the original it keeps only what touch and pen input use: `BTN_TOUCH`
 /// (always declared), `BTN_TOOL_FINGER`...`BTN_TOOL_QUINTTAP`, pen tools and
 /// stylus buttons, `ABS_X`/`ABS_Y` (always), `ABS_PRESSURE`, `ABS_DISTANCE`,
-/// `ABS_TILT_X`/`Y`, the contact shape axes (`ABS_MT_PRESSURE`,
+/// `ABS_TILT_X`/`Y`, `ABS_MISC` (a pen's tool id), the contact shape axes (`ABS_MT_PRESSURE`,
 /// `ABS_MT_TOUCH_*`, `ABS_MT_WIDTH_*`, `ABS_MT_ORIENTATION`,
 /// `ABS_MT_DISTANCE`), `MSC_TIMESTAMP` and a pen's `MSC_SERIAL`. It adds no `BTN_TOOL_FINGER` and no
 /// `INPUT_PROP_POINTER`: udev's `input_id` calls it a touchscreen exactly when
@@ -154,7 +154,7 @@ public enum MirrorDescription {
 
     /// Copied with their absinfo when the original has them.
     static let keptAxes: [UInt16] = [
-        EventCode.absPressure, EventCode.absDistance, EventCode.absTiltX, EventCode.absTiltY,
+        EventCode.absPressure, EventCode.absDistance, EventCode.absTiltX, EventCode.absTiltY, EventCode.absMisc,
         EventCode.absMTTouchMajor, EventCode.absMTTouchMinor, EventCode.absMTWidthMajor,
         EventCode.absMTWidthMinor, EventCode.absMTOrientation, EventCode.absMTDistance,
     ]

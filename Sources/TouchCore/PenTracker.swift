@@ -50,9 +50,10 @@ struct PenTracker: Sendable {
         case EventCode.absDistance: pendingAxes.distance = value
         case EventCode.absTiltX: pendingAxes.tiltX = value
         case EventCode.absTiltY: pendingAxes.tiltY = value
+        case EventCode.absMisc: pendingAxes.toolID = value
         default: return false
         }
-        if !toolEventSeen && code != EventCode.absDistance { implied = true }
+        if !toolEventSeen && code != EventCode.absDistance && code != EventCode.absMisc { implied = true }
         axesChanged = true
         changed = true
         return true

@@ -214,10 +214,12 @@ public struct DeviceContactValues: Hashable, Sendable {
     public var tiltY: Int32?
     /// A pen's `ABS_DISTANCE` (hover height), when reported.
     public var distance: Int32?
+    /// A pen's tool id (`ABS_MISC`, Wacom), when reported.
+    public var toolID: Int32?
 
     /// Creates values.
     public init(x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil, touchMajor: Int32? = nil, touchMinor: Int32? = nil,
-                tiltX: Int32? = nil, tiltY: Int32? = nil, distance: Int32? = nil) {
+                tiltX: Int32? = nil, tiltY: Int32? = nil, distance: Int32? = nil, toolID: Int32? = nil) {
         self.x = x
         self.y = y
         self.pressure = pressure
@@ -226,6 +228,7 @@ public struct DeviceContactValues: Hashable, Sendable {
         self.tiltX = tiltX
         self.tiltY = tiltY
         self.distance = distance
+        self.toolID = toolID
     }
 }
 
