@@ -108,11 +108,13 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "touchd", dependencies: ["DaemonCommand"]),
-        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "Session", "Wire"]),
+        // The visual language of pictures and the live view, in the protocol's values (no engine).
+        .target(name: "DrawingStyle", dependencies: ["Wire"]),
+        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "Session", "Wire", "EngineMessages", "DrawingStyle"]),
         .target(
             name: "LiveView",
             dependencies: [
-                "Render", "TouchClient", "Wire",
+                "DrawingStyle", "TouchClient", "Wire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -157,11 +159,11 @@ let package = Package(
             name: "TouchClientTests",
             dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
         ),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Session", "TouchCore", "Gestures", "Trace"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "DrawingStyle", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(
             name: "LiveViewTests",
             dependencies: [
-                "LiveView", "Render", "Publisher", "TouchClient", "Wire", "JSON",
+                "LiveView", "DrawingStyle", "Publisher", "TouchClient", "Wire", "JSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
