@@ -7,23 +7,23 @@ import Wire
 // Wire's encoder (the touch and gesture lines through its cursor, without allocating).
 
 extension TouchMessage {
-    /// A touch as its `touch` line carries it; `surface` is set for a surface's raw touch stream.
+    /// A touch as its `touch` line carries it.
     @inlinable
-    public init(_ t: Touch, surface: String? = nil) {
+    public init(_ t: Touch) {
         self.init(
             microseconds: t.time.microseconds, device: t.device.rawValue, id: t.id.rawValue, phase: t.phase.wire,
             touchType: t.type.wire, tool: t.tool.wire, screen: t.screen,
             location: WirePoint(x: t.location.x, y: t.location.y), locationMM: WirePoint(x: t.locationMM.x, y: t.locationMM.y),
             force: t.force, majorRadius: t.majorRadius, minorRadius: t.minorRadius, altitude: t.altitude, azimuth: t.azimuth,
             distance: t.distance, buttons: t.buttons.wire, serial: t.serial, inProximity: t.inProximity,
-            isSynthetic: t.isSynthetic, surface: surface)
+            isSynthetic: t.isSynthetic)
     }
 
     /// A raw touch of a surface's touch stream: the phase and time the surface sees (the phase may
-    /// differ from the touch's own, e.g. `cancelled` when a recognizer took it) and the surface.
+    /// differ from the touch's own, e.g. `cancelled` when a recognizer took it).
     @inlinable
     public init(_ r: RawTouchEvent) {
-        self.init(r.touch, surface: r.surface.rawValue)
+        self.init(r.touch)
         phase = r.phase.wire
         microseconds = r.time.microseconds
     }
@@ -47,13 +47,14 @@ extension MessageEncoder {
     /// Writes a touch's `touch` line (no trailing newline); `surface` is set for a surface's raw touch stream.
     @inlinable
     public static func touch(_ t: Touch, surface: String? = nil, into w: inout JSONWriter) {
-        touch(TouchMessage(t, surface: surface), into: &w)
+        touch(TouchMessage(t), surface: surface, into: &w)
     }
 
-    /// Writes a raw touch of a surface's touch stream as a `touch` line (``TouchMessage/init(_:)-(RawTouchEvent)``).
+    /// Writes a raw touch of a surface's touch stream as a `touch` line with its surface
+    /// (``TouchMessage/init(_:)-(RawTouchEvent)``).
     @inlinable
     public static func rawTouch(_ r: RawTouchEvent, into w: inout JSONWriter) {
-        touch(TouchMessage(r), into: &w)
+        touch(TouchMessage(r), surface: r.surface.rawValue, into: &w)
     }
 
     /// Writes a recognizer's action as a `gesture` line (no trailing newline).

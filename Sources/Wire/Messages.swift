@@ -181,10 +181,12 @@ public enum MessageEncoder {
         w.endObject()
     }
 
-    /// Writes one `touch` event object (no trailing newline).
-    public static func touch(_ t: TouchMessage, into w: inout JSONWriter) {
+    /// Writes one `touch` event object (no trailing newline); `surface` is set for a surface's
+    /// raw touch stream (apart from the touch, so a ``TouchMessage`` is plain data, copied without
+    /// reference counting on the path of every touch).
+    public static func touch(_ t: TouchMessage, surface: String? = nil, into w: inout JSONWriter) {
         var room = touchRoom
-        if let surface = t.surface { room &+= 11 &+ JSONCursor.stringRoom(surface) }
+        if let surface { room &+= 11 &+ JSONCursor.stringRoom(surface) }
         w.value(room: room) { c in
             c.raw(#"{"type":"touch","time":"#)
             c.seconds(microseconds: t.microseconds)
@@ -223,7 +225,7 @@ public enum MessageEncoder {
             if let s = t.serial { c.raw(#","serial":"#); c.int(s) }
             if t.phase == .hover { c.raw(#","inProximity":"#); c.bool(t.inProximity) }
             if t.isSynthetic { c.raw(#","synthetic":true"#) }
-            if let surface = t.surface { c.raw(#","surface":"#); c.string(surface) }
+            if let surface { c.raw(#","surface":"#); c.string(surface) }
             c.raw("}")
         }
     }
@@ -246,8 +248,9 @@ public struct WirePoint: Hashable, Sendable, BitwiseCopyable {
 }
 
 /// A `touch` line: one touch at one moment (docs/protocol.md, "touch"). Optional fields are left
-/// out of the line when nil.
-public struct TouchMessage: Hashable, Sendable {
+/// out of the line when nil; the line's `surface` (a surface's raw touch stream) is given apart
+/// (``MessageEncoder/touch(_:surface:into:)``).
+public struct TouchMessage: Hashable, Sendable, BitwiseCopyable {
     /// `time`, in microseconds (the line has seconds with six decimals).
     public var microseconds: Int64
     /// `device`: the device's id.
@@ -286,8 +289,6 @@ public struct TouchMessage: Hashable, Sendable {
     public var inProximity: Bool
     /// `synthetic` (written only when true).
     public var isSynthetic: Bool
-    /// `surface`: set on a surface's raw touch stream.
-    public var surface: String?
 
     /// Creates a touch line.
     @inlinable
@@ -295,8 +296,7 @@ public struct TouchMessage: Hashable, Sendable {
         microseconds: Int64, device: UInt32, id: UInt32, phase: WireTouchPhase, touchType: WireTouchType, tool: WireTool,
         screen: Int, location: WirePoint, locationMM: WirePoint, force: Double? = nil, majorRadius: Double? = nil,
         minorRadius: Double? = nil, altitude: Double? = nil, azimuth: Double? = nil, distance: Double? = nil,
-        buttons: WireToolButtons = [], serial: UInt32? = nil, inProximity: Bool = true, isSynthetic: Bool = false,
-        surface: String? = nil
+        buttons: WireToolButtons = [], serial: UInt32? = nil, inProximity: Bool = true, isSynthetic: Bool = false
     ) {
         self.microseconds = microseconds
         self.device = device
@@ -317,6 +317,5 @@ public struct TouchMessage: Hashable, Sendable {
         self.serial = serial
         self.inProximity = inProximity
         self.isSynthetic = isSynthetic
-        self.surface = surface
     }
 }
