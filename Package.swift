@@ -60,7 +60,7 @@ let package = Package(
         // The protocol as its own values: what clients link (no engine, no session core).
         .target(name: "Wire", dependencies: ["JSON"]),
         // The server's edge: engine outputs as protocol values and lines, requests as engine values.
-        .target(name: "EngineMessages", dependencies: ["Wire", "JSON", "TouchCore", "Gestures"]),
+        .target(name: "EngineMessages", dependencies: ["Wire", "TouchCore", "Gestures"]),
         .target(
             name: "Publisher",
             dependencies: [
@@ -135,13 +135,13 @@ let package = Package(
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "JSON"]),
-        .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "JSON", "TouchCore", "Gestures"]),
+        .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
             dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting",
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "EngineMessages", "JSON", "TouchTesting"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "JSON", "TouchTesting"]),
         .testTarget(
             name: "PublisherTests",
             dependencies: [

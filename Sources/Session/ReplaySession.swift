@@ -2,7 +2,6 @@
 import Gestures
 import TouchCore
 import Trace
-import Wire
 
 /// Which event streams a replay prints.
 public struct ReplayStreams: OptionSet, Hashable, Sendable {
