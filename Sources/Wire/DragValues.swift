@@ -48,19 +48,36 @@ public struct WireDragItem: Hashable, Sendable {
 
 /// `operation` of `drop-proposal` and `perform`: what a drop target would do with the items.
 public enum WireDropOperation: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
-    case copy, move, forbidden, cancel
+    /// The target would copy the items.
+    case copy
+    /// The target would move them.
+    case move
+    /// Dropping here is not allowed.
+    case forbidden
+    /// The target does not take them.
+    case cancel
 }
 
 /// `outcome` of a drag `ended` event.
 public enum WireDragOutcome: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
-    case copy, move, cancelled
+    /// Dropped on a target that proposed `copy`.
+    case copy
+    /// Dropped on a target that proposed `move`.
+    case move
+    /// No drop.
+    case cancelled
 }
 
 /// `reason` of a drag `ended` event.
 public enum WireDragEndReason: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
+    /// The touch lifted.
     case lifted
+    /// The touch was cancelled.
     case touchCancelled = "touch-cancelled"
+    /// The source's client disconnected.
     case sourceGone = "source-gone"
+    /// The source answered with no item.
     case noItems = "no-items"
+    /// The source did not answer in time.
     case timedOut = "timed-out"
 }

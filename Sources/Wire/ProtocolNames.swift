@@ -9,7 +9,16 @@
 
 /// A `touch` line's `phase`: where the touch is in its life.
 public enum WireTouchPhase: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
-    case began, moved, ended, cancelled, hover
+    /// The contact started.
+    case began
+    /// The contact moved (or changed pressure, size, tilt or buttons).
+    case moved
+    /// The contact lifted.
+    case ended
+    /// The contact was taken away (palm, device removed, a recognizer or the system took it).
+    case cancelled
+    /// A stylus in proximity without contact.
+    case hover
 
     /// ``rawValue`` as a static string.
     @inlinable public var protocolName: StaticString {
@@ -26,7 +35,12 @@ public enum WireTouchPhase: String, CaseIterable, Hashable, Sendable, BitwiseCop
 /// `touchType` of touch and gesture lines and devices: `direct` (a touchscreen), `indirect` (a
 /// touchpad) or `stylus`.
 public enum WireTouchType: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
-    case direct, indirect, stylus
+    /// A finger on a touchscreen.
+    case direct
+    /// A finger on a touchpad.
+    case indirect
+    /// A pen tool.
+    case stylus
 
     /// ``rawValue`` as a static string.
     @inlinable public var protocolName: StaticString {
@@ -40,7 +54,24 @@ public enum WireTouchType: String, CaseIterable, Hashable, Sendable, BitwiseCopy
 
 /// A `touch` line's `tool`: a finger, a palm or a pen tool.
 public enum WireTool: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
-    case finger, palm, pen, eraser, brush, pencil, airbrush, mouse, lens
+    /// A finger.
+    case finger
+    /// A palm.
+    case palm
+    /// A pen's tip.
+    case pen
+    /// A pen's eraser end.
+    case eraser
+    /// A brush tool.
+    case brush
+    /// A pencil tool.
+    case pencil
+    /// An airbrush tool.
+    case airbrush
+    /// A tablet puck.
+    case mouse
+    /// A tablet lens cursor.
+    case lens
 
     /// ``rawValue`` as a static string.
     @inlinable public var protocolName: StaticString {
@@ -89,11 +120,25 @@ public struct WireToolButtons: OptionSet, Hashable, Sendable, BitwiseCopyable {
 
 /// A `gesture` line's `kind`: what was recognized.
 public enum WireGestureKind: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
+    /// `tap`
     case tap
+    /// `long-press`
     case longPress = "long-press"
-    case pan, swipe, pinch, rotate
+    /// `pan`
+    case pan
+    /// `swipe`
+    case swipe
+    /// `pinch`
+    case pinch
+    /// `rotate`
+    case rotate
+    /// `edge-pan`
     case edgePan = "edge-pan"
-    case hover, drag
+    /// `hover`
+    case hover
+    /// `drag`
+    case drag
+    /// `edge-swipe`: a system edge swipe.
     case edgeSwipe = "edge-swipe"
 
     /// ``rawValue`` as a static string.
@@ -116,7 +161,16 @@ public enum WireGestureKind: String, CaseIterable, Hashable, Sendable, BitwiseCo
 /// A `gesture` line's `state`: `recognized` for discrete kinds, `began`, `changed`, `ended` or
 /// `cancelled` for continuous ones.
 public enum WireGestureState: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
-    case recognized, began, changed, ended, cancelled
+    /// A discrete gesture happened.
+    case recognized
+    /// A continuous gesture began.
+    case began
+    /// It changed.
+    case changed
+    /// It ended.
+    case ended
+    /// It was cancelled.
+    case cancelled
 
     /// ``rawValue`` as a static string.
     @inlinable public var protocolName: StaticString {
@@ -132,7 +186,14 @@ public enum WireGestureState: String, CaseIterable, Hashable, Sendable, BitwiseC
 
 /// A swipe's `direction`.
 public enum WireSwipeDirection: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
-    case left, right, up, down
+    /// Towards the left.
+    case left
+    /// Towards the right.
+    case right
+    /// Upwards.
+    case up
+    /// Downwards.
+    case down
 
     /// ``rawValue`` as a static string.
     @inlinable public var protocolName: StaticString {
@@ -147,7 +208,14 @@ public enum WireSwipeDirection: String, CaseIterable, Hashable, Sendable, Bitwis
 
 /// A screen edge: a gesture's `edge`, a system message's edges, a surface's `deferEdges`.
 public enum WireEdge: String, CaseIterable, Hashable, Sendable, BitwiseCopyable {
-    case left, right, top, bottom
+    /// The left edge.
+    case left
+    /// The right edge.
+    case right
+    /// The top edge.
+    case top
+    /// The bottom edge.
+    case bottom
 
     /// ``rawValue`` as a static string.
     @inlinable public var protocolName: StaticString {

@@ -3,9 +3,13 @@
 /// How far a screen's picture is turned clockwise on its panel, in degrees: `rotation` of a
 /// screen in `hello` and `screens`, and of a `screens` request.
 public enum WireRotation: Int, CaseIterable, Hashable, Sendable, BitwiseCopyable {
+    /// Not turned.
     case degrees0 = 0
+    /// A quarter clockwise.
     case degrees90 = 90
+    /// Upside down.
     case degrees180 = 180
+    /// Three quarters clockwise (a quarter counter-clockwise).
     case degrees270 = 270
 }
 
