@@ -159,6 +159,7 @@ let package = Package(
             name: "TouchClientTests",
             dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
         ),
+        .testTarget(name: "DrawingStyleTests", dependencies: ["DrawingStyle", "Wire"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "DrawingStyle", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(
             name: "LiveViewTests",

@@ -55,4 +55,32 @@ import Wire
             #expect(w.string == expected)
         }
     }
+
+    /// A deferral decision names the client's own surface; an edge hint its edge, screen and window.
+    @Test func systemLines() {
+        let deferral = SystemEvent(time: Timestamp(microseconds: 500_000), kind: .deferral(
+            DeferralDecision(surface: "c/game", owner: "c", requested: [.left, .bottom], granted: [.bottom])))
+        var w = JSONWriter()
+        MessageEncoder.system(deferral, surface: "game", into: &w)
+        #expect(w.string == #"{"type":"system","time":0.5,"event":"deferral","surface":"game","requested":["left","bottom"],"granted":["bottom"]}"#)
+        let hint = SystemEvent(time: Timestamp(microseconds: 1_000_000),
+                               kind: .edgeHint(edge: .top, screen: 1, windowEnd: Timestamp(microseconds: 2_250_000)))
+        var v = JSONWriter()
+        MessageEncoder.system(hint, into: &v)
+        #expect(v.string == #"{"type":"system","time":1,"event":"edge-hint","edge":"top","screen":1,"windowEnd":2.25}"#)
+    }
+
+    /// Debug records carry their kind's details and the readable line.
+    @Test func debugLines() {
+        let transition = DebugRecord(time: Timestamp(microseconds: 1_000), interaction: 2, touch: TouchID(3), recognizer: "c/list/tap",
+                                     kind: .transition(from: .possible, to: .recognized))
+        var w = JSONWriter()
+        MessageEncoder.debug(transition, into: &w)
+        #expect(w.string.hasPrefix(#"{"type":"debug","time":0.001,"interaction":2,"touch":3,"recognizer":"c/list/tap","record":"transition","from":"possible","to":"recognized","text":"#))
+        let deferral = DebugRecord(time: Timestamp(microseconds: 0), interaction: nil, touch: nil, recognizer: nil,
+                                   kind: .edgeDeferral(edge: .bottom, surface: "c/game", outcome: .secondSwipe))
+        var v = JSONWriter()
+        MessageEncoder.debug(deferral, into: &v)
+        #expect(v.string.hasPrefix(#"{"type":"debug","time":0,"record":"edge-deferral","edge":"bottom","surface":"c/game","outcome":"second-swipe","text":"#))
+    }
 }
