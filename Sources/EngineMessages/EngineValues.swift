@@ -49,8 +49,8 @@ extension Tool {
 }
 
 extension ToolButtons {
-    /// The engine's buttons with the protocol's, in bit order.
-    public static let wirePairs: [(ToolButtons, WireToolButtons)] = [
+    /// The engine's buttons with the protocol's, in bit order (what EngineValuesTests checks ``wire`` against).
+    package static let wirePairs: [(ToolButtons, WireToolButtons)] = [
         (.stylus, .stylus), (.stylus2, .stylus2), (.stylus3, .stylus3), (.left, .left), (.right, .right), (.middle, .middle),
     ]
 
