@@ -5,7 +5,8 @@ import TouchCore
 /// The pen of a pass-through mirror (semantics §9; docs/pass-through.md,
 /// "Pens"): what the app world may see of a device's pen, written as the
 /// kernel's tablet drivers write it, on the legacy axes (`ABS_X`/`ABS_Y`,
-/// `ABS_PRESSURE`, `ABS_DISTANCE`, `ABS_TILT_X`/`Y`, the tool id `ABS_MISC`), `BTN_TOOL_<tool>` for
+/// `ABS_PRESSURE`, `ABS_DISTANCE`, `ABS_TILT_X`/`Y`, the tool id `ABS_MISC`, an art pen's rotation
+/// `ABS_Z`, an airbrush's wheel `ABS_WHEEL`), `BTN_TOOL_<tool>` for
 /// proximity, `BTN_TOUCH` for the tip, `BTN_STYLUS`/`2`/`3`, `MSC_SERIAL`,
 /// each in the device's own units (``DeviceContactValues``), so libinput's
 /// tablet interface reports proximity, axes, tip and buttons as it would
@@ -278,6 +279,8 @@ struct MirrorPenWriter: Sendable {
         if let x = v.tiltX, declares(EventCode.absTiltX) { abs(EventCode.absTiltX, x, into: &out) }
         if let y = v.tiltY, declares(EventCode.absTiltY) { abs(EventCode.absTiltY, y, into: &out) }
         if let m = v.toolID, declares(EventCode.absMisc) { abs(EventCode.absMisc, m, into: &out) }
+        if let z = v.rotation, declares(EventCode.absZ) { abs(EventCode.absZ, z, into: &out) }
+        if let w = v.wheel, declares(EventCode.absWheel) { abs(EventCode.absWheel, w, into: &out) }
         last = v
         setButtons(t.buttons, into: &out)
         if let s = t.serial, s != serial, declared.supports(.msc, EventCode.mscSerial) {

@@ -26,7 +26,7 @@
 /// Of the original it keeps only what touch and pen input use: `BTN_TOUCH`
 /// (always declared), `BTN_TOOL_FINGER`...`BTN_TOOL_QUINTTAP`, pen tools and
 /// stylus buttons, `ABS_X`/`ABS_Y` (always), `ABS_PRESSURE`, `ABS_DISTANCE`,
-/// `ABS_TILT_X`/`Y`, a pen's `ABS_MISC` (its tool id), the contact shape axes (`ABS_MT_PRESSURE`,
+/// `ABS_TILT_X`/`Y`, a pen's `ABS_MISC` (its tool id), `ABS_Z` and `ABS_WHEEL`, the contact shape axes (`ABS_MT_PRESSURE`,
 /// `ABS_MT_TOUCH_*`, `ABS_MT_WIDTH_*`, `ABS_MT_ORIENTATION`,
 /// `ABS_MT_DISTANCE`), `MSC_TIMESTAMP` and a pen's `MSC_SERIAL`. It adds no `BTN_TOOL_FINGER` and no
 /// `INPUT_PROP_POINTER`: udev's `input_id` calls it a touchscreen exactly when
@@ -108,9 +108,11 @@ public enum MirrorDescription {
         if original.supports(.msc, EventCode.mscSerial) { mirror.enable(.msc, EventCode.mscSerial) }
 
         let classification = DeviceClassification(original)
-        // A pen's tool id (Wacom; other devices' ABS_MISC is not a pen's and touch input does not use it).
-        if classification.hasStylus, let info = original.declaredAbsInfo(EventCode.absMisc) {
-            mirror.enable(.abs, EventCode.absMisc, absInfo: info)
+        // A pen's tool id (Wacom), art pen rotation and airbrush wheel (other devices' are not a pen's).
+        if classification.hasStylus {
+            for code in [EventCode.absMisc, EventCode.absZ, EventCode.absWheel] {
+                if let info = original.declaredAbsInfo(code) { mirror.enable(.abs, code, absInfo: info) }
+            }
         }
         // A pen without fingers stays one (no multitouch axes a tablet never had); the pen is on ABS_X/ABS_Y.
         if classification.hasStylus && classification.fingerType == nil && original.slotCount == 0

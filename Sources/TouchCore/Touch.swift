@@ -216,10 +216,15 @@ public struct DeviceContactValues: Hashable, Sendable {
     public var distance: Int32?
     /// A pen's tool id (`ABS_MISC`, Wacom), when reported.
     public var toolID: Int32?
+    /// A pen's `ABS_Z` (an art pen's barrel rotation), when reported.
+    public var rotation: Int32?
+    /// A pen's `ABS_WHEEL` (an airbrush's finger wheel), when reported.
+    public var wheel: Int32?
 
     /// Creates values.
     public init(x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil, touchMajor: Int32? = nil, touchMinor: Int32? = nil,
-                tiltX: Int32? = nil, tiltY: Int32? = nil, distance: Int32? = nil, toolID: Int32? = nil) {
+                tiltX: Int32? = nil, tiltY: Int32? = nil, distance: Int32? = nil, toolID: Int32? = nil,
+                rotation: Int32? = nil, wheel: Int32? = nil) {
         self.x = x
         self.y = y
         self.pressure = pressure
@@ -229,6 +234,8 @@ public struct DeviceContactValues: Hashable, Sendable {
         self.tiltY = tiltY
         self.distance = distance
         self.toolID = toolID
+        self.rotation = rotation
+        self.wheel = wheel
     }
 }
 
