@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Evdev
 import Gestures
+import KeyboardKeys
 import Logging
 import Foundation
 import KernelTesting
