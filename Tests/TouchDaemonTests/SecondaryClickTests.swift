@@ -50,4 +50,20 @@ import Trace
         #expect(touches.contains("TOUCH_CANCEL"), "\(mirror.output)")
         #expect(!touches.contains("TOUCH_UP"), "\(mirror.output)")
     }
+
+    @Test("with the lift ending, a click's touches end on the mirror with an up each, after the click")
+    func rightClickLiftsTheTouches() throws {
+        let rig = try ShortcutGuestRig(
+            suite: Self.namePrefix,
+            shortcuts: "  - {name: context-menu, kind: long-press, minTouches: 2, maxTouches: 2, minDuration: 150, click: right}",
+            recording: Self.holdPath, outputDevice: VirtualPointer.deviceName, ending: "lift")
+        defer { rig.stop() }
+        _ = try rig.replay.play(speed: 1)
+        let buttons = rig.output.lines(of: "POINTER_BUTTON", count: 2)
+        #expect(buttons.count == 2, "\(rig.output.output)\n\(rig.daemon.log)")
+        let touches = try rig.mirrorTouches(count: 8)
+        #expect(touches.filter { $0 == "TOUCH_DOWN" }.count == 2, "\(rig.mirror.output)\n\(rig.daemon.log)")
+        #expect(touches.filter { $0 == "TOUCH_UP" }.count == 2, "\(rig.mirror.output)\n\(rig.daemon.log)")
+        #expect(!touches.contains("TOUCH_CANCEL"), "\(rig.mirror.output)")
+    }
 }

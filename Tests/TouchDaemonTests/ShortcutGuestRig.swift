@@ -7,7 +7,7 @@ import Trace
 
 /// The guest rig of the shortcut tests (keys, clicks, the locked session): a live touchd with
 /// `shortcuts`, a recording played on a uinput touchscreen of the suite's own (its name prefixed,
-/// so only it is passed through, with the `cancel` ending: a claim shows as a cancel), and real
+/// so only it is passed through, by default with the `cancel` ending: a claim shows as a cancel), and real
 /// libinput reading touchd's output device (its keyboard or pointer) and the suite's mirror.
 final class ShortcutGuestRig {
     let directory: TemporaryDirectory
@@ -22,7 +22,7 @@ final class ShortcutGuestRig {
     /// touchd creates), plays nothing yet. `ready` runs once touchd is up, before the devices
     /// are looked for (the locked test waits for logind's state there).
     init(suite namePrefix: String, shortcuts: String, recording path: String, outputDevice: String,
-         outputArguments: [String] = [], directory: TemporaryDirectory = TemporaryDirectory(),
+         outputArguments: [String] = [], ending: String = "cancel", directory: TemporaryDirectory = TemporaryDirectory(),
          daemonArguments: [String] = [], environment: [String: String] = [:],
          ready: (DaemonProcess) throws -> Void = { _ in }) throws {
         self.directory = directory
@@ -31,7 +31,7 @@ final class ShortcutGuestRig {
         devices:
           - match: {name: "\(namePrefix)*"}
             passThrough: true
-            passThroughEnding: cancel
+            passThroughEnding: \(ending)
         shortcuts:
         \(shortcuts)
         """.write(toFile: config, atomically: true, encoding: .utf8)
