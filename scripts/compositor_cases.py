@@ -853,7 +853,9 @@ CASES = [
     ("edge-tap-at-lift", case_edge_tap, None),
     ("claim-shortcut", case_shortcut, None),
     ("claim-drag", case_drag, None),
-    ("secondary-click", case_click, None),
+    # Not weston 10: it announces a pointer to its clients on the pointer's first event, so the
+    # first click's press reaches no app (docs/shortcuts.md, "Secondary click").
+    ("secondary-click", case_click, {"sway", "cage"}),
     ("ten-fingers", case_ten_fingers, None),
     ("udev-calibration", case_udev_calibration, None),
     ("sway-input-calibration", case_sway_input, {"sway"}),
