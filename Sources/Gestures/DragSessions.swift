@@ -53,6 +53,9 @@ public struct DragSessions: Sendable {
         var surface: SurfaceID
         var deadline: Timestamp
         var adding: Bool
+        /// An adding request's tap, held back from its client until the answer:
+        /// delivered as a tap if no item comes, consumed if items join.
+        var heldTap: GestureEvent?
     }
 
     var roles: [SurfaceID: DragRoles] = [:]
@@ -65,6 +68,21 @@ public struct DragSessions: Sendable {
 
     /// The earliest time at which ``advance(to:into:)`` would do something.
     public private(set) var nextDeadline: Timestamp?
+
+    /// Positions, in the outputs the last ``observe(_:engine:into:)`` read, of
+    /// taps held back for an answer (semantics §12.5): the caller leaves them
+    /// out of what it delivers.
+    public private(set) var heldOutputs: [Int] = []
+    /// Held taps whose answer brought no item (none, no answer in time, or
+    /// the session ended first): they go on as taps, late. The caller
+    /// delivers them and calls ``clearReleasedTaps()``.
+    public private(set) var releasedTaps: [GestureEvent] = []
+
+    /// Forgets the released taps once delivered.
+    public mutating func clearReleasedTaps() { releasedTaps.removeAll(keepingCapacity: true) }
+
+    /// Taps held back for an answer now.
+    public var pendingTaps: Int { requests.reduce(0) { $0 + ($1.heldTap == nil ? 0 : 1) } }
 
     /// Creates an empty table.
     public init() {}
@@ -135,12 +153,14 @@ public struct DragSessions: Sendable {
     /// Follows what the engine produced (a frame's, a deadline's, a surface
     /// change's outputs), in order.
     public mutating func observe(_ outputs: [EngineOutput], engine: borrowing Engine, into out: inout [DragSessionEvent]) {
+        if !heldOutputs.isEmpty { heldOutputs.removeAll(keepingCapacity: true) }
         guard !isIdle else { return }
-        for o in outputs {
+        for (n, o) in outputs.enumerated() {
             guard case .gesture(let g) = o, let surface = g.surface else { continue }
             switch g.kind {
             case .drag: dragged(g, surface: surface, engine: engine, into: &out)
-            case .tap where g.state == .recognized: tapped(g, surface: surface, engine: engine, into: &out)
+            case .tap where g.state == .recognized:
+                if tapped(g, surface: surface, engine: engine, into: &out) { heldOutputs.append(n) }
             default: break
             }
         }
@@ -180,16 +200,23 @@ public struct DragSessions: Sendable {
 
     /// A tap on a surface that adds items asks its owner, for the latest
     /// active session on the same screen (UIKit's tap on a draggable view
-    /// while a drag is in progress).
-    mutating func tapped(_ g: GestureEvent, surface: SurfaceID, engine: borrowing Engine, into out: inout [DragSessionEvent]) {
+    /// while a drag is in progress). True when the tap is held for the answer.
+    mutating func tapped(_ g: GestureEvent, surface: SurfaceID, engine: borrowing Engine, into out: inout [DragSessionEvent]) -> Bool {
         guard roles[surface]?.addsItems == true, let screen = engine.screen(ofSurface: surface),
-              let s = sessions.lastIndex(where: { $0.awaiting == nil && $0.screen == screen }) else { return }
+              let s = sessions.lastIndex(where: { $0.awaiting == nil && $0.screen == screen }) else { return false }
         let request = Request(id: nextRequest, session: sessions[s].id, owner: g.owner, surface: surface,
-                              deadline: Timestamp(microseconds: g.time.microseconds + Self.answerTimeoutMicroseconds), adding: true)
+                              deadline: Timestamp(microseconds: g.time.microseconds + Self.answerTimeoutMicroseconds), adding: true,
+                              heldTap: g)
         nextRequest += 1
         requests.append(request)
         out.append(DragSessionEvent(time: g.time, session: request.session, owner: g.owner, surface: surface,
                                     location: g.location, kind: .addRequested(request: request.id)))
+        return true
+    }
+
+    /// An adding request is over without items: its tap goes on as a tap.
+    mutating func release(_ r: Request) {
+        if let tap = r.heldTap { releasedTaps.append(tap) }
     }
 
     /// Finds the target under the touch and tells the old and the new one.
@@ -218,6 +245,7 @@ public struct DragSessions: Sendable {
     /// Ends session `i`: the data to the target if it takes them, then the end to every party once.
     mutating func finish(at i: Int, reason: DragEndReason, time: Timestamp, into out: inout [DragSessionEvent]) {
         let s = sessions.remove(at: i)
+        for r in requests where r.session == s.id { release(r) }
         requests.removeAll { $0.session == s.id }
         var outcome = DragOutcome.cancelled
         if reason == .lifted, let target = s.target, s.proposal == .copy || s.proposal == .move {
@@ -247,6 +275,8 @@ public struct DragSessions: Sendable {
             requests.removeAll { $0.id == r.id }
             if !r.adding, let i = sessions.firstIndex(where: { $0.id == r.session }) {
                 finish(at: i, reason: .timedOut, time: r.deadline, into: &out)
+            } else {
+                release(r)
             }
         }
         nextDeadline = earliestDeadline()
@@ -289,13 +319,16 @@ public struct DragSessions: Sendable {
             throw DragRequestError(.limitExceeded, "items: a session holds at most \(Self.maxDataBytes) bytes of data")
         }
         let adding = requests[r].adding
-        requests.remove(at: r)
+        let answered = requests.remove(at: r)
         defer { nextDeadline = earliestDeadline() }
         if !adding && items.isEmpty {
             finish(at: i, reason: .noItems, time: time, into: &out)
             return
         }
-        guard !items.isEmpty else { return }
+        guard !items.isEmpty else {
+            release(answered)
+            return
+        }
         sessions[i].items += items
         sessions[i].dataBytes = bytes
         for item in items {

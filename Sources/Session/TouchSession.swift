@@ -272,13 +272,14 @@ public struct TouchSession: Sendable {
         outputs.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &outputs)
         if !outputs.isEmpty {
-            sink.engineOutputs(outputs)
-            followDrags(outputs, into: &sink)
+            Self.observeDrags(&dragSessions, &outputs, engine: engine, events: &dragEvents)
+            if !outputs.isEmpty { sink.engineOutputs(outputs) }
+            emitDrags(into: &sink)
         }
         if let d = dragSessions.nextDeadline, d <= time {
             dragEvents.removeAll(keepingCapacity: true)
             dragSessions.advance(to: time, into: &dragEvents)
-            if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+            emitDrags(into: &sink)
         }
     }
 
@@ -306,27 +307,43 @@ public struct TouchSession: Sendable {
         if let d = dragSessions.nextDeadline, d <= frame.time {
             dragEvents.removeAll(keepingCapacity: true)
             dragSessions.advance(to: frame.time, into: &dragEvents)
-            if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+            emitDrags(into: &sink)
         }
         lastTime = max(lastTime, frame.time)
         outputs.removeAll(keepingCapacity: true)
         engine.handle(frame, into: &outputs)
+        Self.observeDrags(&dragSessions, &outputs, engine: engine, events: &dragEvents)
         sink.frame(frame, outputs: outputs, engine: engine)
-        followDrags(outputs, into: &sink)
+        emitDrags(into: &sink)
     }
 
     /// Engine outputs without a frame, to the sink and the drag sessions.
     mutating func deliver<Sink: SessionSink>(_ out: [EngineOutput], into sink: inout Sink) {
-        sink.engineOutputs(out)
-        followDrags(out, into: &sink)
+        var out = out
+        Self.observeDrags(&dragSessions, &out, engine: engine, events: &dragEvents)
+        if !out.isEmpty { sink.engineOutputs(out) }
+        emitDrags(into: &sink)
     }
 
-    /// The drag sessions follow what the engine produced (nothing to do while
-    /// no surface plays a part in one).
-    mutating func followDrags<Sink: SessionSink>(_ out: [EngineOutput], into sink: inout Sink) {
-        guard !dragSessions.isIdle else { return }
-        dragEvents.removeAll(keepingCapacity: true)
-        dragSessions.observe(out, engine: engine, into: &dragEvents)
+    /// The drag sessions follow what the engine produced, before the sink
+    /// sees it (nothing to do while no surface plays a part in one): a tap
+    /// held for an adding client's answer leaves the outputs (semantics §12.5).
+    static func observeDrags(
+        _ drags: inout DragSessions, _ out: inout [EngineOutput], engine: borrowing Engine, events: inout [DragSessionEvent]
+    ) {
+        events.removeAll(keepingCapacity: true)
+        guard !drags.isIdle else { return }
+        drags.observe(out, engine: engine, into: &events)
+        for n in drags.heldOutputs.reversed() { out.remove(at: n) }
+    }
+
+    /// What the drag sessions produced, after the engine outputs that caused
+    /// it: held taps that go on as taps, then the sessions' events.
+    mutating func emitDrags<Sink: SessionSink>(into sink: inout Sink) {
+        if !dragSessions.releasedTaps.isEmpty {
+            sink.engineOutputs(dragSessions.releasedTaps.map { .gesture($0) })
+            dragSessions.clearReleasedTaps()
+        }
         if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
     }
 
@@ -335,6 +352,7 @@ public struct TouchSession: Sendable {
     /// Sets what a surface does in drag sessions (semantics §12).
     public mutating func setDragRoles(_ roles: DragRoles, of surface: SurfaceID, owner: String) {
         dragSessions.setRoles(roles, of: surface, owner: owner)
+        engine.setCompact(roles.compact, surface: surface)
     }
 
     /// A client answers a drag session's request with items (``DragSessions/offerItems(_:request:from:at:engine:into:)``),
@@ -344,7 +362,7 @@ public struct TouchSession: Sendable {
     ) throws(DragRequestError) {
         dragEvents.removeAll(keepingCapacity: true)
         try dragSessions.offerItems(items, request: request, from: owner, at: lastTime, engine: engine, into: &dragEvents)
-        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+        emitDrags(into: &sink)
     }
 
     /// The target under a session's touch proposes an operation (``DragSessions/propose(_:session:from:)``).
@@ -383,6 +401,7 @@ public struct TouchSession: Sendable {
         let out = engine.removeSurface(id)
         if !out.isEmpty { deliver(out, into: &sink) }
         dragSessions.surfaceRemoved(id)
+        engine.setCompact(false, surface: id)
     }
 
     /// Removes every surface registered at runtime by `owner` (a client that
@@ -391,13 +410,16 @@ public struct TouchSession: Sendable {
         // Its sessions end as `source-gone` before its surfaces' recognizers are cancelled.
         dragEvents.removeAll(keepingCapacity: true)
         dragSessions.ownerGone(owner, at: lastTime, into: &dragEvents)
-        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+        emitDrags(into: &sink)
         guard addedSurfaces.contains(where: { $0.owner == owner }) else { return }
         let gone = addedSurfaces.filter { $0.owner == owner }
         addedSurfaces.removeAll { $0.owner == owner }
         let out = engine.setSurfaces(configuration.gestures.surfaces + addedSurfaces)
         if !out.isEmpty { deliver(out, into: &sink) }
-        for g in gone { dragSessions.surfaceRemoved(g.id) }
+        for g in gone {
+            dragSessions.surfaceRemoved(g.id)
+            engine.setCompact(false, surface: g.id)
+        }
     }
 
     /// Applies a new configuration: screens, device rules and gestures;
