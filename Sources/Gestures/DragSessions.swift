@@ -65,6 +65,8 @@ public struct DragSessions: Sendable {
     var requests: [Request] = []
     var nextSession = 1
     var nextRequest = 1
+    /// The latest time seen (an output's, a deadline's, an answer's).
+    var now = Timestamp.zero
 
     /// The earliest time at which ``advance(to:into:)`` would do something.
     public private(set) var nextDeadline: Timestamp?
@@ -77,6 +79,19 @@ public struct DragSessions: Sendable {
     /// the session ended first): they go on as taps, late. The caller
     /// delivers them and calls ``clearReleasedTaps()``.
     public private(set) var releasedTaps: [GestureEvent] = []
+
+    /// Decisions since the caller last cleared them (``clearRecords()``), for
+    /// explanations and views; the touch's moves over a target make none.
+    public private(set) var records: [DragSessionRecord] = []
+
+    /// Forgets the records once read.
+    public mutating func clearRecords() { records.removeAll(keepingCapacity: true) }
+
+    mutating func record(_ s: Session, _ kind: DragSessionRecord.Kind, at time: Timestamp) {
+        now = max(now, time)
+        records.append(DragSessionRecord(time: time, session: s.id, source: s.owner, sourceSurface: s.surface, location: s.location,
+                                         items: s.items.count, types: s.types, kind: kind))
+    }
 
     /// Forgets the released taps once delivered.
     public mutating func clearReleasedTaps() { releasedTaps.removeAll(keepingCapacity: true) }
@@ -169,6 +184,7 @@ public struct DragSessions: Sendable {
 
     mutating func dragged(_ g: GestureEvent, surface: SurfaceID, engine: borrowing Engine, into out: inout [DragSessionEvent]) {
         let existing = sessions.firstIndex { $0.surface == surface && $0.recognizer == g.recognizer }
+        now = max(now, g.time)
         switch g.state {
         case .began:
             guard existing == nil, roles[surface]?.offersItems == true, let screen = engine.screen(ofSurface: surface) else { return }
@@ -176,6 +192,7 @@ public struct DragSessions: Sendable {
                                   deadline: Timestamp(microseconds: g.time.microseconds + Self.answerTimeoutMicroseconds), adding: false)
             sessions.append(Session(id: nextSession, owner: g.owner, surface: surface, recognizer: g.recognizer, screen: screen,
                                     location: g.location, awaiting: request.id))
+            record(sessions[sessions.count - 1], .opened(request: request.id), at: g.time)
             requests.append(request)
             nextSession += 1
             nextRequest += 1
@@ -209,14 +226,17 @@ public struct DragSessions: Sendable {
                               heldTap: g)
         nextRequest += 1
         requests.append(request)
+        record(sessions[s], .addAsked(owner: g.owner, surface: surface, request: request.id), at: g.time)
         out.append(DragSessionEvent(time: g.time, session: request.session, owner: g.owner, surface: surface,
                                     location: g.location, kind: .addRequested(request: request.id)))
         return true
     }
 
     /// An adding request is over without items: its tap goes on as a tap.
-    mutating func release(_ r: Request) {
-        if let tap = r.heldTap { releasedTaps.append(tap) }
+    mutating func release(_ r: Request, of s: Session, because reason: String, at time: Timestamp) {
+        guard let tap = r.heldTap else { return }
+        releasedTaps.append(tap)
+        record(s, .tapReleased(owner: r.owner, surface: r.surface, reason: reason), at: time)
     }
 
     /// Finds the target under the touch and tells the old and the new one.
@@ -228,6 +248,7 @@ public struct DragSessions: Sendable {
         }
         let id = sessions[i].id
         if let old = sessions[i].target, old.surface != hit?.surface {
+            record(sessions[i], .exited(owner: old.owner, surface: old.surface), at: time)
             out.append(DragSessionEvent(time: time, session: id, owner: old.owner, surface: old.surface, location: location, kind: .exited))
             sessions[i].target = nil
             sessions[i].proposal = .cancel
@@ -235,6 +256,7 @@ public struct DragSessions: Sendable {
         guard let new = hit else { return }
         if sessions[i].target == nil {
             sessions[i].target = new
+            record(sessions[i], .entered(owner: new.owner, surface: new.surface), at: time)
             out.append(DragSessionEvent(time: time, session: id, owner: new.owner, surface: new.surface, location: location,
                                         kind: .entered(types: types, items: sessions[i].items.count)))
         } else {
@@ -245,14 +267,16 @@ public struct DragSessions: Sendable {
     /// Ends session `i`: the data to the target if it takes them, then the end to every party once.
     mutating func finish(at i: Int, reason: DragEndReason, time: Timestamp, into out: inout [DragSessionEvent]) {
         let s = sessions.remove(at: i)
-        for r in requests where r.session == s.id { release(r) }
+        for r in requests where r.session == s.id { release(r, of: s, because: "the session ended first", at: time) }
         requests.removeAll { $0.session == s.id }
         var outcome = DragOutcome.cancelled
         if reason == .lifted, let target = s.target, s.proposal == .copy || s.proposal == .move {
             outcome = s.proposal == .copy ? .copy : .move
+            record(s, .dropped(owner: target.owner, surface: target.surface, operation: s.proposal), at: time)
             out.append(DragSessionEvent(time: time, session: s.id, owner: target.owner, surface: target.surface, location: s.location,
                                         kind: .perform(operation: s.proposal, items: s.items)))
         }
+        record(s, .ended(outcome: outcome, reason: reason), at: time)
         var told: [String] = []
         func tell(_ owner: String, _ surface: SurfaceID?) {
             guard !told.contains(owner) else { return }
@@ -275,8 +299,8 @@ public struct DragSessions: Sendable {
             requests.removeAll { $0.id == r.id }
             if !r.adding, let i = sessions.firstIndex(where: { $0.id == r.session }) {
                 finish(at: i, reason: .timedOut, time: r.deadline, into: &out)
-            } else {
-                release(r)
+            } else if let s = sessions.first(where: { $0.id == r.session }) {
+                release(r, of: s, because: "no answer in 250 ms", at: r.deadline)
             }
         }
         nextDeadline = earliestDeadline()
@@ -300,6 +324,7 @@ public struct DragSessions: Sendable {
         _ items: [DragItem], request: Int, from owner: String, at time: Timestamp, engine: borrowing Engine,
         into out: inout [DragSessionEvent]
     ) throws(DragRequestError) {
+        now = max(now, time)
         guard let r = requests.firstIndex(where: { $0.id == request && $0.owner == owner }),
               let i = sessions.firstIndex(where: { $0.id == requests[r].session }) else {
             throw DragRequestError(.unknownRequest, "request: no pending drag request \(request) for this client")
@@ -326,7 +351,7 @@ public struct DragSessions: Sendable {
             return
         }
         guard !items.isEmpty else {
-            release(answered)
+            release(answered, of: sessions[i], because: "no item", at: time)
             return
         }
         sessions[i].items += items
@@ -337,8 +362,13 @@ public struct DragSessions: Sendable {
         if adding, owner != sessions[i].owner, !sessions[i].adders.contains(owner) { sessions[i].adders.append(owner) }
         if !adding {
             sessions[i].awaiting = nil
-        } else if let target = sessions[i].target {
+            record(sessions[i], .itemsAnswered, at: time)
+        } else {
+            record(sessions[i], .itemsAdded(owner: owner, count: items.count), at: time)
+        }
+        if adding, let target = sessions[i].target {
             // The target is told the new count and types as if entered anew; it may propose again.
+            record(sessions[i], .exited(owner: target.owner, surface: target.surface), at: time)
             out.append(DragSessionEvent(time: time, session: sessions[i].id, owner: target.owner, surface: target.surface,
                                         location: sessions[i].location, kind: .exited))
             sessions[i].target = nil
@@ -350,9 +380,14 @@ public struct DragSessions: Sendable {
     /// The target under a session's touch proposes an operation; it may change it while the touch is over it.
     ///
     /// - Throws: `unknown-session` unless `owner` owns the surface the session is over.
-    public mutating func propose(_ operation: DropOperation, session: Int, from owner: String) throws(DragRequestError) {
+    /// `time`: when the proposal came (for the record); by default the latest time the sessions saw.
+    public mutating func propose(_ operation: DropOperation, session: Int, from owner: String, at time: Timestamp? = nil) throws(DragRequestError) {
+        let time = time ?? now
         guard let i = sessions.firstIndex(where: { $0.id == session && $0.target?.owner == owner }) else {
             throw DragRequestError(.unknownSession, "session: no drag session \(session) over this client's surfaces")
+        }
+        if sessions[i].proposal != operation, let target = sessions[i].target {
+            record(sessions[i], .proposal(owner: target.owner, surface: target.surface, operation: operation), at: time)
         }
         sessions[i].proposal = operation
     }

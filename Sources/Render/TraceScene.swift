@@ -224,6 +224,8 @@ struct SceneCollector {
     var tracks: [TraceScene.Track] = []
     var gestures: [GestureEvent] = []
     var systemEvents: [SystemEvent] = []
+    /// Drag sessions' decisions (semantics §12), in order.
+    var dragRecords: [DragSessionRecord] = []
     var lanes: [LaneBuilder] = []
     var first: Timestamp?
     var last: Timestamp?
@@ -245,6 +247,9 @@ struct SceneCollector {
         case .engine(.touch), .engine(.mirror):
             // A surface's raw stream and a mirror repeat touches already drawn from the pipeline.
             return
+        case .drag(let r):
+            see(r.time)
+            dragRecords.append(r)
         }
     }
 

@@ -28,6 +28,10 @@ public protocol SessionSink {
     /// What drag sessions tell clients (semantics §12), after the engine
     /// outputs that caused it; the array is the session's buffer, reused.
     mutating func dragSessionEvents(_ events: [DragSessionEvent])
+    /// The drag sessions' decisions (semantics §8 for §12: who was asked,
+    /// what answered, targets entered and left, proposals, the end), never
+    /// the items' data; the array is the session's buffer, reused.
+    mutating func dragSessionRecords(_ records: [DragSessionRecord])
 }
 
 extension SessionSink {
@@ -37,6 +41,8 @@ extension SessionSink {
     public mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {}
     /// By default a sink has no client to tell of drag sessions.
     public mutating func dragSessionEvents(_ events: [DragSessionEvent]) {}
+    /// By default a sink has no use for the drag sessions' decisions.
+    public mutating func dragSessionRecords(_ records: [DragSessionRecord]) {}
 }
 
 /// A device's arrival, change or departure, as a ``TouchSession`` reports it.
@@ -114,6 +120,10 @@ public struct TouchSession: Sendable {
     /// Drag sessions across clients (semantics §12), following the engine.
     public private(set) var dragSessions = DragSessions()
 
+    /// Configuration file surfaces that play a part in drag sessions: the
+    /// session answers for them (they have no client).
+    var configuredDrags: [SurfaceID: (owner: String, drag: SurfaceDragConfiguration)] = [:]
+
     // Reused for every frame.
     var outputs: [EngineOutput] = []
     var dragEvents: [DragSessionEvent] = []
@@ -127,6 +137,21 @@ public struct TouchSession: Sendable {
         engine = Engine(configuration: configuration.gestures(for: []))
         engine.recordsDebug = recordsDebug
         outputs.reserveCapacity(64)
+        applyConfiguredDrags()
+    }
+
+    /// The configuration file's surfaces' parts in drag sessions, in force.
+    mutating func applyConfiguredDrags() {
+        for id in configuredDrags.keys {
+            dragSessions.setRoles(DragRoles(), of: id, owner: configuredDrags[id]!.owner)
+            engine.setCompact(false, surface: id)
+        }
+        configuredDrags = [:]
+        for surface in configuration.gestures.surfaces {
+            guard let d = surface.drag else { continue }
+            configuredDrags[surface.id] = (surface.owner, d)
+            setDragRoles(d.roles, of: surface.id, owner: surface.owner)
+        }
     }
 
     /// Whether the engine produces ``DebugRecord``s (they cost allocations).
@@ -340,11 +365,36 @@ public struct TouchSession: Sendable {
     /// What the drag sessions produced, after the engine outputs that caused
     /// it: held taps that go on as taps, then the sessions' events.
     mutating func emitDrags<Sink: SessionSink>(into sink: inout Sink) {
+        if !configuredDrags.isEmpty { answerForConfiguredSurfaces() }
+        if !dragSessions.records.isEmpty {
+            sink.dragSessionRecords(dragSessions.records)
+            dragSessions.clearRecords()
+        }
         if !dragSessions.releasedTaps.isEmpty {
             sink.engineOutputs(dragSessions.releasedTaps.map { .gesture($0) })
             dragSessions.clearReleasedTaps()
         }
         if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+    }
+
+    /// The session answers for the configuration file's surfaces at once:
+    /// their items when asked, their proposal when entered (what follows from
+    /// an answer joins the events being emitted).
+    mutating func answerForConfiguredSurfaces() {
+        var n = 0
+        while n < dragEvents.count {
+            let e = dragEvents[n]
+            n += 1
+            guard let surface = e.surface, let configured = configuredDrags[surface], configured.owner == e.owner else { continue }
+            switch e.kind {
+            case .itemsRequested(let r), .addRequested(let r):
+                try? dragSessions.offerItems(configured.drag.items, request: r, from: e.owner, at: e.time, engine: engine, into: &dragEvents)
+            case .entered:
+                try? dragSessions.propose(configured.drag.proposal, session: e.session, from: e.owner, at: e.time)
+            case .moved, .exited, .perform, .ended:
+                break
+            }
+        }
     }
 
     // MARK: Drag sessions
@@ -367,7 +417,7 @@ public struct TouchSession: Sendable {
 
     /// The target under a session's touch proposes an operation (``DragSessions/propose(_:session:from:)``).
     public mutating func proposeDrop(_ operation: DropOperation, session: Int, from owner: String) throws(DragRequestError) {
-        try dragSessions.propose(operation, session: session, from: owner)
+        try dragSessions.propose(operation, session: session, from: owner, at: lastTime)
     }
 
     // MARK: Surfaces and configuration
@@ -482,6 +532,7 @@ public struct TouchSession: Sendable {
             applyGeometry(effective, into: &sink)
         }
         if configuration.helloScreens != screensBefore { sink.screensChanged(configuration.helloScreens, at: lastTime) }
+        applyConfiguredDrags()
     }
 
     // MARK: Screens at runtime
