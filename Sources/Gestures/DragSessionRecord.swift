@@ -38,6 +38,8 @@ public struct DragSessionRecord: Hashable, Sendable, CustomStringConvertible {
     public var source: String
     /// The source surface.
     public var sourceSurface: SurfaceID
+    /// The screen of the session's touch.
+    public var screen: Int
     /// The session's touch, in screen pixels.
     public var location: Point
     /// How many items the session holds.
@@ -48,8 +50,9 @@ public struct DragSessionRecord: Hashable, Sendable, CustomStringConvertible {
     public var kind: Kind
 
     /// Creates a record.
-    public init(time: Timestamp, session: Int, source: String, sourceSurface: SurfaceID, location: Point, items: Int,
+    public init(time: Timestamp, session: Int, source: String, sourceSurface: SurfaceID, screen: Int = 0, location: Point, items: Int,
                 types: [String], kind: Kind) {
+        self.screen = screen
         self.time = time
         self.session = session
         self.source = source

@@ -89,7 +89,7 @@ public struct DragSessions: Sendable {
 
     mutating func record(_ s: Session, _ kind: DragSessionRecord.Kind, at time: Timestamp) {
         now = max(now, time)
-        records.append(DragSessionRecord(time: time, session: s.id, source: s.owner, sourceSurface: s.surface, location: s.location,
+        records.append(DragSessionRecord(time: time, session: s.id, source: s.owner, sourceSurface: s.surface, screen: s.screen, location: s.location,
                                          items: s.items.count, types: s.types, kind: kind))
     }
 

@@ -25,6 +25,7 @@ extension MessageEncoder {
         w.field("time", seconds: r.time.microseconds)
         w.field("session", int: r.session)
         w.field("source", string: r.sourceSurface.rawValue)
+        w.field("screen", int: r.screen)
         w.field("location", x: r.location.x, y: r.location.y, decimals: 2)
         w.field("itemCount", int: r.items)
         w.key("types")
