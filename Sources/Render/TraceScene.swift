@@ -142,6 +142,8 @@ public struct TraceScene: Sendable {
     public var gestures: [GestureEvent]
     /// System events (deferral decisions, edge hints), in order.
     public var systemEvents: [SystemEvent]
+    /// Drag sessions' decisions (semantics §12), in order: never the items' data.
+    public var dragRecords: [DragSessionRecord] = []
     /// One lane per recognizer that had touches in play, in order of first appearance.
     public var lanes: [Lane]
     /// Time of the first thing shown.
@@ -187,6 +189,7 @@ public struct TraceScene: Sendable {
             tracks: collector.tracks, gestures: collector.gestures, systemEvents: collector.systemEvents,
             lanes: collector.lanes.filter(\.sawTouches).map(\.lane),
             start: collector.first ?? .zero, end: collector.last ?? .zero)
+        dragRecords = collector.dragRecords
     }
 
     /// The edge zones of a gesture configuration, in screen pixels.
