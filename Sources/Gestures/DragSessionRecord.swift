@@ -34,7 +34,7 @@ public struct DragSessionRecord: Hashable, Sendable, CustomStringConvertible {
     public var time: Timestamp
     /// The session.
     public var session: Int
-    /// The source's owner and surface.
+    /// The source's owner (a client's `client-N`, `config` for a configuration file's surface).
     public var source: String
     /// The source surface.
     public var sourceSurface: SurfaceID
