@@ -132,6 +132,8 @@ public struct DragSessions: Sendable {
     public mutating func surfaceRemoved(_ id: SurfaceID) {
         roles[id] = nil
         roleOwners[id] = nil
+        // A tap held for an answer on it is no tap of a surface that exists any more.
+        for i in requests.indices where requests[i].surface == id { requests[i].heldTap = nil }
         for i in sessions.indices where sessions[i].target?.surface == id {
             sessions[i].target = nil
             sessions[i].proposal = .cancel

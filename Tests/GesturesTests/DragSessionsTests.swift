@@ -347,6 +347,20 @@ struct DragSessionsTests {
         // The drag lifted before the answer: the session ended and the tap goes on as a tap.
         #expect(c.outline("a").last == "ended:cancelled:lifted")
         #expect(c.gestures.filter { $0.recognizer == "tap" }.count == 1)
+
+        // The tapped surface removed while its tap is held: no tap of a surface gone.
+        var d = DragBench()
+        d.lift()
+        d.script.down(2, at: 1100, x: 50, y: 200)
+        d.script.up(2, at: 1160)
+        d.script.up(1, at: 1600)
+        d.run(to: 760)
+        try d.offer([hello], from: "a")
+        d.run(to: 1200)
+        #expect(d.drags.pendingTaps == 1)
+        d.drags.surfaceRemoved(DragBench.list2)
+        d.run(to: 2000)
+        #expect(!d.gestures.contains { $0.recognizer == "tap" })
     }
 
     @Test("§12 the target is hit-tested like a touch: a hidden target, or one whose types do not match, is no target")
