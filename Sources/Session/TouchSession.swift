@@ -420,6 +420,16 @@ public struct TouchSession: Sendable {
         try dragSessions.propose(operation, session: session, from: owner, at: lastTime)
     }
 
+    /// The same, and the decision goes to `sink` at once (an observer sees the
+    /// proposal without waiting for the touch to move).
+    public mutating func proposeDrop<Sink: SessionSink>(
+        _ operation: DropOperation, session: Int, from owner: String, into sink: inout Sink
+    ) throws(DragRequestError) {
+        try dragSessions.propose(operation, session: session, from: owner, at: lastTime)
+        dragEvents.removeAll(keepingCapacity: true)
+        emitDrags(into: &sink)
+    }
+
     // MARK: Surfaces and configuration
 
     /// Adds or replaces a surface registered at runtime; recognizers declared

@@ -26,8 +26,10 @@ extension DaemonEngine {
                 throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
             }
         case let .proposal(number, operation):
+            prepareRound()
+            defer { flush() }
             do {
-                try session.proposeDrop(operation, session: number, from: owner)
+                try session.proposeDrop(operation, session: number, from: owner, into: &router)
             } catch {
                 throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
             }
