@@ -85,7 +85,9 @@ public struct DragSessions: Sendable {
     public private(set) var records: [DragSessionRecord] = []
 
     /// Forgets the records once read.
-    public mutating func clearRecords() { records.removeAll(keepingCapacity: true) }
+    public mutating func clearRecords() {
+        if !records.isEmpty { records.removeAll(keepingCapacity: true) }
+    }
 
     mutating func record(_ s: Session, _ kind: DragSessionRecord.Kind, at time: Timestamp) {
         now = max(now, time)
@@ -186,7 +188,7 @@ public struct DragSessions: Sendable {
 
     mutating func dragged(_ g: GestureEvent, surface: SurfaceID, engine: borrowing Engine, into out: inout [DragSessionEvent]) {
         let existing = sessions.firstIndex { $0.surface == surface && $0.recognizer == g.recognizer }
-        now = max(now, g.time)
+        if g.time > now { now = g.time }
         switch g.state {
         case .began:
             guard existing == nil, roles[surface]?.offersItems == true, let screen = engine.screen(ofSurface: surface) else { return }
