@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Trace", targets: ["Trace"]),
         .library(name: "YAMLReader", targets: ["YAMLReader"]),
         .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "EngineMessages", targets: ["EngineMessages"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
         .library(name: "Session", targets: ["Session"]),
@@ -56,7 +57,10 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         .target(name: "YAMLReader"),
         .target(name: "Trace", dependencies: ["JSON", "TouchCore", "YAMLReader", "SystemCalls"]),
-        .target(name: "Wire", dependencies: ["JSON", "TouchCore", "Gestures"]),
+        // The protocol as its own values: what clients link (no engine, no session core).
+        .target(name: "Wire", dependencies: ["JSON"]),
+        // The server's edge: engine outputs as protocol values and lines, requests as engine values.
+        .target(name: "EngineMessages", dependencies: ["Wire", "TouchCore", "Gestures"]),
         .target(
             name: "Publisher",
             dependencies: [
@@ -67,17 +71,17 @@ let package = Package(
         ),
         .target(
             name: "Actions",
-            dependencies: ["Gestures", "JSON", "SystemCalls", "TouchClient", "Wire", "YAMLReader"]
+            dependencies: ["JSON", "SystemCalls", "TouchClient", "Wire", "YAMLReader"]
         ),
         .target(
             name: "TouchClient",
             dependencies: [
-                "JSON", "Wire", "Gestures",
+                "JSON", "Wire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "YAMLReader"]),
+        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "YAMLReader"]),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "SystemCalls"]),
         .target(name: "Udev", dependencies: ["CLibudev", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
@@ -88,7 +92,7 @@ let package = Package(
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls",
+                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -104,11 +108,13 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "touchd", dependencies: ["DaemonCommand"]),
-        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "Session", "Wire"]),
+        // The visual language of pictures and the live view, in the protocol's values (no engine).
+        .target(name: "DrawingStyle", dependencies: ["Wire"]),
+        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "Session", "Wire", "EngineMessages", "DrawingStyle"]),
         .target(
             name: "LiveView",
             dependencies: [
-                "Render", "TouchClient", "Wire",
+                "DrawingStyle", "TouchClient", "Wire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -117,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand",
+                "TouchCore", "Gestures", "Trace", "Wire", "EngineMessages", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -128,10 +134,11 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
-        .testTarget(name: "WireTests", dependencies: ["Wire", "JSON", "TouchCore", "Gestures"]),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "JSON"]),
+        .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
-            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting",
+            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "JSON", "TouchTesting"]),
@@ -150,13 +157,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchClientTests",
-            dependencies: ["TouchClient", "Publisher", "Wire", "JSON", "Gestures"]
+            dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
         ),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Session", "TouchCore", "Gestures", "Trace"]),
+        .testTarget(name: "DrawingStyleTests", dependencies: ["DrawingStyle", "Wire"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "DrawingStyle", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(
             name: "LiveViewTests",
             dependencies: [
-                "LiveView", "Render", "Publisher", "TouchClient", "Wire", "JSON",
+                "LiveView", "DrawingStyle", "Publisher", "TouchClient", "Wire", "JSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import Render
+import DrawingStyle
 
 /// The live view's single page: an SVG drawn by inline JavaScript from the
 /// `/events` stream, in the visual language of `touchctl render` (same

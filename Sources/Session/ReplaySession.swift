@@ -2,7 +2,6 @@
 import Gestures
 import TouchCore
 import Trace
-import Wire
 
 /// Which event streams a replay prints.
 public struct ReplayStreams: OptionSet, Hashable, Sendable {
@@ -130,12 +129,6 @@ public struct ReplaySession {
 
     /// A pipeline with every device of the session that the configuration does not ignore.
     public func makePipeline() -> TouchPipeline { makeSession().pipeline }
-
-    /// The `hello` entries for the session's devices.
-    public func helloDevices(_ pipeline: TouchPipeline) -> [HelloDevice] { pipeline.devices.map(HelloDevice.init) }
-
-    /// The `hello` entries for the session's screens.
-    public var helloScreens: [HelloScreen] { configuration.helloScreens }
 
     /// Replays every event through `pipeline` alone (no gesture engine), calling
     /// `frame` for each touch frame, including the end-of-recording cancellations.

@@ -21,8 +21,8 @@ public protocol SessionSink {
     /// A device entered service, changed, left, or was left alone.
     mutating func device(_ event: SessionDeviceEvent)
     /// The screen geometry changed (a `screens` request or a reload): the
-    /// screens as `hello` now lists them (semantics §11.3).
-    mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp)
+    /// screens now in force, in order (semantics §11.3).
+    mutating func screensChanged(_ screens: [ScreenEntry], at time: Timestamp)
     /// The seat's session changed (semantics §13): locked, unlocked, another session.
     mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp)
     /// What drag sessions tell clients (semantics §12), after the engine
@@ -36,7 +36,7 @@ public protocol SessionSink {
 
 extension SessionSink {
     /// By default a sink has no use for the screens.
-    public mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {}
+    public mutating func screensChanged(_ screens: [ScreenEntry], at time: Timestamp) {}
     /// By default a sink has no use for the session's state.
     public mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {}
     /// By default a sink has no client to tell of drag sessions.
@@ -514,7 +514,7 @@ public struct TouchSession: Sendable {
         // Device rules or quirks decide again (a device may now be ignored): touches down are cancelled.
         // A change of screens alone is a geometry change: touches down finish in theirs (semantics §11.2).
         let remap = new.devices != oldFile.devices || new.quirks != oldFile.quirks
-        let screensBefore = configuration.helloScreens
+        let screensBefore = configuration.screens
         if remap {
             for frame in pipeline.finish(at: lastTime) { run(frame, into: &sink) }
         }
@@ -541,7 +541,7 @@ public struct TouchSession: Sendable {
         } else {
             applyGeometry(effective, into: &sink)
         }
-        if configuration.helloScreens != screensBefore { sink.screensChanged(configuration.helloScreens, at: lastTime) }
+        if configuration.screens != screensBefore { sink.screensChanged(configuration.screens, at: lastTime) }
         applyConfiguredDrags()
     }
 
@@ -589,7 +589,7 @@ public struct TouchSession: Sendable {
         }
         screenOverrides = overrides
         applyGeometry(effective, into: &sink)
-        sink.screensChanged(configuration.helloScreens, at: lastTime)
+        sink.screensChanged(configuration.screens, at: lastTime)
     }
 
     /// Takes what logind says of the seat (semantics §13): when the status changes, the engine
@@ -638,32 +638,9 @@ public struct TouchSession: Sendable {
         guard let n = screenOverrides.screen(for: id, name: name) else { return nil }
         return configuration.screens.firstIndex { $0.name == n }
     }
-
-    // MARK: Hello
-
-    /// The devices in service as `hello` lists them.
-    public var helloDevices: [HelloDevice] { pipeline.devices.map(HelloDevice.init) }
-}
-
-extension HelloDevice {
-    /// A device as `hello` and `device` events describe it.
-    public init(_ info: DeviceInfo) {
-        self.init(
-            id: info.id, name: info.description.name, touchTypes: info.classification.touchTypes,
-            slots: info.description.slotCount, widthMM: info.geometry.width, heightMM: info.geometry.height,
-            sizeSource: info.geometry.source.rawValue, screen: info.mapping.screen)
-    }
 }
 
 extension TouchdConfiguration {
-    /// The screens as `hello` lists them: sizes as the user sees each screen.
-    public var helloScreens: [HelloScreen] {
-        screens.enumerated().map {
-            HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.viewWidth, height: $0.element.viewHeight,
-                        rotation: $0.element.rotation.rawValue, insets: $0.element.insets, sizeMM: $0.element.viewSizeMM)
-        }
-    }
-
     /// This configuration with the screen geometry set at runtime laid over
     /// it: screens changed, added or removed; device rules, surfaces and
     /// system gestures that name a screen by index follow it to its new

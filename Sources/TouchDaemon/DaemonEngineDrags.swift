@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import EngineMessages
 import Gestures
 import Publisher
 import Session
@@ -16,12 +17,12 @@ extension DaemonEngine {
         case let .roles(local, roles):
             let id = ClientNamespace.surfaceID(local, of: client)
             guard router.localIDs[id] != nil else { throw RequestError(.unknownSurface, "no surface \"\(local)\" on this connection") }
-            session.setDragRoles(roles, of: id, owner: owner)
+            session.setDragRoles(DragRoles(roles), of: id, owner: owner)
         case let .items(number, items):
             prepareRound()
             defer { flush() }
             do {
-                try session.offerDragItems(items, request: number, from: owner, into: &router)
+                try session.offerDragItems(items.map(DragItem.init), request: number, from: owner, into: &router)
             } catch {
                 throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
             }
@@ -29,7 +30,7 @@ extension DaemonEngine {
             prepareRound()
             defer { flush() }
             do {
-                try session.proposeDrop(operation, session: number, from: owner, into: &router)
+                try session.proposeDrop(DropOperation(operation), session: number, from: owner, into: &router)
             } catch {
                 throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
             }

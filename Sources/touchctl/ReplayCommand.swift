@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import EngineMessages
 import Gestures
 import TouchCore
 import Session
@@ -49,7 +50,7 @@ struct ReplayCommand: ParsableCommand {
             return
         }
         var w = JSONWriter()
-        MessageEncoder.hello(devices: session.helloDevices(session.makePipeline()), screens: session.helloScreens, into: &w)
+        MessageEncoder.hello(devices: session.makePipeline().devices.map(HelloDevice.init), screens: session.configuration.helloScreens, into: &w)
         out.line(w)
         session.run(recordsDebug: streams.contains(.debug)) { output in
             w.reset()

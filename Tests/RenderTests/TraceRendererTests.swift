@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import DrawingStyle
 import Gestures
 import TouchCore
 import Session

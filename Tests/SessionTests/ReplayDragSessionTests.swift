@@ -37,7 +37,7 @@ import Trace
 
     static func screen() throws -> (Int, Int) {
         let session = ReplaySession(recordings: [try recording()]).makeSession()
-        let s = session.configuration.helloScreens[0]
+        let s = session.configuration.screens[0]
         return (s.width, s.height)
     }
 

@@ -33,8 +33,8 @@ struct DragSink: SessionSink {
     static func session(_ recording: Recording, into sink: inout DragSink) throws -> TouchSession {
         var session = TouchSession(recordsDebug: false)
         session.addDevice(DeviceID(0), description: recording.devices[0].description, at: .zero, into: &sink)
-        let screen = session.configuration.helloScreens[0]
-        let (w, h) = (Double(screen.width), Double(screen.height))
+        let screen = session.configuration.screens[0]
+        let (w, h) = (Double(screen.viewWidth), Double(screen.viewHeight))
         let drag = RecognizerConfiguration(name: "drag", kind: .drag(DragParameters()))
         try session.upsertSurface(SurfaceConfiguration(id: "a/list", owner: "a", frame: ScreenRect(x: 0, y: 0, width: w / 2, height: h),
                                                        recognizers: [drag]), into: &sink)

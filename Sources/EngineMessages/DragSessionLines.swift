@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Gestures
 import TouchCore
+import Wire
 
 extension MessageEncoder {
     /// Writes one `drag-session` message (no trailing newline): a drag
