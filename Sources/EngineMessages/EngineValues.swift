@@ -203,11 +203,13 @@ extension DragEndReason {
 extension DragRoles {
     /// Roles a `drag-surface` request gave.
     public init(_ wire: WireDragRoles) {
-        self.init(offersItems: wire.offersItems, addsItems: wire.addsItems, dropTypes: wire.dropTypes)
+        self.init(offersItems: wire.offersItems, addsItems: wire.addsItems, dropTypes: wire.dropTypes, compact: wire.compact)
     }
 
     /// The protocol's roles.
-    public var wire: WireDragRoles { WireDragRoles(offersItems: offersItems, addsItems: addsItems, dropTypes: dropTypes) }
+    public var wire: WireDragRoles {
+        WireDragRoles(offersItems: offersItems, addsItems: addsItems, dropTypes: dropTypes, compact: compact)
+    }
 }
 
 extension DragItem {

@@ -58,6 +58,9 @@ public enum ReplayOutput: Sendable {
     case touch(Touch)
     /// Something the gesture engine produced: a gesture, a surface's raw touch, a debug record.
     case engine(EngineOutput)
+    /// A drag session's decision (semantics §12), for configuration file
+    /// surfaces that play a part in sessions.
+    case drag(DragSessionRecord)
 }
 
 /// A ``SessionSink`` that hands each touch and engine output to a closure
@@ -75,6 +78,10 @@ public struct ReplayOutputSink: SessionSink {
 
     public mutating func engineOutputs(_ outputs: [EngineOutput]) {
         for o in outputs { emit(.engine(o)) }
+    }
+
+    public mutating func dragSessionRecords(_ records: [DragSessionRecord]) {
+        for r in records { emit(.drag(r)) }
     }
 
     public mutating func device(_ event: SessionDeviceEvent) {}

@@ -27,8 +27,10 @@ extension DaemonEngine {
                 throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
             }
         case let .proposal(number, operation):
+            prepareRound()
+            defer { flush() }
             do {
-                try session.proposeDrop(DropOperation(operation), session: number, from: owner)
+                try session.proposeDrop(DropOperation(operation), session: number, from: owner, into: &router)
             } catch {
                 throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
             }
@@ -37,6 +39,16 @@ extension DaemonEngine {
 }
 
 extension EventRouter {
+    /// The sessions' decisions go to observers only (the live view): clients
+    /// granted `seeAllTouches` that subscribe to `touch`, never to the
+    /// parties (a record names every party's surfaces); never the items' data.
+    mutating func dragSessionRecords(_ records: [DragSessionRecord]) {
+        guard wants(.touch) else { return }
+        for r in records {
+            batch.append(stream: .touch, time: r.time.seconds, observersOnly: true) { MessageEncoder.dragSessionRecord(r, into: &$0) }
+        }
+    }
+
     /// Drag events go to the client they are for only, on its `gesture`
     /// stream (always delivered to a surface's owner); `moved` is an update a
     /// coalescing client may get folded, per session and surface.

@@ -37,6 +37,7 @@ public enum DragRequest: Hashable, Sendable {
             let surface = try d.name(fields["surface"], path: "surface")
             roles.offersItems = try d.bool(fields["offersItems"], path: "offersItems") ?? false
             roles.addsItems = try d.bool(fields["addsItems"], path: "addsItems") ?? false
+            roles.compact = try d.bool(fields["compact"], path: "compact") ?? false
             if let list = try d.array(fields["dropTypes"], path: "dropTypes") {
                 guard list.count <= maxDropTypes else {
                     throw RequestError(.limitExceeded, "dropTypes: at most \(maxDropTypes) types", id: d.id)
@@ -111,6 +112,7 @@ public enum DragRequest: Hashable, Sendable {
             w.key("surface"); w.string(surface)
             if roles.offersItems { w.key("offersItems"); w.bool(true) }
             if roles.addsItems { w.key("addsItems"); w.bool(true) }
+            if roles.compact { w.key("compact"); w.bool(true) }
             if !roles.dropTypes.isEmpty {
                 w.key("dropTypes")
                 w.beginArray()

@@ -11,12 +11,17 @@ public struct WireDragRoles: Hashable, Sendable {
     /// `dropTypes`: MIME types it accepts as a drop target (`text/plain`, `image/*`, `*/*`);
     /// empty: not a drop target.
     public var dropTypes: [String]
+    /// `compact`: its long presses alongside a drag wait until the drag fails (at
+    /// the lift for a touch held still) instead of beginning at their own time
+    /// (semantics §12.8).
+    public var compact: Bool
 
     /// Creates roles; the default is none.
-    public init(offersItems: Bool = false, addsItems: Bool = false, dropTypes: [String] = []) {
+    public init(offersItems: Bool = false, addsItems: Bool = false, dropTypes: [String] = [], compact: Bool = false) {
         self.offersItems = offersItems
         self.addsItems = addsItems
         self.dropTypes = dropTypes
+        self.compact = compact
     }
 }
 

@@ -55,6 +55,21 @@ struct DragSink: SessionSink {
         return out
     }
 
+    @Test("§12.8 drag-surface's compact reaches the engine, and leaves with the surface")
+    func compactFollowsTheSurface() throws {
+        let recording = try Self.recording()
+        var sink = DragSink()
+        var session = try Self.session(recording, into: &sink)
+        #expect(session.engine.compactSurfaces.isEmpty)
+        session.setDragRoles(DragRoles(offersItems: true, compact: true), of: "a/list", owner: "a")
+        #expect(session.engine.compactSurfaces == ["a/list"])
+        session.setDragRoles(DragRoles(offersItems: true), of: "a/list", owner: "a")
+        #expect(session.engine.compactSurfaces.isEmpty)
+        session.setDragRoles(DragRoles(compact: true), of: "a/list", owner: "a")
+        session.removeSurface("a/list", into: &sink)
+        #expect(session.engine.compactSurfaces.isEmpty)
+    }
+
     @Test("§12 a source answering in time, a target proposing copy: the data at the lift, the end to both")
     func dropThroughTheSession() throws {
         let recording = try Self.recording()

@@ -196,8 +196,8 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
             case ("hello", .hello), ("touch", .touch), ("gesture", .gesture), ("system", .system), ("device", .device),
                  ("screens", .screens), ("drag", .drag), ("overflow", .overflow), ("goodbye", .goodbye), ("error", .error):
                 break
-            case ("ack", .other), ("debug", .other), ("session", .other):
-                break  // answers are taken by the client before events; debug and session lines are passed on as they are
+            case ("ack", .other), ("debug", .other), ("session", .other), ("drag-session", .other):
+                break  // answers are taken by the client before events; debug, session and drag-session lines are passed on as they are
             default:
                 Issue.record("\(type) read as \(event)")
             }

@@ -28,7 +28,7 @@ import Session
                 MessageEncoder.gesture(g, into: &w)
                 gestures.append(w.string)
                 events.append(g)
-            case .engine(.touch), .engine(.debug), .engine(.system), .engine(.mirror):
+            case .engine(.touch), .engine(.debug), .engine(.system), .engine(.mirror), .drag:
                 break
             }
         }

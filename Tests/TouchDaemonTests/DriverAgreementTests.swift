@@ -36,7 +36,7 @@ import Wire
             switch out {
             case .touch(let t): MessageEncoder.touch(t, into: &w)
             case .engine(.gesture(let g)): MessageEncoder.gesture(g, into: &w)
-            case .engine: return
+            case .engine, .drag: return
             }
             lines.append(w.string)
         }

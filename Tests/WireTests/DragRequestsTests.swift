@@ -25,6 +25,7 @@ import Wire
             #"{"op":"drag-items","id":3,"request":7,"items":[{"representations":[{"type":"text/plain","data":"Lyon \"centre\""},{"type":"text/uri-list","data":"geo:45.76,4.84"}]}]}"#,
             #"{"op":"drag-items","id":4,"request":8,"items":[]}"#,
             #"{"op":"drop-proposal","id":5,"session":2,"operation":"move"}"#,
+            #"{"op":"drag-surface","id":6,"surface":"list","offersItems":true,"compact":true}"#,
         ]
         for line in lines {
             let envelope = try RequestDecoder.decode(line)
@@ -32,6 +33,7 @@ import Wire
         }
         #expect(try decode(lines[0]) == .drag(.roles(surface: "list", WireDragRoles(offersItems: true, addsItems: true))))
         #expect(try decode(lines[4]) == .drag(.proposal(session: 2, .move)))
+        #expect(try decode(lines[5]) == .drag(.roles(surface: "list", WireDragRoles(offersItems: true, compact: true))))
         guard case .drag(.items(7, let items)) = try decode(lines[2]) else { Issue.record("not items"); return }
         #expect(items.first?.representations.map(\.type) == ["text/plain", "text/uri-list"])
         #expect(items.first?.representations.first?.data == "Lyon \"centre\"")
@@ -42,6 +44,7 @@ import Wire
         expectError(#"{"op":"drag-surface","id":1,"surface":"m","dropTypes":["plain"]}"#, .badField, "dropTypes[0]: expected a MIME type")
         expectError(#"{"op":"drag-surface","id":1,"surface":"m","dropTypes":["*/plain"]}"#, .badField, "dropTypes[0]")
         expectError(#"{"op":"drag-surface","id":1,"surface":"m","offersItems":"yes"}"#, .badField, "offersItems")
+        expectError(#"{"op":"drag-surface","id":1,"surface":"m","compact":1}"#, .badField, "compact")
         expectError(#"{"op":"drag-items","id":1,"items":[]}"#, .badField, "request: missing")
         expectError(#"{"op":"drag-items","id":1,"request":0,"items":[]}"#, .badField, "request: expected a positive integer")
         expectError(#"{"op":"drag-items","id":1,"request":1}"#, .badField, "items: missing")
