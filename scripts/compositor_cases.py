@@ -819,6 +819,8 @@ def case_map_to_output(r):
     output widens the layout the touchscreen spans; mapped to the app's output, a tap at a quarter
     of the panel's width lands at a quarter of the app's."""
     ident = "0:0:Atmel_maXTouch_Touchscreen"
+    if not r.comp.has_open(r.reading_node(r.panel)):
+        return False, f"sway does not read {r.reading_node(r.panel)}"
     app_output = (sway_outputs(r) or [{}])[0].get("name")
     if not app_output:
         return False, "sway reported no output"
@@ -954,11 +956,12 @@ CASES = [
     ("ten-fingers", case_ten_fingers, None),
     ("udev-calibration", case_udev_calibration, None),
     ("sway-input-calibration", case_sway_input, {"sway"}),
+    # Before sigstop, after which pass-through stays off until touchd restarts.
+    ("sway-map-to-output", case_map_to_output, {"sway"}),
     ("restart-same-spot", case_restart_spot, None),
     ("restart-two-fingers", case_restart_two, None),
     ("sigkill-finger-down", case_sigkill, None),
     ("sigstop", case_sigstop, None),
-    ("sway-map-to-output", case_map_to_output, {"sway"}),
     # Last: touchd is restarted with `passThroughEnding: cancel` once for these.
     ("claim-shortcut-cancel", case_shortcut_cancel, None),
     ("claim-drag-cancel", case_drag_cancel, None),
