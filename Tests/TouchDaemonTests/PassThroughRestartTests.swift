@@ -114,7 +114,9 @@ final class UserServiceManager {
         var original: String
         var mirrorNode: String
 
-        init(store: Bool = true, ending: String = "lift") throws {
+        /// `namePrefix` names the touchscreen and is all touchd passes through: suites running beside
+        /// each other in one guest keep their own devices.
+        init(store: Bool = true, ending: String = "lift", namePrefix: String = PassThroughRestartTests.namePrefix) throws {
             func step(_ what: String) { FileHandle.standardError.write(Data("restart rig: \(Date().timeIntervalSince1970) \(what)\n".utf8)) }
             step("starting systemd --user")
             manager = try UserServiceManager()
@@ -123,7 +125,7 @@ final class UserServiceManager {
             guardian = try DaemonProcess(["--pass-through-guard", guardSocket], waitForSocket: false)
             try guardian.waitForLog("listening on")
             let config = directory.path + "/touchd.yaml"
-            try ("devices:\n  - match: {name: \"\(PassThroughRestartTests.namePrefix)*\"}\n    passThrough: true\n    passThroughEnding: \(ending)\n")
+            try ("devices:\n  - match: {name: \"\(namePrefix)*\"}\n    passThrough: true\n    passThroughEnding: \(ending)\n")
                 .write(toFile: config, atomically: true, encoding: .utf8)
             logPath = directory.path + "/touchd.log"
             let storeLines = store ? "FileDescriptorStoreMax=16\nEnvironment=FDSTORE=16\n" : ""
@@ -141,7 +143,7 @@ final class UserServiceManager {
             var s = PassThroughTests.Strokes()
             s.fingerDown(at: 1000, x: 400, y: 240)
             var recording = try s.recording()
-            for i in recording.devices.indices { recording.devices[i].description.name = PassThroughRestartTests.namePrefix + recording.devices[i].description.name }
+            for i in recording.devices.indices { recording.devices[i].description.name = namePrefix + recording.devices[i].description.name }
             replay = try UinputReplay(recording: recording)
             let node = try #require(replay.devices.first?.devnode)
             original = node
@@ -275,7 +277,7 @@ final class UserServiceManager {
     /// request on; the gap is from the request to the write of the first tap
     /// that reaches the mirror after one was lost (or, with no loss, 0).
     static func measureGap(store: Bool, interval: Int = 20) throws -> (gap: Double, lost: Int) {
-        let rig = try Rig(store: store)
+        let rig = try Rig(store: store, namePrefix: "PassThroughRestartBenchmarks ")
         var reader = try EvdevDevice(path: rig.mirrorNode)
         var mirrorPath = rig.mirrorNode
         var events: [InputEvent] = []
