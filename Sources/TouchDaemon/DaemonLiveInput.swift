@@ -62,6 +62,13 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     func start() async throws(DaemonStartError) {
         let result: Result<Void, DaemonStartError> = await engine.perform { engine in
             do {
+                // Before anything kept is checked: the guard must stop waiting to give it back.
+                if self.store.hasKept {
+                    self.startWatchdog()
+                    if let link = self.watchdog?.guardLink, !link.awaitTakeover() {
+                        self.logger.warning("pass-through: the guard did not answer; what systemd kept is taken over as found")
+                    }
+                }
                 let events = try self.source.start()
                 self.apply(events, on: engine)
                 self.store.discardRest()
@@ -236,13 +243,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         }
         engine.activatePassThrough(id)
         passThroughActive.insert(id)
-        if watchdog == nil {
-            do {
-                watchdog = try PassThroughWatchdog(logger: logger, guardLink: PassThroughGuardLink(logger: logger))
-            } catch {
-                logger.error("pass-through: cannot start the watchdog: \(error)")
-            }
-        }
+        startWatchdog()
         if let fd = source.descriptor(of: id) {
             watchdog?.watch(id, descriptor: fd)
             if let mirror = engine.mirrorDescriptor(id) {
@@ -252,6 +253,16 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
             }
         }
         logger.notice("pass-through: on", metadata: ["device": "\(id.rawValue)"])
+    }
+
+    /// Starts the watchdog (and connects to the guard) once.
+    private func startWatchdog() {
+        guard watchdog == nil else { return }
+        do {
+            watchdog = try PassThroughWatchdog(logger: logger, guardLink: PassThroughGuardLink(logger: logger))
+        } catch {
+            logger.error("pass-through: cannot start the watchdog: \(error)")
+        }
     }
 
     /// The watchdog released every pass-through grab while this thread was

@@ -40,13 +40,16 @@ import TouchCore
 ///
 /// Messages (one per datagram, ASCII): `hand <device> <slots>` with two
 /// descriptors (the grabbed device, the mirror), `forget <device>`, `beat`,
-/// `restart`; from the guard: `released`.
+/// `restart`, `takeover` (a starting touchd about to take kept devices
+/// over: once the guard answers `takeover`, it will not act on what it
+/// held, so what touchd then finds alive stays alive); from the guard:
+/// `released`, `takeover`.
 public enum PassThroughGuard {
     /// Silence after which the guard acts, in milliseconds.
     public static let silenceLimitMilliseconds: Int64 = 1000
     /// How long the guard waits for the next touchd after one stopped with
     /// its devices kept for a restart, in milliseconds.
-    public static let restartLimitMilliseconds: Int64 = 2000
+    public static let restartLimitMilliseconds: Int64 = 3000
     /// Where touchd looks for the guard unless `TOUCHD_GUARD_SOCKET` says otherwise.
     public static let defaultSocketPath = "/run/touchd-guard/guard.sock"
 
@@ -132,6 +135,9 @@ public enum PassThroughGuard {
                         break
                     case "restart":
                         restartAnnounced = true
+                    case "takeover":
+                        // Accepting this connection ended any wait: nothing held is acted on any more.
+                        _ = Syscall.send(connection, Array("takeover".utf8), descriptors: [])
                     default:
                         logger.warning("pass-through guard: unexpected message \(text) with \(received.count) descriptor(s)")
                         received.forEach { _ = close($0) }
@@ -213,6 +219,19 @@ final class PassThroughGuardLink: @unchecked Sendable {
     /// descriptor store): the guard waits for it before giving them back.
     func expectRestart() {
         _ = Syscall.send(fd, Array("restart".utf8), descriptors: [])
+    }
+
+    /// Waits (up to `timeoutMilliseconds`) until the guard has heard this
+    /// touchd: from then on it will not give back what a previous touchd
+    /// left (it may have already: the descriptors are then dead, and the
+    /// takeover finds them so). False when the guard did not answer.
+    func awaitTakeover(timeoutMilliseconds: Int32 = 2000) -> Bool {
+        _ = Syscall.send(fd, Array("takeover".utf8), descriptors: [])
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var p = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        guard (try? p.withUnsafeMutableBufferPointer { b throws(SystemCallError) in try Syscall.poll(b, timeoutMilliseconds: timeoutMilliseconds) }) ?? 0 > 0 else { return false }
+        let (n, _) = Syscall.receive(fd, into: &buffer, maxDescriptors: 0)
+        return n > 0 && String(decoding: buffer[0..<n], as: UTF8.self) == "takeover"
     }
 
     /// The engine made progress.

@@ -68,6 +68,9 @@ final class PassThroughStore {
         }
     }
 
+    /// Whether systemd passed anything of a previous touchd's pass-through.
+    var hasKept: Bool { !kept.isEmpty }
+
     /// The key of a device node: its name (`event5`), as in the mirror's phys.
     static func key(ofNode node: String) -> String {
         String(node.split(separator: "/").last ?? Substring(node))
