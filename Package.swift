@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Trace", targets: ["Trace"]),
         .library(name: "YAMLReader", targets: ["YAMLReader"]),
         .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "EngineMessages", targets: ["EngineMessages"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
         .library(name: "Session", targets: ["Session"]),
@@ -51,12 +52,17 @@ let package = Package(
         .systemLibrary(name: "CSystemCalls"),
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         .target(name: "TouchCore"),
+        .target(name: "KeyboardKeys"),
+        .target(name: "Quirks", dependencies: ["TouchCore"]),
         // JSON values, parsing and the text every writer shares, for Trace and Wire alike.
         .target(name: "JSON"),
-        .target(name: "Gestures", dependencies: ["TouchCore"]),
+        .target(name: "Gestures", dependencies: ["TouchCore", "KeyboardKeys"]),
         .target(name: "YAMLReader"),
         .target(name: "Trace", dependencies: ["JSON", "TouchCore", "YAMLReader", "SystemCalls"]),
-        .target(name: "Wire", dependencies: ["JSON", "TouchCore", "Gestures"]),
+        // The protocol as its own values: what clients link (no engine, no session core).
+        .target(name: "Wire", dependencies: ["JSON"]),
+        // The server's edge: engine outputs as protocol values and lines, requests as engine values.
+        .target(name: "EngineMessages", dependencies: ["Wire", "TouchCore", "Gestures"]),
         .target(
             name: "Publisher",
             dependencies: [
@@ -67,18 +73,18 @@ let package = Package(
         ),
         .target(
             name: "Actions",
-            dependencies: ["Gestures", "JSON", "SystemCalls", "TouchClient", "Wire", "YAMLReader"]
+            dependencies: ["JSON", "SystemCalls", "TouchClient", "Wire", "YAMLReader"]
         ),
         .target(
             name: "TouchClient",
             dependencies: [
-                "JSON", "Wire", "Gestures",
+                "JSON", "Wire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "YAMLReader"]),
-        .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "SystemCalls"]),
+        .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "YAMLReader", "Quirks", "KeyboardKeys"]),
+        .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "KeyboardKeys", "SystemCalls"]),
         .target(name: "Udev", dependencies: ["CLibudev", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
@@ -88,7 +94,7 @@ let package = Package(
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls",
+                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls", "Quirks", "KeyboardKeys",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -104,11 +110,13 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "touchd", dependencies: ["DaemonCommand"]),
-        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "Session", "Wire"]),
+        // The visual language of pictures and the live view, in the protocol's values (no engine).
+        .target(name: "DrawingStyle", dependencies: ["Wire"]),
+        .target(name: "Render", dependencies: ["TouchCore", "Gestures", "Session", "Wire", "EngineMessages", "DrawingStyle"]),
         .target(
             name: "LiveView",
             dependencies: [
-                "Render", "TouchClient", "Wire",
+                "DrawingStyle", "TouchClient", "Wire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -117,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand",
+                "TouchCore", "Gestures", "Trace", "Wire", "EngineMessages", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand", "Quirks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -126,15 +134,18 @@ let package = Package(
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "QuirksTests", dependencies: ["Quirks", "TouchCore", "Trace", "TouchTesting"]),
+        .testTarget(name: "KeyboardKeysTests", dependencies: ["KeyboardKeys"]),
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
-        .testTarget(name: "WireTests", dependencies: ["Wire", "JSON", "TouchCore", "Gestures"]),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "JSON"]),
+        .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
-            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting",
+            dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting", "Quirks", "KeyboardKeys",
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "JSON", "TouchTesting"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "JSON", "TouchTesting", "KeyboardKeys"]),
         .testTarget(
             name: "PublisherTests",
             dependencies: [
@@ -150,13 +161,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchClientTests",
-            dependencies: ["TouchClient", "Publisher", "Wire", "JSON", "Gestures"]
+            dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
         ),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Session", "TouchCore", "Gestures", "Trace"]),
+        .testTarget(name: "DrawingStyleTests", dependencies: ["DrawingStyle", "Wire"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "DrawingStyle", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(
             name: "LiveViewTests",
             dependencies: [
-                "LiveView", "Render", "Publisher", "TouchClient", "Wire", "JSON",
+                "LiveView", "DrawingStyle", "Publisher", "TouchClient", "Wire", "JSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "Trace", package: "touchd"),
                 .product(name: "Gestures", package: "touchd"),
                 .product(name: "Wire", package: "touchd"),
+                .product(name: "EngineMessages", package: "touchd"),
                 .product(name: "Publisher", package: "touchd"),
                 .product(name: "TouchDaemon", package: "touchd"),
                 .product(name: "Session", package: "touchd"),

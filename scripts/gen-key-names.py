@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Writes Sources/TouchCore/KeyboardKeyNames.swift from the kernel's
+"""Writes Sources/KeyboardKeys/KeyboardKeyNames.swift from the kernel's
 linux/input-event-codes.h: every KEY_* name below BTN_MISC (0x100) and in the
 KEY_OK..KEY_MAX range (0x160..0x2ff), with the kernel's aliases.
 
@@ -39,5 +39,5 @@ out.append("    static let namesAndCodes: [(String, UInt16)] = [\n")
 for name, code in order:
     out.append(f'        ("{name}", 0x{code:x}),\n')
 out.append("    ]\n}\n")
-open("Sources/TouchCore/KeyboardKeyNames.swift", "w").write("".join(out))
+open("Sources/KeyboardKeys/KeyboardKeyNames.swift", "w").write("".join(out))
 print(f"{len(order)} key names")

@@ -9,6 +9,9 @@
  *   {"ev":"up","id":0,"t":12400,"mono":17.200001}
  *   {"ev":"motion",...} {"ev":"frame",...} {"ev":"cancel",...}
  *   {"ev":"configure","w":1280,"h":720} {"ev":"touch","bound":1}
+ *   {"ev":"button","button":273,"state":1,"x":640.00,"y":360.00,"t":12500,"mono":17.3}
+ *     (a wl_pointer button, at the pointer's last place on the surface;
+ *      {"ev":"pointer","bound":1} when the seat gains a pointer)
  *
  * Why not wev: wev prints text meant for people, buffered on a pipe, and
  * not the time an event was received, which the latency bench needs.
@@ -34,6 +37,8 @@ static struct wl_shm *shm;
 static struct xdg_wm_base *wm_base;
 static struct wl_seat *seat;
 static struct wl_touch *touch;
+static struct wl_pointer *pointer;
+static double pointer_x = -1, pointer_y = -1;
 static struct wl_surface *surface;
 static struct wl_buffer *buffer;
 static int width = 640, height = 480, configured_w, configured_h;
@@ -95,8 +100,57 @@ static const struct wl_touch_listener touch_listener = {
     .down = touch_down, .up = touch_up, .motion = touch_motion, .frame = touch_frame, .cancel = touch_cancel,
 };
 
+static void pointer_enter(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s,
+                          wl_fixed_t x, wl_fixed_t y) {
+    (void)d; (void)p; (void)serial; (void)s;
+    pointer_x = wl_fixed_to_double(x);
+    pointer_y = wl_fixed_to_double(y);
+}
+static void pointer_leave(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s) {
+    (void)d; (void)p; (void)serial; (void)s;
+}
+static void pointer_motion(void *d, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
+    (void)d; (void)p; (void)time;
+    pointer_x = wl_fixed_to_double(x);
+    pointer_y = wl_fixed_to_double(y);
+}
+static void pointer_button(void *d, struct wl_pointer *p, uint32_t serial, uint32_t time, uint32_t button,
+                           uint32_t state) {
+    (void)d; (void)p; (void)serial;
+    double m = mono();
+    EMIT("{\"ev\":\"button\",\"button\":%u,\"state\":%u,\"x\":%.2f,\"y\":%.2f,\"t\":%u,\"mono\":%.6f}\n",
+         button, state, pointer_x, pointer_y, time, m);
+}
+static void pointer_axis(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis, wl_fixed_t value) {
+    (void)d; (void)p; (void)time; (void)axis; (void)value;
+}
+static void pointer_frame(void *d, struct wl_pointer *p) { (void)d; (void)p; }
+static void pointer_axis_source(void *d, struct wl_pointer *p, uint32_t source) { (void)d; (void)p; (void)source; }
+static void pointer_axis_stop(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis) {
+    (void)d; (void)p; (void)time; (void)axis;
+}
+static void pointer_axis_discrete(void *d, struct wl_pointer *p, uint32_t axis, int32_t discrete) {
+    (void)d; (void)p; (void)axis; (void)discrete;
+}
+/* Every event of wl_pointer version 5 has a handler: libwayland calls each without a check. */
+static const struct wl_pointer_listener pointer_listener = {
+    .enter = pointer_enter, .leave = pointer_leave, .motion = pointer_motion, .button = pointer_button,
+    .axis = pointer_axis, .frame = pointer_frame, .axis_source = pointer_axis_source,
+    .axis_stop = pointer_axis_stop, .axis_discrete = pointer_axis_discrete,
+};
+
 static void seat_capabilities(void *d, struct wl_seat *s, uint32_t caps) {
     (void)d;
+    int has_pointer = (caps & WL_SEAT_CAPABILITY_POINTER) != 0;
+    if (has_pointer && !pointer) {
+        pointer = wl_seat_get_pointer(s);
+        wl_pointer_add_listener(pointer, &pointer_listener, NULL);
+        EMIT("{\"ev\":\"pointer\",\"bound\":1,\"mono\":%.6f}\n", mono());
+    } else if (!has_pointer && pointer) {
+        wl_pointer_release(pointer);
+        pointer = NULL;
+        EMIT("{\"ev\":\"pointer\",\"bound\":0,\"mono\":%.6f}\n", mono());
+    }
     int has = (caps & WL_SEAT_CAPABILITY_TOUCH) != 0;
     if (has && !touch) {
         touch = wl_seat_get_touch(s);
@@ -149,7 +203,7 @@ static void registry_global(void *d, struct wl_registry *r, uint32_t name, const
         wm_base = wl_registry_bind(r, name, &xdg_wm_base_interface, 1);
         xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
     } else if (!strcmp(iface, wl_seat_interface.name) && !seat) {
-        /* Version 5: wl_touch shape and orientation (6) are not needed. */
+        /* Version 5: wl_touch shape and orientation (6) and wl_pointer's axis_value120 (8) are not needed. */
         seat = wl_registry_bind(r, name, &wl_seat_interface, version < 5 ? version : 5);
         wl_seat_add_listener(seat, &seat_listener, NULL);
     }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-import Gestures
 import JSON
+import Wire
 
 /// A binding that fired: what to run and the environment it gets.
 public struct ActionFiring: Hashable, Sendable {
@@ -77,9 +77,9 @@ public struct ActionMatcher: Sendable {
     }
 
     /// Pixels per millimetre for a device's gestures: its screen's over its size (touchscreens),
-    /// otherwise the engine's fallback density.
+    /// otherwise the fallback density the server uses for them (``Wire/HelloScreen.fallbackPixelsPerMillimetre``).
     public func pixelsPerMillimetre(device: Int64?) -> Double {
-        device.flatMap { densities[$0] } ?? ScreenGeometry.fallbackPixelsPerMillimetre
+        device.flatMap { densities[$0] } ?? HelloScreen.fallbackPixelsPerMillimetre
     }
 
     /// The firings of one `gesture` message, in binding order; `line` is the message as touchd

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import KeyboardKeys
 import TouchCore
 
 /// touchd's own keyboard: a uinput device that declares every keyboard key, so udev tags it

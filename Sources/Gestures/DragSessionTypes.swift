@@ -12,16 +12,22 @@ public struct DragRoles: Hashable, Sendable {
     /// MIME types it accepts as a drop target (`text/plain`, `image/*`, `*/*`);
     /// empty: not a drop target.
     public var dropTypes: [String]
+    /// Its long presses alongside a drag wait until the drag fails, which for a
+    /// touch held still is its lift (UIKit's compact environment); false, the
+    /// default: they begin at their own time and the drag may still take the
+    /// touch (semantics §12.8).
+    public var compact: Bool
 
     /// Creates roles; the default is none.
-    public init(offersItems: Bool = false, addsItems: Bool = false, dropTypes: [String] = []) {
+    public init(offersItems: Bool = false, addsItems: Bool = false, dropTypes: [String] = [], compact: Bool = false) {
         self.offersItems = offersItems
         self.addsItems = addsItems
         self.dropTypes = dropTypes
+        self.compact = compact
     }
 
-    /// True when it plays no part in drag sessions.
-    public var isEmpty: Bool { !offersItems && !addsItems && dropTypes.isEmpty }
+    /// True when it plays no part in drag sessions and asks for nothing.
+    public var isEmpty: Bool { !offersItems && !addsItems && dropTypes.isEmpty && !compact }
 
     /// Whether it accepts an item of one of `types` (exact, `type/*` or `*/*`, case-insensitive).
     public func accepts(anyOf types: [String]) -> Bool {

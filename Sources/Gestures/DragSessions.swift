@@ -53,6 +53,9 @@ public struct DragSessions: Sendable {
         var surface: SurfaceID
         var deadline: Timestamp
         var adding: Bool
+        /// An adding request's tap, held back from its client until the answer:
+        /// delivered as a tap if no item comes, consumed if items join.
+        var heldTap: GestureEvent?
     }
 
     var roles: [SurfaceID: DragRoles] = [:]
@@ -62,9 +65,41 @@ public struct DragSessions: Sendable {
     var requests: [Request] = []
     var nextSession = 1
     var nextRequest = 1
+    /// The latest time seen (an output's, a deadline's, an answer's).
+    var now = Timestamp.zero
 
     /// The earliest time at which ``advance(to:into:)`` would do something.
     public private(set) var nextDeadline: Timestamp?
+
+    /// Positions, in the outputs the last ``observe(_:engine:into:)`` read, of
+    /// taps held back for an answer (semantics §12.5): the caller leaves them
+    /// out of what it delivers.
+    public private(set) var heldOutputs: [Int] = []
+    /// Held taps whose answer brought no item (none, no answer in time, or
+    /// the session ended first): they go on as taps, late. The caller
+    /// delivers them and calls ``clearReleasedTaps()``.
+    public private(set) var releasedTaps: [GestureEvent] = []
+
+    /// Decisions since the caller last cleared them (``clearRecords()``), for
+    /// explanations and views; the touch's moves over a target make none.
+    public private(set) var records: [DragSessionRecord] = []
+
+    /// Forgets the records once read.
+    public mutating func clearRecords() {
+        if !records.isEmpty { records.removeAll(keepingCapacity: true) }
+    }
+
+    mutating func record(_ s: Session, _ kind: DragSessionRecord.Kind, at time: Timestamp) {
+        now = max(now, time)
+        records.append(DragSessionRecord(time: time, session: s.id, source: s.owner, sourceSurface: s.surface, screen: s.screen, location: s.location,
+                                         items: s.items.count, types: s.types, kind: kind))
+    }
+
+    /// Forgets the released taps once delivered.
+    public mutating func clearReleasedTaps() { releasedTaps.removeAll(keepingCapacity: true) }
+
+    /// Taps held back for an answer now.
+    public var pendingTaps: Int { requests.reduce(0) { $0 + ($1.heldTap == nil ? 0 : 1) } }
 
     /// Creates an empty table.
     public init() {}
@@ -99,6 +134,8 @@ public struct DragSessions: Sendable {
     public mutating func surfaceRemoved(_ id: SurfaceID) {
         roles[id] = nil
         roleOwners[id] = nil
+        // A tap held for an answer on it is no tap of a surface that exists any more.
+        for i in requests.indices where requests[i].surface == id { requests[i].heldTap = nil }
         for i in sessions.indices where sessions[i].target?.surface == id {
             sessions[i].target = nil
             sessions[i].proposal = .cancel
@@ -135,12 +172,14 @@ public struct DragSessions: Sendable {
     /// Follows what the engine produced (a frame's, a deadline's, a surface
     /// change's outputs), in order.
     public mutating func observe(_ outputs: [EngineOutput], engine: borrowing Engine, into out: inout [DragSessionEvent]) {
+        if !heldOutputs.isEmpty { heldOutputs.removeAll(keepingCapacity: true) }
         guard !isIdle else { return }
-        for o in outputs {
+        for (n, o) in outputs.enumerated() {
             guard case .gesture(let g) = o, let surface = g.surface else { continue }
             switch g.kind {
             case .drag: dragged(g, surface: surface, engine: engine, into: &out)
-            case .tap where g.state == .recognized: tapped(g, surface: surface, engine: engine, into: &out)
+            case .tap where g.state == .recognized:
+                if tapped(g, surface: surface, engine: engine, into: &out) { heldOutputs.append(n) }
             default: break
             }
         }
@@ -149,6 +188,7 @@ public struct DragSessions: Sendable {
 
     mutating func dragged(_ g: GestureEvent, surface: SurfaceID, engine: borrowing Engine, into out: inout [DragSessionEvent]) {
         let existing = sessions.firstIndex { $0.surface == surface && $0.recognizer == g.recognizer }
+        if g.time > now { now = g.time }
         switch g.state {
         case .began:
             guard existing == nil, roles[surface]?.offersItems == true, let screen = engine.screen(ofSurface: surface) else { return }
@@ -156,6 +196,7 @@ public struct DragSessions: Sendable {
                                   deadline: Timestamp(microseconds: g.time.microseconds + Self.answerTimeoutMicroseconds), adding: false)
             sessions.append(Session(id: nextSession, owner: g.owner, surface: surface, recognizer: g.recognizer, screen: screen,
                                     location: g.location, awaiting: request.id))
+            record(sessions[sessions.count - 1], .opened(request: request.id), at: g.time)
             requests.append(request)
             nextSession += 1
             nextRequest += 1
@@ -180,16 +221,26 @@ public struct DragSessions: Sendable {
 
     /// A tap on a surface that adds items asks its owner, for the latest
     /// active session on the same screen (UIKit's tap on a draggable view
-    /// while a drag is in progress).
-    mutating func tapped(_ g: GestureEvent, surface: SurfaceID, engine: borrowing Engine, into out: inout [DragSessionEvent]) {
+    /// while a drag is in progress). True when the tap is held for the answer.
+    mutating func tapped(_ g: GestureEvent, surface: SurfaceID, engine: borrowing Engine, into out: inout [DragSessionEvent]) -> Bool {
         guard roles[surface]?.addsItems == true, let screen = engine.screen(ofSurface: surface),
-              let s = sessions.lastIndex(where: { $0.awaiting == nil && $0.screen == screen }) else { return }
+              let s = sessions.lastIndex(where: { $0.awaiting == nil && $0.screen == screen }) else { return false }
         let request = Request(id: nextRequest, session: sessions[s].id, owner: g.owner, surface: surface,
-                              deadline: Timestamp(microseconds: g.time.microseconds + Self.answerTimeoutMicroseconds), adding: true)
+                              deadline: Timestamp(microseconds: g.time.microseconds + Self.answerTimeoutMicroseconds), adding: true,
+                              heldTap: g)
         nextRequest += 1
         requests.append(request)
+        record(sessions[s], .addAsked(owner: g.owner, surface: surface, request: request.id), at: g.time)
         out.append(DragSessionEvent(time: g.time, session: request.session, owner: g.owner, surface: surface,
                                     location: g.location, kind: .addRequested(request: request.id)))
+        return true
+    }
+
+    /// An adding request is over without items: its tap goes on as a tap.
+    mutating func release(_ r: Request, of s: Session, because reason: String, at time: Timestamp) {
+        guard let tap = r.heldTap else { return }
+        releasedTaps.append(tap)
+        record(s, .tapReleased(owner: r.owner, surface: r.surface, reason: reason), at: time)
     }
 
     /// Finds the target under the touch and tells the old and the new one.
@@ -201,6 +252,7 @@ public struct DragSessions: Sendable {
         }
         let id = sessions[i].id
         if let old = sessions[i].target, old.surface != hit?.surface {
+            record(sessions[i], .exited(owner: old.owner, surface: old.surface), at: time)
             out.append(DragSessionEvent(time: time, session: id, owner: old.owner, surface: old.surface, location: location, kind: .exited))
             sessions[i].target = nil
             sessions[i].proposal = .cancel
@@ -208,6 +260,7 @@ public struct DragSessions: Sendable {
         guard let new = hit else { return }
         if sessions[i].target == nil {
             sessions[i].target = new
+            record(sessions[i], .entered(owner: new.owner, surface: new.surface), at: time)
             out.append(DragSessionEvent(time: time, session: id, owner: new.owner, surface: new.surface, location: location,
                                         kind: .entered(types: types, items: sessions[i].items.count)))
         } else {
@@ -218,13 +271,16 @@ public struct DragSessions: Sendable {
     /// Ends session `i`: the data to the target if it takes them, then the end to every party once.
     mutating func finish(at i: Int, reason: DragEndReason, time: Timestamp, into out: inout [DragSessionEvent]) {
         let s = sessions.remove(at: i)
+        for r in requests where r.session == s.id { release(r, of: s, because: "the session ended first", at: time) }
         requests.removeAll { $0.session == s.id }
         var outcome = DragOutcome.cancelled
         if reason == .lifted, let target = s.target, s.proposal == .copy || s.proposal == .move {
             outcome = s.proposal == .copy ? .copy : .move
+            record(s, .dropped(owner: target.owner, surface: target.surface, operation: s.proposal), at: time)
             out.append(DragSessionEvent(time: time, session: s.id, owner: target.owner, surface: target.surface, location: s.location,
                                         kind: .perform(operation: s.proposal, items: s.items)))
         }
+        record(s, .ended(outcome: outcome, reason: reason), at: time)
         var told: [String] = []
         func tell(_ owner: String, _ surface: SurfaceID?) {
             guard !told.contains(owner) else { return }
@@ -247,6 +303,8 @@ public struct DragSessions: Sendable {
             requests.removeAll { $0.id == r.id }
             if !r.adding, let i = sessions.firstIndex(where: { $0.id == r.session }) {
                 finish(at: i, reason: .timedOut, time: r.deadline, into: &out)
+            } else if let s = sessions.first(where: { $0.id == r.session }) {
+                release(r, of: s, because: "no answer in 250 ms", at: r.deadline)
             }
         }
         nextDeadline = earliestDeadline()
@@ -270,6 +328,7 @@ public struct DragSessions: Sendable {
         _ items: [DragItem], request: Int, from owner: String, at time: Timestamp, engine: borrowing Engine,
         into out: inout [DragSessionEvent]
     ) throws(DragRequestError) {
+        now = max(now, time)
         guard let r = requests.firstIndex(where: { $0.id == request && $0.owner == owner }),
               let i = sessions.firstIndex(where: { $0.id == requests[r].session }) else {
             throw DragRequestError(.unknownRequest, "request: no pending drag request \(request) for this client")
@@ -289,13 +348,16 @@ public struct DragSessions: Sendable {
             throw DragRequestError(.limitExceeded, "items: a session holds at most \(Self.maxDataBytes) bytes of data")
         }
         let adding = requests[r].adding
-        requests.remove(at: r)
+        let answered = requests.remove(at: r)
         defer { nextDeadline = earliestDeadline() }
         if !adding && items.isEmpty {
             finish(at: i, reason: .noItems, time: time, into: &out)
             return
         }
-        guard !items.isEmpty else { return }
+        guard !items.isEmpty else {
+            release(answered, of: sessions[i], because: "no item", at: time)
+            return
+        }
         sessions[i].items += items
         sessions[i].dataBytes = bytes
         for item in items {
@@ -304,8 +366,13 @@ public struct DragSessions: Sendable {
         if adding, owner != sessions[i].owner, !sessions[i].adders.contains(owner) { sessions[i].adders.append(owner) }
         if !adding {
             sessions[i].awaiting = nil
-        } else if let target = sessions[i].target {
+            record(sessions[i], .itemsAnswered, at: time)
+        } else {
+            record(sessions[i], .itemsAdded(owner: owner, count: items.count), at: time)
+        }
+        if adding, let target = sessions[i].target {
             // The target is told the new count and types as if entered anew; it may propose again.
+            record(sessions[i], .exited(owner: target.owner, surface: target.surface), at: time)
             out.append(DragSessionEvent(time: time, session: sessions[i].id, owner: target.owner, surface: target.surface,
                                         location: sessions[i].location, kind: .exited))
             sessions[i].target = nil
@@ -317,9 +384,14 @@ public struct DragSessions: Sendable {
     /// The target under a session's touch proposes an operation; it may change it while the touch is over it.
     ///
     /// - Throws: `unknown-session` unless `owner` owns the surface the session is over.
-    public mutating func propose(_ operation: DropOperation, session: Int, from owner: String) throws(DragRequestError) {
+    /// `time`: when the proposal came (for the record); by default the latest time the sessions saw.
+    public mutating func propose(_ operation: DropOperation, session: Int, from owner: String, at time: Timestamp? = nil) throws(DragRequestError) {
+        let time = time ?? now
         guard let i = sessions.firstIndex(where: { $0.id == session && $0.target?.owner == owner }) else {
             throw DragRequestError(.unknownSession, "session: no drag session \(session) over this client's surfaces")
+        }
+        if sessions[i].proposal != operation, let target = sessions[i].target {
+            record(sessions[i], .proposal(owner: target.owner, surface: target.surface, operation: operation), at: time)
         }
         sessions[i].proposal = operation
     }

@@ -65,6 +65,21 @@ public struct Engine: Sendable {
     /// ``EngineOutput/mirror(_:)`` events (semantics §9). Applies to touches that begin afterwards.
     public var mirroredDevices: Set<DeviceID> = []
 
+    /// Surfaces whose long presses alongside a drag wait until the drag fails,
+    /// which for a touch held still is its lift (UIKit's compact environment,
+    /// semantics §12.8); elsewhere a long press begins at its own time beside
+    /// the drag, which may still take the touch. Set by ``setCompact(_:surface:)``.
+    public private(set) var compactSurfaces: Set<SurfaceID> = []
+
+    /// Makes a surface's long presses alongside a drag wait until the drag
+    /// fails (`true`, compact) or begin at their own time beside it (`false`,
+    /// regular, the default; semantics §12.8). Applies at once, also to the
+    /// interactions in progress.
+    public mutating func setCompact(_ compact: Bool, surface: SurfaceID) {
+        let changed = compact ? compactSurfaces.insert(surface).inserted : compactSurfaces.remove(surface) != nil
+        if changed { resolveRelations() }
+    }
+
     /// Creates an engine. Surfaces with unknown parents are treated as roots; call
     /// ``GestureConfiguration/validate()`` first to reject such configurations.
     public init(configuration: GestureConfiguration) {

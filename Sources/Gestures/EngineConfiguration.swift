@@ -268,10 +268,15 @@ extension Engine {
             case .all: d.preventableByAll = true
             case .names(let n): d.preventableByAll = false; d.preventableBy = resolve(n, for: i)
             }
-            // Waits the kind table and the system imply (semantics sections 6 and 7).
+            // Waits the kind table and the system imply (semantics sections 6 and 7). A long press
+            // of a regular (not compact) surface follows a drag simultaneously instead (§12.8): it
+            // begins at its own time, and the drag, beginning later, still claims the touch.
             let waitsForKinds = slots[i].kind.waitsForKinds
+            let regular = slots[i].surface.map { !compactSurfaces.contains($0) } ?? false
             for j in slots.indices where j != i && slots[j].live {
-                if waitsForKinds.contains(slots[j].kind) || (slots[i].waitsForSystemEdges && slots[j].systemEdge != nil) {
+                if waitsForKinds.contains(slots[j].kind) && regular && slots[j].kind == .drag {
+                    d.simultaneousWith.append(ArenaMember(rawValue: j))
+                } else if waitsForKinds.contains(slots[j].kind) || (slots[i].waitsForSystemEdges && slots[j].systemEdge != nil) {
                     d.waitsFor.append(ArenaMember(rawValue: j))
                 }
             }

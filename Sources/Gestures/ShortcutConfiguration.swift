@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import KeyboardKeys
 import TouchCore
 
 // System shortcuts (semantics section 10): recognizers the administrator gives the system on a

@@ -53,13 +53,16 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
     public var delegateDeferralTo: SurfaceID?
     /// It covers the screen for an immersive app (for the `onlyFullScreen` deferral policy).
     public var fullScreen: Bool
+    /// Its part in drag sessions, for a configuration file's surface (clients say theirs with `drag-surface`).
+    public var drag: SurfaceDragConfiguration?
 
     /// Creates a surface.
     public init(
         id: SurfaceID, owner: String = "config", frame: ScreenRect, screen: Int = 0, z: Int = 0,
         parent: SurfaceID? = nil, hidden: Bool = false, enabled: Bool = true, multipleTouch: Bool = true,
         exclusiveTouch: Bool = false, recognizers: [RecognizerConfiguration] = [],
-        deferEdges: Set<SurfaceEdge> = [], delegateDeferralTo: SurfaceID? = nil, fullScreen: Bool = false
+        deferEdges: Set<SurfaceEdge> = [], delegateDeferralTo: SurfaceID? = nil, fullScreen: Bool = false,
+        drag: SurfaceDragConfiguration? = nil
     ) {
         self.id = id
         self.owner = owner
@@ -75,6 +78,7 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
         self.deferEdges = deferEdges
         self.delegateDeferralTo = delegateDeferralTo
         self.fullScreen = fullScreen
+        self.drag = drag
     }
 
     /// True when it has something to say about deferral: edges to defer, or a child that decides.
@@ -82,7 +86,7 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, owner, frame, screen, z, parent, hidden, enabled, multipleTouch, exclusiveTouch, recognizers
-        case deferEdges, delegateDeferralTo, fullScreen
+        case deferEdges, delegateDeferralTo, fullScreen, drag
     }
 
     /// Decodes; `id` and `frame` are required, everything else has a default.
@@ -106,6 +110,7 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
         delegateDeferralTo = try c.decodeIfPresent(SurfaceID.self, forKey: .delegateDeferralTo)
         try require(delegateDeferralTo != id, CodingKeys.delegateDeferralTo, c, "must name another surface")
         fullScreen = try c.decodeIfPresent(Bool.self, forKey: .fullScreen) ?? false
+        drag = try c.decodeIfPresent(SurfaceDragConfiguration.self, forKey: .drag)
         var seen = Set<String>()
         for r in recognizers {
             try require(seen.insert(r.name).inserted, CodingKeys.recognizers, c, "name '\(r.name)' twice on surface \(id)")
@@ -129,6 +134,7 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
         try c.encode(SurfaceEdge.allCases.filter { deferEdges.contains($0) }, forKey: .deferEdges)
         try c.encodeIfPresent(delegateDeferralTo, forKey: .delegateDeferralTo)
         try c.encode(fullScreen, forKey: .fullScreen)
+        try c.encodeIfPresent(drag, forKey: .drag)
     }
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import KeyboardKeys
 import TouchCore
 
 // The system edge gestures of semantics section 6: what the daemon's configuration

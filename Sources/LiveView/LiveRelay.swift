@@ -46,8 +46,9 @@ public struct LiveRelay: Sendable {
             case .screens(let m):
                 // The screens turned or changed (semantics §11.3): the page lays them out again.
                 feed.publish(m.json.jsonString)
-            case .other:
-                break
+            case .other(let m):
+                // A drag session's decisions (semantics §12), seen as an observer: the page draws the session.
+                if m.type == "drag-session" { feed.publish(m.json.jsonString) }
             }
         }
         feed.publish(Self.status(connected: false, "the connection to \(client.socketPath) ended"))

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import Render
+import DrawingStyle
 
 /// The live view's single page: an SVG drawn by inline JavaScript from the
 /// `/events` stream, in the visual language of `touchctl render` (same
@@ -27,9 +27,9 @@ public enum LiveViewPage {
         <h1>touchd live view <button id="clear" type="button">clear</button></h1>
         <div id="status" class="disconnected">connecting…</div>
         <svg id="view" class="touchd-live" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 960 540" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
-        <g id="screens"></g><g id="tracks"></g><g id="trails"></g><g id="gestures"></g>
+        <g id="screens"></g><g id="tracks"></g><g id="trails"></g><g id="gestures"></g><g id="sessions"></g>
         </svg>
-        <div id="legend">● began  ■ ended  ✕ cancelled  ○ stylus in proximity  □ out of proximity  — direct  ··· indirect  — stylus (width = pressure)  - - hover  ◆ gesture</div>
+        <div id="legend">● began  ■ ended  ✕ cancelled  ○ stylus in proximity  □ out of proximity  — direct  ··· indirect  — stylus (width = pressure)  - - hover  ◆ gesture  ▭ drag session (items → target: proposal)</div>
         <script>
         "use strict";
         const STYLE = \#(RenderStyle.javaScriptConstants);
@@ -37,10 +37,11 @@ public enum LiveViewPage {
         const NS = "http://www.w3.org/2000/svg";
         const svg = document.getElementById("view");
         const layers = { screens: document.getElementById("screens"), tracks: document.getElementById("tracks"),
-                         trails: document.getElementById("trails"), gestures: document.getElementById("gestures") };
+                         trails: document.getElementById("trails"), gestures: document.getElementById("gestures"),
+                         sessions: document.getElementById("sessions") };
         let screens = [{ id: 0, name: "default", width: 1920, height: 1080 }];
         let scale = 0.5, origins = {}, height = 540;
-        const open = new Map(), trails = new Map();
+        const open = new Map(), trails = new Map(), sessions = new Map();
         let placed = [];
 
         function el(name, attrs, parent, text) {
@@ -82,7 +83,8 @@ public enum LiveViewPage {
         function prune(layer, max) { while (layer.childElementCount > max) layer.firstElementChild.remove(); }
         function clearAll() {
           layers.tracks.replaceChildren(); layers.trails.replaceChildren(); layers.gestures.replaceChildren();
-          open.clear(); trails.clear(); placed = [];
+          layers.sessions.replaceChildren();
+          open.clear(); trails.clear(); sessions.clear(); placed = [];
         }
 
         function onTouch(m) {
@@ -198,6 +200,43 @@ public enum LiveViewPage {
           const g = el("g", { class: "system-event", "data-event": "edge-hint", "data-edge": m.edge }, layers.gestures);
           el("text", { x: n(lx), y: n(ly), "font-size": 11, fill: "#9a6700", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, g, "edge hint " + m.edge);
         }
+        // A drag session (semantics §12) as an observer sees it: its items' count and types, the
+        // target under the touch and its proposal; never the data (the daemon does not send it).
+        function sessionText(s) {
+          let t = "session " + s.id + ": " + s.items + (s.items === 1 ? " item" : " items");
+          if (s.types.length) t += " (" + s.types.join(", ") + ")";
+          if (s.ended) return t + " ended " + s.ended;
+          if (s.target) t += " → " + s.target + ": " + s.proposal;
+          return t;
+        }
+        function onDragSession(m) {
+          let s = sessions.get(m.session);
+          if (!s) {
+            s = { id: m.session, g: el("g", { class: "drag-session", "data-session": m.session, "data-source": m.source }, layers.sessions),
+                  items: 0, types: [], target: null, proposal: null, ended: null };
+            sessions.set(m.session, s);
+            prune(layers.sessions, MAX_GESTURES);
+          }
+          s.items = m.itemCount || 0; s.types = m.types || [];
+          if (m.event === "entered") { s.target = m.surface; s.proposal = "cancel"; }
+          else if (m.event === "exited") { s.target = null; s.proposal = null; }
+          else if (m.event === "proposal") { s.proposal = m.operation; }
+          else if (m.event === "ended") { s.ended = m.outcome + " (" + m.reason + ")"; sessions.delete(m.session); }
+          const [x, y] = pt(m);
+          const text = sessionText(s);
+          s.g.replaceChildren();
+          for (const [k, v] of [["data-event", m.event], ["data-items", s.items], ["data-types", s.types.join(" ")],
+                                ["data-target", s.target], ["data-proposal", s.proposal], ["data-ended", s.ended]]) {
+            if (v === null || v === undefined || v === "") s.g.removeAttribute(k); else s.g.setAttribute(k, String(v));
+          }
+          el("title", {}, s.g, text + " at t = " + m.time);
+          const w = text.length * 6.6 + 8;
+          const bx = x + 10 + w <= W ? x + 10 : Math.max(0, x - 10 - w), by = Math.max(y - 22, 0);
+          el("rect", { class: "drag-session-badge", x: n(bx), y: n(by), width: n(w), height: 16, rx: 3, fill: "#fff",
+                       stroke: s.ended ? "#8c959f" : (s.proposal === "copy" || s.proposal === "move" ? "#1a7f37" : "#9a6700"),
+                       "stroke-width": 1.25, "stroke-dasharray": s.ended ? "3 2" : undefined }, s.g);
+          el("text", { class: "drag-session-label", x: n(bx + 4), y: n(by + 12), "font-size": 11, fill: STYLE.gestureText }, s.g, text);
+        }
         function setStatus(text, connected) {
           const s = document.getElementById("status");
           s.textContent = text;
@@ -217,6 +256,7 @@ public enum LiveViewPage {
             case "touch": onTouch(m); break;
             case "gesture": onGesture(m); break;
             case "system": onSystem(m); break;
+            case "drag-session": onDragSession(m); break;
             case "status": setStatus(m.message, m.connected); break;
           }
         }

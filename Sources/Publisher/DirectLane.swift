@@ -25,6 +25,7 @@ struct RecipientRule: Sendable {
     /// Whether it wants an event of a batch (names read from the batch's `names`).
     func wants(_ event: EventAttributes, names: [String]) -> Bool {
         if event.toEveryone { return true }
+        if event.observersOnly { return seesAllTouches && subscriptions.wants(event, names: names) }
         guard let owner = event.owner else { return subscriptions.wants(event, names: names) }
         if id == owner { return event.stream == .gesture || subscriptions.wants(event, names: names) }
         return event.stream == .touch && seesAllTouches && subscriptions.wants(event, names: names)

@@ -49,12 +49,13 @@ public struct EventBatch: Sendable {
     public mutating func append(
         stream: EventStream, kind: String? = nil, recognizer: String? = nil, device: UInt32? = nil,
         touchType: String? = nil, surface: String? = nil, owner: ClientID? = nil, time: Double,
-        touchID: UInt32? = nil, isUpdate: Bool = false, toEveryone: Bool = false, encode: (inout JSONWriter) -> Void
+        touchID: UInt32? = nil, isUpdate: Bool = false, toEveryone: Bool = false, observersOnly: Bool = false,
+        encode: (inout JSONWriter) -> Void
     ) {
         attributes.append(EventAttributes(
             stream: stream, kind: name(kind), recognizer: name(recognizer), device: device,
             touchType: name(touchType), surface: name(surface), owner: owner, time: time,
-            touchID: touchID, isUpdate: isUpdate, toEveryone: toEveryone))
+            touchID: touchID, isUpdate: isUpdate, toEveryone: toEveryone, observersOnly: observersOnly))
         encode(&writer)
         writer.newline()
         ends.append(writer.count)
@@ -64,7 +65,8 @@ public struct EventBatch: Sendable {
     public mutating func append(_ event: PublishedEvent, encode: (inout JSONWriter) -> Void) {
         append(stream: event.stream, kind: event.kind, recognizer: event.recognizer, device: event.device,
                touchType: event.touchType, surface: event.surface, owner: event.owner, time: event.time,
-               touchID: event.touchID, isUpdate: event.isUpdate, toEveryone: event.toEveryone, encode: encode)
+               touchID: event.touchID, isUpdate: event.isUpdate, toEveryone: event.toEveryone, observersOnly: event.observersOnly,
+               encode: encode)
     }
 
     /// Adds an event with the line it carries.

@@ -33,6 +33,10 @@ public struct PublishedEvent: Sendable {
     /// Whether every client gets it, whatever it subscribes to (the
     /// `screens` message: semantics §11.3).
     public var toEveryone: Bool = false
+    /// Whether it goes only to observers: clients granted `seeAllTouches`
+    /// that subscribe to its stream, never to a party of what it describes
+    /// (a drag session's decisions, which name every party's surfaces).
+    public var observersOnly: Bool = false
     /// The encoded JSON object, without a newline; empty for the events of an
     /// ``EventBatch``, whose lines are in the batch's buffer.
     public var line: [UInt8]
@@ -99,6 +103,8 @@ public struct EventAttributes: Sendable, BitwiseCopyable {
     public var isUpdate: Bool
     /// Whether every client gets it (see ``PublishedEvent/toEveryone``).
     public var toEveryone: Bool = false
+    /// Whether only observers get it (see ``PublishedEvent/observersOnly``).
+    public var observersOnly: Bool = false
 }
 
 extension SubscriptionFilter {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DrawingStyle
 import Gestures
 import TouchCore
 

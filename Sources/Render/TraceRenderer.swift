@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DrawingStyle
 import Gestures
 import TouchCore
 
@@ -105,7 +106,67 @@ struct ScreenLayout {
             drawGesture(g, since: scene.start, labels: &labels, into: &w)
         }
         for e in scene.systemEvents { drawSystemEvent(e, screen: screen, labels: &labels, into: &w) }
+        drawSessions(scene.dragRecords.filter { $0.screen == screen.index }, since: scene.start, labels: &labels, into: &w)
         w.close()
+    }
+
+    /// A drag session's label, as the live view writes it: items, types, the target and its proposal, or the end.
+    static func sessionLabel(_ records: ArraySlice<DragSessionRecord>) -> String {
+        guard let last = records.last else { return "" }
+        var target: SurfaceID?, proposal: DropOperation?, ended: String?
+        for r in records {
+            switch r.kind {
+            case .entered(_, let s): target = s; proposal = .cancel
+            case .exited: target = nil; proposal = nil
+            case .proposal(_, _, let op): proposal = op
+            case .ended(let outcome, let reason): ended = "\(outcome.rawValue) (\(reason.rawValue))"
+            default: break
+            }
+        }
+        var t = "session \(last.session): \(last.items) \(last.items == 1 ? "item" : "items")"
+        if !last.types.isEmpty { t += " (" + last.types.joined(separator: ", ") + ")" }
+        if let ended { return t + " ended " + ended }
+        if let target, let proposal { t += " → \(target): \(proposal.rawValue)" }
+        return t
+    }
+
+    /// Each drag session (semantics §12): a square where a target was entered or the items dropped,
+    /// a line through its decisions, and its label at the last one. Never the items' data.
+    private func drawSessions(_ records: [DragSessionRecord], since start: Timestamp, labels: inout LabelPlacer, into w: inout SVGWriter) {
+        var ids: [Int] = []
+        for r in records where !ids.contains(r.session) { ids.append(r.session) }
+        for id in ids {
+            let mine = ArraySlice(records.filter { $0.session == id })
+            guard let last = mine.last else { continue }
+            let text = Self.sessionLabel(mine)
+            var attributes = [("class", "drag-session"), ("data-session", String(id)), ("data-source", last.sourceSurface.rawValue),
+                              ("data-items", String(last.items)), ("data-types", last.types.joined(separator: " "))]
+            if case let .ended(outcome, reason) = last.kind { attributes.append(("data-ended", "\(outcome.rawValue) (\(reason.rawValue))")) }
+            w.open("g", attributes)
+            w.title(mine.map { $0.description }.joined(separator: "\n"))
+            let points = mine.map { point($0.location) }
+            w.empty("path", [("class", "drag-session-path"),
+                             ("d", points.enumerated().map { "\($0.offset == 0 ? "M" : "L")\(svgNumber($0.element.x)) \(svgNumber($0.element.y))" }.joined(separator: " ")),
+                             ("fill", "none"), ("stroke", "#1a7f37"), ("stroke-width", "1"), ("stroke-dasharray", "4 2")])
+            for r in mine {
+                let kind: String
+                switch r.kind {
+                case .entered: kind = "entered"
+                case .dropped: kind = "dropped"
+                default: continue
+                }
+                let p = point(r.location)
+                w.empty("rect", [("class", "drag-session-mark"), ("data-event", kind), ("x", svgNumber(p.x - 3.5)), ("y", svgNumber(p.y - 3.5)),
+                                 ("width", "7"), ("height", "7"), ("fill", kind == "dropped" ? "#1a7f37" : "#ffffff"), ("stroke", "#1a7f37")])
+            }
+            let p = point(last.location)
+            let label = text + " " + svgNumber(last.time.milliseconds(since: start).rounded()) + " ms"
+            let at = labels.place(near: p, text: label)
+            w.element("text", [("class", "drag-session-label"), ("x", svgNumber(at.x)), ("y", svgNumber(at.y)), ("font-size", "11"),
+                               ("fill", RenderStyle.gestureText), ("stroke", "#ffffff"), ("stroke-width", "3"),
+                               ("paint-order", "stroke")], text: label)
+            w.close()
+        }
     }
 
     private func draw(_ zone: TraceScene.EdgeZone, into w: inout SVGWriter) {

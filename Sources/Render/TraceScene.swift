@@ -142,6 +142,8 @@ public struct TraceScene: Sendable {
     public var gestures: [GestureEvent]
     /// System events (deferral decisions, edge hints), in order.
     public var systemEvents: [SystemEvent]
+    /// Drag sessions' decisions (semantics §12), in order: never the items' data.
+    public var dragRecords: [DragSessionRecord] = []
     /// One lane per recognizer that had touches in play, in order of first appearance.
     public var lanes: [Lane]
     /// Time of the first thing shown.
@@ -187,6 +189,7 @@ public struct TraceScene: Sendable {
             tracks: collector.tracks, gestures: collector.gestures, systemEvents: collector.systemEvents,
             lanes: collector.lanes.filter(\.sawTouches).map(\.lane),
             start: collector.first ?? .zero, end: collector.last ?? .zero)
+        dragRecords = collector.dragRecords
     }
 
     /// The edge zones of a gesture configuration, in screen pixels.
@@ -224,6 +227,8 @@ struct SceneCollector {
     var tracks: [TraceScene.Track] = []
     var gestures: [GestureEvent] = []
     var systemEvents: [SystemEvent] = []
+    /// Drag sessions' decisions (semantics §12), in order.
+    var dragRecords: [DragSessionRecord] = []
     var lanes: [LaneBuilder] = []
     var first: Timestamp?
     var last: Timestamp?
@@ -245,6 +250,9 @@ struct SceneCollector {
         case .engine(.touch), .engine(.mirror):
             // A surface's raw stream and a mirror repeat touches already drawn from the pipeline.
             return
+        case .drag(let r):
+            see(r.time)
+            dragRecords.append(r)
         }
     }
 

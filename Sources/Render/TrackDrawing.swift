@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DrawingStyle
 import TouchCore
 
 /// One touch track as SVG: its path (solid direct, dotted indirect, stylus

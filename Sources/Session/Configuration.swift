@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Gestures
+import Quirks
 import TouchCore
 import YAMLReader
 

@@ -2,7 +2,6 @@
 import Gestures
 import TouchCore
 import Trace
-import Wire
 
 /// Which event streams a replay prints.
 public struct ReplayStreams: OptionSet, Hashable, Sendable {
@@ -59,6 +58,9 @@ public enum ReplayOutput: Sendable {
     case touch(Touch)
     /// Something the gesture engine produced: a gesture, a surface's raw touch, a debug record.
     case engine(EngineOutput)
+    /// A drag session's decision (semantics §12), for configuration file
+    /// surfaces that play a part in sessions.
+    case drag(DragSessionRecord)
 }
 
 /// A ``SessionSink`` that hands each touch and engine output to a closure
@@ -76,6 +78,10 @@ public struct ReplayOutputSink: SessionSink {
 
     public mutating func engineOutputs(_ outputs: [EngineOutput]) {
         for o in outputs { emit(.engine(o)) }
+    }
+
+    public mutating func dragSessionRecords(_ records: [DragSessionRecord]) {
+        for r in records { emit(.drag(r)) }
     }
 
     public mutating func device(_ event: SessionDeviceEvent) {}
@@ -123,12 +129,6 @@ public struct ReplaySession {
 
     /// A pipeline with every device of the session that the configuration does not ignore.
     public func makePipeline() -> TouchPipeline { makeSession().pipeline }
-
-    /// The `hello` entries for the session's devices.
-    public func helloDevices(_ pipeline: TouchPipeline) -> [HelloDevice] { pipeline.devices.map(HelloDevice.init) }
-
-    /// The `hello` entries for the session's screens.
-    public var helloScreens: [HelloScreen] { configuration.helloScreens }
 
     /// Replays every event through `pipeline` alone (no gesture engine), calling
     /// `frame` for each touch frame, including the end-of-recording cancellations.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import EngineMessages
 import Gestures
 import TouchCore
 import Wire
@@ -120,9 +121,9 @@ public struct ScreenOverrides: Hashable, Sendable {
             }
             if let v = u.width { o.width = v }
             if let v = u.height { o.height = v }
-            if let v = u.sizeMM { o.sizeMM = v }
-            if let v = u.rotation { o.rotation = v }
-            if let v = u.insets { o.insets = v }
+            if let v = u.sizeMM { o.sizeMM = SizeMM(v) }
+            if let v = u.rotation { o.rotation = Rotation(v) }
+            if let v = u.insets { o.insets = ScreenInsets(v) }
             screens[u.name] = o
         }
         let now = screens(over: file)

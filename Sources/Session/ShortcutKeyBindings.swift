@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Gestures
+import KeyboardKeys
 import TouchCore
 
 /// Which keys the daemon's own configuration binds to system gestures (semantics §10:

@@ -21,22 +21,28 @@ public protocol SessionSink {
     /// A device entered service, changed, left, or was left alone.
     mutating func device(_ event: SessionDeviceEvent)
     /// The screen geometry changed (a `screens` request or a reload): the
-    /// screens as `hello` now lists them (semantics §11.3).
-    mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp)
+    /// screens now in force, in order (semantics §11.3).
+    mutating func screensChanged(_ screens: [ScreenEntry], at time: Timestamp)
     /// The seat's session changed (semantics §13): locked, unlocked, another session.
     mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp)
     /// What drag sessions tell clients (semantics §12), after the engine
     /// outputs that caused it; the array is the session's buffer, reused.
     mutating func dragSessionEvents(_ events: [DragSessionEvent])
+    /// The drag sessions' decisions (semantics §8 for §12: who was asked,
+    /// what answered, targets entered and left, proposals, the end), never
+    /// the items' data; the array is the session's buffer, reused.
+    mutating func dragSessionRecords(_ records: [DragSessionRecord])
 }
 
 extension SessionSink {
     /// By default a sink has no use for the screens.
-    public mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {}
+    public mutating func screensChanged(_ screens: [ScreenEntry], at time: Timestamp) {}
     /// By default a sink has no use for the session's state.
     public mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {}
     /// By default a sink has no client to tell of drag sessions.
     public mutating func dragSessionEvents(_ events: [DragSessionEvent]) {}
+    /// By default a sink has no use for the drag sessions' decisions.
+    public mutating func dragSessionRecords(_ records: [DragSessionRecord]) {}
 }
 
 /// A device's arrival, change or departure, as a ``TouchSession`` reports it.
@@ -114,6 +120,10 @@ public struct TouchSession: Sendable {
     /// Drag sessions across clients (semantics §12), following the engine.
     public private(set) var dragSessions = DragSessions()
 
+    /// Configuration file surfaces that play a part in drag sessions: the
+    /// session answers for them (they have no client).
+    var configuredDrags: [SurfaceID: (owner: String, drag: SurfaceDragConfiguration)] = [:]
+
     // Reused for every frame.
     var outputs: [EngineOutput] = []
     var dragEvents: [DragSessionEvent] = []
@@ -127,6 +137,21 @@ public struct TouchSession: Sendable {
         engine = Engine(configuration: configuration.gestures(for: []))
         engine.recordsDebug = recordsDebug
         outputs.reserveCapacity(64)
+        applyConfiguredDrags()
+    }
+
+    /// The configuration file's surfaces' parts in drag sessions, in force.
+    mutating func applyConfiguredDrags() {
+        for id in configuredDrags.keys {
+            dragSessions.setRoles(DragRoles(), of: id, owner: configuredDrags[id]!.owner)
+            engine.setCompact(false, surface: id)
+        }
+        configuredDrags = [:]
+        for surface in configuration.gestures.surfaces {
+            guard let d = surface.drag else { continue }
+            configuredDrags[surface.id] = (surface.owner, d)
+            setDragRoles(d.roles, of: surface.id, owner: surface.owner)
+        }
     }
 
     /// Whether the engine produces ``DebugRecord``s (they cost allocations).
@@ -272,13 +297,14 @@ public struct TouchSession: Sendable {
         outputs.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &outputs)
         if !outputs.isEmpty {
-            sink.engineOutputs(outputs)
-            followDrags(outputs, into: &sink)
+            Self.observeDrags(&dragSessions, &outputs, engine: engine, events: &dragEvents)
+            if !outputs.isEmpty { sink.engineOutputs(outputs) }
+            emitDrags(into: &sink)
         }
         if let d = dragSessions.nextDeadline, d <= time {
             dragEvents.removeAll(keepingCapacity: true)
             dragSessions.advance(to: time, into: &dragEvents)
-            if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+            emitDrags(into: &sink)
         }
     }
 
@@ -306,28 +332,69 @@ public struct TouchSession: Sendable {
         if let d = dragSessions.nextDeadline, d <= frame.time {
             dragEvents.removeAll(keepingCapacity: true)
             dragSessions.advance(to: frame.time, into: &dragEvents)
-            if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+            emitDrags(into: &sink)
         }
         lastTime = max(lastTime, frame.time)
         outputs.removeAll(keepingCapacity: true)
         engine.handle(frame, into: &outputs)
+        Self.observeDrags(&dragSessions, &outputs, engine: engine, events: &dragEvents)
         sink.frame(frame, outputs: outputs, engine: engine)
-        followDrags(outputs, into: &sink)
+        emitDrags(into: &sink)
     }
 
     /// Engine outputs without a frame, to the sink and the drag sessions.
     mutating func deliver<Sink: SessionSink>(_ out: [EngineOutput], into sink: inout Sink) {
-        sink.engineOutputs(out)
-        followDrags(out, into: &sink)
+        var out = out
+        Self.observeDrags(&dragSessions, &out, engine: engine, events: &dragEvents)
+        if !out.isEmpty { sink.engineOutputs(out) }
+        emitDrags(into: &sink)
     }
 
-    /// The drag sessions follow what the engine produced (nothing to do while
-    /// no surface plays a part in one).
-    mutating func followDrags<Sink: SessionSink>(_ out: [EngineOutput], into sink: inout Sink) {
-        guard !dragSessions.isIdle else { return }
-        dragEvents.removeAll(keepingCapacity: true)
-        dragSessions.observe(out, engine: engine, into: &dragEvents)
+    /// The drag sessions follow what the engine produced, before the sink
+    /// sees it (nothing to do while no surface plays a part in one): a tap
+    /// held for an adding client's answer leaves the outputs (semantics §12.5).
+    static func observeDrags(
+        _ drags: inout DragSessions, _ out: inout [EngineOutput], engine: borrowing Engine, events: inout [DragSessionEvent]
+    ) {
+        events.removeAll(keepingCapacity: true)
+        guard !drags.isIdle else { return }
+        drags.observe(out, engine: engine, into: &events)
+        for n in drags.heldOutputs.reversed() { out.remove(at: n) }
+    }
+
+    /// What the drag sessions produced, after the engine outputs that caused
+    /// it: held taps that go on as taps, then the sessions' events.
+    mutating func emitDrags<Sink: SessionSink>(into sink: inout Sink) {
+        if !configuredDrags.isEmpty { answerForConfiguredSurfaces() }
+        if !dragSessions.records.isEmpty {
+            sink.dragSessionRecords(dragSessions.records)
+            dragSessions.clearRecords()
+        }
+        if !dragSessions.releasedTaps.isEmpty {
+            sink.engineOutputs(dragSessions.releasedTaps.map { .gesture($0) })
+            dragSessions.clearReleasedTaps()
+        }
         if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+    }
+
+    /// The session answers for the configuration file's surfaces at once:
+    /// their items when asked, their proposal when entered (what follows from
+    /// an answer joins the events being emitted).
+    mutating func answerForConfiguredSurfaces() {
+        var n = 0
+        while n < dragEvents.count {
+            let e = dragEvents[n]
+            n += 1
+            guard let surface = e.surface, let configured = configuredDrags[surface], configured.owner == e.owner else { continue }
+            switch e.kind {
+            case .itemsRequested(let r), .addRequested(let r):
+                try? dragSessions.offerItems(configured.drag.items, request: r, from: e.owner, at: e.time, engine: engine, into: &dragEvents)
+            case .entered:
+                try? dragSessions.propose(configured.drag.proposal, session: e.session, from: e.owner, at: e.time)
+            case .moved, .exited, .perform, .ended:
+                break
+            }
+        }
     }
 
     // MARK: Drag sessions
@@ -335,6 +402,7 @@ public struct TouchSession: Sendable {
     /// Sets what a surface does in drag sessions (semantics §12).
     public mutating func setDragRoles(_ roles: DragRoles, of surface: SurfaceID, owner: String) {
         dragSessions.setRoles(roles, of: surface, owner: owner)
+        engine.setCompact(roles.compact, surface: surface)
     }
 
     /// A client answers a drag session's request with items (``DragSessions/offerItems(_:request:from:at:engine:into:)``),
@@ -344,12 +412,22 @@ public struct TouchSession: Sendable {
     ) throws(DragRequestError) {
         dragEvents.removeAll(keepingCapacity: true)
         try dragSessions.offerItems(items, request: request, from: owner, at: lastTime, engine: engine, into: &dragEvents)
-        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+        emitDrags(into: &sink)
     }
 
     /// The target under a session's touch proposes an operation (``DragSessions/propose(_:session:from:)``).
     public mutating func proposeDrop(_ operation: DropOperation, session: Int, from owner: String) throws(DragRequestError) {
-        try dragSessions.propose(operation, session: session, from: owner)
+        try dragSessions.propose(operation, session: session, from: owner, at: lastTime)
+    }
+
+    /// The same, and the decision goes to `sink` at once (an observer sees the
+    /// proposal without waiting for the touch to move).
+    public mutating func proposeDrop<Sink: SessionSink>(
+        _ operation: DropOperation, session: Int, from owner: String, into sink: inout Sink
+    ) throws(DragRequestError) {
+        try dragSessions.propose(operation, session: session, from: owner, at: lastTime)
+        dragEvents.removeAll(keepingCapacity: true)
+        emitDrags(into: &sink)
     }
 
     // MARK: Surfaces and configuration
@@ -383,6 +461,7 @@ public struct TouchSession: Sendable {
         let out = engine.removeSurface(id)
         if !out.isEmpty { deliver(out, into: &sink) }
         dragSessions.surfaceRemoved(id)
+        engine.setCompact(false, surface: id)
     }
 
     /// Removes every surface registered at runtime by `owner` (a client that
@@ -391,13 +470,16 @@ public struct TouchSession: Sendable {
         // Its sessions end as `source-gone` before its surfaces' recognizers are cancelled.
         dragEvents.removeAll(keepingCapacity: true)
         dragSessions.ownerGone(owner, at: lastTime, into: &dragEvents)
-        if !dragEvents.isEmpty { sink.dragSessionEvents(dragEvents) }
+        emitDrags(into: &sink)
         guard addedSurfaces.contains(where: { $0.owner == owner }) else { return }
         let gone = addedSurfaces.filter { $0.owner == owner }
         addedSurfaces.removeAll { $0.owner == owner }
         let out = engine.setSurfaces(configuration.gestures.surfaces + addedSurfaces)
         if !out.isEmpty { deliver(out, into: &sink) }
-        for g in gone { dragSessions.surfaceRemoved(g.id) }
+        for g in gone {
+            dragSessions.surfaceRemoved(g.id)
+            engine.setCompact(false, surface: g.id)
+        }
     }
 
     /// Applies a new configuration: screens, device rules and gestures;
@@ -432,7 +514,7 @@ public struct TouchSession: Sendable {
         // Device rules or quirks decide again (a device may now be ignored): touches down are cancelled.
         // A change of screens alone is a geometry change: touches down finish in theirs (semantics §11.2).
         let remap = new.devices != oldFile.devices || new.quirks != oldFile.quirks
-        let screensBefore = configuration.helloScreens
+        let screensBefore = configuration.screens
         if remap {
             for frame in pipeline.finish(at: lastTime) { run(frame, into: &sink) }
         }
@@ -459,7 +541,8 @@ public struct TouchSession: Sendable {
         } else {
             applyGeometry(effective, into: &sink)
         }
-        if configuration.helloScreens != screensBefore { sink.screensChanged(configuration.helloScreens, at: lastTime) }
+        if configuration.screens != screensBefore { sink.screensChanged(configuration.screens, at: lastTime) }
+        applyConfiguredDrags()
     }
 
     // MARK: Screens at runtime
@@ -506,7 +589,7 @@ public struct TouchSession: Sendable {
         }
         screenOverrides = overrides
         applyGeometry(effective, into: &sink)
-        sink.screensChanged(configuration.helloScreens, at: lastTime)
+        sink.screensChanged(configuration.screens, at: lastTime)
     }
 
     /// Takes what logind says of the seat (semantics §13): when the status changes, the engine
@@ -555,32 +638,9 @@ public struct TouchSession: Sendable {
         guard let n = screenOverrides.screen(for: id, name: name) else { return nil }
         return configuration.screens.firstIndex { $0.name == n }
     }
-
-    // MARK: Hello
-
-    /// The devices in service as `hello` lists them.
-    public var helloDevices: [HelloDevice] { pipeline.devices.map(HelloDevice.init) }
-}
-
-extension HelloDevice {
-    /// A device as `hello` and `device` events describe it.
-    public init(_ info: DeviceInfo) {
-        self.init(
-            id: info.id, name: info.description.name, touchTypes: info.classification.touchTypes,
-            slots: info.description.slotCount, widthMM: info.geometry.width, heightMM: info.geometry.height,
-            sizeSource: info.geometry.source.rawValue, screen: info.mapping.screen)
-    }
 }
 
 extension TouchdConfiguration {
-    /// The screens as `hello` lists them: sizes as the user sees each screen.
-    public var helloScreens: [HelloScreen] {
-        screens.enumerated().map {
-            HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.viewWidth, height: $0.element.viewHeight,
-                        rotation: $0.element.rotation.rawValue, insets: $0.element.insets, sizeMM: $0.element.viewSizeMM)
-        }
-    }
-
     /// This configuration with the screen geometry set at runtime laid over
     /// it: screens changed, added or removed; device rules, surfaces and
     /// system gestures that name a screen by index follow it to its new

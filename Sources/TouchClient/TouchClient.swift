@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Gestures
 import JSON
 import NIOCore
 import NIOPosix
@@ -61,7 +60,7 @@ public actor TouchClient {
     private var subscriptions: [Subscription] = []
     private var surfaces: [SurfaceDescription] = []
     /// The drag roles said of surfaces, in the order first said (restored after the surfaces).
-    private var dragRoles: [(surface: String, roles: DragRoles)] = []
+    private var dragRoles: [(surface: String, roles: WireDragRoles)] = []
     private var coalescing = 0.0
     private var runner: Task<Void, Never>?
     private var closed = false
@@ -158,7 +157,7 @@ public actor TouchClient {
     /// Says what one of this client's surfaces does in drag sessions
     /// (semantics §12): its drags offer items, its taps add items, it takes
     /// drops of some types. Kept and restored after a reconnection, after the surfaces.
-    public func setDragRoles(_ roles: DragRoles, of surfaceID: String) async throws {
+    public func setDragRoles(_ roles: WireDragRoles, of surfaceID: String) async throws {
         try await send(.drag(.roles(surface: surfaceID, roles)))
         if let k = dragRoles.firstIndex(where: { $0.surface == surfaceID }) {
             dragRoles[k].roles = roles
@@ -169,12 +168,12 @@ public actor TouchClient {
 
     /// Answers a drag event `items-requested` or `add-requested` (its
     /// `request`) with items; none lets the drag, or the tap, go on without them.
-    public func offerDragItems(_ items: [DragItem], request: Int) async throws {
+    public func offerDragItems(_ items: [WireDragItem], request: Int) async throws {
         try await send(.drag(.items(request: request, items)))
     }
 
     /// As the target under a session's touch, says what a drop would do (the last one counts at the lift).
-    public func proposeDrop(_ operation: DropOperation, session: Int) async throws {
+    public func proposeDrop(_ operation: WireDropOperation, session: Int) async throws {
         try await send(.drag(.proposal(session: session, operation)))
     }
 

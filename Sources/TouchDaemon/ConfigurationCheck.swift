@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quirks
 import Session
 import Trace
 

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Quirks
 import Session
 import Logging
 import Publisher

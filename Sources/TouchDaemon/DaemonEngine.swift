@@ -396,7 +396,7 @@ public actor DaemonEngine {
         var devices = session.helloDevices
         if !router.mirrors.isEmpty {
             for i in devices.indices {
-                guard let m = router.mirrors[devices[i].id] else { continue }
+                guard let m = router.mirrors[DeviceID(rawValue: devices[i].id)] else { continue }
                 devices[i].passThrough = HelloPassThrough(
                     mirrorNode: m.uinput.devnode ?? "?", mirrorName: m.uinput.deviceDescription.name, ending: m.ending.rawValue)
             }

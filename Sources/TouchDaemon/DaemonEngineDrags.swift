@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import EngineMessages
 import Gestures
 import Publisher
 import Session
@@ -16,18 +17,20 @@ extension DaemonEngine {
         case let .roles(local, roles):
             let id = ClientNamespace.surfaceID(local, of: client)
             guard router.localIDs[id] != nil else { throw RequestError(.unknownSurface, "no surface \"\(local)\" on this connection") }
-            session.setDragRoles(roles, of: id, owner: owner)
+            session.setDragRoles(DragRoles(roles), of: id, owner: owner)
         case let .items(number, items):
             prepareRound()
             defer { flush() }
             do {
-                try session.offerDragItems(items, request: number, from: owner, into: &router)
+                try session.offerDragItems(items.map(DragItem.init), request: number, from: owner, into: &router)
             } catch {
                 throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
             }
         case let .proposal(number, operation):
+            prepareRound()
+            defer { flush() }
             do {
-                try session.proposeDrop(operation, session: number, from: owner)
+                try session.proposeDrop(DropOperation(operation), session: number, from: owner, into: &router)
             } catch {
                 throw RequestError(ErrorCode(rawValue: error.code.rawValue), error.message)
             }
@@ -36,6 +39,16 @@ extension DaemonEngine {
 }
 
 extension EventRouter {
+    /// The sessions' decisions go to observers only (the live view): clients
+    /// granted `seeAllTouches` that subscribe to `touch`, never to the
+    /// parties (a record names every party's surfaces); never the items' data.
+    mutating func dragSessionRecords(_ records: [DragSessionRecord]) {
+        guard wants(.touch) else { return }
+        for r in records {
+            batch.append(stream: .touch, time: r.time.seconds, observersOnly: true) { MessageEncoder.dragSessionRecord(r, into: &$0) }
+        }
+    }
+
     /// Drag events go to the client they are for only, on its `gesture`
     /// stream (always delivered to a surface's owner); `moved` is an update a
     /// coalescing client may get folded, per session and surface.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import EngineMessages
 import Gestures
 import Logging
 import Publisher
@@ -154,7 +155,8 @@ struct EventRouter: SessionSink {
     }
 
     /// The `screens` message, to every client whatever it subscribes to (semantics §11.3).
-    mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) {
+    mutating func screensChanged(_ entries: [ScreenEntry], at time: Timestamp) {
+        let screens = HelloScreen.list(entries)
         shortcutPointer?.screens = screens
         batch.append(stream: .device, time: time.seconds, toEveryone: true) {
             MessageEncoder.screens(screens, time: time.seconds, into: &$0)

@@ -10,11 +10,18 @@ public enum TraceWriter {
     ///   the original times). One device only.
     /// - libinput YAML: version 1, every device, times relative to the
     ///   earliest event (as `libinput record` writes them).
-    /// - native: `touchd-trace` version 1, times kept.
+    /// - native: `touchd-trace` version 1, times and runtime screen changes kept.
     ///
     /// - Throws: ``TraceError`` (code ``TraceError/Code/unwritable``) when the
-    ///   recording cannot be expressed in `format`.
+    ///   recording cannot be expressed in `format` (several devices in evemu,
+    ///   runtime screen changes in evemu or libinput YAML).
     public static func render(_ recording: Recording, as format: TraceFormat) throws -> String {
+        if format != .native, !recording.screenChanges.isEmpty {
+            // Dropping them would replay the session on the wrong geometry after the first change.
+            throw TraceError(.unwritable, file: format.rawValue,
+                             "\(format.rawValue) has no place for the recording's \(recording.screenChanges.count) runtime screen change(s) "
+                                 + "(screens lines); convert to native, which keeps them")
+        }
         switch format {
         case .native: return try native(recording)
         case .evemu: return try evemu(recording)
@@ -25,7 +32,16 @@ public enum TraceWriter {
     private static func native(_ recording: Recording) throws -> String {
         var writer = NativeTraceWriter()
         for (i, device) in recording.devices.enumerated() { writer.addDevice(DeviceID(i), device, at: nil) }
-        for event in recording.events { try writer.append(event) }
+        // A screens line comes after every event up to its time, as the recorder wrote it.
+        var changes = recording.screenChanges[...]
+        for event in recording.events {
+            while let c = changes.first, c.time < event.event.time {
+                try writer.screens(request: c.request.jsonString, at: c.time)
+                changes = changes.dropFirst()
+            }
+            try writer.append(event)
+        }
+        for c in changes { try writer.screens(request: c.request.jsonString, at: c.time) }
         try writer.finish()
         return writer.text
     }

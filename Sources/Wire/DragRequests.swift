@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
-import Gestures
 import JSON
 
 /// A request about drag sessions across clients (semantics §12,
 /// docs/protocol.md "Drag sessions").
 public enum DragRequest: Hashable, Sendable {
     /// `drag-surface`: what one of the client's surfaces does in drag sessions.
-    case roles(surface: String, DragRoles)
+    case roles(surface: String, WireDragRoles)
     /// `drag-items`: the answer to an `items-requested` or `add-requested` event.
-    case items(request: Int, [DragItem])
+    case items(request: Int, [WireDragItem])
     /// `drop-proposal`: what the target under a session's touch would do with the items.
-    case proposal(session: Int, DropOperation)
+    case proposal(session: Int, WireDropOperation)
 
     /// The `op` string.
     public var op: String {
@@ -25,15 +24,20 @@ public enum DragRequest: Hashable, Sendable {
     public static let maxTypeBytes = 256
     /// Drop types a surface lists at most.
     public static let maxDropTypes = 32
+    /// Items a `drag-items` request carries at most (the engine's limit for a session; EngineMessagesTests checks they agree).
+    public static let maxItems = 64
+    /// Representations an item has at most.
+    public static let maxRepresentations = 8
 
     /// Decodes the fields of a drag request whose `op` is `op`; nil when `op` is not one.
     static func decode(op: String, _ fields: [String: JSONValue], _ d: FieldReader) throws(RequestError) -> DragRequest? {
         switch op {
         case "drag-surface":
-            var roles = DragRoles()
+            var roles = WireDragRoles()
             let surface = try d.name(fields["surface"], path: "surface")
             roles.offersItems = try d.bool(fields["offersItems"], path: "offersItems") ?? false
             roles.addsItems = try d.bool(fields["addsItems"], path: "addsItems") ?? false
+            roles.compact = try d.bool(fields["compact"], path: "compact") ?? false
             if let list = try d.array(fields["dropTypes"], path: "dropTypes") {
                 guard list.count <= maxDropTypes else {
                     throw RequestError(.limitExceeded, "dropTypes: at most \(maxDropTypes) types", id: d.id)
@@ -44,27 +48,27 @@ public enum DragRequest: Hashable, Sendable {
         case "drag-items":
             let request = try counter(fields["request"], path: "request", d)
             guard let list = try d.array(fields["items"], path: "items") else { throw d.bad("items", "missing") }
-            guard list.count <= DragSessions.maxItems else {
-                throw RequestError(.limitExceeded, "items: at most \(DragSessions.maxItems) items", id: d.id)
+            guard list.count <= maxItems else {
+                throw RequestError(.limitExceeded, "items: at most \(maxItems) items", id: d.id)
             }
-            var items: [DragItem] = []
+            var items: [WireDragItem] = []
             for (k, e) in list.enumerated() {
                 let path = "items[\(k)]"
                 guard case .object = e else { throw d.bad(path, "expected an object, not \(e.kindDescription)") }
                 guard let reps = try d.array(e["representations"], path: path + ".representations"), !reps.isEmpty else {
                     throw d.bad(path + ".representations", "expected a non-empty array")
                 }
-                guard reps.count <= DragSessions.maxRepresentations else {
-                    throw RequestError(.limitExceeded, "\(path).representations: at most \(DragSessions.maxRepresentations)", id: d.id)
+                guard reps.count <= maxRepresentations else {
+                    throw RequestError(.limitExceeded, "\(path).representations: at most \(maxRepresentations)", id: d.id)
                 }
-                var item = DragItem([])
+                var item = WireDragItem([])
                 for (j, r) in reps.enumerated() {
                     let rpath = "\(path).representations[\(j)]"
                     guard case .object = r else { throw d.bad(rpath, "expected an object, not \(r.kindDescription)") }
                     let type = try mimeType(r["type"], path: rpath + ".type", d, pattern: false)
                     guard let v = d.present(r["data"]) else { throw d.bad(rpath + ".data", "missing") }
                     guard case let .string(data) = v else { throw d.bad(rpath + ".data", "expected a string, not \(v.kindDescription)") }
-                    item.representations.append(DragRepresentation(type: type, data: data))
+                    item.representations.append(WireDragRepresentation(type: type, data: data))
                 }
                 items.append(item)
             }
@@ -72,7 +76,7 @@ public enum DragRequest: Hashable, Sendable {
         case "drop-proposal":
             let session = try counter(fields["session"], path: "session", d)
             let name = try d.name(fields["operation"], path: "operation")
-            guard let operation = DropOperation(rawValue: name) else {
+            guard let operation = WireDropOperation(rawValue: name) else {
                 throw d.bad("operation", "expected copy, move, forbidden or cancel, not \"\(name)\"")
             }
             return .proposal(session: session, operation)
@@ -108,6 +112,7 @@ public enum DragRequest: Hashable, Sendable {
             w.key("surface"); w.string(surface)
             if roles.offersItems { w.key("offersItems"); w.bool(true) }
             if roles.addsItems { w.key("addsItems"); w.bool(true) }
+            if roles.compact { w.key("compact"); w.bool(true) }
             if !roles.dropTypes.isEmpty {
                 w.key("dropTypes")
                 w.beginArray()

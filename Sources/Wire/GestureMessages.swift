@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Gestures
-import TouchCore
 
 extension MessageEncoder {
     /// Writes one `gesture` event object (no trailing newline).
@@ -9,17 +7,17 @@ extension MessageEncoder {
     /// and `velocity` in px and px/s (pan, edge-pan, drag), `scale` and
     /// `velocity` in scale/s (pinch), `rotation` in radians and `velocity` in
     /// rad/s (rotate), `edge` (edge-pan).
-    public static func gesture(_ e: GestureEvent, into w: inout JSONWriter) {
+    public static func gesture(_ e: GestureMessage, into w: inout JSONWriter) {
         var room = gestureRoom &+ JSONCursor.stringRoom(e.owner) &+ JSONCursor.stringRoom(e.recognizer)
-        if let s = e.surface { room &+= JSONCursor.stringRoom(s.rawValue) }
+        if let s = e.surface { room &+= JSONCursor.stringRoom(s) }
         if let p = e.purpose { room &+= 11 &+ JSONCursor.stringRoom(p) }
         w.value(room: room) { c in
             c.raw(#"{"type":"gesture","time":"#)
-            c.seconds(microseconds: e.time.microseconds)
+            c.seconds(microseconds: e.microseconds)
             c.raw(#","device":"#)
-            c.int(e.device.rawValue)
+            c.int(e.device)
             c.raw(#","surface":"#)
-            if let s = e.surface { c.string(s.rawValue) } else { c.raw("null") }
+            if let s = e.surface { c.string(s) } else { c.raw("null") }
             c.raw(#","owner":"#)
             c.string(e.owner)
             c.raw(#","recognizer":"#)
@@ -54,95 +52,83 @@ extension MessageEncoder {
     /// with every optional key), 11 numbers (at most 32 bytes each), 3
     /// integers (21), 4 enum names (at most 14 each): under 800.
     static var gestureRoom: Int { 1024 }
+}
 
-    /// Writes one `debug` record object (no trailing newline): `record` names
-    /// the kind of record, the kind's details follow, and `text` is the
-    /// record as one readable line.
-    public static func debug(_ r: DebugRecord, into w: inout JSONWriter) {
-        w.beginObject()
-        w.field("type", literal: "debug")
-        w.field("time", seconds: r.time.microseconds)
-        if let i = r.interaction { w.field("interaction", int: i) }
-        if let t = r.touch { w.field("touch", int: t.rawValue) }
-        if let n = r.recognizer { w.field("recognizer", string: n) }
-        w.key("record")
-        switch r.kind {
-        case .inPlay(let surface, let recognizers):
-            w.string("in-play")
-            w.key("surface")
-            if let surface { w.string(surface.rawValue) } else { w.null() }
-            w.key("recognizers")
-            w.beginArray()
-            for n in recognizers { w.string(n) }
-            w.endArray()
-        case .unhandled(let reason):
-            w.string("unhandled"); w.field("reason", string: reason)
-        case .refused(let reason):
-            w.string("refused"); w.field("reason", string: reason)
-        case .transition(let from, let to):
-            w.string("transition"); w.key("from"); w.string(from.rawValue); w.field("to", string: to.rawValue)
-        case .excluded(let by):
-            w.string("excluded"); w.field("by", string: by)
-        case .simultaneous(let with):
-            w.string("simultaneous"); w.field("with", string: with)
-        case .waiting(let on):
-            w.string("waiting"); w.field("on", string: on)
-        case .released(let by):
-            w.string("released"); w.field("by", string: by)
-        case .dropped(let by):
-            w.string("dropped"); w.field("by", string: by)
-        case .cancelled(let reason):
-            w.string("cancelled"); w.field("reason", string: reason)
-        case .gated:
-            w.string("gated")
-        case .withheldDelivered(let phase):
-            w.string("withheld-delivered"); w.field("phase", string: phase.rawValue)
-        case .bug(let what):
-            w.string("bug"); w.field("message", string: what)
-        case .failing(let reason):
-            w.string("failing"); w.field("reason", string: reason)
-        case .edgeDeferral(let edge, let surface, let outcome):
-            w.string("edge-deferral"); w.field("edge", string: edge.rawValue)
-            w.key("surface"); w.string(surface.rawValue); w.field("outcome", string: outcome.rawValue)
-        case .edgeHint(let edge, let windowEnd):
-            w.string("edge-hint"); w.field("edge", string: edge.rawValue)
-            w.field("windowEnd", seconds: windowEnd.microseconds)
-        case .withheldDiscarded:
-            w.string("withheld-discarded")
-        }
-        w.field("text", string: r.description)
-        w.endObject()
-    }
+/// A `gesture` line: one action of a recognizer (docs/protocol.md, "gesture"). Kind-specific
+/// fields are nil for the other kinds and left out of the line.
+public struct GestureMessage: Hashable, Sendable {
+    /// `time`, in microseconds (the line has seconds with six decimals).
+    public var microseconds: Int64
+    /// `device`: the device whose touches made the gesture.
+    public var device: UInt32
+    /// `surface`: the recognizer's surface (null for system recognizers).
+    public var surface: String?
+    /// `owner`: the recognizer's owner (a client, `config` or `system`).
+    public var owner: String
+    /// `recognizer`: its name.
+    public var recognizer: String
+    /// `kind`.
+    public var kind: WireGestureKind
+    /// `state`.
+    public var state: WireGestureState
+    /// `touches`: how many touches take part.
+    public var touches: Int
+    /// `touchType` of those touches.
+    public var touchType: WireTouchType
+    /// `location`: their centroid, in screen pixels.
+    public var location: WirePoint
+    /// `taps` (tap).
+    public var taps: Int?
+    /// `direction` (swipe).
+    public var direction: WireSwipeDirection?
+    /// `translation` in pixels (pan, edge-pan, edge-swipe, drag).
+    public var translation: WirePoint?
+    /// `velocity` in pixels per second (pan, edge-pan, edge-swipe, drag, swipe).
+    public var velocity: WirePoint?
+    /// `scale` (pinch).
+    public var scale: Double?
+    /// `velocity` in scale per second (pinch).
+    public var scaleVelocity: Double?
+    /// `rotation` in radians (rotate).
+    public var rotation: Double?
+    /// `velocity` in radians per second (rotate).
+    public var rotationVelocity: Double?
+    /// `edge` (edge-pan, edge-swipe).
+    public var edge: WireEdge?
+    /// `purpose` (edge-swipe).
+    public var purpose: String?
+    /// `system` (written only when true).
+    public var isSystem: Bool
 
-    /// Writes one `system` event object (no trailing newline): a deferral
-    /// decision (`"event":"deferral"`) or an edge hint (`"event":"edge-hint"`);
-    /// `surface` replaces the decision's surface id (a client's own name for it).
-    public static func system(_ e: SystemEvent, surface: String? = nil, into w: inout JSONWriter) {
-        w.beginObject()
-        w.field("type", literal: "system")
-        w.field("time", seconds: e.time.microseconds)
-        switch e.kind {
-        case .deferral(let d):
-            w.field("event", string: "deferral")
-            w.field("surface", string: surface ?? d.surface.rawValue)
-            w.key("requested"); w.beginArray(); for edge in d.requested { w.string(edge.rawValue) }; w.endArray()
-            w.key("granted"); w.beginArray(); for edge in d.granted { w.string(edge.rawValue) }; w.endArray()
-        case .edgeHint(let edge, let screen, let windowEnd):
-            w.field("event", string: "edge-hint")
-            w.field("edge", string: edge.rawValue)
-            w.field("screen", int: screen)
-            w.field("windowEnd", seconds: windowEnd.microseconds)
-        }
-        w.endObject()
-    }
-
-    /// Writes a raw touch of a surface's touch stream: a `touch` event with
-    /// the phase the surface sees (which may differ from the touch's own, e.g.
-    /// `cancelled` when a recognizer took it) and the surface it belongs to.
-    public static func rawTouch(_ r: RawTouchEvent, into w: inout JSONWriter) {
-        var t = r.touch
-        t.phase = r.phase
-        t.time = r.time
-        touch(t, surface: r.surface.rawValue, into: &w)
+    /// Creates a gesture line.
+    @inlinable
+    public init(
+        microseconds: Int64, device: UInt32, surface: String?, owner: String, recognizer: String,
+        kind: WireGestureKind, state: WireGestureState, touches: Int, touchType: WireTouchType, location: WirePoint,
+        taps: Int? = nil, direction: WireSwipeDirection? = nil, translation: WirePoint? = nil, velocity: WirePoint? = nil,
+        scale: Double? = nil, scaleVelocity: Double? = nil, rotation: Double? = nil, rotationVelocity: Double? = nil,
+        edge: WireEdge? = nil, purpose: String? = nil, isSystem: Bool = false
+    ) {
+        self.microseconds = microseconds
+        self.device = device
+        self.surface = surface
+        self.owner = owner
+        self.recognizer = recognizer
+        self.kind = kind
+        self.state = state
+        self.touches = touches
+        self.touchType = touchType
+        self.location = location
+        self.taps = taps
+        self.direction = direction
+        self.translation = translation
+        self.velocity = velocity
+        self.scale = scale
+        self.scaleVelocity = scaleVelocity
+        self.rotation = rotation
+        self.rotationVelocity = rotationVelocity
+        self.edge = edge
+        self.purpose = purpose
+        self.isSystem = isSystem
     }
 }

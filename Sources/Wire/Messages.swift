@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Gestures
-import TouchCore
 
 /// The protocol version this build speaks.
 public let protocolVersion = 1
@@ -11,11 +9,11 @@ public let serverVersion = "0.1.0"
 /// One device as the `hello` message lists it.
 public struct HelloDevice: Hashable, Sendable {
     /// The device's id in events.
-    public var id: DeviceID
+    public var id: UInt32
     /// Kernel name.
     public var name: String
     /// What it produces: `direct`, `indirect`, `stylus` (a tablet with pen and touch lists two).
-    public var touchTypes: [TouchType]
+    public var touchTypes: [WireTouchType]
     /// Multitouch slots (0 for protocol A or single-touch devices).
     public var slots: Int
     /// Physical size in millimetres.
@@ -30,7 +28,7 @@ public struct HelloDevice: Hashable, Sendable {
     /// for it (semantics §9), nil otherwise.
     public var passThrough: HelloPassThrough?
     /// Creates a device entry.
-    public init(id: DeviceID, name: String, touchTypes: [TouchType], slots: Int, widthMM: Double, heightMM: Double, sizeSource: String, screen: Int) {
+    public init(id: UInt32, name: String, touchTypes: [WireTouchType], slots: Int, widthMM: Double, heightMM: Double, sizeSource: String, screen: Int) {
         self.id = id
         self.name = name
         self.touchTypes = touchTypes
@@ -72,12 +70,16 @@ public struct HelloScreen: Hashable, Sendable {
     /// ``width`` and ``height`` are the screen as the user sees it, after the turn.
     public var rotation: Int
     /// Pixels the system keeps along each edge, as the user sees the screen.
-    public var insets: ScreenInsets
+    public var insets: WireInsets
     /// Physical size as the user sees the screen, when known.
-    public var sizeMM: SizeMM?
+    public var sizeMM: WireSize?
+    /// Pixels per millimetre the server assumes for a screen without ``sizeMM``: about a
+    /// 15.6-inch 1080p panel (141 dpi); its millimetre thresholds and travel use it.
+    public static let fallbackPixelsPerMillimetre = 5.6
+
     /// Creates a screen entry.
-    public init(index: Int, name: String, width: Int, height: Int, rotation: Int = 0, insets: ScreenInsets = ScreenInsets(),
-                sizeMM: SizeMM? = nil) {
+    public init(index: Int, name: String, width: Int, height: Int, rotation: Int = 0, insets: WireInsets = WireInsets(),
+                sizeMM: WireSize? = nil) {
         self.index = index
         self.name = name
         self.width = width
@@ -152,7 +154,7 @@ public enum MessageEncoder {
     /// Writes one device entry, as `hello` and `device` messages carry it.
     public static func device(_ d: HelloDevice, into w: inout JSONWriter) {
         w.beginObject()
-        w.field("id", int: d.id.rawValue)
+        w.field("id", int: d.id)
         w.field("name", string: d.name)
         w.key("touchType")
         if let first = d.touchTypes.first { w.string(first.rawValue) } else { w.null() }
@@ -179,22 +181,23 @@ public enum MessageEncoder {
         w.endObject()
     }
 
-    /// Writes one `touch` event object (no trailing newline); `surface` is
-    /// set for a surface's raw touch stream.
-    public static func touch(_ t: Touch, surface: String? = nil, into w: inout JSONWriter) {
+    /// Writes one `touch` event object (no trailing newline); `surface` is set for a surface's
+    /// raw touch stream (apart from the touch, so a ``TouchMessage`` is plain data, copied without
+    /// reference counting on the path of every touch).
+    public static func touch(_ t: TouchMessage, surface: String? = nil, into w: inout JSONWriter) {
         var room = touchRoom
         if let surface { room &+= 11 &+ JSONCursor.stringRoom(surface) }
         w.value(room: room) { c in
             c.raw(#"{"type":"touch","time":"#)
-            c.seconds(microseconds: t.time.microseconds)
+            c.seconds(microseconds: t.microseconds)
             c.raw(#","device":"#)
-            c.int(t.device.rawValue)
+            c.int(t.device)
             c.raw(#","id":"#)
-            c.int(t.id.rawValue)
+            c.int(t.id)
             c.raw(#","phase":"#)
             c.quoted(t.phase.protocolName)
             c.raw(#","touchType":"#)
-            c.quoted(t.type.protocolName)
+            c.quoted(t.touchType.protocolName)
             c.raw(#","tool":"#)
             c.quoted(t.tool.protocolName)
             c.raw(#","screen":"#)
@@ -212,7 +215,7 @@ public enum MessageEncoder {
             if !t.buttons.isEmpty {
                 c.raw(#","buttons":["#)
                 var first = true
-                for (button, name) in ToolButtons.protocolNames where t.buttons.contains(button) {
+                for (button, name) in WireToolButtons.protocolNames where t.buttons.contains(button) {
                     if !first { c.raw(",") }
                     first = false
                     c.quoted(name)
@@ -232,4 +235,87 @@ public enum MessageEncoder {
     /// (at most 32 bytes each), 4 integers (21), 3 enum names and 6 button
     /// names (at most 12 each): under 900.
     static var touchRoom: Int { 1024 }
+}
+
+/// A point or vector of a line (`location`, `translation`, `velocity`), in the line's unit.
+public struct WirePoint: Hashable, Sendable, BitwiseCopyable {
+    /// Horizontal coordinate.
+    public var x: Double
+    /// Vertical coordinate (grows downwards on screen).
+    public var y: Double
+    /// Creates a point.
+    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+/// A `touch` line: one touch at one moment (docs/protocol.md, "touch"). Optional fields are left
+/// out of the line when nil; the line's `surface` (a surface's raw touch stream) is given apart
+/// (``MessageEncoder/touch(_:surface:into:)``).
+public struct TouchMessage: Hashable, Sendable, BitwiseCopyable {
+    /// `time`, in microseconds (the line has seconds with six decimals).
+    public var microseconds: Int64
+    /// `device`: the device's id.
+    public var device: UInt32
+    /// `id`: the touch's id, unique among the touches down.
+    public var id: UInt32
+    /// `phase`.
+    public var phase: WireTouchPhase
+    /// `touchType`.
+    public var touchType: WireTouchType
+    /// `tool`.
+    public var tool: WireTool
+    /// `screen`: the index of the device's screen.
+    public var screen: Int
+    /// `location`, in screen pixels.
+    public var location: WirePoint
+    /// `locationMM`, on the device in millimetres.
+    public var locationMM: WirePoint
+    /// `force`, 0...1.
+    public var force: Double?
+    /// `majorRadius`, in millimetres.
+    public var majorRadius: Double?
+    /// `minorRadius`, in millimetres.
+    public var minorRadius: Double?
+    /// `altitude`, in radians.
+    public var altitude: Double?
+    /// `azimuth`, in radians.
+    public var azimuth: Double?
+    /// `distance`, 0...1.
+    public var distance: Double?
+    /// `buttons` (left out when none).
+    public var buttons: WireToolButtons
+    /// `serial`: the tool's serial.
+    public var serial: UInt32?
+    /// `inProximity` (on `hover` lines only).
+    public var inProximity: Bool
+    /// `synthetic` (written only when true).
+    public var isSynthetic: Bool
+
+    /// Creates a touch line.
+    @inlinable
+    public init(
+        microseconds: Int64, device: UInt32, id: UInt32, phase: WireTouchPhase, touchType: WireTouchType, tool: WireTool,
+        screen: Int, location: WirePoint, locationMM: WirePoint, force: Double? = nil, majorRadius: Double? = nil,
+        minorRadius: Double? = nil, altitude: Double? = nil, azimuth: Double? = nil, distance: Double? = nil,
+        buttons: WireToolButtons = [], serial: UInt32? = nil, inProximity: Bool = true, isSynthetic: Bool = false
+    ) {
+        self.microseconds = microseconds
+        self.device = device
+        self.id = id
+        self.phase = phase
+        self.touchType = touchType
+        self.tool = tool
+        self.screen = screen
+        self.location = location
+        self.locationMM = locationMM
+        self.force = force
+        self.majorRadius = majorRadius
+        self.minorRadius = minorRadius
+        self.altitude = altitude
+        self.azimuth = azimuth
+        self.distance = distance
+        self.buttons = buttons
+        self.serial = serial
+        self.inProximity = inProximity
+        self.isSynthetic = isSynthetic
+    }
 }

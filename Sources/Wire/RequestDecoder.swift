@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Gestures
-import TouchCore
 import JSON
 
 /// Decodes request lines into typed ``Request`` values.
@@ -248,7 +246,7 @@ struct FieldReader {
         u.width = try pixels(e["width"], path: path + ".width")
         u.height = try pixels(e["height"], path: path + ".height")
         if let v = present(e["rotation"]) {
-            guard let n = v.int64Value, let r = Rotation(rawValue: Int(n)) else {
+            guard let n = v.int64Value, let r = WireRotation(rawValue: Int(n)) else {
                 throw bad(path + ".rotation", "expected 0, 90, 180 or 270")
             }
             u.rotation = r
@@ -259,11 +257,11 @@ struct FieldReader {
             let h = try requiredNumber(v["height"], path: path + ".sizeMM.height")
             guard w > 0, w.isFinite else { throw bad(path + ".sizeMM.width", "must be positive") }
             guard h > 0, h.isFinite else { throw bad(path + ".sizeMM.height", "must be positive") }
-            u.sizeMM = SizeMM(width: w, height: h)
+            u.sizeMM = WireSize(width: w, height: h)
         }
         if let v = present(e["insets"]) {
             guard case .object = v else { throw bad(path + ".insets", "expected an object, not \(v.kindDescription)") }
-            var insets = ScreenInsets()
+            var insets = WireInsets()
             func edge(_ key: String) throws(RequestError) -> Double {
                 let x = try number(v[key], path: "\(path).insets.\(key)") ?? 0
                 guard x >= 0, x <= 65_536 else { throw bad("\(path).insets.\(key)", "expected 0 to 65536 pixels") }

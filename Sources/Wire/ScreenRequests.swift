@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Gestures
-import TouchCore
 
 /// A screen named by its index in `hello`'s `screens` or by its name.
 public enum ScreenSelector: Hashable, Sendable {
@@ -21,17 +19,17 @@ public struct ScreenUpdate: Hashable, Sendable {
     /// Height in pixels of the panel unturned.
     public var height: Int?
     /// Physical size of the panel unturned, in millimetres.
-    public var sizeMM: SizeMM?
+    public var sizeMM: WireSize?
     /// How far the picture is turned clockwise on the panel.
-    public var rotation: Rotation?
+    public var rotation: WireRotation?
     /// Pixels the system keeps along each edge, as the user sees the screen.
-    public var insets: ScreenInsets?
+    public var insets: WireInsets?
     /// Takes the screen away.
     public var remove: Bool
 
     /// Creates an update; nil keys stay as they are.
-    public init(name: String, width: Int? = nil, height: Int? = nil, sizeMM: SizeMM? = nil, rotation: Rotation? = nil,
-                insets: ScreenInsets? = nil, remove: Bool = false) {
+    public init(name: String, width: Int? = nil, height: Int? = nil, sizeMM: WireSize? = nil, rotation: WireRotation? = nil,
+                insets: WireInsets? = nil, remove: Bool = false) {
         self.name = name
         self.width = width
         self.height = height

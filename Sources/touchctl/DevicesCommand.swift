@@ -3,6 +3,7 @@ import ArgumentParser
 import Dispatch
 import JSON
 import LiveInput
+import Quirks
 import TouchClient
 import TouchCore
 import Session

@@ -10,6 +10,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Quirks
 import Session
 import TouchCore
 import SystemCalls

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import EngineMessages
 import Gestures
 import TouchCore
 import Session
@@ -49,7 +50,7 @@ struct ReplayCommand: ParsableCommand {
             return
         }
         var w = JSONWriter()
-        MessageEncoder.hello(devices: session.helloDevices(session.makePipeline()), screens: session.helloScreens, into: &w)
+        MessageEncoder.hello(devices: session.makePipeline().devices.map(HelloDevice.init), screens: session.configuration.helloScreens, into: &w)
         out.line(w)
         session.run(recordsDebug: streams.contains(.debug)) { output in
             w.reset()
@@ -69,6 +70,10 @@ struct ReplayCommand: ParsableCommand {
             case .engine(.touch), .engine(.mirror):
                 // Surfaces' raw touch streams go to their owners over the socket, a mirror's to its device.
                 return
+            case .drag(let r):
+                // Drag sessions of the configuration's surfaces, as the live view sees them (never the data).
+                guard streams.contains(.gesture) else { return }
+                MessageEncoder.dragSessionRecord(r, into: &w)
             }
             out.line(w)
         }
@@ -76,7 +81,8 @@ struct ReplayCommand: ParsableCommand {
     }
 }
 
-/// The `--explain` timeline: debug records and gestures grouped by interaction.
+/// The `--explain` timeline: debug records, gestures and drag sessions'
+/// decisions grouped by interaction.
 enum Explanation {
     static func lines(_ session: ReplaySession) -> [String] {
         var order: [Int] = []
@@ -102,6 +108,10 @@ enum Explanation {
                 var w = JSONWriter()
                 MessageEncoder.system(e, into: &w)
                 let line = "  \(e.time) => system " + w.string
+                if let i = order.last { byInteraction[i]!.append(line) } else { loose.append(line) }
+            case .drag(let r):
+                // A session outlives the interaction that opened it: its decisions join the latest one.
+                let line = "  \(r.time) => " + r.description.dropFirst(r.time.description.count + 1)
                 if let i = order.last { byInteraction[i]!.append(line) } else { loose.append(line) }
             case .touch, .engine(.touch), .engine(.mirror):
                 return

@@ -111,7 +111,7 @@ struct RotateCommand: ParsableCommand {
         }
         func send(_ degrees: Int) async -> Bool {
             do {
-                try await client.send(.screens(ScreenChange(screens: [ScreenUpdate(name: name, rotation: Rotation(rawValue: degrees))])))
+                try await client.send(.screens(ScreenChange(screens: [ScreenUpdate(name: name, rotation: WireRotation(rawValue: degrees))])))
                 return true
             } catch {
                 printError("touchctl: rotation \(degrees) refused: \(error)")

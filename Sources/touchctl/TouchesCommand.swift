@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import EngineMessages
 import TouchCore
 import Session
 import TouchDaemon

@@ -40,9 +40,10 @@ struct DragRecognizerTests {
         #expect(e.isIdle)
     }
 
-    @Test("§7 a long press alongside a drag requires the drag to fail: withheld, then delivered when the drag fails")
+    @Test("§7.2, §12.8 compact: a long press alongside a drag waits for the drag to fail, here the lift")
     func longPressWaitsForDrag() {
         var e = engine([drag, press])
+        e.setCompact(true, surface: "s")
         var script = GestureScript()
         script.down(1, at: 0, x: 100, y: 100)
         script.up(1, at: 800)
@@ -53,10 +54,59 @@ struct DragRecognizerTests {
         #expect(out.debugRecords.contains { $0.recognizer == "s/press" && $0.kind == .released(by: "s/drag") })
     }
 
+    @Test("§12.8 compact: a drag that begins after the hold drops the waiting long press, which never shows")
+    func compactHoldThenMove() {
+        var e = engine([drag, press])
+        e.setCompact(true, surface: "s")
+        var script = GestureScript()
+        holdThenMove(&script)
+        let out = e.run(script)
+        #expect(out.gestureOutline == ["drag:began", "drag:changed", "drag:ended"])
+        #expect(out.debugRecords.contains { $0.recognizer == "s/press" && $0.kind == .dropped(by: "s/drag") })
+    }
+
+    @Test("§12.8 regular (the default): a long press alongside a drag begins at its own time, before the lift")
+    func regularLongPressAtOnce() {
+        var e = engine([drag, press])
+        var script = GestureScript()
+        script.down(1, at: 0, x: 100, y: 100)
+        script.up(1, at: 800)
+        let out = e.run(script)
+        #expect(out.gestureSummary == ["press:began", "press:ended"])
+        #expect(out.gestures[0].time == script.time(500))
+        #expect(out.gestures[1].time == script.time(800))
+        #expect(!out.debugRecords.contains { $0.recognizer == "s/press" && $0.kind == .waiting(on: "s/drag") })
+    }
+
+    @Test("§12.8 regular: the long press shows, then the drag takes the touch when it moves (the press is cancelled)")
+    func regularDragTakesTouchFromLongPress() {
+        var e = engine([drag, press])
+        var script = GestureScript()
+        holdThenMove(&script)
+        let out = e.run(script)
+        #expect(out.gestureOutline == ["press:began", "press:changed", "drag:began", "press:cancelled", "drag:changed", "drag:ended"])
+        #expect(out.gestures.first?.time == script.time(500))
+        #expect(out.debugRecords.contains { $0.recognizer == "s/press" && $0.kind == .cancelled(reason: "touch taken by s/drag") })
+    }
+
+    @Test("§12.8 the choice follows the surface and can be changed back")
+    func compactCanBeUndone() {
+        var e = engine([drag, press])
+        e.setCompact(true, surface: "s")
+        #expect(e.compactSurfaces == ["s"])
+        e.setCompact(false, surface: "s")
+        #expect(e.compactSurfaces.isEmpty)
+        var script = GestureScript()
+        script.down(1, at: 0, x: 100, y: 100)
+        script.up(1, at: 800)
+        #expect(e.run(script).gestures.first?.time == script.time(500))
+    }
+
     @Test("§7 when a drag begins it cancels its touch for everyone else, recognizers and raw stream")
     func dragClaimsTouch() {
         let simultaneousPan = RecognizerConfiguration(name: "scroll", kind: .pan(PanParameters(slop: 5)), simultaneousWith: .all)
         var e = engine([drag, press, simultaneousPan])
+        e.setCompact(true, surface: "s")
         var script = GestureScript()
         holdThenMove(&script)
         let out = e.run(script)

@@ -58,6 +58,7 @@ struct DragBench {
                 engine.advance(to: d, into: &out)
                 follow(out)
                 drags.advance(to: d, into: &events)
+                collectReleasedTaps()
                 now = d
             }
             guard let t = frameTime else { break }
@@ -70,9 +71,18 @@ struct DragBench {
         now = max(now, end)
     }
 
+    /// What clients get: the engine's gestures but the taps held for an answer, and held taps released.
     mutating func follow(_ out: [EngineOutput]) {
-        gestures += out.gestures
         drags.observe(out, engine: engine, into: &events)
+        for (n, o) in out.enumerated() where !drags.heldOutputs.contains(n) {
+            if case .gesture(let g) = o { gestures.append(g) }
+        }
+        collectReleasedTaps()
+    }
+
+    mutating func collectReleasedTaps() {
+        gestures += drags.releasedTaps
+        drags.clearReleasedTaps()
     }
 
     /// The request a client was asked last.
@@ -89,6 +99,7 @@ struct DragBench {
     mutating func offer(_ items: [DragItem], from owner: String) throws(DragRequestError) {
         guard let r = lastRequest(for: owner) else { throw DragRequestError(.unknownRequest, "never asked") }
         try drags.offerItems(items, request: r, from: owner, at: now, engine: engine, into: &events)
+        collectReleasedTaps()
     }
 
     /// `kind` names of the events for one client, e.g. `["entered", "moved", "exited"]`, moves folded into one.
@@ -266,7 +277,8 @@ struct DragSessionsTests {
         try b.offer([hello], from: "a")
         b.run(to: 1200)
         #expect(b.outline("a") == ["items-requested", "add-requested"])
-        #expect(b.gestures.contains { $0.recognizer == "tap" && $0.surface == DragBench.list2 })
+        #expect(!b.gestures.contains { $0.recognizer == "tap" }, "the tap is held for the answer")
+        #expect(b.drags.pendingTaps == 1)
         let second = DragItem([DragRepresentation(type: "text/plain", data: "world")])
         try b.offer([second], from: "a")
         try b.drags.propose(.copy, session: 1, from: "b")
@@ -276,6 +288,8 @@ struct DragSessionsTests {
             if case .entered(_, let n) = e.kind { return n } else { return nil }
         }
         #expect(reentered == [1, 2])
+        #expect(!b.gestures.contains { $0.recognizer == "tap" }, "items came: the tap added them and is no tap")
+        #expect(b.drags.pendingTaps == 0)
         let perform = try #require(b.events.first { if case .perform = $0.kind { return true } else { return false } })
         #expect(perform.kind == .perform(operation: .copy, items: [hello, second]))
     }
@@ -294,10 +308,59 @@ struct DragSessionsTests {
         try b.offer([hello], from: "a")
         b.run(to: 1900)
         #expect(b.outline("a") == ["items-requested", "add-requested"])
+        #expect(b.gestures.filter { $0.recognizer == "tap" }.count == 1, "the second tap is held for the answer")
         try b.offer([], from: "a")
+        #expect(b.gestures.filter { $0.recognizer == "tap" }.count == 2, "no item: the tap goes on as a tap at once")
+        #expect(b.gestures.last?.recognizer == "tap" && b.gestures.last?.time == b.script.time(1860))
         b.run(to: 3000)
         #expect(b.gestures.filter { $0.recognizer == "tap" }.count == 2)
         #expect(b.outline("a") == ["items-requested", "add-requested", "ended:cancelled:lifted"])
+    }
+
+    @Test("§12.5 a tap held for an answer that never comes goes on as a tap at the deadline; one whose session ends first, at the end")
+    func heldTapReleased() throws {
+        var b = DragBench()
+        b.lift()
+        b.script.down(2, at: 1100, x: 50, y: 200)
+        b.script.up(2, at: 1160)
+        b.script.up(1, at: 1600)
+        b.run(to: 760)
+        try b.offer([hello], from: "a")
+        b.run(to: 1300)
+        #expect(b.outline("a") == ["items-requested", "add-requested"])
+        #expect(!b.gestures.contains { $0.recognizer == "tap" })
+        // No answer: 250 ms after the tap it goes on as a tap, with its own time.
+        b.run(to: 1500)
+        let taps = b.gestures.filter { $0.recognizer == "tap" }
+        #expect(taps.count == 1 && taps[0].time == b.script.time(1160))
+        #expect(b.drags.pendingTaps == 0)
+        #expect(throws: DragRequestError.self) { try b.offer([hello], from: "a") }
+
+        var c = DragBench()
+        c.lift()
+        c.script.down(2, at: 1100, x: 50, y: 200)
+        c.script.up(2, at: 1160)
+        c.script.up(1, at: 1200)
+        c.run(to: 760)
+        try c.offer([hello], from: "a")
+        c.run(to: 1250)
+        // The drag lifted before the answer: the session ended and the tap goes on as a tap.
+        #expect(c.outline("a").last == "ended:cancelled:lifted")
+        #expect(c.gestures.filter { $0.recognizer == "tap" }.count == 1)
+
+        // The tapped surface removed while its tap is held: no tap of a surface gone.
+        var d = DragBench()
+        d.lift()
+        d.script.down(2, at: 1100, x: 50, y: 200)
+        d.script.up(2, at: 1160)
+        d.script.up(1, at: 1600)
+        d.run(to: 760)
+        try d.offer([hello], from: "a")
+        d.run(to: 1200)
+        #expect(d.drags.pendingTaps == 1)
+        d.drags.surfaceRemoved(DragBench.list2)
+        d.run(to: 2000)
+        #expect(!d.gestures.contains { $0.recognizer == "tap" })
     }
 
     @Test("§12 the target is hit-tested like a touch: a hidden target, or one whose types do not match, is no target")

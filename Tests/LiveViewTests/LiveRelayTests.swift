@@ -45,6 +45,8 @@ private func temporaryDirectory() -> String {
             // Not subscribed: the relay asks for touch, gesture and system only.
             PublishedEvent(stream: .debug, time: 3, line: Array(#"{"type":"debug","time":3}"#.utf8)),
             turned,
+            // A drag session's decision, as the daemon sends it to observers: the page draws the session.
+            PublishedEvent(stream: .touch, time: 3.75, line: Array(#"{"type":"drag-session","event":"entered","time":3.75,"session":1,"source":"list","screen":0,"location":{"x":900,"y":300},"itemCount":1,"types":["text/plain"],"surface":"map"}"#.utf8)),
             PublishedEvent(stream: .system, time: 4, line: Array(#"{"type":"system","event":"edge-hint","time":4}"#.utf8)),
         ])
         var seen: [String] = []
@@ -56,7 +58,7 @@ private func temporaryDirectory() -> String {
         await pump.value
         await publisher.shutdown()
         let types = seen.compactMap { try? JSONParser.parse(Array($0.utf8))["type"]?.stringValue }
-        #expect(types == ["status", "hello", "touch", "gesture", "screens", "system"])
+        #expect(types == ["status", "hello", "touch", "gesture", "screens", "drag-session", "system"])
         #expect(seen.contains { $0.contains(#""name":"panel""#) })
         #expect(!seen.contains { $0.contains("debug") })
     }

@@ -42,6 +42,9 @@ private func get(_ path: String, host: String = "127.0.0.1") -> String {
         #expect(response.contains("new EventSource("))
         #expect(response.contains("#4e79a7"))
         #expect(response.contains("class: \"touch-path\""))
+        // Drag sessions (semantics §12): drawn from `drag-session` lines, never with data.
+        #expect(response.contains("case \"drag-session\": onDragSession(m)"))
+        #expect(response.contains("class: \"drag-session\""))
     }
 
     @Test func streamsTheFeedAsServerSentEvents() async throws {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import DrawingStyle
 import Gestures
 import TouchCore
 import Session
@@ -66,6 +67,27 @@ private func recognizersInPlay(_ outputs: [ReplayOutput]) -> Set<String> {
         let states = try SVGStructure.descendants(of: pan, class: "state").compactMap { $0["data-state"] }
         #expect(states.starts(with: ["possible", "began", "changed"]))
         #expect(states.last == "ended")
+    }
+
+    /// Semantics §12: a drag session between configuration surfaces (docs/examples/drag-surfaces.yaml)
+    /// is drawn from its decisions: where the target was entered and the items dropped, and its label.
+    @Test func aDragSessionIsDrawnWithItsTargetAndEndButNoData() throws {
+        let example = fixtures.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/examples/drag-surfaces.yaml")
+        let (svg, text, outputs) = try render(fixtures.appendingPathComponent("derived/Atmel maXTouch Touchscreen.hold-then-drag.events"),
+                                              config: example)
+        let records = outputs.compactMap { if case .drag(let r) = $0 { return r } else { return nil } }
+        #expect(records.count == 11)
+        let sessions = try svg.elements(class: "drag-session")
+        #expect(sessions.count == 1)
+        #expect(sessions.first?["data-ended"] == "copy (lifted)")
+        #expect(sessions.first?["data-items"] == "2")
+        #expect(sessions.first?["data-types"] == "text/plain text/uri-list")
+        #expect(try svg.elements(class: "drag-session-mark", where: ["data-event": "entered"]).count == 2)
+        #expect(try svg.elements(class: "drag-session-mark", where: ["data-event": "dropped"]).count == 1)
+        let label = try #require(try svg.elements(class: "drag-session-label").first?.stringValue)
+        #expect(label.hasPrefix("session 1: 2 items (text/plain, text/uri-list) ended copy (lifted)"))
+        #expect(!text.contains("Lyon") && !text.contains("Paris") && !text.contains("geo:"))
+        #expect(ScreenLayout.sessionLabel(ArraySlice(records.prefix(4))) == "session 1: 1 item (text/plain, text/uri-list) → map: copy")
     }
 
     @Test func everyGestureEventButChangedIsAnnotated() throws {

@@ -63,8 +63,8 @@ import Session
         let g = c.gestures.screens[0]
         #expect(g.width == 1000 && g.height == 1600 && g.pixelsPerMillimetre == 5 && g.insets.top == 48)
         #expect(g.safeArea == ScreenRect(x: 0, y: 48, width: 1000, height: 1552))
-        #expect(c.helloScreens.map { [$0.width, $0.height, $0.rotation] } == [[1000, 1600, 90]])
-        #expect(c.helloScreens[0].sizeMM == SizeMM(width: 200, height: 320))
+        #expect(c.screens.map { [$0.viewWidth, $0.viewHeight, $0.rotation.rawValue] } == [[1000, 1600, 90]])
+        #expect(c.screens[0].viewSizeMM == SizeMM(width: 200, height: 320))
         #expect(error("screens:\n  - {name: main, width: 800, height: 480, rotation: 45}\n")?.description
             == "test.yaml:2: screens[0].rotation: expected 0, 90, 180 or 270, got 45")
         #expect(error("screens:\n  - {name: main, width: 800, height: 480, insets: {left: -3}}\n")?.description

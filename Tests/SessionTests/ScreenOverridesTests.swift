@@ -11,7 +11,7 @@ private struct GeometrySink: SessionSink {
     var touches: [Touch] = []
     var gestures: [GestureEvent] = []
     var changedDevices: [DeviceInfo] = []
-    var screens: [[HelloScreen]] = []
+    var screens: [[ScreenEntry]] = []
 
     mutating func frame(_ frame: TouchFrame, outputs: [EngineOutput], engine: borrowing Engine) {
         touches += frame.touches
@@ -26,7 +26,7 @@ private struct GeometrySink: SessionSink {
         if case .changed(let info, _) = event { changedDevices.append(info) }
     }
 
-    mutating func screensChanged(_ screens: [HelloScreen], at time: Timestamp) { self.screens.append(screens) }
+    mutating func screensChanged(_ screens: [ScreenEntry], at time: Timestamp) { self.screens.append(screens) }
 
     /// The system edge swipes that began, by recognizer name.
     var edgeSwipes: [String] { gestures.filter { $0.isSystem && $0.state == .began }.map(\.recognizer) }
@@ -75,7 +75,7 @@ private struct GeometrySink: SessionSink {
     }
 
     static func rotate(_ degrees: Int, _ name: String = "main") -> ScreenChange {
-        ScreenChange(screens: [ScreenUpdate(name: name, rotation: Rotation(rawValue: degrees))])
+        ScreenChange(screens: [ScreenUpdate(name: name, rotation: WireRotation(rawValue: degrees))])
     }
 
     @Test("a turn while one finger is down: it keeps its mapping to its end, a finger put down after uses the new one")
@@ -90,7 +90,7 @@ private struct GeometrySink: SessionSink {
         #expect(abs(first.location.x - 800.2) < 0.5 && abs(first.location.y - 244.2) < 0.5)
 
         try s.changeScreens(Self.rotate(90), into: &sink)
-        #expect(sink.screens.last?.first.map { [$0.width, $0.height, $0.rotation] } == [1000, 1600, 90])
+        #expect(sink.screens.last?.first.map { [$0.viewWidth, $0.viewHeight, $0.rotation.rawValue] } == [1000, 1600, 90])
 
         script = EventScript(start: script.time)
         script.frame { $0.slot(0); $0.position(2048, 1100) }
@@ -138,7 +138,7 @@ private struct GeometrySink: SessionSink {
         Self.swipe(&s, from: (2048, 3645), to: (2048, 2800), start: Timestamp(microseconds: 1_000_000), sink: &sink)
         #expect(sink.edgeSwipes.isEmpty)
 
-        try s.changeScreens(ScreenChange(screens: [ScreenUpdate(name: "main", insets: ScreenInsets(bottom: 100))]), into: &sink)
+        try s.changeScreens(ScreenChange(screens: [ScreenUpdate(name: "main", insets: WireInsets(bottom: 100))]), into: &sink)
         #expect(sink.screens.last?.first?.insets == ScreenInsets(bottom: 100))
         Self.swipe(&s, from: (2048, 3645), to: (2048, 2800), start: Timestamp(microseconds: 3_000_000), sink: &sink)
         #expect(sink.edgeSwipes == ["edge-bottom"])
@@ -178,7 +178,7 @@ private struct GeometrySink: SessionSink {
         var sink = GeometrySink()
         var s = try Self.session(Self.landscape, devices: ["Main Panel", "Side Panel"], sink: &sink)
         try s.changeScreens(ScreenChange(
-            screens: [ScreenUpdate(name: "side", width: 800, height: 1280, sizeMM: SizeMM(width: 160, height: 256))],
+            screens: [ScreenUpdate(name: "side", width: 800, height: 1280, sizeMM: WireSize(width: 160, height: 256))],
             devices: [DeviceScreenAssignment(name: "Side*", screen: .name("side"))]), into: &sink)
         #expect(sink.screens.last?.map(\.name) == ["main", "side"])
         #expect(s.devices.map(\.mapping.screen) == [0, 1])
@@ -225,7 +225,7 @@ private struct GeometrySink: SessionSink {
         var s = try Self.session(Self.landscape, sink: &sink)
         let cases: [(ScreenChange, String)] = [
             (ScreenChange(screens: [ScreenUpdate(name: "nope", remove: true)]), "screens[0].name: no screen named \"nope\""),
-            (ScreenChange(screens: [ScreenUpdate(name: "new", rotation: .half)]), "screens[0]: a new screen needs width and height"),
+            (ScreenChange(screens: [ScreenUpdate(name: "new", rotation: .degrees180)]), "screens[0]: a new screen needs width and height"),
             (ScreenChange(screens: [ScreenUpdate(name: "main", remove: true)]), "screens: cannot remove the last screen"),
             (ScreenChange(devices: [DeviceScreenAssignment(device: 0, screen: .index(3))]), "devices[0].screen: no screen 3 (there are 1)"),
         ]
@@ -253,7 +253,7 @@ private struct GeometrySink: SessionSink {
         let turned = Self.landscape.replacing("height: 200}}", with: "height: 200}, rotation: 180}")
         try s.reload(try Self.configuration(turned), into: &sink)
         #expect(rotation() == .half)
-        #expect(sink.screens.last?.first?.rotation == 180)
+        #expect(sink.screens.last?.first?.rotation == .half)
         // Runtime after the reload wins, and stays through a reload of the same file.
         try s.changeScreens(Self.rotate(270), into: &sink)
         try s.reload(try Self.configuration(turned), into: &sink)

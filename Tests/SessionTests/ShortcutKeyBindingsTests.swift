@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Gestures
+import KeyboardKeys
 import Session
 import Testing
 import TouchCore

@@ -33,8 +33,8 @@ struct DragSink: SessionSink {
     static func session(_ recording: Recording, into sink: inout DragSink) throws -> TouchSession {
         var session = TouchSession(recordsDebug: false)
         session.addDevice(DeviceID(0), description: recording.devices[0].description, at: .zero, into: &sink)
-        let screen = session.configuration.helloScreens[0]
-        let (w, h) = (Double(screen.width), Double(screen.height))
+        let screen = session.configuration.screens[0]
+        let (w, h) = (Double(screen.viewWidth), Double(screen.viewHeight))
         let drag = RecognizerConfiguration(name: "drag", kind: .drag(DragParameters()))
         try session.upsertSurface(SurfaceConfiguration(id: "a/list", owner: "a", frame: ScreenRect(x: 0, y: 0, width: w / 2, height: h),
                                                        recognizers: [drag]), into: &sink)
@@ -53,6 +53,21 @@ struct DragSink: SessionSink {
             if e.event.isSynReport { out.append(current); current = [] }
         }
         return out
+    }
+
+    @Test("§12.8 drag-surface's compact reaches the engine, and leaves with the surface")
+    func compactFollowsTheSurface() throws {
+        let recording = try Self.recording()
+        var sink = DragSink()
+        var session = try Self.session(recording, into: &sink)
+        #expect(session.engine.compactSurfaces.isEmpty)
+        session.setDragRoles(DragRoles(offersItems: true, compact: true), of: "a/list", owner: "a")
+        #expect(session.engine.compactSurfaces == ["a/list"])
+        session.setDragRoles(DragRoles(offersItems: true), of: "a/list", owner: "a")
+        #expect(session.engine.compactSurfaces.isEmpty)
+        session.setDragRoles(DragRoles(compact: true), of: "a/list", owner: "a")
+        session.removeSurface("a/list", into: &sink)
+        #expect(session.engine.compactSurfaces.isEmpty)
     }
 
     @Test("§12 a source answering in time, a target proposing copy: the data at the lift, the end to both")

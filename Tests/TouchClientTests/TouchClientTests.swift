@@ -3,7 +3,6 @@
 import Glibc
 #endif
 @testable import Publisher
-import Gestures
 import JSON
 import Synchronization
 import Testing
@@ -95,7 +94,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         try await client.subscribe([.gesture])
         try await client.coalesce(milliseconds: 50)
         try await client.register(SurfaceDescription(id: "main", rect: SurfaceRect(x: 0, y: 0, width: 1, height: 1)))
-        try await client.setDragRoles(DragRoles(dropTypes: ["text/plain"]), of: "main")
+        try await client.setDragRoles(WireDragRoles(dropTypes: ["text/plain"]), of: "main")
         await first.shutdown(reason: .restart)
         guard case let .goodbye(reason)? = await events.next() else { Issue.record("no goodbye"); return }
         #expect(reason == "restart")
@@ -197,8 +196,8 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
             case ("hello", .hello), ("touch", .touch), ("gesture", .gesture), ("system", .system), ("device", .device),
                  ("screens", .screens), ("drag", .drag), ("overflow", .overflow), ("goodbye", .goodbye), ("error", .error):
                 break
-            case ("ack", .other), ("debug", .other), ("session", .other):
-                break  // answers are taken by the client before events; debug and session lines are passed on as they are
+            case ("ack", .other), ("debug", .other), ("session", .other), ("drag-session", .other):
+                break  // answers are taken by the client before events; debug, session and drag-session lines are passed on as they are
             default:
                 Issue.record("\(type) read as \(event)")
             }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
 import TouchCore
+import TouchTesting
 
 /// The pass-through mirror's description: the original's ids, properties and
 /// ranges, protocol B always, MT_TOOL_PALM in range, the name suffix.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
+import Foundation
 import Testing
 import Trace
 import TouchCore
+import TouchTesting
 
 /// Every description under Tests/Fixtures/real, classified, with expectations per folder and device class.
 @Suite struct RealDeviceClassificationTests {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import EngineMessages
 import Foundation
 import Gestures
 import JSON
@@ -27,7 +28,7 @@ import Session
                 MessageEncoder.gesture(g, into: &w)
                 gestures.append(w.string)
                 events.append(g)
-            case .engine(.touch), .engine(.debug), .engine(.system), .engine(.mirror):
+            case .engine(.touch), .engine(.debug), .engine(.system), .engine(.mirror), .drag:
                 break
             }
         }

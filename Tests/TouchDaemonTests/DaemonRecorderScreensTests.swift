@@ -13,7 +13,7 @@ import Wire
 /// their time: a session recorded with a rotation replays with it.
 @Suite struct DaemonRecorderScreensTests {
     static let configuration = "screens:\n  - {name: main, width: 800, height: 480}\n"
-    static let quarterTurn = ScreenChange(screens: [ScreenUpdate(name: "main", rotation: .quarter)])
+    static let quarterTurn = ScreenChange(screens: [ScreenUpdate(name: "main", rotation: .degrees90)])
 
     /// The touches of an offline replay of `recording`.
     static func touches(_ recording: Recording) throws -> [Touch] {

@@ -135,7 +135,8 @@ final class ReactiveClient: @unchecked Sendable {
         // The source: asked for items when its drag began, asked again for the tap on its shelf, told the outcome once.
         #expect(Self.outline(sourceLines) == ["items-requested", "add-requested", "ended:copy:lifted"])
         #expect(sourceLines.contains { $0["type"] as? String == "gesture" && $0["recognizer"] as? String == "drag" && $0["state"] as? String == "began" })
-        #expect(sourceLines.contains { $0["type"] as? String == "gesture" && $0["recognizer"] as? String == "tap" })
+        // The shelf's tap added an item: it was held for the answer and is no tap (semantics §12.5).
+        #expect(!sourceLines.contains { $0["type"] as? String == "gesture" && $0["recognizer"] as? String == "tap" })
         // The target: entered, moves, the new item count (exited and entered again), the data once, the end once.
         let outline = Self.outline(targetLines)
         #expect(outline.first == "entered")
@@ -153,6 +154,36 @@ final class ReactiveClient: @unchecked Sendable {
         // Only the target saw the data; the bystander saw nothing of the session.
         #expect(!sourceLines.contains { $0["event"] as? String == "perform" })
         #expect(Self.drags(bystanderLines).isEmpty)
+        // Without seeAllTouches, its touch subscription shows no session's decisions either.
+        #expect(!bystanderLines.contains { $0["type"] as? String == "drag-session" })
+        #expect(!sourceLines.contains { $0["type"] as? String == "drag-session" })
+    }
+
+    /// The live view's way in (protocol.md, "Drag sessions seen from outside"): a client granted
+    /// `seeAllTouches` that subscribes to `touch` gets every decision as `drag-session`, never the data.
+    @Test func anObserverSeesTheSessionsDecisionsButNotTheData() throws {
+        let directory = TemporaryDirectory()
+        try "access:\n  seeAllTouches: {users: [root]}\n".write(toFile: directory.path + "/touchd.yaml", atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--replay", Self.trace, "--wait-for-subscribers", "3", "--exit-after-replay",
+                                        "--config", directory.path + "/touchd.yaml"])
+        let source = try Self.source(daemon)
+        let target = try Self.target(daemon, proposal: "copy")
+        let observer = try ReactiveClient(path: daemon.socketPath)
+        observer.start { _, _ in }
+        try observer.send(#"{"op":"subscribe","id":1,"events":["touch"]}"#)
+        let sourceLines = source.finish(), targetLines = target.finish(), observerLines = observer.finish()
+        #expect(try daemon.waitForExit() == 0)
+        let events = observerLines.filter { $0["type"] as? String == "drag-session" }.map { $0["event"] as? String ?? "?" }
+        #expect(events.first == "opened")
+        #expect(events.contains("items") && events.contains("entered") && events.contains("proposal"))
+        #expect(events.contains("add-asked") && events.contains("added"))
+        #expect(events.suffix(2) == ["dropped", "ended"])
+        let ended = try #require(observerLines.last { $0["type"] as? String == "drag-session" })
+        #expect(ended["outcome"] as? String == "copy" && ended["itemCount"] as? Int == 2)
+        #expect(!observerLines.contains { $0["type"] as? String == "drag" }, "a party's events are not an observer's")
+        #expect(!observerLines.contains { ($0["items"] as? [Any]) != nil })
+        // The parties themselves, not subscribed to touch, get none.
+        #expect(!(sourceLines + targetLines).contains { $0["type"] as? String == "drag-session" })
     }
 
     @Test func aForbiddingTargetEndsTheSessionCancelled() throws {

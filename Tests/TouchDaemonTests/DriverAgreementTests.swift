@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import EngineMessages
 import Foundation
 import Gestures
 import JSON
@@ -35,7 +36,7 @@ import Wire
             switch out {
             case .touch(let t): MessageEncoder.touch(t, into: &w)
             case .engine(.gesture(let g)): MessageEncoder.gesture(g, into: &w)
-            case .engine: return
+            case .engine, .drag: return
             }
             lines.append(w.string)
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LiveInput
+import Quirks
 import Session
 import Testing
 import TouchCore

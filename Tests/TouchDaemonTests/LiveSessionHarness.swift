@@ -112,7 +112,7 @@ struct Comparable {
                 touchTimes.append(t.time.microseconds)
             case .engine(.gesture(let g)):
                 gestures.append("\(g.recognizer) \(g.kind.rawValue) \(g.state.rawValue) \(g.touches)")
-            case .engine(.touch), .engine(.debug), .engine(.system), .engine(.mirror):
+            case .engine(.touch), .engine(.debug), .engine(.system), .engine(.mirror), .drag:
                 break
             }
         }

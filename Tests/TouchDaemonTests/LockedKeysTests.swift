@@ -20,38 +20,19 @@ import Trace
         let logind = try StandInLogind(directory: dir.path)
         try logind.addActiveSession("c1")
         try logind.setLocked("c1", true)
-        let config = dir.path + "/touchd.yaml"
-        try """
-        devices:
-          - match: {name: "\(Self.namePrefix)*"}
-            passThrough: true
-            passThroughEnding: cancel
-        shortcuts:
-          - {name: app-switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right], keys: [KEY_LEFTMETA, KEY_TAB]}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--config", config, "--login-state", "follow"],
-                                       environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
-        try daemon.waitForLog("session locked")
-        let keyboardNode = try ShortcutKeyboardTests.node(named: VirtualKeyboard.deviceName)
-        var recording = try TraceReader.read(path: ShortcutKeyboardTests.swipePath)
-        for i in recording.devices.indices { recording.devices[i].description.name = Self.namePrefix + recording.devices[i].description.name }
-        let replay = try UinputReplay(recording: recording)
-        defer { replay.close() }
-        try daemon.waitForLog("pass-through: on")
-        // This suite's own mirror (a cancel shows a claim; the default lift ending would end it with an up).
-        let mirrorNode = try PassThroughTests.Rig.mirrorNode(of: try #require(replay.devices.first?.devnode))
-
-        let keys = try LibinputDebugEvents(node: keyboardNode, extraArguments: ["--show-keycodes"])
-        defer { keys.stop() }
-        try keys.waitForDeviceAdded()
-        let mirror = try LibinputDebugEvents(node: mirrorNode)
-        defer { mirror.stop() }
-        try mirror.waitForDeviceAdded()
+        let rig = try ShortcutGuestRig(
+            suite: Self.namePrefix,
+            shortcuts: "  - {name: app-switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right], keys: [KEY_LEFTMETA, KEY_TAB]}",
+            recording: ShortcutKeyboardTests.swipePath, outputDevice: VirtualKeyboard.deviceName, outputArguments: ["--show-keycodes"],
+            directory: dir, daemonArguments: ["--login-state", "follow"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address],
+            ready: { try $0.waitForLog("session locked") })
+        defer { rig.stop() }
+        let (keys, mirror, daemon, replay) = (rig.output, rig.mirror, rig.daemon, rig.replay)
 
         _ = try replay.play(speed: 1)
         // Waits 5 s for keys that must not come.
         #expect(keys.keyboardKeys(count: 1).isEmpty, "\(keys.output)\n\(daemon.log)")
-        let locked = try mirror.touchEvents(count: 6).map(\.kind).filter { $0 != "TOUCH_FRAME" }
+        let locked = try rig.mirrorTouches(count: 6)
         #expect(locked.filter { $0 == "TOUCH_DOWN" }.count == 3, "\(mirror.output)")
         #expect(locked.filter { $0 == "TOUCH_UP" }.count == 3, "\(mirror.output)")
         #expect(!locked.contains("TOUCH_CANCEL"), "\(mirror.output)")

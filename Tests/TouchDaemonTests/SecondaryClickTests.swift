@@ -19,34 +19,14 @@ import Trace
 
     @Test("a two-finger long press is a right click at its location on touchd's pointer; its touches are cancelled on the mirror")
     func rightClick() throws {
-        let dir = TemporaryDirectory()
-        let config = dir.path + "/touchd.yaml"
-        try """
-        devices:
-          - match: {name: "\(Self.namePrefix)*"}
-            passThrough: true
-            passThroughEnding: cancel
-        shortcuts:
-          - {name: context-menu, kind: long-press, minTouches: 2, maxTouches: 2, minDuration: 150, click: right}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--config", config])
-        let pointerNode = try ShortcutKeyboardTests.node(named: VirtualPointer.deviceName)
-        var recording = try TraceReader.read(path: Self.holdPath)
-        for i in recording.devices.indices { recording.devices[i].description.name = Self.namePrefix + recording.devices[i].description.name }
-        let replay = try UinputReplay(recording: recording)
-        defer { replay.close() }
-        try daemon.waitForLog("pass-through: on")
-        // This suite's own mirror (a cancel shows a claim; the default lift ending would end it with an up).
-        let mirrorNode = try PassThroughTests.Rig.mirrorNode(of: try #require(replay.devices.first?.devnode))
+        let rig = try ShortcutGuestRig(
+            suite: Self.namePrefix,
+            shortcuts: "  - {name: context-menu, kind: long-press, minTouches: 2, maxTouches: 2, minDuration: 150, click: right}",
+            recording: Self.holdPath, outputDevice: VirtualPointer.deviceName)
+        defer { rig.stop() }
+        let (pointer, mirror, daemon) = (rig.output, rig.mirror, rig.daemon)
 
-        let pointer = try LibinputDebugEvents(node: pointerNode)
-        defer { pointer.stop() }
-        try pointer.waitForDeviceAdded()
-        let mirror = try LibinputDebugEvents(node: mirrorNode)
-        defer { mirror.stop() }
-        try mirror.waitForDeviceAdded()
-
-        _ = try replay.play(speed: 1)
+        _ = try rig.replay.play(speed: 1)
         let buttons = pointer.lines(of: "POINTER_BUTTON", count: 2)
         #expect(buttons.count == 2, "\(pointer.output)\n\(daemon.log)")
         #expect(buttons.first?.contains("BTN_RIGHT") == true && buttons.first?.contains("pressed") == true, "\(pointer.output)")
@@ -65,9 +45,25 @@ import Trace
         let order = pointer.lines.filter { $0.contains("POINTER_") }.map { $0.contains("ABSOLUTE") ? "move" : "button" }
         #expect(order.first == "move", "\(pointer.output)")
 
-        let touches = try mirror.touchEvents(count: 4).map(\.kind).filter { $0 != "TOUCH_FRAME" }
+        let touches = try rig.mirrorTouches(count: 4)
         #expect(touches.filter { $0 == "TOUCH_DOWN" }.count == 2, "\(mirror.output)")
         #expect(touches.contains("TOUCH_CANCEL"), "\(mirror.output)")
         #expect(!touches.contains("TOUCH_UP"), "\(mirror.output)")
+    }
+
+    @Test("with the lift ending, a click's touches end on the mirror with an up each, after the click")
+    func rightClickLiftsTheTouches() throws {
+        let rig = try ShortcutGuestRig(
+            suite: Self.namePrefix,
+            shortcuts: "  - {name: context-menu, kind: long-press, minTouches: 2, maxTouches: 2, minDuration: 150, click: right}",
+            recording: Self.holdPath, outputDevice: VirtualPointer.deviceName, ending: "lift")
+        defer { rig.stop() }
+        _ = try rig.replay.play(speed: 1)
+        let buttons = rig.output.lines(of: "POINTER_BUTTON", count: 2)
+        #expect(buttons.count == 2, "\(rig.output.output)\n\(rig.daemon.log)")
+        let touches = try rig.mirrorTouches(count: 8)
+        #expect(touches.filter { $0 == "TOUCH_DOWN" }.count == 2, "\(rig.mirror.output)\n\(rig.daemon.log)")
+        #expect(touches.filter { $0 == "TOUCH_UP" }.count == 2, "\(rig.mirror.output)\n\(rig.daemon.log)")
+        #expect(!touches.contains("TOUCH_CANCEL"), "\(rig.mirror.output)")
     }
 }

@@ -65,4 +65,44 @@ import TouchCore
         #expect(lines[0] == "{\"type\":\"header\",\"format\":\"touchd-trace\",\"version\":1}")
         #expect(lines[2] == "{\"type\":\"frame\",\"device\":0,\"time\":1,\"events\":[[3,57,7],[3,53,539],[3,54,167],[1,330,1],[3,0,539],[3,1,167],[0,0,0]]}")
     }
+
+    /// A recording with two runtime screen changes: one between frames, one after the last.
+    static func withScreenChanges() throws -> Recording {
+        var r = try TraceReader.read(path: Fixtures.path(atmel))
+        let middle = r.events[r.events.count / 2].event.time
+        let end = r.events[r.events.count - 1].event.time
+        r.screenChanges = [
+            RecordedScreenChange(time: middle, request: .object(["op": .string("screens"), "screens": .array([.object(["name": .string("main"), "rotation": .int(90)])])])),
+            RecordedScreenChange(time: Timestamp(microseconds: end.microseconds + 10), request: .object(["op": .string("screens"), "screens": .array([.object(["name": .string("main"), "rotation": .int(0)])])])),
+        ]
+        return r
+    }
+
+    @Test func nativeKeepsRuntimeScreenChangesInTheirPlace() throws {
+        let original = try Self.withScreenChanges()
+        let text = try TraceWriter.render(original, as: .native)
+        let back = try TraceReader.read(text: text, name: "back.touchd-trace")
+        #expect(back.screenChanges == original.screenChanges)
+        #expect(back.events == original.events)
+        // Each screens line follows the frames up to its time and precedes the later ones.
+        let lines = text.split(separator: "\n").map(String.init)
+        for change in original.screenChanges {
+            let at = try #require(lines.firstIndex { $0.hasPrefix("{\"type\":\"screens\",\"time\":\(change.time.microseconds),") })
+            let frameTimes = lines.enumerated().compactMap { i, l -> (Int, Int64)? in
+                guard l.hasPrefix("{\"type\":\"frame\""), let t = l.split(separator: ",").first(where: { $0.hasPrefix("\"time\":") }) else { return nil }
+                return (i, Int64(t.dropFirst(7)) ?? -1)
+            }
+            #expect(frameTimes.allSatisfy { ($0.0 < at) == ($0.1 <= change.time.microseconds) })
+        }
+    }
+
+    @Test func evemuAndYAMLRefuseRuntimeScreenChanges() throws {
+        let original = try Self.withScreenChanges()
+        for format in [TraceFormat.evemu, .libinputYAML] {
+            #expect(throws: TraceError.self) { try TraceWriter.render(original, as: format) }
+            do { _ = try TraceWriter.render(original, as: format) } catch let e as TraceError {
+                #expect(e.code == .unwritable && e.message.contains("2 runtime screen change"), "\(e)")
+            }
+        }
+    }
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
-import Gestures
 import JSON
 import Testing
-import TouchCore
 import Wire
 
 /// docs/protocol.md, "Drag sessions": the requests decode, encode back, and
@@ -27,13 +25,15 @@ import Wire
             #"{"op":"drag-items","id":3,"request":7,"items":[{"representations":[{"type":"text/plain","data":"Lyon \"centre\""},{"type":"text/uri-list","data":"geo:45.76,4.84"}]}]}"#,
             #"{"op":"drag-items","id":4,"request":8,"items":[]}"#,
             #"{"op":"drop-proposal","id":5,"session":2,"operation":"move"}"#,
+            #"{"op":"drag-surface","id":6,"surface":"list","offersItems":true,"compact":true}"#,
         ]
         for line in lines {
             let envelope = try RequestDecoder.decode(line)
             #expect(String(decoding: envelope.bytes, as: UTF8.self) == line)
         }
-        #expect(try decode(lines[0]) == .drag(.roles(surface: "list", DragRoles(offersItems: true, addsItems: true))))
+        #expect(try decode(lines[0]) == .drag(.roles(surface: "list", WireDragRoles(offersItems: true, addsItems: true))))
         #expect(try decode(lines[4]) == .drag(.proposal(session: 2, .move)))
+        #expect(try decode(lines[5]) == .drag(.roles(surface: "list", WireDragRoles(offersItems: true, compact: true))))
         guard case .drag(.items(7, let items)) = try decode(lines[2]) else { Issue.record("not items"); return }
         #expect(items.first?.representations.map(\.type) == ["text/plain", "text/uri-list"])
         #expect(items.first?.representations.first?.data == "Lyon \"centre\"")
@@ -44,6 +44,7 @@ import Wire
         expectError(#"{"op":"drag-surface","id":1,"surface":"m","dropTypes":["plain"]}"#, .badField, "dropTypes[0]: expected a MIME type")
         expectError(#"{"op":"drag-surface","id":1,"surface":"m","dropTypes":["*/plain"]}"#, .badField, "dropTypes[0]")
         expectError(#"{"op":"drag-surface","id":1,"surface":"m","offersItems":"yes"}"#, .badField, "offersItems")
+        expectError(#"{"op":"drag-surface","id":1,"surface":"m","compact":1}"#, .badField, "compact")
         expectError(#"{"op":"drag-items","id":1,"items":[]}"#, .badField, "request: missing")
         expectError(#"{"op":"drag-items","id":1,"request":0,"items":[]}"#, .badField, "request: expected a positive integer")
         expectError(#"{"op":"drag-items","id":1,"request":1}"#, .badField, "items: missing")
@@ -64,23 +65,5 @@ import Wire
         expectError(#"{"op":"drag-items","id":1,"request":1,"items":[\#(many)]}"#, .limitExceeded, "items: at most 64")
         let reps = Array(repeating: #"{"type":"text/plain","data":"x"}"#, count: 9).joined(separator: ",")
         expectError(#"{"op":"drag-items","id":1,"request":1,"items":[{"representations":[\#(reps)]}]}"#, .limitExceeded, "items[0].representations: at most 8")
-    }
-
-    @Test func encodesEachDragEvent() throws {
-        let item = DragItem([DragRepresentation(type: "text/plain", data: "Lyon")])
-        let t = Timestamp(microseconds: 12_500_000)
-        let p = Point(x: 250, y: 500)
-        let cases: [(DragSessionEvent.Kind, Point?, String)] = [
-            (.itemsRequested(request: 1), p, #"{"type":"drag","event":"items-requested","time":12.5,"session":3,"surface":"list","location":{"x":250,"y":500},"request":1}"#),
-            (.entered(types: ["text/plain"], items: 1), p, #"{"type":"drag","event":"entered","time":12.5,"session":3,"surface":"list","location":{"x":250,"y":500},"types":["text/plain"],"itemCount":1}"#),
-            (.perform(operation: .copy, items: [item]), p, #"{"type":"drag","event":"perform","time":12.5,"session":3,"surface":"list","location":{"x":250,"y":500},"operation":"copy","items":[{"representations":[{"type":"text/plain","data":"Lyon"}]}]}"#),
-            (.ended(outcome: .cancelled, reason: .sourceGone), nil, #"{"type":"drag","event":"ended","time":12.5,"session":3,"surface":"list","outcome":"cancelled","reason":"source-gone"}"#),
-        ]
-        for (kind, location, expected) in cases {
-            var w = JSONWriter()
-            MessageEncoder.drag(DragSessionEvent(time: t, session: 3, owner: "client-1", surface: "client-1/list", location: location, kind: kind),
-                                surface: "list", into: &w)
-            #expect(w.string == expected)
-        }
     }
 }

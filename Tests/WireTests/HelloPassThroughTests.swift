@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 import Testing
-import TouchCore
 @testable import Wire
 
 /// `hello` says per device whether touchd stands in front of the compositor
 /// for it (`touchctl devices --running`; docs/pass-through.md).
 @Suite struct HelloPassThroughTests {
     @Test func aDeviceWithAMirrorListsItsNodeNameAndEnding() {
-        var d = HelloDevice(id: DeviceID(0), name: "Panel", touchTypes: [.direct], slots: 10, widthMM: 200, heightMM: 100, sizeSource: "resolution", screen: 0)
+        var d = HelloDevice(id: 0, name: "Panel", touchTypes: [.direct], slots: 10, widthMM: 200, heightMM: 100, sizeSource: "resolution", screen: 0)
         var w = JSONWriter()
         MessageEncoder.device(d, into: &w)
         #expect(!w.string.contains("passThrough"))

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
-import Gestures
 import Testing
-import TouchCore
 
 @testable import Wire
 
@@ -26,14 +24,14 @@ struct SplitMix: RandomNumberGenerator {
 @Suite struct JSONCursorTests {
     // MARK: The reference: the objects written value by value
 
-    static func referenceTouch(_ t: Touch, surface: String?, into w: inout JSONWriter) {
+    static func referenceTouch(_ t: TouchMessage, surface: String?, into w: inout JSONWriter) {
         w.beginObject()
         w.key("type"); w.string("touch")
-        w.key("time"); w.number(t.time.seconds, decimals: 6)
-        w.key("device"); w.int(t.device.rawValue)
-        w.key("id"); w.int(t.id.rawValue)
+        w.key("time"); w.number(Double(t.microseconds) / 1e6, decimals: 6)
+        w.key("device"); w.int(t.device)
+        w.key("id"); w.int(t.id)
         w.key("phase"); w.string(t.phase.rawValue)
-        w.key("touchType"); w.string(t.type.rawValue)
+        w.key("touchType"); w.string(t.touchType.rawValue)
         w.key("tool"); w.string(t.tool.rawValue)
         w.key("screen"); w.int(t.screen)
         w.key("location"); w.point(x: t.location.x, y: t.location.y, decimals: 2)
@@ -57,13 +55,13 @@ struct SplitMix: RandomNumberGenerator {
         w.endObject()
     }
 
-    static func referenceGesture(_ e: GestureEvent, into w: inout JSONWriter) {
+    static func referenceGesture(_ e: GestureMessage, into w: inout JSONWriter) {
         w.beginObject()
         w.key("type"); w.string("gesture")
-        w.key("time"); w.number(e.time.seconds, decimals: 6)
-        w.key("device"); w.int(e.device.rawValue)
+        w.key("time"); w.number(Double(e.microseconds) / 1e6, decimals: 6)
+        w.key("device"); w.int(e.device)
         w.key("surface")
-        if let s = e.surface { w.string(s.rawValue) } else { w.null() }
+        if let s = e.surface { w.string(s) } else { w.null() }
         w.key("owner"); w.string(e.owner)
         w.key("recognizer"); w.string(e.recognizer)
         w.key("kind"); w.string(e.kind.rawValue)
@@ -106,41 +104,41 @@ struct SplitMix: RandomNumberGenerator {
         return (0..<Int.random(in: 1...3, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
     }
 
-    static func touch(_ g: inout SplitMix) -> Touch {
-        Touch(
-            id: TouchID(rawValue: UInt32.random(in: 0...UInt32.max, using: &g)),
-            device: DeviceID(rawValue: UInt32.random(in: 0...UInt32.max, using: &g)),
-            phase: TouchPhase.allCases.randomElement(using: &g)!,
-            type: TouchType.allCases.randomElement(using: &g)!,
-            tool: Tool.allCases.randomElement(using: &g)!,
-            time: Timestamp(microseconds: Int64.random(in: -1...Int64(1e13), using: &g)),
-            location: Point(x: number(&g), y: number(&g)),
-            locationMM: Point(x: number(&g), y: number(&g)),
+    static func touch(_ g: inout SplitMix) -> TouchMessage {
+        TouchMessage(
+            microseconds: Int64.random(in: -1...Int64(1e13), using: &g),
+            device: UInt32.random(in: 0...UInt32.max, using: &g),
+            id: UInt32.random(in: 0...UInt32.max, using: &g),
+            phase: WireTouchPhase.allCases.randomElement(using: &g)!,
+            touchType: WireTouchType.allCases.randomElement(using: &g)!,
+            tool: WireTool.allCases.randomElement(using: &g)!,
             screen: Int.random(in: Int.min...Int.max, using: &g),
+            location: WirePoint(x: number(&g), y: number(&g)),
+            locationMM: WirePoint(x: number(&g), y: number(&g)),
             force: maybe(&g), majorRadius: maybe(&g), minorRadius: maybe(&g),
             altitude: maybe(&g), azimuth: maybe(&g), distance: maybe(&g),
-            buttons: ToolButtons(rawValue: UInt8.random(in: 0...63, using: &g)),
+            buttons: WireToolButtons(rawValue: UInt8.random(in: 0...63, using: &g)),
             serial: Bool.random(using: &g) ? UInt32.random(in: 0...UInt32.max, using: &g) : nil,
             inProximity: Bool.random(using: &g), isSynthetic: Bool.random(using: &g))
     }
 
-    static func gesture(_ g: inout SplitMix) -> GestureEvent {
-        func point() -> Point? { Bool.random(using: &g) ? Point(x: number(&g), y: number(&g)) : nil }
-        return GestureEvent(
-            time: Timestamp(microseconds: Int64.random(in: 0...Int64(1e13), using: &g)),
-            device: DeviceID(rawValue: UInt32.random(in: 0...UInt32.max, using: &g)),
-            surface: Bool.random(using: &g) ? SurfaceID(string(&g)) : nil,
+    static func gesture(_ g: inout SplitMix) -> GestureMessage {
+        func point() -> WirePoint? { Bool.random(using: &g) ? WirePoint(x: number(&g), y: number(&g)) : nil }
+        return GestureMessage(
+            microseconds: Int64.random(in: 0...Int64(1e13), using: &g),
+            device: UInt32.random(in: 0...UInt32.max, using: &g),
+            surface: Bool.random(using: &g) ? string(&g) : nil,
             owner: string(&g), recognizer: string(&g),
-            kind: GestureKind.allCases.randomElement(using: &g)!,
-            state: GestureState.allCases.randomElement(using: &g)!,
+            kind: WireGestureKind.allCases.randomElement(using: &g)!,
+            state: WireGestureState.allCases.randomElement(using: &g)!,
             touches: Int.random(in: 0...10, using: &g),
-            touchType: TouchType.allCases.randomElement(using: &g)!,
-            location: Point(x: number(&g), y: number(&g)),
+            touchType: WireTouchType.allCases.randomElement(using: &g)!,
+            location: WirePoint(x: number(&g), y: number(&g)),
             taps: Bool.random(using: &g) ? Int.random(in: 1...5, using: &g) : nil,
-            direction: Bool.random(using: &g) ? SwipeDirection.allCases.randomElement(using: &g) : nil,
+            direction: Bool.random(using: &g) ? WireSwipeDirection.allCases.randomElement(using: &g) : nil,
             translation: point(), velocity: point(),
             scale: maybe(&g), scaleVelocity: maybe(&g), rotation: maybe(&g), rotationVelocity: maybe(&g),
-            edge: Bool.random(using: &g) ? SurfaceEdge.allCases.randomElement(using: &g) : nil,
+            edge: Bool.random(using: &g) ? WireEdge.allCases.randomElement(using: &g) : nil,
             purpose: Bool.random(using: &g) ? string(&g) : nil,
             isSystem: Bool.random(using: &g))
     }

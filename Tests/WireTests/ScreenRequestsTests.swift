@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
-import Gestures
 import Testing
-import TouchCore
 import Wire
 
 /// The `screens` request (docs/protocol.md, "screens") and the `screens` message.
@@ -12,8 +10,8 @@ import Wire
         let e = try RequestDecoder.decode(line)
         let expected = ScreenChange(
             screens: [
-                ScreenUpdate(name: "main", rotation: .quarter, insets: ScreenInsets(top: 48, left: 12.5)),
-                ScreenUpdate(name: "side", width: 1280, height: 800, sizeMM: SizeMM(width: 217, height: 136)),
+                ScreenUpdate(name: "main", rotation: .degrees90, insets: WireInsets(top: 48, left: 12.5)),
+                ScreenUpdate(name: "side", width: 1280, height: 800, sizeMM: WireSize(width: 217, height: 136)),
                 ScreenUpdate(name: "old", remove: true),
             ],
             devices: [DeviceScreenAssignment(name: "ELAN*", screen: .name("side")), DeviceScreenAssignment(device: 3, screen: .index(0))])
@@ -48,8 +46,8 @@ import Wire
     func screensMessage() {
         var w = JSONWriter(capacity: 256)
         MessageEncoder.screens([
-            HelloScreen(index: 0, name: "main", width: 1080, height: 1920, rotation: 90, insets: ScreenInsets(top: 48),
-                        sizeMM: SizeMM(width: 68, height: 121)),
+            HelloScreen(index: 0, name: "main", width: 1080, height: 1920, rotation: 90, insets: WireInsets(top: 48),
+                        sizeMM: WireSize(width: 68, height: 121)),
             HelloScreen(index: 1, name: "side", width: 800, height: 480),
         ], time: 12.5, into: &w)
         #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"type":"screens","time":12.5,"screens":[{"id":0,"name":"main","width":1080,"height":1920,"rotation":90,"size":{"width":68,"height":121},"insets":{"top":48,"right":0,"bottom":0,"left":0}},{"id":1,"name":"side","width":800,"height":480}]}"#)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import Testing
-import TouchCore
 import Wire
 
 @Suite struct ServerMessagesTests {
@@ -24,7 +23,7 @@ import Wire
     @Test func goodbyeOverflowAndDevice() {
         #expect(text { MessageEncoder.goodbye(reason: .shutdown, into: &$0) } == #"{"type":"goodbye","reason":"shutdown"}"#)
         #expect(text { MessageEncoder.overflow(lost: 12, time: 3.5, into: &$0) } == #"{"type":"overflow","lost":12,"time":3.5}"#)
-        let d = HelloDevice(id: DeviceID(2), name: "Pen", touchTypes: [.stylus], slots: 0, widthMM: 100, heightMM: 50.25, sizeSource: "udev", screen: 1)
+        let d = HelloDevice(id: 2, name: "Pen", touchTypes: [.stylus], slots: 0, widthMM: 100, heightMM: 50.25, sizeSource: "udev", screen: 1)
         #expect(text { MessageEncoder.device(.removed, d, time: 1, into: &$0) } == #"{"type":"device","time":1,"change":"removed","device":{"id":2,"name":"Pen","touchType":"stylus","touchTypes":["stylus"],"slots":0,"size":{"width":100,"height":50.3,"source":"udev"},"screen":1}}"#)
     }
 }

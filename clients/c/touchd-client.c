@@ -374,12 +374,19 @@ static void forget_drag(setup *s, const char *id) {
 
 EXPORT int64_t touchd_client_drag_surface(touchd_client *c, const char *surface_id, bool offers_items,
                                           bool adds_items, const char *const *drop_types) {
-    if (!surface_id) return -EINVAL;
+    return touchd_client_drag_surface_flags(c, surface_id, (offers_items ? TOUCHD_DRAG_OFFERS_ITEMS : 0u) |
+                                                               (adds_items ? TOUCHD_DRAG_ADDS_ITEMS : 0u), drop_types);
+}
+
+EXPORT int64_t touchd_client_drag_surface_flags(touchd_client *c, const char *surface_id, unsigned flags,
+                                                const char *const *drop_types) {
+    if (!surface_id || (flags & ~(TOUCHD_DRAG_OFFERS_ITEMS | TOUCHD_DRAG_ADDS_ITEMS | TOUCHD_DRAG_COMPACT))) return -EINVAL;
     buffer f = {0};
     int r = append(&f, "\"surface\":", 10);
     if (r == 0) r = append_string(&f, surface_id);
-    if (r == 0 && offers_items) r = append(&f, ",\"offersItems\":true", 19);
-    if (r == 0 && adds_items) r = append(&f, ",\"addsItems\":true", 17);
+    if (r == 0 && (flags & TOUCHD_DRAG_OFFERS_ITEMS)) r = append(&f, ",\"offersItems\":true", 19);
+    if (r == 0 && (flags & TOUCHD_DRAG_ADDS_ITEMS)) r = append(&f, ",\"addsItems\":true", 17);
+    if (r == 0 && (flags & TOUCHD_DRAG_COMPACT)) r = append(&f, ",\"compact\":true", 15);
     if (r == 0 && drop_types && *drop_types) {
         r = append(&f, ",\"dropTypes\":[", 14);
         for (size_t i = 0; r == 0 && drop_types[i]; i++) {

@@ -219,6 +219,15 @@ int64_t touchd_client_unregister_surface(touchd_client *client, const char *surf
 int64_t touchd_client_drag_surface(touchd_client *client, const char *surface_id, bool offers_items,
                                    bool adds_items, const char *const *drop_types);
 
+/* drag-surface with options (1.2): TOUCHD_DRAG_* flags or'd together;
+ * TOUCHD_DRAG_COMPACT makes the surface's long presses alongside a drag wait
+ * until the drag fails, at the lift for a touch held still (semantics §12.8). */
+#define TOUCHD_DRAG_OFFERS_ITEMS 1u
+#define TOUCHD_DRAG_ADDS_ITEMS 2u
+#define TOUCHD_DRAG_COMPACT 4u
+int64_t touchd_client_drag_surface_flags(touchd_client *client, const char *surface_id, unsigned flags,
+                                         const char *const *drop_types);
+
 /* drag-items: answers items-requested or add-requested (its "request")
  * with items as a JSON array, e.g.
  * [{"representations":[{"type":"text/plain","data":"Lyon"}]}]; "[]" declines. */

@@ -63,6 +63,8 @@ func benchmarkDragSession(strokes: Int = 20, moves: Int = 960) {
                 events.removeAll(keepingCapacity: true)
                 engine.handle(f, into: &outputs)
                 drags.observe(outputs, engine: engine, into: &events)
+                // What TouchSession does after each observation: the decisions go to the sink, then are forgotten.
+                drags.clearRecords()
             }
             // The source answers at once.
             for e in events {

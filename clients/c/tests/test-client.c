@@ -232,6 +232,13 @@ static int parser_tests(void) {
     const char *roles_again = "{\"op\":\"drag-surface\",\"id\":18,\"surface\":\"map \\\"1\\\"\",\"addsItems\":true,\"dropTypes\":[\"text/plain\",\"image/*\"]}\n";
     check(lines == 5 && last && strstr(last, roles_again) != NULL, "reconnect: the drag roles sent again after the surfaces");
     if (!last || !strstr(last, roles_again)) fprintf(stderr, "sent again:\n%s", sent);
+    /* drag-surface with flags (1.2): compact. */
+    int64_t flagged = touchd_client_drag_surface_flags(c, "map \"1\"", TOUCHD_DRAG_ADDS_ITEMS | TOUCHD_DRAG_COMPACT, NULL);
+    lines = read_lines(server, sent, sizeof sent, 1);
+    const char *compact = "{\"op\":\"drag-surface\",\"id\":19,\"surface\":\"map \\\"1\\\"\",\"addsItems\":true,\"compact\":true}\n";
+    check(flagged == 19 && lines == 1 && strcmp(sent, compact) == 0 && touchd_client_drag_surface_flags(c, "map", 8u, NULL) == -EINVAL,
+          "requests: drag-surface with flags, compact; an unknown flag -EINVAL");
+    if (strcmp(sent, compact) != 0) fprintf(stderr, "sent:\n%s", sent);
     check(touchd_client_reconnect_delay_ms(1) == 100 && touchd_client_reconnect_delay_ms(3) == 400 &&
           touchd_client_reconnect_delay_ms(40) == 2000, "reconnect: delays of 100 ms doubling to 2 s");
     close(server);

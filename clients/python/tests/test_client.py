@@ -404,7 +404,7 @@ class ClientTests(unittest.TestCase):
                 assert client.hello is not None
                 w, h = client.hello["screens"][0]["width"], client.hello["screens"][0]["height"]
                 await client.register(surface("list", 0, 0, w / 2, h / 2, [recognizer("drag", "drag")]))
-                await client.drag_surface("list", offers_items=True)
+                await client.drag_surface("list", offers_items=True, compact=True)
                 with self.assertRaises(RequestError) as caught:
                     await client.drag_surface("nowhere", offers_items=True)
                 self.assertEqual(caught.exception.code, "unknown-surface")

@@ -14,14 +14,15 @@ from ._protocol import (DEFAULT_SOCKET, PROTOCOL_VERSION, RECONNECTED, STREAMS, 
                         recognizer, screen_change, surface)
 from .aio import AsyncClient
 from .client import Client
-from .messages import (AckMessage, DebugMessage, DeviceMessage, DragMessage, ErrorMessage, GestureMessage,
-                       GoodbyeMessage, HelloMessage, OverflowMessage, ReconnectedMessage, ScreensMessage, ServerMessage,
+from .messages import (AckMessage, DebugMessage, DeviceMessage, DragMessage, DragSessionMessage, ErrorMessage,
+                       GestureMessage, GoodbyeMessage, HelloMessage, OverflowMessage, ReconnectedMessage, ScreensMessage, ServerMessage,
                        SessionMessage, SystemMessage, TouchMessage)
 
 __all__ = ["Client", "AsyncClient", "Requests", "TouchdError", "RequestError", "ConnectionClosed", "ProtocolError",
            "Message", "surface", "recognizer", "screen_change", "device_mapping", "drag_item", "drag_data",
            "DEFAULT_SOCKET", "PROTOCOL_VERSION", "RECONNECTED", "STREAMS", "ServerMessage", "HelloMessage", "AckMessage",
            "ErrorMessage", "TouchMessage", "GestureMessage", "SystemMessage", "DeviceMessage", "ScreensMessage",
-           "OverflowMessage", "GoodbyeMessage", "DebugMessage", "DragMessage", "ReconnectedMessage", "SessionMessage"]
+           "OverflowMessage", "GoodbyeMessage", "DebugMessage", "DragMessage", "DragSessionMessage", "ReconnectedMessage",
+           "SessionMessage"]
 #: The package's version (pyproject.toml reads it from here).
 __version__ = "0.2.0"

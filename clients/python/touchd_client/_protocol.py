@@ -215,16 +215,20 @@ class Requests(Generic[Answer]):
         return self.request("screens", **fields)
 
     def drag_surface(self, surface_id: str, *, offers_items: bool = False, adds_items: bool = False,
-                     drop_types: Optional[Iterable[str]] = None) -> Answer:
+                     drop_types: Optional[Iterable[str]] = None, compact: bool = False) -> Answer:
         """Says what one of this client's surfaces does in drag sessions
         (semantics §12): its drags offer items, its taps add items, it takes
-        drops of ``drop_types`` (``text/plain``, ``image/*``). Asked for
-        again after a reconnect, after the surfaces."""
+        drops of ``drop_types`` (``text/plain``, ``image/*``); ``compact``:
+        its long presses alongside a drag wait until the drag fails (at the
+        lift for a touch held still) instead of beginning at their own time
+        (§12.8). Asked for again after a reconnect, after the surfaces."""
         fields: Dict[str, Any] = {"surface": surface_id}
         if offers_items:
             fields["offersItems"] = True
         if adds_items:
             fields["addsItems"] = True
+        if compact:
+            fields["compact"] = True
         if drop_types:
             fields["dropTypes"] = list(drop_types)
         return self.request("drag-surface", **fields)

@@ -276,6 +276,29 @@ class DragMessage(_DragMessageKeys, total=False):
     reason: str
 
 
+class _DragSessionMessageKeys(TypedDict):
+    type: Literal["drag-session"]
+    event: str
+    time: float
+    session: int
+    source: str
+    screen: int
+    location: Point
+    itemCount: int
+    types: List[str]
+
+
+class DragSessionMessage(_DragSessionMessageKeys, total=False):
+    """A drag session's decision as an observer sees it (the live view; only
+    with ``seeAllTouches`` and a ``touch`` subscription): ``event`` is opened,
+    items, add-asked, added, tap-released, entered, exited, proposal, dropped
+    or ended. Never the items' data."""
+    surface: str
+    operation: str
+    outcome: str
+    reason: str
+
+
 class ReconnectedMessage(TypedDict):
     """Not a server message: what the client yields after it reconnected."""
     type: Literal["reconnected"]
@@ -285,12 +308,12 @@ class ReconnectedMessage(TypedDict):
 #: Any message of protocol 1 (narrow it by its ``type``).
 ServerMessage = Union[HelloMessage, AckMessage, ErrorMessage, TouchMessage, GestureMessage, SystemMessage,
                       DeviceMessage, ScreensMessage, OverflowMessage, GoodbyeMessage, DebugMessage, DragMessage,
-                      SessionMessage]
+                      SessionMessage, DragSessionMessage]
 
 #: The type of each message by its ``type`` field.
 MESSAGE_TYPES: Dict[str, Any] = {
     "hello": HelloMessage, "ack": AckMessage, "error": ErrorMessage, "touch": TouchMessage,
     "gesture": GestureMessage, "system": SystemMessage, "device": DeviceMessage, "screens": ScreensMessage,
     "overflow": OverflowMessage, "goodbye": GoodbyeMessage, "debug": DebugMessage, "session": SessionMessage,
-    "drag": DragMessage,
+    "drag": DragMessage, "drag-session": DragSessionMessage,
 }

@@ -6,7 +6,7 @@ import Foundation
 #endif
 import TouchCore
 
-/// Reads libinput's quirks files (the parsing is ``QuirksParser``, pure, in TouchCore).
+/// Reads libinput's quirks files (the parsing is ``QuirksParser``, pure).
 public enum QuirksLoader {
     /// Where libinput's packages install the database (Debian: libinput-data / libinput-bin).
     public static let installedDirectory = "/usr/share/libinput"

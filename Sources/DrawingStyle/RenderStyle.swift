@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-import Gestures
-import TouchCore
+import Wire
 
 /// The visual language shared by `touchctl render` and the live view: colours,
 /// stroke styles and symbols. The live page receives the same values as JSON
 /// (``RenderStyle/javaScriptConstants``), so both draw a touch the same way.
+/// In the protocol's values, so the live view links no engine (Render adds the
+/// engine's: recognizer states, and its touch values through the server's edge).
 public enum RenderStyle {
     /// Touch colours, picked by touch id (Tableau 10: distinguishable, also in print).
     public static let touchColors: [String] = [
@@ -13,15 +14,15 @@ public enum RenderStyle {
     ]
 
     /// The colour of a touch.
-    public static func color(of touch: TouchID) -> String {
-        touchColors[Int(touch.rawValue % UInt32(touchColors.count))]
+    public static func color(ofTouch id: UInt32) -> String {
+        touchColors[Int(id % UInt32(touchColors.count))]
     }
 
     /// Stroke width of direct and indirect touch paths, in pixels of the picture.
     public static let pathWidth = 2.5
 
     /// `stroke-dasharray` per touch type for contact (dotted indirect); nil draws solid.
-    public static func dashes(for type: TouchType) -> String? {
+    public static func dashes(for type: WireTouchType) -> String? {
         switch type {
         case .direct: return nil
         case .indirect: return "1 5"
@@ -40,21 +41,8 @@ public enum RenderStyle {
         return ((0.75 + clamped * 7.25) * 4).rounded() / 4
     }
 
-    /// Fill of a recognizer state in the timeline.
-    public static func color(of state: RecognizerState) -> String {
-        switch state {
-        case .possible: return "#d0d7de"
-        case .recognized: return "#2da44e"
-        case .began: return "#54aeff"
-        case .changed: return "#0969da"
-        case .ended: return "#1a7f37"
-        case .cancelled: return "#bc4c00"
-        case .failed: return "#cf222e"
-        }
-    }
-
     /// Symbol of a gesture state in labels (`tap ✓`, `pan ▶`, `pan ■`).
-    public static func symbol(of state: GestureState) -> String {
+    public static func symbol(of state: WireGestureState) -> String {
         switch state {
         case .recognized: return "✓"
         case .began: return "▶"
@@ -65,7 +53,7 @@ public enum RenderStyle {
     }
 
     /// Arrow of a swipe direction.
-    public static func arrow(of direction: SwipeDirection) -> String {
+    public static func arrow(of direction: WireSwipeDirection) -> String {
         switch direction {
         case .left: return "←"
         case .right: return "→"
@@ -87,13 +75,13 @@ public enum RenderStyle {
     public static var javaScriptConstants: String {
         var s = "{touchColors:["
         s += touchColors.map { "\"" + $0 + "\"" }.joined(separator: ",")
-        s += "],pathWidth:" + svgNumber(pathWidth)
+        s += "],pathWidth:" + String(pathWidth)
         s += ",indirectDashes:\"" + (dashes(for: .indirect) ?? "") + "\""
         s += ",hoverDashes:\"" + hoverDashes + "\""
         s += ",symbols:{"
-        s += GestureState.allCases.map { "\"" + $0.rawValue + "\":\"" + symbol(of: $0) + "\"" }.joined(separator: ",")
+        s += WireGestureState.allCases.map { "\"" + $0.rawValue + "\":\"" + symbol(of: $0) + "\"" }.joined(separator: ",")
         s += "},arrows:{"
-        s += SwipeDirection.allCases.map { "\"" + $0.rawValue + "\":\"" + arrow(of: $0) + "\"" }.joined(separator: ",")
+        s += WireSwipeDirection.allCases.map { "\"" + $0.rawValue + "\":\"" + arrow(of: $0) + "\"" }.joined(separator: ",")
         s += "},edgeZoneFill:\"" + edgeZoneFill + "\",surfaceStroke:\"" + surfaceStroke
         s += "\",screenFill:\"" + screenFill + "\",gestureText:\"" + gestureText + "\"}"
         return s

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import Quirks
 import Testing
 import TouchCore
 import TouchTesting
@@ -9,7 +10,7 @@ import Trace
 /// libinput's rules, and what applies to a touch device. On the real quirks
 /// files (Tests/Fixtures/real/libinput-quirks, libinput `quirks/` @c1d8d92)
 /// and the real device descriptions.
-@Suite struct DeviceQuirksTests {
+@Suite struct QuirksDatabaseTests {
     static let directory = RealFixtures.path("libinput-quirks")
 
     static func database() throws -> QuirksDatabase { try QuirksLoader.load(directory: directory) }

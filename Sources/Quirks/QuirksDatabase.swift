@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
+import TouchCore
+
 /// libinput's device quirks database (`/usr/share/libinput/*.quirks`,
 /// `/etc/libinput/local-overrides.quirks`): the text format, its matching
 /// rules and the attributes a touch daemon uses (docs/udev.md, "libinput
-/// quirks"). Pure: the files are read by the caller (Trace's `QuirksLoader`).
+/// quirks"). Pure: the files are read by ``QuirksLoader``; what the matched
+/// attributes change in the pipeline is TouchCore's ``QuirkAttributes``.
 
 /// A parse error, naming the file and line.
 public struct QuirksError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -231,105 +234,6 @@ public enum QuirksParser {
     }
 }
 
-/// The attributes of the sections that matched one device, later sections
-/// overriding earlier ones key by key, each with the section it came from.
-public struct QuirkAttributes: Hashable, Sendable {
-    /// One applied key: its value and where it came from.
-    public struct Entry: Hashable, Sendable {
-        /// `AttrSizeHint`, `ModelAppleTouchpad`...
-        public var key: String
-        /// The value as written.
-        public var value: String
-        /// The file it came from.
-        public var file: String
-        /// Its line in the file.
-        public var line: Int
-        /// The section's name.
-        public var section: String
-        /// `AttrSizeHint=104x75 (50-system-apple.quirks:8 [Apple Touchpads USB])`.
-        public var description: String { "\(key)=\(value) (\(file):\(line) [\(section)])" }
-    }
-
-    /// The applied keys in first-seen order.
-    public private(set) var entries: [Entry] = []
-
-    /// Creates an empty set.
-    public init() {}
-
-    /// Sets `key` (replacing an earlier value).
-    public mutating func set(_ p: QuirkProperty, from section: QuirkSection) {
-        let e = Entry(key: p.key, value: p.value, file: section.file, line: p.line, section: section.name)
-        if let i = entries.firstIndex(where: { $0.key == p.key }) { entries[i] = e } else { entries.append(e) }
-    }
-
-    /// The entry for `key`, if any.
-    public subscript(key: String) -> Entry? { entries.first { $0.key == key } }
-
-    /// `AttrSizeHint` in mm.
-    public var sizeHint: SizeMM? { self["AttrSizeHint"].flatMap { Self.dimensions($0.value) }.map { SizeMM(width: Double($0.0), height: Double($0.1)) } }
-    /// `AttrResolutionHint` in units per mm (x, y).
-    public var resolutionHint: (x: Int32, y: Int32)? { self["AttrResolutionHint"].flatMap { Self.dimensions($0.value) }.map { (Int32($0.0), Int32($0.1)) } }
-
-    /// `AttrEventCode` and `AttrInputProp`: what the device is made to have or lack.
-    public var capabilityChanges: QuirkCapabilityChanges {
-        QuirkCapabilityChanges(eventCodes: self["AttrEventCode"]?.value, inputProperties: self["AttrInputProp"]?.value)
-    }
-
-    /// Whether `ModelPressurePad=1`: the pad reports force, not contact, as pressure.
-    public var isPressurePad: Bool { self["ModelPressurePad"]?.value == "1" }
-
-    /// What makes a contact a contact, or a palm (docs/udev.md). On a pressure pad
-    /// pressure decides neither, as in libinput (a light finger is still a finger).
-    public var contactThresholds: ContactThresholds {
-        var t = ContactThresholds()
-        if let r = self["AttrPressureRange"].flatMap({ Self.range($0.value) }), r.high > r.low, !isPressurePad { t.pressure = r }
-        if let r = self["AttrTouchSizeRange"].flatMap({ Self.range($0.value) }), r.high > r.low { t.touchSize = r }
-        if let v = self["AttrPalmPressureThreshold"].flatMap({ Int32($0.value) }), v > 0, !isPressurePad { t.palmPressure = v }
-        if let v = self["AttrPalmSizeThreshold"].flatMap({ Int32($0.value) }), v > 0 { t.palmSize = v }
-        return t
-    }
-
-    /// Applies these quirks to a device's mapping, below the configuration and udev
-    /// (which set ``DeviceMapping/sizeMM`` first, if at all): when the device reports
-    /// no resolution and nothing set a size, `AttrResolutionHint` (units per mm) or else
-    /// `AttrSizeHint` (mm) gives it; the contact thresholds apply; the quirks are recorded.
-    public func apply(to mapping: inout DeviceMapping, description d: DeviceDescription) {
-        mapping.quirks = self
-        mapping.contactThresholds = contactThresholds
-        guard mapping.sizeMM == nil, !Self.reportsResolution(d) else { return }
-        let mt = d.absInfo[EventCode.absMTPositionX] != nil
-        let xa = d.absInfo[mt ? EventCode.absMTPositionX : EventCode.absX]
-        let ya = d.absInfo[mt ? EventCode.absMTPositionY : EventCode.absY]
-        if let r = resolutionHint, let xa, let ya, xa.span > 0, ya.span > 0 {
-            mapping.sizeMM = SizeMM(width: xa.span / Double(r.x), height: ya.span / Double(r.y))
-            mapping.sizeFromQuirk = true
-        } else if let size = sizeHint {
-            mapping.sizeMM = size
-            mapping.sizeFromQuirk = true
-        }
-    }
-
-    /// Whether a position axis reports a resolution (quirk hints apply only when none does).
-    public static func reportsResolution(_ d: DeviceDescription) -> Bool {
-        let axes = [EventCode.absMTPositionX, EventCode.absMTPositionY, EventCode.absX, EventCode.absY]
-        return axes.contains { (d.absInfo[$0]?.resolution ?? 0) > 0 }
-    }
-
-    /// `WxH` as two positive integers.
-    static func dimensions(_ s: String) -> (Int, Int)? {
-        let parts = s.split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
-        return (w, h)
-    }
-
-    /// `HIGH:LOW` as two integers.
-    static func range(_ s: String) -> (high: Int32, low: Int32)? {
-        let parts = s.split(separator: ":")
-        guard parts.count == 2, let hi = Int32(parts[0]), let lo = Int32(parts[1]) else { return nil }
-        return (hi, lo)
-    }
-}
-
 /// The quirks database: sections of every file, in the order libinput reads them.
 public struct QuirksDatabase: Hashable, Sendable {
     /// All sections, in reading order (files in version-sort order, `local-overrides.quirks` last).
@@ -406,7 +310,7 @@ public struct QuirksDatabase: Hashable, Sendable {
     public func attributes(for device: QuirkDeviceFacts) -> QuirkAttributes {
         var a = QuirkAttributes()
         for s in sections where Self.matches(s, device) {
-            for p in s.properties { a.set(p, from: s) }
+            for p in s.properties { a.set(QuirkAttributes.Entry(key: p.key, value: p.value, file: s.file, line: p.line, section: s.name)) }
         }
         return a
     }
@@ -417,201 +321,5 @@ extension String {
         var s = Substring(self)
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
         return String(s)
-    }
-}
-
-/// Pressure and touch-size limits that decide what is a contact and what is
-/// a palm (libinput's `AttrPressureRange`, `AttrTouchSizeRange`,
-/// `AttrPalmPressureThreshold`, `AttrPalmSizeThreshold`), in raw axis units.
-public struct ContactThresholds: Hashable, Sendable {
-    /// A contact begins above `high` pressure and ends below `low`.
-    public var pressure: (high: Int32, low: Int32)?
-    /// A contact begins above `high` touch major and ends below `low`.
-    public var touchSize: (high: Int32, low: Int32)?
-    /// At or above this pressure a contact is a palm.
-    public var palmPressure: Int32?
-    /// At or above this touch major a contact is a palm.
-    public var palmSize: Int32?
-
-    /// No limits: every reported contact is one.
-    public init() {}
-
-    /// Whether any limit is set.
-    public var isEmpty: Bool { pressure == nil && touchSize == nil && palmPressure == nil && palmSize == nil }
-
-    /// Whether a present contact touches: with hysteresis, a contact that touched keeps
-    /// touching down to `low`, a new one needs more than `high`. Values the contact does
-    /// not report do not decide.
-    func touches(_ c: RawContact, wasTouching: Bool) -> Bool {
-        if let r = pressure, let p = c.pressure {
-            if wasTouching ? p < r.low : p <= r.high { return false }
-        }
-        if let r = touchSize, let m = c.touchMajor {
-            if wasTouching ? m < r.low : m <= r.high { return false }
-        }
-        return true
-    }
-
-    /// Whether the contact is a palm by its pressure or size.
-    func isPalm(_ c: RawContact) -> Bool {
-        if let t = palmPressure, let p = c.pressure, p >= t { return true }
-        if let t = palmSize, let m = c.touchMajor, m >= t { return true }
-        return false
-    }
-
-    /// Equal limits.
-    public static func == (a: ContactThresholds, b: ContactThresholds) -> Bool {
-        a.pressure?.high == b.pressure?.high && a.pressure?.low == b.pressure?.low
-            && a.touchSize?.high == b.touchSize?.high && a.touchSize?.low == b.touchSize?.low
-            && a.palmPressure == b.palmPressure && a.palmSize == b.palmSize
-    }
-
-    /// Hashes the limits.
-    public func hash(into h: inout Hasher) {
-        h.combine(pressure?.high); h.combine(pressure?.low); h.combine(touchSize?.high); h.combine(touchSize?.low)
-        h.combine(palmPressure); h.combine(palmSize)
-    }
-}
-
-/// The capability changes of `AttrEventCode` (`-EV_ABS`, `-ABS_MT_TOOL_TYPE`,
-/// `+BTN_RIGHT`, `-EV_KEY:0x118`) and `AttrInputProp` (`+INPUT_PROP_SEMI_MT`):
-/// libinput makes the device look as if it had (or lacked) them, and drops the
-/// events of disabled codes. Names touchd does not know are left out, not errors.
-public struct QuirkCapabilityChanges: Hashable, Sendable {
-    /// One change of an event type (all its codes when `code` is nil) or code.
-    public struct CodeChange: Hashable, Sendable {
-        /// True for `+`, false for `-`.
-        public var enable: Bool
-        /// The event type.
-        public var type: EventType
-        /// The code, or nil for the whole type.
-        public var code: UInt16?
-    }
-
-    /// Code changes in the order written.
-    public var codes: [CodeChange] = []
-    /// Property changes (`INPUT_PROP_*` numbers) in the order written.
-    public var properties: [(enable: Bool, number: Int)] = []
-
-    /// Creates the changes of `AttrEventCode` and `AttrInputProp` values.
-    public init(eventCodes: String?, inputProperties: String?) {
-        for item in Self.items(eventCodes) {
-            guard let (enable, name) = Self.sign(item), let change = Self.code(name, enable: enable) else { continue }
-            codes.append(change)
-        }
-        for item in Self.items(inputProperties) {
-            guard let (enable, name) = Self.sign(item) else { continue }
-            if let n = Self.propertyNames.firstIndex(of: name) {
-                properties.append((enable, n))
-            } else if name.hasPrefix("0x"), let n = Int(name.dropFirst(2), radix: 16) {
-                properties.append((enable, n))
-            }
-        }
-    }
-
-    /// Whether there is nothing to change.
-    public var isEmpty: Bool { codes.isEmpty && properties.isEmpty }
-
-    /// `d` with the changes applied.
-    public func applied(to d: DeviceDescription) -> DeviceDescription {
-        var d = d
-        for c in codes {
-            if let code = c.code {
-                if c.enable { d.enable(c.type, code) } else {
-                    d.codes[c.type]?.remove(code)
-                    if c.type == .abs { d.absInfo[code] = nil }
-                }
-            } else if !c.enable {
-                if c.type == .abs { for code in d.codes[.abs] ?? CodeSet() { d.absInfo[code] = nil } }
-                d.codes[c.type] = nil
-            }
-        }
-        for p in properties where p.number >= 0 && p.number < 32 {
-            let bit = InputProperties(rawValue: 1 << UInt32(p.number))
-            if p.enable { d.properties.insert(bit) } else { d.properties.remove(bit) }
-        }
-        return d
-    }
-
-    /// The codes whose events are dropped (disabled codes, all codes of disabled types).
-    public var disabled: DisabledCodes {
-        var out = DisabledCodes()
-        for c in codes {
-            if let code = c.code {
-                if c.enable { out.codes[c.type]?.remove(code) } else { out.codes[c.type, default: CodeSet()].insert(code) }
-            } else if c.enable {
-                out.types.remove(c.type)
-            } else {
-                out.types.insert(c.type)
-            }
-        }
-        return out
-    }
-
-    /// Equal changes.
-    public static func == (a: Self, b: Self) -> Bool {
-        a.codes == b.codes && a.properties.map(\.enable) == b.properties.map(\.enable) && a.properties.map(\.number) == b.properties.map(\.number)
-    }
-
-    /// Hashes the changes.
-    public func hash(into h: inout Hasher) {
-        h.combine(codes)
-        for p in properties { h.combine(p.enable); h.combine(p.number) }
-    }
-
-    static let propertyNames = (0..<8).map(EventNames.property)
-
-    static func items(_ s: String?) -> [Substring] {
-        (s ?? "").split(separator: ";").map { $0.drop { $0 == " " } }.filter { !$0.isEmpty }
-    }
-
-    static func sign(_ item: Substring) -> (Bool, String)? {
-        guard let first = item.first, first == "+" || first == "-" else { return nil }
-        return (first == "+", String(item.dropFirst()))
-    }
-
-    static let typesByName: [String: EventType] = {
-        var t: [String: EventType] = [:]
-        for raw in UInt16(0)...0x1f { t[EventNames.type(EventType(rawValue: raw))] = EventType(rawValue: raw) }
-        return t
-    }()
-
-    static let codesByName: [String: (EventType, UInt16)] = {
-        var t: [String: (EventType, UInt16)] = [:]
-        let tables: [(EventType, [UInt16: String])] = [
-            (.syn, EventNames.synNames), (.key, EventNames.keyNames), (.rel, EventNames.relNames),
-            (.abs, EventNames.absNames), (EventType(rawValue: 0x04), EventNames.mscNames),
-        ]
-        for (type, table) in tables { for (code, name) in table { t[name] = (type, code) } }
-        return t
-    }()
-
-    /// `EV_ABS`, `EV_KEY:0x118` or a code name such as `ABS_MT_TOOL_TYPE`.
-    static func code(_ name: String, enable: Bool) -> CodeChange? {
-        if let colon = name.firstIndex(of: ":") {
-            guard let type = typesByName[String(name[..<colon])] else { return nil }
-            let number = name[name.index(after: colon)...]
-            guard number.hasPrefix("0x"), let code = UInt16(number.dropFirst(2), radix: 16) else { return nil }
-            return CodeChange(enable: enable, type: type, code: code)
-        }
-        if let type = typesByName[name] { return CodeChange(enable: enable, type: type, code: nil) }
-        if let (type, code) = codesByName[name] { return CodeChange(enable: enable, type: type, code: code) }
-        return nil
-    }
-}
-
-/// Event codes a device's quirks disabled: their events are dropped before they reach a tracker.
-public struct DisabledCodes: Hashable, Sendable {
-    /// Whole types.
-    public var types: Set<EventType> = []
-    /// Single codes per type.
-    public var codes: [EventType: CodeSet] = [:]
-    /// Nothing disabled.
-    public init() {}
-    /// Whether nothing is disabled.
-    public var isEmpty: Bool { types.isEmpty && codes.values.allSatisfy(\.isEmpty) }
-    /// Whether events of `type`/`code` are dropped.
-    @inlinable public func contains(_ type: EventType, _ code: UInt16) -> Bool {
-        types.contains(type) || (codes[type]?.contains(code) ?? false)
     }
 }
