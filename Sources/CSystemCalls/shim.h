@@ -9,6 +9,8 @@
    built without; they are in libc all the same. */
 extern int pipe2(int pipefd[2], int flags);
 extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+/* MFD_CLOEXEC is 1 (linux/memfd.h): the pass-through mirror's handover across a restart. */
+extern int memfd_create(const char *name, unsigned int flags);
 
 /* One message with file descriptors (SCM_RIGHTS) on a Unix socket: the
    pass-through guard receives touchd's grabbed devices and mirrors. Returns

@@ -63,6 +63,34 @@ public final class EvdevDevice {
         self.buffer = [input_event](repeating: input_event(), count: Self.bufferEvents)
     }
 
+    /// Takes over a descriptor of `path` opened earlier (by a previous touchd,
+    /// kept in systemd's file descriptor store): what the kernel queued on it
+    /// meanwhile is dropped (the state is read afresh), the clock is set, the
+    /// description read. `grabbed` says whether this open file holds the grab
+    /// (`EVIOCGRAB` belongs to the open file, not the process).
+    ///
+    /// - Throws: ``EvdevError`` naming `path` when it is not an evdev device
+    ///   any more (gone, revoked) or the clock cannot be set; `fd` is closed then.
+    public init(adopting fd: Int32, path: String, grabbed: Bool) throws(EvdevError) {
+        self.path = path
+        Libevdev.drain(fd)
+        let handle: OpaquePointer
+        do {
+            handle = try Libevdev.handle(fd: fd, path: path)
+            try Libevdev.useMonotonicClock(handle, path: path)
+        } catch {
+            Libevdev.closeNode(fd)
+            throw error
+        }
+        self.fd = fd
+        self.handle = handle
+        self.isGrabbed = grabbed
+        let description = Libevdev.description(handle)
+        self.deviceDescription = description
+        self.seen = SeenState(handle, description: description)
+        self.buffer = [input_event](repeating: input_event(), count: Self.bufferEvents)
+    }
+
     /// Events read at a time: a frame of ten fingers with every axis is about 80.
     static let bufferEvents = 128
 

@@ -352,13 +352,29 @@ enum Libevdev {
             raw.value = e.value
             buffer.append(raw)
         }
-        let fd = libevdev_uinput_get_fd(uidev)
+        try writeEvents(libevdev_uinput_get_fd(uidev), buffer: &buffer, count: events.count, device: device)
+    }
+
+    /// Writes a batch of events to the uinput device open on `fd` with one `write(2)`.
+    static func writeEvents(_ fd: Int32, _ events: [InputEvent], buffer: inout [input_event], device: String) throws(EvdevError) {
+        buffer.removeAll(keepingCapacity: true)
+        for e in events {
+            var raw = input_event()
+            raw.type = e.type.rawValue
+            raw.code = e.code
+            raw.value = e.value
+            buffer.append(raw)
+        }
+        try writeEvents(fd, buffer: &buffer, count: events.count, device: device)
+    }
+
+    private static func writeEvents(_ fd: Int32, buffer: inout [input_event], count: Int, device: String) throws(EvdevError) {
         var failure: SystemCallError?
         buffer.withUnsafeBytes { bytes in
             do throws(SystemCallError) { try Syscall.writeAll(fd, bytes) } catch { failure = error }
         }
         if let failure {
-            throw EvdevError(.writeFailed, device: device, message: "cannot write \(events.count) events", errno: failure.errno)
+            throw EvdevError(.writeFailed, device: device, message: "cannot write \(count) events", errno: failure.errno)
         }
     }
 

@@ -23,6 +23,9 @@ public final class UinputDevice {
     private var batchBuffer: [input_event] = []
     /// `/dev/uinput` opened here to set the phys (libevdev closes the one it opens itself).
     private var uinputFD: Int32?
+    /// The descriptor of a device created by another process and taken over
+    /// (``init(adopting:description:)``): written and destroyed directly.
+    private var adoptedFD: Int32?
 
     /// Creates the device. Needs write access to `/dev/uinput`.
     ///
@@ -49,10 +52,38 @@ public final class UinputDevice {
         self.syspath = Libevdev.uinputSyspath(created.device)
     }
 
+    /// Takes over a uinput device created earlier on `fd` (by a previous
+    /// touchd, kept in systemd's file descriptor store), declaring
+    /// `description`: the device stays as it is, nothing is created.
+    ///
+    /// - Throws: ``EvdevError`` `.uinputFailed` when `fd` holds no created
+    ///   device (`UI_GET_SYSNAME` fails: destroyed, or never created).
+    public init(adopting fd: Int32, description: DeviceDescription) throws(EvdevError) {
+        guard let sysname = Libevdev.uinputSysname(fd) else {
+            throw EvdevError(.uinputFailed, device: description.name, message: "the stored uinput descriptor holds no device", errno: 19 /* ENODEV */)
+        }
+        self.deviceDescription = description
+        self.adoptedFD = fd
+        self.syspath = "/sys/devices/virtual/input/" + sysname
+        self.devnode = Libevdev.eventNode(syspath: "/sys/devices/virtual/input/" + sysname)
+    }
+
     deinit { close() }
 
     /// Whether ``close()`` has been called.
-    public var isClosed: Bool { uinput == nil }
+    public var isClosed: Bool { uinput == nil && adoptedFD == nil }
+
+    /// Lets go of the device without destroying it (another process holds a
+    /// duplicate of its descriptor and takes it over): the descriptor is
+    /// closed, the device stays. Idempotent.
+    public func detach() {
+        if let adoptedFD { Libevdev.closeNode(adoptedFD) }
+        adoptedFD = nil
+        // libevdev's uinput handle would destroy the device when freed: it is left to the process's exit.
+        uinput = nil
+        uinputFD = nil
+        handle = nil
+    }
 
     /// Injects one event. The kernel stamps it with the current time; write
     /// `SYN_REPORT` to end a frame.
@@ -76,6 +107,11 @@ public final class UinputDevice {
     /// Injects events in order with one `write(2)` (timestamps ignored): what
     /// a pass-through mirror does with each frame.
     public func writeBatch(_ events: [InputEvent]) throws(EvdevError) {
+        if let adoptedFD {
+            guard !events.isEmpty else { return }
+            try Libevdev.writeEvents(adoptedFD, events, buffer: &batchBuffer, device: name)
+            return
+        }
         guard let uinput else {
             throw EvdevError(.closed, device: name, message: "the uinput device is destroyed")
         }
@@ -86,7 +122,7 @@ public final class UinputDevice {
     /// The device's `/dev/uinput` descriptor (-1 once destroyed): a process
     /// holding a duplicate (the pass-through guard) can write to the device,
     /// and keeps it alive after this one is gone.
-    public var fileDescriptor: Int32 { uinput.map { Libevdev.uinputDescriptor($0) } ?? -1 }
+    public var fileDescriptor: Int32 { adoptedFD ?? uinput.map { Libevdev.uinputDescriptor($0) } ?? -1 }
 
     /// Ends every contact of a multitouch uinput device open on `fd`, from any
     /// process holding the descriptor: each of `slots` slots gets tracking id
@@ -121,6 +157,11 @@ public final class UinputDevice {
 
     /// Destroys the device: readers see ENODEV and udev reports its removal. Idempotent.
     public func close() {
+        if let adoptedFD {
+            Libevdev.destroyUinput(descriptor: adoptedFD)
+            Libevdev.closeNode(adoptedFD)
+            self.adoptedFD = nil
+        }
         if let uinput { Libevdev.destroyUinput(uinput) }
         if let uinputFD { Libevdev.closeNode(uinputFD) }
         if let handle { Libevdev.free(handle) }

@@ -71,6 +71,12 @@ public final class LiveDeviceSource {
     /// The last read's event buffer (shared with the events handed out until they are released).
     private var readBuffer: [InputEvent] = []
 
+    /// Asked for each device node before it is opened: a descriptor of it
+    /// opened and grabbed by a previous touchd (systemd's file descriptor
+    /// store, docs/pass-through.md "Across a restart") to take over instead
+    /// of opening the node; nil to open it.
+    public var adopt: ((_ node: String) -> Int32?)?
+
     /// Creates a source; nothing is opened before ``start()``.
     ///
     /// - Parameters:
@@ -246,7 +252,11 @@ public final class LiveDeviceSource {
         }
         let device: EvdevDevice
         do {
-            device = try EvdevDevice(path: node)
+            if let fd = adopt?(node) {
+                device = try EvdevDevice(adopting: fd, path: node, grabbed: true)
+            } else {
+                device = try EvdevDevice(path: node)
+            }
         } catch {
             out.append(.openFailed(node: node, error: error))
             return
@@ -254,6 +264,8 @@ public final class LiveDeviceSource {
         // Without the shipped udev rule only the name tells a mirror; reading it
         // would feed touchd's own output back into it.
         if let reason = Self.ownMirrorReason(info, description: device.deviceDescription) {
+            // A grab taken over must be given back: a duplicate kept elsewhere would hold it.
+            if device.isGrabbed { try? device.ungrab() }
             device.close()
             ignoredSyspaths.insert(info.syspath)
             out.append(.deviceIgnored(node: node, reason: reason))
@@ -262,11 +274,14 @@ public final class LiveDeviceSource {
         let candidate = LiveDeviceCandidate(node: node, udev: info, description: device.deviceDescription)
         switch decide(candidate) {
         case .ignore(let reason):
+            if device.isGrabbed { try? device.ungrab() }
             device.close()
             ignoredSyspaths.insert(info.syspath)
             out.append(.deviceIgnored(node: node, reason: reason))
         case .use(var settings):
-            if settings.grab {
+            // A grab taken over that neither pass-through nor the rules want any more.
+            if device.isGrabbed && !settings.grab && !settings.passThrough { try? device.ungrab() }
+            if settings.grab && !device.isGrabbed {
                 do { try device.grab() } catch {
                     device.close()
                     out.append(.openFailed(node: node, error: error))

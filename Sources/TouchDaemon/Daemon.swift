@@ -75,7 +75,8 @@ public enum Daemon {
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup, .sigusr1)
 
         // Read once: sd_listen_fds unsets LISTEN_FDS for the process's children.
-        let passedSocket = Systemd.passedSockets().first
+        let passed = Systemd.passedDescriptors()
+        let passedSocket = passed.sockets.first
         var configuration = TouchdConfiguration()
         var settings = DaemonSettings()
         if let path = options.configPath {
@@ -126,7 +127,7 @@ public enum Daemon {
         } else {
             recording = nil
             // Devices are open before the socket listens, so READY=1 means both.
-            let service = try LiveInputService(engine: engine, logger: logger)
+            let service = try LiveInputService(engine: engine, logger: logger, stored: passed.stored)
             try await service.start()
             live = service
         }

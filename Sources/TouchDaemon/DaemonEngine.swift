@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Evdev
+import Glibc
 import Gestures
 import Logging
 import Publisher
@@ -177,17 +178,34 @@ public actor DaemonEngine {
     /// `node` is the original's node (it names the mirror's phys) and
     /// `udevProperties` its udev properties (the mirror carries those the
     /// compositor reads: docs/pass-through.md, "The mirror's identity").
+    /// `adopting` is a mirror a previous touchd left (systemd's file
+    /// descriptor store) to take over instead of creating one, with what it
+    /// left down on it, ended from `time` on.
     public func preparePassThrough(_ id: DeviceID, ending: MirrorEnding = .default, node: String? = nil,
-                                   udevProperties: [String: String] = [:]) -> Bool {
-        guard router.mirrors[id] == nil else { return true }
-        guard let info = session.pipeline.device(id) else { return false }
+                                   udevProperties: [String: String] = [:],
+                                   adopting: (fd: Int32, handover: MirrorHandover?)? = nil, at time: Timestamp = .zero) -> Bool {
+        guard router.mirrors[id] == nil else {
+            if let adopting { Glibc.close(adopting.fd) }
+            return true
+        }
+        guard let info = session.pipeline.device(id) else {
+            if let adopting { Glibc.close(adopting.fd) }
+            return false
+        }
         do {
             let key = node.map { String($0.split(separator: "/").last ?? "") } ?? "device\(id.rawValue)"
-            let mirror = try PassThroughMirror(device: id, original: info.description, key: key, udevProperties: udevProperties,
+            let mirror: PassThroughMirror
+            if let adopting {
+                mirror = try PassThroughMirror(device: id, original: info.description, key: key, adopting: adopting.fd,
+                                               handover: adopting.handover, at: time, ending: ending, logger: logger)
+            } else {
+                mirror = try PassThroughMirror(device: id, original: info.description, key: key, udevProperties: udevProperties,
                                                ending: ending, logger: logger)
+            }
             router.mirrors[id] = mirror
             let mirrorNode = mirror.uinput.devnode ?? "?"
-            logger.notice("pass-through: mirror \(mirror.uinput.deviceDescription.name) (\(mirrorNode), phys \(mirror.uinput.deviceDescription.phys ?? "?")) created for \(info.description.name) (\(node ?? "device \(id.rawValue)"))", metadata: [
+            let how = adopting == nil ? "created" : "taken over (\(adopting?.handover?.contacts.count ?? 0) contact(s) left down end as \(ending.rawValue))"
+            logger.notice("pass-through: mirror \(mirror.uinput.deviceDescription.name) (\(mirrorNode), phys \(mirror.uinput.deviceDescription.phys ?? "?")) \(how) for \(info.description.name) (\(node ?? "device \(id.rawValue)"))", metadata: [
                 "device": "\(id.rawValue)", "name": "\(info.description.name)", "mirror": "\(mirrorNode)", "ending": "\(ending.rawValue)",
             ])
             return true
@@ -211,6 +229,16 @@ public actor DaemonEngine {
         mirror.close(at: time)
         logger.notice("pass-through: mirror removed", metadata: ["device": "\(id.rawValue)"])
         publishHello()
+    }
+
+    /// Leaves a device's mirror to the next touchd (it stops, keeping the
+    /// mirror in systemd's file descriptor store): nothing more reaches it,
+    /// nothing is ended, the device stays. Returns what is down on it; nil
+    /// without a mirror.
+    func detachPassThrough(_ id: DeviceID) -> MirrorHandover? {
+        session.stopMirroring(id)
+        guard let mirror = router.mirrors.removeValue(forKey: id) else { return nil }
+        return mirror.detach()
     }
 
     /// A device's mirror's `/dev/uinput` descriptor and slot count (for the

@@ -33,10 +33,17 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     private var watchdog: PassThroughWatchdog?
     /// Set once the watchdog gave the devices back: pass-through stays off until touchd restarts.
     private var passThroughSuspended = false
+    /// Grabs and mirrors kept across a restart in systemd's file descriptor store (engine's thread only).
+    private let store: PassThroughStore
+    /// Each pass-through device's key in the store (its node's name).
+    private var passThroughKeys: [DeviceID: String] = [:]
 
     /// Opens udev; devices are enumerated when the service starts and decided
     /// by the engine's ``DaemonEngine/deviceDecider``.
-    init(engine: DaemonEngine, logger: Logger) throws(DaemonStartError) {
+    /// `stored` are the descriptors systemd's file descriptor store passed
+    /// (``Systemd/passedDescriptors()``): pass-through devices a previous
+    /// touchd left, taken over as their devices are opened.
+    init(engine: DaemonEngine, logger: Logger, stored: [(fd: Int32, name: String)] = []) throws(DaemonStartError) {
         do {
             let decider = engine.deviceDecider
             source = try LiveDeviceSource(watchesHotplug: true, decide: { decider.decide($0) },
@@ -46,14 +53,25 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         }
         self.engine = engine
         self.logger = logger
+        let store = PassThroughStore(stored: stored, logger: logger)
+        self.store = store
+        source.adopt = { node in store.takeGrab(node: node) }
     }
 
     /// Enumerates and opens the devices present now (before READY=1).
     func start() async throws(DaemonStartError) {
         let result: Result<Void, DaemonStartError> = await engine.perform { engine in
             do {
+                // Before anything kept is checked: the guard must stop waiting to give it back.
+                if self.store.hasKept {
+                    self.startWatchdog()
+                    if let link = self.watchdog?.guardLink, !link.awaitTakeover() {
+                        self.logger.warning("pass-through: the guard did not answer; what systemd kept is taken over as found")
+                    }
+                }
                 let events = try self.source.start()
                 self.apply(events, on: engine)
+                self.store.discardRest()
                 return .success(())
             } catch {
                 return .failure(DaemonStartError(status: 69, "cannot enumerate input devices: \(error)"))
@@ -86,6 +104,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
 
     private func round(_ engine: isolated DaemonEngine) -> Bool {
         guard !stopping.load(ordering: .acquiring) else {
+            if store.available { leaveForNextTouchd(on: engine) }
             apply(source.closeAll(), on: engine)
             watchdog?.stop()
             return false
@@ -154,6 +173,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
                 passThroughWaiting.remove(id)
                 passThroughActive.remove(id)
                 watchdog?.forget(id)
+                if let key = passThroughKeys.removeValue(forKey: id) { store.forget(key: key) }
                 engine.removeDevice(id, at: time)
             case .deviceIgnored(let node, let reason):
                 logger.info("ignoring \(node): \(reason)")
@@ -200,16 +220,20 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     /// mirror. Any failure leaves the device to the compositor as it was.
     private func startPassThrough(_ id: DeviceID, on engine: isolated DaemonEngine) {
         guard !passThroughSuspended else { return }
-        if source.hasContactDown(id) {
+        let info = source.devices.first { $0.id == id }?.info
+        let key = info.map { PassThroughStore.key(ofNode: $0.node) } ?? "device\(id.rawValue)"
+        // A mirror kept across a restart is taken over at once: its grab never lapsed, so the
+        // compositor saw no contact begin on the original meanwhile.
+        let kept = store.takeMirror(key: key)
+        if kept == nil, source.hasContactDown(id) {
             if passThroughWaiting.insert(id).inserted {
                 logger.info("pass-through: waiting for the contacts down to lift before taking the device", metadata: ["device": "\(id.rawValue)"])
             }
             return
         }
         passThroughWaiting.remove(id)
-        let info = source.devices.first { $0.id == id }?.info
         guard engine.preparePassThrough(id, ending: info?.settings.passThroughEnding ?? .default, node: info?.node,
-                                        udevProperties: info?.udevProperties ?? [:]) else { return }
+                                        udevProperties: info?.udevProperties ?? [:], adopting: kept, at: LiveClock.now()) else { return }
         do {
             try source.setGrab(true, of: id)
         } catch {
@@ -219,20 +243,26 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         }
         engine.activatePassThrough(id)
         passThroughActive.insert(id)
-        if watchdog == nil {
-            do {
-                watchdog = try PassThroughWatchdog(logger: logger, guardLink: PassThroughGuardLink(logger: logger))
-            } catch {
-                logger.error("pass-through: cannot start the watchdog: \(error)")
-            }
-        }
+        startWatchdog()
         if let fd = source.descriptor(of: id) {
             watchdog?.watch(id, descriptor: fd)
-            if let link = watchdog?.guardLink, let mirror = engine.mirrorDescriptor(id) {
-                link.hand(id, grabbed: fd, mirror: mirror.fd, slots: mirror.slots)
+            if let mirror = engine.mirrorDescriptor(id) {
+                watchdog?.guardLink?.hand(id, grabbed: fd, mirror: mirror.fd, slots: mirror.slots)
+                store.keep(key: key, grabbed: fd, mirror: mirror.fd)
+                passThroughKeys[id] = key
             }
         }
         logger.notice("pass-through: on", metadata: ["device": "\(id.rawValue)"])
+    }
+
+    /// Starts the watchdog (and connects to the guard) once.
+    private func startWatchdog() {
+        guard watchdog == nil else { return }
+        do {
+            watchdog = try PassThroughWatchdog(logger: logger, guardLink: PassThroughGuardLink(logger: logger))
+        } catch {
+            logger.error("pass-through: cannot start the watchdog: \(error)")
+        }
     }
 
     /// The watchdog released every pass-through grab while this thread was
@@ -241,6 +271,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         for id in passThroughActive.sorted(by: { $0.rawValue < $1.rawValue }) {
             engine.stopPassThrough(id, at: LiveClock.now())
             try? source.setGrab(false, of: id)
+            if let key = passThroughKeys.removeValue(forKey: id) { store.forget(key: key) }
         }
         passThroughActive.removeAll()
         passThroughWaiting.removeAll()
@@ -255,11 +286,33 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         passThroughActive.remove(id)
         watchdog?.forget(id)
         engine.stopPassThrough(id, at: LiveClock.now())
+        if let key = passThroughKeys.removeValue(forKey: id) { store.forget(key: key) }
         do {
             try source.setGrab(grab, of: id)
         } catch {
             logger.error("pass-through: cannot release the device: \(error)", metadata: ["device": "\(id.rawValue)"])
         }
         logger.notice("pass-through: off", metadata: ["device": "\(id.rawValue)"])
+    }
+
+    /// touchd stops with systemd keeping its descriptors: each pass-through
+    /// device's grab and mirror stay for the next touchd (nothing ended,
+    /// nothing destroyed, nothing released), with what is down on the
+    /// mirror; the guard is told to wait for it (bounded) before giving the
+    /// devices back.
+    private func leaveForNextTouchd(on engine: isolated DaemonEngine) {
+        guard !passThroughActive.isEmpty else { return }
+        var left = 0
+        for id in passThroughActive.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let key = passThroughKeys.removeValue(forKey: id), let handover = engine.detachPassThrough(id) else { continue }
+            store.keepHandover(key: key, handover)
+            watchdog?.leave(id)
+            left += 1
+            logger.notice("pass-through: the mirror and the grab stay for the next touchd (\(handover.contacts.count) contact(s) down)",
+                          metadata: ["device": "\(id.rawValue)", "key": "\(key)"])
+        }
+        passThroughActive.removeAll()
+        passThroughWaiting.removeAll()
+        if left > 0 { watchdog?.guardLink?.expectRestart() }
     }
 }

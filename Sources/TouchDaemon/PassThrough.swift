@@ -81,6 +81,46 @@ final class PassThroughMirror {
         events.reserveCapacity(128)
     }
 
+    /// Takes over the mirror of `original` a previous touchd created and left
+    /// on `fd` (systemd's file descriptor store: docs/pass-through.md, "Across
+    /// a restart"): the same device, nothing created, so the compositor sees
+    /// nothing change. The contacts left down on it (`handover`) start ending
+    /// now as `ending` says; without a handover (the previous touchd did not
+    /// stop cleanly) every slot ends at once.
+    ///
+    /// - Throws: ``EvdevError`` when `fd` holds no device any more (`fd` is closed).
+    init(device: DeviceID, original: DeviceDescription, key: String, adopting fd: Int32, handover: MirrorHandover?,
+         at time: Timestamp, ending: MirrorEnding = .default, logger: Logger) throws(EvdevError) {
+        let description = MirrorDescription.make(from: original, key: key)
+        do {
+            uinput = try UinputDevice(adopting: fd, description: description)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        let path = Self.propertiesDirectory + "/" + MirrorDescription.phys(key: key)
+        propertiesFile = access(path, F_OK) == 0 ? path : nil
+        writer = MirrorEventWriter(mirror: description, ending: ending)
+        self.device = device
+        self.logger = logger
+        events.reserveCapacity(128)
+        if let handover {
+            writer.takeOver(handover, at: time, into: &events)
+            frameTime = time
+            write()
+        } else {
+            _ = UinputDevice.endContacts(onDescriptor: fd, slots: max(1, description.slotCount))
+        }
+    }
+
+    /// Lets the mirror go to the next touchd: nothing is written, the device
+    /// stays; returns what is down on it.
+    func detach() -> MirrorHandover {
+        let handover = writer.handover
+        uinput.detach()
+        return handover
+    }
+
     /// Adds one of the session's mirror events to the frame being written.
     func append(_ e: MirrorTouchEvent) {
         writer.append(e, into: &events)

@@ -24,12 +24,37 @@ import TouchCore
 /// unit (`touchd-guard.service`), so that `systemctl kill -s SIGSTOP touchd`,
 /// which signals every process of touchd's cgroup, does not stop it.
 ///
+/// Across a restart (docs/pass-through.md, "Across a restart"), systemd's
+/// file descriptor store keeps duplicates of the same descriptors: a touchd
+/// stopping with them kept says `restart` first, and the guard then waits up
+/// to ``restartLimitMilliseconds`` for the next touchd to connect (it takes
+/// the devices over and hands them again) before acting. When touchd is gone
+/// (its socket closed: killed, crashed, or not back in time) the guard ends
+/// the contacts, destroys each mirror (`UI_DEV_DESTROY`) and revokes each
+/// grabbed descriptor (`EVIOCREVOKE`): both act on the open file, so the
+/// duplicates systemd keeps neither hold the grab nor keep a stale mirror (a
+/// revoked descriptor reports `POLLERR`, on which systemd drops it), and the
+/// next touchd finds them dead and starts afresh. When touchd is only silent
+/// (stopped, hung), the guard releases the grabs (`EVIOCGRAB` 0) and leaves
+/// the descriptors alive, for the touchd that resumes.
+///
 /// Messages (one per datagram, ASCII): `hand <device> <slots>` with two
-/// descriptors (the grabbed device, the mirror), `forget <device>`, `beat`;
-/// from the guard: `released`.
+/// descriptors (the grabbed device, the mirror), `forget <device>`, `beat`,
+/// `restart`, `takeover` (a starting touchd about to take kept devices
+/// over: once the guard answers `takeover`, it will not act on what it
+/// held, so what touchd then finds alive stays alive); from the guard:
+/// `released`, `takeover`.
 public enum PassThroughGuard {
     /// Silence after which the guard acts, in milliseconds.
     public static let silenceLimitMilliseconds: Int64 = 1000
+    /// How long the guard waits for the next touchd after one stopped with
+    /// its devices kept for a restart, in milliseconds (the environment's
+    /// `TOUCHD_GUARD_RESTART_LIMIT_MS` replaces it: tests in a slow guest).
+    public static let restartLimitMilliseconds: Int64 = 3000
+
+    static var restartLimit: Int64 {
+        getenv("TOUCHD_GUARD_RESTART_LIMIT_MS").flatMap { Int64(String(cString: $0)) }.map { max(0, $0) } ?? restartLimitMilliseconds
+    }
     /// Where touchd looks for the guard unless `TOUCHD_GUARD_SOCKET` says otherwise.
     public static let defaultSocketPath = "/run/touchd-guard/guard.sock"
 
@@ -59,6 +84,11 @@ public enum PassThroughGuard {
         var held: [UInt32: Held] = [:]
         var lastBeat = nowMilliseconds()
         var buffer = [UInt8](repeating: 0, count: 256)
+        // The connected touchd said it stops for a restart with its devices kept.
+        var restartAnnounced = false
+        // Since when the guard waits for the next touchd, nil when it does not.
+        var awaitingSince: Int64?
+        let restartLimitMilliseconds = restartLimit
         while true {
             var polls = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: connection, events: Int16(POLLIN), revents: 0)]
             _ = try? polls.withUnsafeMutableBufferPointer { p throws(SystemCallError) in try Syscall.poll(p, timeoutMilliseconds: 100) }
@@ -67,7 +97,15 @@ public enum PassThroughGuard {
                     act(&held, reason: "a new touchd connected", logger: logger)
                     close(connection)
                 }
+                if let since = awaitingSince {
+                    // The next touchd took the devices over; it hands them again.
+                    for h in held.values { close(h.grabbed); close(h.mirror) }
+                    logger.notice("pass-through guard: touchd is back \(nowMilliseconds() - since) ms after it stopped for a restart; \(held.count) device(s) stay with it")
+                    held.removeAll()
+                    awaitingSince = nil
+                }
                 connection = fd
+                restartAnnounced = false
                 lastBeat = nowMilliseconds()
                 logger.info("pass-through guard: touchd connected")
             }
@@ -76,9 +114,15 @@ public enum PassThroughGuard {
                     let (n, received) = Syscall.receive(connection, into: &buffer, maxDescriptors: 4)
                     if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
                     if n <= 0 {
-                        act(&held, reason: "touchd is gone", logger: logger)
+                        if restartAnnounced && !held.isEmpty {
+                            awaitingSince = nowMilliseconds()
+                            logger.notice("pass-through guard: touchd stopped for a restart; waiting \(restartLimitMilliseconds) ms for it")
+                        } else {
+                            act(&held, reason: "touchd is gone", destroying: true, logger: logger)
+                        }
                         close(connection)
                         connection = -1
+                        restartAnnounced = false
                         break
                     }
                     lastBeat = nowMilliseconds()
@@ -95,11 +139,20 @@ public enum PassThroughGuard {
                         received.forEach { _ = close($0) }
                     case "beat":
                         break
+                    case "restart":
+                        restartAnnounced = true
+                    case "takeover":
+                        // Accepting this connection ended any wait: nothing held is acted on any more.
+                        _ = Syscall.send(connection, Array("takeover".utf8), descriptors: [])
                     default:
                         logger.warning("pass-through guard: unexpected message \(text) with \(received.count) descriptor(s)")
                         received.forEach { _ = close($0) }
                     }
                 }
+            }
+            if let since = awaitingSince, nowMilliseconds() - since >= restartLimitMilliseconds {
+                act(&held, reason: "touchd did not come back within \(restartLimitMilliseconds) ms of stopping for a restart", destroying: true, logger: logger)
+                awaitingSince = nil
             }
             if connection >= 0, !held.isEmpty, nowMilliseconds() - lastBeat >= silenceLimitMilliseconds {
                 act(&held, reason: "no heartbeat from touchd for \(silenceLimitMilliseconds) ms", logger: logger)
@@ -108,13 +161,21 @@ public enum PassThroughGuard {
         }
     }
 
-    /// Ends every mirror's contacts, releases every grab, closes the duplicates.
-    static func act(_ held: inout [UInt32: Held], reason: String, logger: Logger) {
+    /// Ends every mirror's contacts, releases every grab, closes the
+    /// duplicates. `destroying` (touchd is gone): each mirror is destroyed and
+    /// each grabbed descriptor revoked, for every holder of a duplicate
+    /// (systemd's file descriptor store) as well.
+    static func act(_ held: inout [UInt32: Held], reason: String, destroying: Bool = false, logger: Logger) {
         guard !held.isEmpty else { return }
         for (id, h) in held.sorted(by: { $0.key < $1.key }) {
             let ended = UinputDevice.endContacts(onDescriptor: h.mirror, slots: h.slots)
             if !ended { logger.error("pass-through guard: device \(id): cannot end its mirror's contacts (errno \(errno))") }
-            EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
+            if destroying {
+                UinputDevice.destroy(onDescriptor: h.mirror)
+                if !EvdevDevice.revoke(ofDescriptor: h.grabbed) { EvdevDevice.releaseGrab(ofDescriptor: h.grabbed) }
+            } else {
+                EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
+            }
             close(h.mirror)
             close(h.grabbed)
         }
@@ -158,6 +219,25 @@ final class PassThroughGuardLink: @unchecked Sendable {
     /// The device is no longer passed through.
     func forget(_ device: DeviceID) {
         _ = Syscall.send(fd, Array("forget \(device.rawValue)".utf8), descriptors: [])
+    }
+
+    /// touchd stops with its devices kept for the next one (systemd's file
+    /// descriptor store): the guard waits for it before giving them back.
+    func expectRestart() {
+        _ = Syscall.send(fd, Array("restart".utf8), descriptors: [])
+    }
+
+    /// Waits (up to `timeoutMilliseconds`) until the guard has heard this
+    /// touchd: from then on it will not give back what a previous touchd
+    /// left (it may have already: the descriptors are then dead, and the
+    /// takeover finds them so). False when the guard did not answer.
+    func awaitTakeover(timeoutMilliseconds: Int32 = 2000) -> Bool {
+        _ = Syscall.send(fd, Array("takeover".utf8), descriptors: [])
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var p = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        guard (try? p.withUnsafeMutableBufferPointer { b throws(SystemCallError) in try Syscall.poll(b, timeoutMilliseconds: timeoutMilliseconds) }) ?? 0 > 0 else { return false }
+        let (n, _) = Syscall.receive(fd, into: &buffer, maxDescriptors: 0)
+        return n > 0 && String(decoding: buffer[0..<n], as: UTF8.self) == "takeover"
     }
 
     /// The engine made progress.

@@ -66,6 +66,10 @@ final class PassThroughWatchdog: @unchecked Sendable {
         if was != nil { guardLink?.forget(device) }
     }
 
+    /// A device is left to the next touchd (kept in systemd's store): no longer
+    /// watched, and the guard keeps holding it (engine's thread).
+    func leave(_ device: DeviceID) { _ = grabbed.withLock { $0.removeValue(forKey: device) } }
+
     /// Whether the watchdog released the grabs since the last call (engine's thread).
     func takeReleased() -> Bool { released.exchange(false, ordering: .acquiring) }
 

@@ -61,10 +61,54 @@ public enum Systemd {
     /// The variables are removed from the environment so that they are not
     /// taken twice.
     public static func passedSockets() -> [CInt] {
-        let n = sd_listen_fds(1)
-        guard n > 0 else { return [] }
-        return (0..<n).map { firstPassedDescriptor + $0 }.filter { fd in
-            sd_is_socket_unix(fd, CInt(SOCK_STREAM.rawValue), 1, nil, 0) > 0
+        passedDescriptors().sockets
+    }
+
+    /// Every descriptor systemd passed (`LISTEN_FDS`, `LISTEN_FDNAMES`): the
+    /// listening stream sockets of socket activation, and the rest (the file
+    /// descriptor store's, `FDSTORE=1`) with their names. Read once: the
+    /// variables are removed from the environment.
+    public static func passedDescriptors() -> (sockets: [CInt], stored: [(fd: CInt, name: String)]) {
+        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        let n = sd_listen_fds_with_names(1, &names)
+        guard n > 0 else { return ([], []) }
+        defer {
+            if let names {
+                for i in 0..<Int(n) { free(names[i]) }
+                free(names)
+            }
         }
+        var sockets: [CInt] = []
+        var stored: [(fd: CInt, name: String)] = []
+        for i in 0..<n {
+            let fd = firstPassedDescriptor + i
+            if sd_is_socket_unix(fd, CInt(SOCK_STREAM.rawValue), 1, nil, 0) > 0 {
+                sockets.append(fd)
+            } else {
+                let name = names?[Int(i)].map { String(cString: $0) } ?? "stored"
+                stored.append((fd, name))
+            }
+        }
+        return (sockets, stored)
+    }
+
+    /// Hands descriptors to the service manager's file descriptor store
+    /// (`FDSTORE=1`, `FDNAME=name`): it keeps duplicates and passes them to the
+    /// next start of the service (systemd.service(5), `FileDescriptorStoreMax=`).
+    /// False when there is no service manager (the store may still refuse
+    /// silently: a unit without `FileDescriptorStoreMax=` keeps nothing).
+    @discardableResult
+    public static func store(_ fds: [CInt], name: String) -> Bool {
+        guard !fds.isEmpty else { return false }
+        return fds.withUnsafeBufferPointer { p in
+            sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=\(name)", p.baseAddress, UInt32(p.count)) > 0
+        }
+    }
+
+    /// Removes the descriptors named `name` from the store (`FDSTOREREMOVE=1`);
+    /// the service manager closes its duplicates.
+    @discardableResult
+    public static func removeStored(name: String) -> Bool {
+        notify("FDSTOREREMOVE=1\nFDNAME=\(name)")
     }
 }
