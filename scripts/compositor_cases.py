@@ -359,8 +359,11 @@ class Touchd:
         self.socket = "/run/touchd-compositor-test.sock"
         self.proc = None
         self.starts = 0
+        self.ending = "lift"  # passThroughEnding (docs/pass-through.md, "How a taken touch ends")
+        self.screen = None
 
-    def write_config(self, width, height, priority=0):
+    def write_config(self, width, height, priority=0, ending="lift"):
+        self.ending, self.screen = ending, (width, height)
         with open(self.config, "w") as f:
             f.write(f"""# The compositor tests' configuration (scripts/compositor_cases.py).
 screens:
@@ -368,6 +371,7 @@ screens:
 devices:
   - match: {{name: "Atmel maXTouch*"}}
     passThrough: true
+    passThroughEnding: {ending}
 shortcuts:
   - {{name: switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right]}}
   # Four fingers, so no other case's touches make a long press of it.
@@ -600,6 +604,12 @@ def start_client(r, name, extra):
 
 
 def case_shortcut(r):
+    return claim_verdict(r, *play_shortcut(r))
+
+
+def play_shortcut(r):
+    """Three fingers moving left: touchd's `switcher` shortcut claims them. Returns the app's
+    touches and whether touchd's client saw the shortcut."""
     proc = path = None
     if r.with_touchd:
         proc, path = start_client(r, "shortcut", [])
@@ -618,10 +628,15 @@ def case_shortcut(r):
         claimed = client_saw(path, lambda m: m.get("recognizer") == "switcher")
         proc.terminate()
         proc.wait()
-    return claim_verdict(r, ts, claimed)
+    return ts, claimed
 
 
 def case_drag(r):
+    return claim_verdict(r, *play_drag(r))
+
+
+def play_drag(r):
+    """A finger held 700 ms, then moved: touchd's client's drag claims it."""
     proc = path = None
     if r.with_touchd:
         proc, path = start_client(r, "drag", ["--drag", str(r.touchd_screen[0]), str(r.touchd_screen[1])])
@@ -641,7 +656,37 @@ def case_drag(r):
             or client_saw(path, lambda m: m.get("recognizer") == "drag" and m.get("state") == "began")
         proc.terminate()
         proc.wait()
-    return claim_verdict(r, ts, claimed)
+    return ts, claimed
+
+
+# What each compositor does with libinput's TOUCH_CANCEL (docs/pass-through.md, "Compositors and
+# cancels"): the cases run with `passThroughEnding: cancel` assert it, so a row of that table
+# that stops being true fails here.
+CANCEL_PASSED_ON = {"cage": False, "sway": False, "weston": False}
+
+
+def cancel_verdict(r, ts, claimed):
+    """With touchd ending taken touches with a cancel: where the compositor passes it on, every
+    touch the app got ends with `cancel`; where it drops it, none ends at all (and none with an up:
+    libinput reports no TOUCH_UP for a cancelled contact). Without touchd, as claim_verdict."""
+    if not r.with_touchd:
+        return claim_verdict(r, ts, claimed)
+    passed = CANCEL_PASSED_ON[r.kind]
+    detail = describe(ts) + ("" if claimed else "; touchd did not claim")
+    detail += "; expected: each cancel" if passed else "; expected: none ended (the cancel dropped)"
+    if not ts or not claimed:
+        return False, detail
+    if passed:
+        return all(t["end"] == "cancel" for t in ts), detail
+    return all(t["end"] is None for t in ts), detail
+
+
+def case_shortcut_cancel(r):
+    return cancel_verdict(r, *play_shortcut(r))
+
+
+def case_drag_cancel(r):
+    return cancel_verdict(r, *play_drag(r))
 
 
 def case_ten_fingers(r):
@@ -761,6 +806,58 @@ def case_sway_input(r):
     return ok, describe(ts) + f" (expected {ex:.0f},{ey:.0f})"
 
 
+def sway_outputs(r):
+    res = r.comp.swaymsg("-t", "get_outputs", "--raw")
+    try:
+        return [o for o in json.loads(res.stdout) if o.get("active")]
+    except ValueError:
+        return []
+
+
+def case_map_to_output(r):
+    """sway's `input <id> map_to_output`, keyed on the original's identifier: a second (headless)
+    output widens the layout the touchscreen spans; mapped to the app's output, a tap at a quarter
+    of the panel's width lands at a quarter of the app's."""
+    ident = "0:0:Atmel_maXTouch_Touchscreen"
+    if not r.comp.has_open(r.reading_node(r.panel)):
+        return False, f"sway does not read {r.reading_node(r.panel)}"
+    app_output = (sway_outputs(r) or [{}])[0].get("name")
+    if not app_output:
+        return False, "sway reported no output"
+    res = r.comp.swaymsg("create_output")
+    if res.returncode != 0:
+        return False, f"swaymsg create_output: {res.stdout.strip()} {res.stderr.strip()}"
+    added = [o["name"] for o in (wait_for("a second output", lambda: (lambda o: o if len(o) >= 2 else None)(sway_outputs(r)), 10) or [])
+             if o["name"] != app_output]
+    try:
+        if not added:
+            return False, "sway did not add a second output"
+        pos = (200, 240)
+        # Unmapped, the panel spans both outputs: the tap is elsewhere (the case could not fail otherwise).
+        mark = r.comp.app.mark()
+        r.panel.tap(*pos)
+        r.wait_ended(mark, timeout=1.5)
+        before = touches(r.comp.app.since(mark))
+        res = r.comp.swaymsg("input", ident, "map_to_output", app_output)
+        if res.returncode != 0:
+            return False, f"swaymsg map_to_output: {res.stdout.strip()} {res.stderr.strip()}"
+        mark = r.comp.app.mark()
+        r.panel.tap(*pos)
+        r.wait_ended(mark)
+        after = touches(r.comp.app.since(mark))
+    finally:
+        for name in added:
+            r.comp.swaymsg("output", name, "disable")
+        # sway keeps the input block (no unset) and the disabled output: start sway afresh
+        # (a pointer case after this one got no click otherwise).
+        r.force_restart = True
+    spans = not (len(before) == 1 and r.near(before[0], *pos))
+    ok = spans and len(after) == 1 and r.near(after[0], *pos) and after[0]["end"] == "up"
+    ex, ey = r.expect(*pos)
+    return ok, (f"two outputs, unmapped: {describe(before)}; mapped to {app_output}: {describe(after)} "
+                f"(expected {ex:.0f},{ey:.0f})" + ("" if spans else "; the second output did not widen the layout"))
+
+
 def case_udev_calibration(r):
     before = set(input_nodes_with_phys(PHYS_CAL, r.panel.name))  # before touchd can mirror it
     panel = Panel(DESC, PHYS_CAL)
@@ -859,11 +956,20 @@ CASES = [
     ("ten-fingers", case_ten_fingers, None),
     ("udev-calibration", case_udev_calibration, None),
     ("sway-input-calibration", case_sway_input, {"sway"}),
+    # Before sigstop, after which pass-through stays off until touchd restarts.
+    ("sway-map-to-output", case_map_to_output, {"sway"}),
     ("restart-same-spot", case_restart_spot, None),
     ("restart-two-fingers", case_restart_two, None),
     ("sigkill-finger-down", case_sigkill, None),
     ("sigstop", case_sigstop, None),
+    # Last: touchd is restarted with `passThroughEnding: cancel` once for these.
+    ("claim-shortcut-cancel", case_shortcut_cancel, None),
+    ("claim-drag-cancel", case_drag_cancel, None),
+    ("sigkill-finger-down-cancel", case_sigkill, None),
 ]
+
+# The ending touchd runs with for a case (default lift).
+ENDING = {"claim-shortcut-cancel": "cancel", "claim-drag-cancel": "cancel", "sigkill-finger-down-cancel": "cancel"}
 
 
 def run_compositor(args, kind, panel, rows):
@@ -888,6 +994,12 @@ def run_compositor(args, kind, panel, rows):
         for name, fn in cases:
             t0 = time.monotonic()
             r.marker_lost = False
+            ending = ENDING.get(name, "lift")
+            if with_touchd and r.touchd.ending != ending:
+                r.touchd.write_config(*r.touchd_screen, ending=ending)
+                if not r.restart_touchd():
+                    outcome[(name, True)] = (False, f"touchd with passThroughEnding {ending} did not come back")
+                    continue
             try:
                 outcome[(name, with_touchd)] = fn(r)
             except Exception as error:  # a broken case is a failed case, with its reason
@@ -928,22 +1040,22 @@ def compatibility(rows):
     print("| compositor | version | cancel passed on to the app | verified by |")
     print("|---|---|---|---|")
     for kind in dict.fromkeys(r["compositor"] for r in rows):
-        claims = [r for r in rows if r["compositor"] == kind and r["case"] in CLAIM_CASES and r["with"] is not None]
+        claims = [r for r in rows if r["compositor"] == kind and r["case"] in CANCEL_CASES and r["with"] is not None]
         if not claims:
             continue
-        details = " ".join(r["detail_with"] for r in claims)
-        if " cancel" in details:
+        details = " ".join(r["detail_with"].split("; expected")[0] for r in claims)
+        if "cancel" in details and "NEVER ENDED" not in details:
             passed = "yes"
         elif "NEVER ENDED" in details:
             passed = "no: the app's touches never end"
         else:
-            passed = "not seen (the touches ended with up)"
+            passed = "not seen"
         version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", kind], capture_output=True,
                                  text=True).stdout.strip() or "?"
         print(f"| {kind} | {version} | {passed} | {', '.join(r['case'] for r in claims)} with touchd |")
 
 
-CLAIM_CASES = ("claim-shortcut", "claim-drag", "sigkill-finger-down")
+CANCEL_CASES = ("claim-shortcut-cancel", "claim-drag-cancel")
 
 
 def verdict(row):

@@ -126,8 +126,9 @@ public final class UinputDevice {
 
     /// Ends every contact of a multitouch uinput device open on `fd`, from any
     /// process holding the descriptor: each of `slots` slots gets tracking id
-    /// -1 (the kernel drops it for a slot without contact), then `BTN_TOUCH`
-    /// and the finger-count keys go up, in one frame. False when the write fails.
+    /// -1 (the kernel drops it for a slot without contact), then `BTN_TOUCH`,
+    /// the finger-count keys, the stylus buttons and the pen tools go up (a
+    /// pen's tip up and proximity out), in one frame. False when the write fails.
     public static func endContacts(onDescriptor fd: Int32, slots: Int) -> Bool {
         var events: [input_event] = []
         func add(_ type: Int32, _ code: UInt16, _ value: Int32) {
@@ -142,9 +143,12 @@ public final class UinputDevice {
             add(EV_ABS, EventCode.absMTTrackingID, -1)
         }
         for code in [EventCode.btnTouch, EventCode.btnToolFinger, EventCode.btnToolDoubleTap, EventCode.btnToolTripleTap,
-                     EventCode.btnToolQuadTap, EventCode.btnToolQuintTap] {
+                     EventCode.btnToolQuadTap, EventCode.btnToolQuintTap, EventCode.btnStylus, EventCode.btnStylus2,
+                     EventCode.btnStylus3] {
             add(EV_KEY, code, 0)
         }
+        // A pen leaves proximity (its tip went up with BTN_TOUCH); the kernel drops codes the device lacks.
+        for tool in DeviceClassification.penToolCodes { add(EV_KEY, tool.code, 0) }
         add(EV_SYN, EventCode.synReport, 0)
         return events.withUnsafeBytes { bytes in
             (try? Syscall.writeAll(fd, bytes)) != nil

@@ -309,6 +309,10 @@ public struct Engine: Sendable {
     }
 
     mutating func hovered(_ touch: Touch) {
+        // Semantics §9: a pen's hover is no contact, nothing claims it: the mirror gets it at once.
+        if !mirroredDevices.isEmpty && mirroredDevices.contains(touch.device) {
+            out.append(.mirror(MirrorTouchEvent(time: now, phase: .hover, touch: touch)))
+        }
         if let i = activeHovers[touch.id] {
             if !touch.inProximity {
                 activeHovers[touch.id] = nil

@@ -22,11 +22,12 @@ public enum EngineOutput: Hashable, Sendable {
 /// began where a system edge gesture is in play is withheld until that gesture
 /// fails (then `began` at its first position and `moved` to where it is), and
 /// never delivered if it succeeds; a delivered contact that a claiming
-/// recognizer takes is `cancelled`.
+/// recognizer takes is `cancelled`. A pen's hover (proximity without
+/// contact) is `hover`, delivered as it comes: nothing claims it.
 public struct MirrorTouchEvent: Hashable, Sendable {
     /// When it was delivered (the frame or deadline that released it).
     public var time: Timestamp
-    /// The phase delivered: `began`, `moved`, `ended` or `cancelled`.
+    /// The phase delivered: `began`, `moved`, `ended`, `cancelled`, or a pen's `hover`.
     public var phase: TouchPhase
     /// The touch: as it began for a `began`, as last seen otherwise.
     public var touch: Touch

@@ -198,10 +198,13 @@ public final class LiveDeviceSource {
     }
 
     /// Whether a contact of the device is down, as the events read so far say
-    /// (a slot holds a contact, or `BTN_TOUCH` is down).
+    /// (a slot holds a contact, `BTN_TOUCH` is down, or a pen is in proximity).
     public func hasContactDown(_ id: DeviceID) -> Bool {
         guard let d = open.first(where: { $0.id == id })?.device else { return false }
-        return d.slotStates().contains(where: \.isActive) || d.keysDown().contains(EventCode.btnTouch)
+        // A pen in proximity counts: the compositor saw it come and must see it go.
+        let keys = d.keysDown()
+        return d.slotStates().contains(where: \.isActive) || keys.contains(EventCode.btnTouch)
+            || DeviceClassification.penToolCodes.contains { keys.contains($0.code) }
     }
 
     /// The device's open descriptor (for a watchdog that may release its grab), nil when it is not open.

@@ -20,7 +20,10 @@ import TouchCore
 /// into a palm: it ends with an up that is neither a click nor a fling, over
 /// the next few hundred milliseconds (``nextDeadline``, ``advance(to:into:)``),
 /// since compositors that drop libinput's cancel would leave it down in the
-/// app for ever (docs/pass-through.md). Pure: events and times in, events out.
+/// app for ever (docs/pass-through.md). A device's pen goes through
+/// ``MirrorPenWriter``, on the legacy axes and keys, which are then the pen's
+/// alone (no pointer emulation for fingers), as touchd's own core reads such
+/// a device. Pure: events and times in, events out.
 public struct MirrorEventWriter: Sendable {
     /// Slots of the mirror (``DeviceDescription/slotCount`` of the mirror's description).
     public let slotCount: Int
@@ -62,6 +65,10 @@ public struct MirrorEventWriter: Sendable {
     /// The contact in each slot, nil when the slot is free.
     var slots: [Contact?]
     var nextTrackingID: Int32 = 0
+    /// The device's pen, when it has one (pen tools or stylus buttons declared).
+    var pen: MirrorPenWriter
+    /// Whether `BTN_TOUCH` and `ABS_X`/`ABS_Y` are the pen's: fingers then write none.
+    let hasPen: Bool
     /// Slots whose contact became a palm this frame.
     var palmSlots: [Int] = []
     /// Slots whose contact began in the frame being written.
@@ -89,6 +96,9 @@ public struct MirrorEventWriter: Sendable {
             return Int32(max(1, (perMM * MirrorLiftTiming.excursionMM).rounded()))
         }
         excursion = (units(EventCode.absMTPositionX), units(EventCode.absMTPositionY))
+        pen = MirrorPenWriter(mirror: mirror, excursionMM: MirrorLiftTiming.excursionMM)
+        hasPen = DeviceClassification.penToolCodes.contains { mirror.supports(.key, $0.code) }
+            || mirror.supports(.key, EventCode.btnStylus) || mirror.supports(.key, EventCode.btnStylus2)
         slotCount = max(1, mirror.slotCount)
         slots = Array(repeating: nil, count: slotCount)
         palmSlots.reserveCapacity(slotCount)
@@ -102,10 +112,12 @@ public struct MirrorEventWriter: Sendable {
     /// Appends the events of one mirror event (part of the frame ended by ``endFrame(at:into:)``).
     public mutating func append(_ e: MirrorTouchEvent, into out: inout [InputEvent]) {
         frameTime = e.time
+        if e.touch.type == .stylus {
+            if hasPen { pen.append(e) }
+            return
+        }
         switch e.phase {
         case .began:
-            // A pen is not written as a finger: pens do not pass through yet (docs/pass-through.md).
-            guard e.touch.type != .stylus else { return }
             guard let s = slots.firstIndex(where: { $0 == nil }) else { return }  // more contacts than slots: left out
             let id = nextTrackingID
             nextTrackingID = nextTrackingID == Int32(UInt16.max) ? 0 : nextTrackingID + 1
@@ -150,13 +162,22 @@ public struct MirrorEventWriter: Sendable {
         }
     }
 
-    /// Ends the frame: the keys and single-touch axes, `SYN_REPORT`; when a
-    /// contact became a palm, a second frame ends it.
+    /// Whether events appended since the last frame end wait to be written
+    /// (a pen's are gathered until ``endFrame(at:into:)``).
+    public var hasFramePending: Bool { pen.hasFramePending }
+
+    /// Ends the frame: the keys and single-touch axes, the pen, `SYN_REPORT`;
+    /// when a contact became a palm (or the pen has more), a second frame.
     public mutating func endFrame(at time: Timestamp, into out: inout [InputEvent]) {
         frameTime = time
         keysAndPointer(into: &out)
+        pen.flush(into: &out)
         syn(into: &out)
         beganSlots.removeAll(keepingCapacity: true)
+        if pen.flushFollowing(into: &out) && palmSlots.isEmpty && deferredEnds.isEmpty {
+            syn(into: &out)
+            return
+        }
         guard !palmSlots.isEmpty || !deferredEnds.isEmpty else { return }
         for s in palmSlots {
             select(s, into: &out)
@@ -181,8 +202,8 @@ public struct MirrorEventWriter: Sendable {
     /// When ``advance(to:into:)`` has something to write: the next step of a
     /// taken contact's ending; nil when none is ending.
     public var nextDeadline: Timestamp? {
-        guard lifting > 0 else { return nil }
-        var next: Timestamp?
+        guard lifting > 0 else { return pen.nextDeadline }
+        var next: Timestamp? = pen.nextDeadline
         for c in slots {
             guard let due = c?.lift?.due else { continue }
             if next == nil || due < next! { next = due }
@@ -193,8 +214,8 @@ public struct MirrorEventWriter: Sendable {
     /// Writes the steps of taken contacts' endings due by `time`, as one frame
     /// (nothing when none is due).
     public mutating func advance(to time: Timestamp, into out: inout [InputEvent]) {
-        guard lifting > 0 else { return }
-        var wrote = false
+        guard lifting > 0 || pen.lift != nil else { return }
+        var wrote = pen.advance(to: time, into: &out)
         frameTime = time
         for s in slots.indices {
             guard let c = slots[s], let step = c.lift, step.due <= time else { continue }
@@ -256,6 +277,7 @@ public struct MirrorEventWriter: Sendable {
             slots[s] = nil
         }
         lifting = 0
+        pen.endAll(at: time, into: &out)
         palmSlots.removeAll(keepingCapacity: true)
         beganSlots.removeAll(keepingCapacity: true)
         deferredEnds.removeAll(keepingCapacity: true)
@@ -295,14 +317,14 @@ public struct MirrorEventWriter: Sendable {
             if first == nil { first = c.values }
         }
         if count != reportedCount {
-            if (count > 0) != (reportedCount > 0) { key(EventCode.btnTouch, count > 0, into: &out) }
+            if (count > 0) != (reportedCount > 0) && !hasPen { key(EventCode.btnTouch, count > 0, into: &out) }
             if Self.tool(for: reportedCount) != Self.tool(for: count) {
                 key(Self.tool(for: reportedCount), false, into: &out)
                 key(Self.tool(for: count), true, into: &out)
             }
             reportedCount = count
         }
-        if let first, reportedPointer?.x != first.x || reportedPointer?.y != first.y {
+        if let first, !hasPen, reportedPointer?.x != first.x || reportedPointer?.y != first.y {
             if declares(EventCode.absX) { abs(EventCode.absX, first.x, into: &out) }
             if declares(EventCode.absY) { abs(EventCode.absY, first.y, into: &out) }
             reportedPointer = (first.x, first.y)

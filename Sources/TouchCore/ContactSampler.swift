@@ -115,7 +115,10 @@ struct ContactSampler: Sendable {
         s.type = .stylus
         s.tool = tool
         place(Point(x: DeviceGeometry.normalise(p.x, on: stX), y: DeviceGeometry.normalise(p.y, on: stY)), into: &s)
-        s.deviceValues = DeviceContactValues(x: p.x, y: p.y, pressure: pressure == nil ? nil : p.pressure)
+        s.deviceValues = DeviceContactValues(x: p.x, y: p.y, pressure: pressure == nil ? nil : p.pressure,
+                                             tiltX: tiltX == nil ? nil : p.tiltX, tiltY: tiltY == nil ? nil : p.tiltY,
+                                             distance: distance == nil ? nil : p.distance, toolID: p.toolID,
+                                             rotation: p.rotation, wheel: p.wheel)
         if let v = p.pressure, let pressure { s.force = Self.unit(v, pressure) }
         if let v = p.distance, let distance { s.distance = Self.unit(v, distance) }
         if let tx = tiltX, let ty = tiltY, let vx = p.tiltX, let vy = p.tiltY {
@@ -137,4 +140,9 @@ struct PenAxes: Hashable, Sendable {
     var distance: Int32?
     var tiltX: Int32?
     var tiltY: Int32?
+    /// `ABS_MISC`: the tool's id (Wacom), for the pass-through mirror.
+    var toolID: Int32?
+    /// `ABS_Z` (an art pen's rotation) and `ABS_WHEEL` (an airbrush's wheel), for the pass-through mirror.
+    var rotation: Int32?
+    var wheel: Int32?
 }

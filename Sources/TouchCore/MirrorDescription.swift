@@ -20,12 +20,15 @@
 /// - it always has `ABS_MT_TOOL_TYPE` with `MT_TOOL_PALM` in range, which is
 ///   how touchd cancels a contact (``MirrorConventions``).
 ///
+/// A pen without fingers (a pen-only node, as Wacom's `... Pen`) gets no
+/// multitouch axes at all: it stays the tablet it was.
+///
 /// Of the original it keeps only what touch and pen input use: `BTN_TOUCH`
 /// (always declared), `BTN_TOOL_FINGER`...`BTN_TOOL_QUINTTAP`, pen tools and
 /// stylus buttons, `ABS_X`/`ABS_Y` (always), `ABS_PRESSURE`, `ABS_DISTANCE`,
-/// `ABS_TILT_X`/`Y`, the contact shape axes (`ABS_MT_PRESSURE`,
+/// `ABS_TILT_X`/`Y`, a pen's `ABS_MISC` (its tool id), `ABS_Z` and `ABS_WHEEL`, the contact shape axes (`ABS_MT_PRESSURE`,
 /// `ABS_MT_TOUCH_*`, `ABS_MT_WIDTH_*`, `ABS_MT_ORIENTATION`,
-/// `ABS_MT_DISTANCE`) and `MSC_TIMESTAMP`. It adds no `BTN_TOOL_FINGER` and no
+/// `ABS_MT_DISTANCE`), `MSC_TIMESTAMP` and a pen's `MSC_SERIAL`. It adds no `BTN_TOOL_FINGER` and no
 /// `INPUT_PROP_POINTER`: udev's `input_id` calls it a touchscreen exactly when
 /// it calls the original one.
 public enum MirrorDescription {
@@ -100,6 +103,29 @@ public enum MirrorDescription {
             mirror.enable(.abs, EventCode.absMTPressure, absInfo: pressure)
         }
 
+        if original.supports(.msc, EventCode.mscTimestamp) { mirror.enable(.msc, EventCode.mscTimestamp) }
+        // A pen's tool serial (Wacom): libinput tells tools apart by it.
+        if original.supports(.msc, EventCode.mscSerial) { mirror.enable(.msc, EventCode.mscSerial) }
+
+        let classification = DeviceClassification(original)
+        // A pen's tool id (Wacom), art pen rotation and airbrush wheel (other devices' are not a pen's).
+        if classification.hasStylus {
+            for code in [EventCode.absMisc, EventCode.absZ, EventCode.absWheel] {
+                if let info = original.declaredAbsInfo(code) { mirror.enable(.abs, code, absInfo: info) }
+            }
+        }
+        // A pen without fingers stays one (no multitouch axes a tablet never had); the pen is on ABS_X/ABS_Y.
+        if classification.hasStylus && classification.fingerType == nil && original.slotCount == 0
+            && !original.supports(.abs, EventCode.absMTPositionX) {
+            mirror.codes[.abs]?.remove(EventCode.absMTPositionX)
+            mirror.codes[.abs]?.remove(EventCode.absMTPositionY)
+            mirror.codes[.abs]?.remove(EventCode.absMTPressure)
+            mirror.absInfo[EventCode.absMTPositionX] = nil
+            mirror.absInfo[EventCode.absMTPositionY] = nil
+            mirror.absInfo[EventCode.absMTPressure] = nil
+            return mirror
+        }
+
         // Protocol B always.
         let slots = original.slotCount > 0 ? original.declaredAbsInfo(EventCode.absMTSlot) : nil
         mirror.enable(.abs, EventCode.absMTSlot, absInfo: slots ?? AbsInfo(minimum: 0, maximum: Int32(defaultSlotCount - 1)))
@@ -107,8 +133,6 @@ public enum MirrorDescription {
         // MT_TOOL_PALM must be in range whatever the original declares: it is how a contact is cancelled.
         let toolMaximum = max(original.declaredAbsInfo(EventCode.absMTToolType)?.maximum ?? 0, EventCode.mtToolPalm)
         mirror.enable(.abs, EventCode.absMTToolType, absInfo: AbsInfo(minimum: 0, maximum: toolMaximum))
-
-        if original.supports(.msc, EventCode.mscTimestamp) { mirror.enable(.msc, EventCode.mscTimestamp) }
         return mirror
     }
 

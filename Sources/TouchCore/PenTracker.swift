@@ -50,9 +50,13 @@ struct PenTracker: Sendable {
         case EventCode.absDistance: pendingAxes.distance = value
         case EventCode.absTiltX: pendingAxes.tiltX = value
         case EventCode.absTiltY: pendingAxes.tiltY = value
+        case EventCode.absMisc: pendingAxes.toolID = value
+        case EventCode.absZ: pendingAxes.rotation = value
+        case EventCode.absWheel: pendingAxes.wheel = value
         default: return false
         }
-        if !toolEventSeen && code != EventCode.absDistance { implied = true }
+        if !toolEventSeen && code != EventCode.absDistance && code != EventCode.absMisc && code != EventCode.absZ
+            && code != EventCode.absWheel { implied = true }
         axesChanged = true
         changed = true
         return true

@@ -195,7 +195,8 @@ public struct Touch: Hashable, Sendable {
 }
 
 /// A contact's axis values in the device's own units, as the kernel reported
-/// them (`ABS_MT_*`, or `ABS_X`/`ABS_Y` for a single-touch device or a pen).
+/// them (`ABS_MT_*`, or `ABS_X`/`ABS_Y` for a single-touch device or a pen,
+/// with a pen's tilt and distance).
 public struct DeviceContactValues: Hashable, Sendable {
     /// Position on the device's x axis.
     public var x: Int32
@@ -207,14 +208,34 @@ public struct DeviceContactValues: Hashable, Sendable {
     public var touchMajor: Int32?
     /// Touch minor axis, when reported.
     public var touchMinor: Int32?
+    /// A pen's `ABS_TILT_X`, when reported.
+    public var tiltX: Int32?
+    /// A pen's `ABS_TILT_Y`, when reported.
+    public var tiltY: Int32?
+    /// A pen's `ABS_DISTANCE` (hover height), when reported.
+    public var distance: Int32?
+    /// A pen's tool id (`ABS_MISC`, Wacom), when reported.
+    public var toolID: Int32?
+    /// A pen's `ABS_Z` (an art pen's barrel rotation), when reported.
+    public var rotation: Int32?
+    /// A pen's `ABS_WHEEL` (an airbrush's finger wheel), when reported.
+    public var wheel: Int32?
 
     /// Creates values.
-    public init(x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil, touchMajor: Int32? = nil, touchMinor: Int32? = nil) {
+    public init(x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil, touchMajor: Int32? = nil, touchMinor: Int32? = nil,
+                tiltX: Int32? = nil, tiltY: Int32? = nil, distance: Int32? = nil, toolID: Int32? = nil,
+                rotation: Int32? = nil, wheel: Int32? = nil) {
         self.x = x
         self.y = y
         self.pressure = pressure
         self.touchMajor = touchMajor
         self.touchMinor = touchMinor
+        self.tiltX = tiltX
+        self.tiltY = tiltY
+        self.distance = distance
+        self.toolID = toolID
+        self.rotation = rotation
+        self.wheel = wheel
     }
 }
 

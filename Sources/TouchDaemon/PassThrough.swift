@@ -133,7 +133,7 @@ final class PassThroughMirror {
 
     /// Ends the frame and writes it.
     func endFrame() {
-        guard !events.isEmpty else { return }
+        guard !events.isEmpty || writer.hasFramePending else { return }
         writer.endFrame(at: frameTime, into: &events)
         write()
     }

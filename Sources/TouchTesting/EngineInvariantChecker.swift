@@ -34,8 +34,9 @@ public struct EngineInvariantChecker: Sendable {
         }
     }
 
-    /// Semantics §9: the mirror gives each contact `began`, `moved`..., then `ended` or `cancelled`.
+    /// Semantics §9: the mirror gives each contact `began`, `moved`..., then `ended` or `cancelled` (a pen's hovers aside).
     private mutating func check(_ m: MirrorTouchEvent) {
+        guard m.phase != .hover else { return }  // a pen's hover: no contact
         checkStream(key: "mirror \(m.touch.id)", phase: m.phase, at: "\(m.time) mirror touch \(m.touch.id)", what: "")
     }
 
