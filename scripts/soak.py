@@ -31,9 +31,9 @@ docs/reliability.md, "Latency"). Also shown (`first99`, not a criterion): the
 p99 over events of their earliest delivery to any healthy client, which a
 single slow reader process does not raise: mostly what touchd adds. And
 touchd's own figures since the previous sample, which it logs on SIGUSR1
-(`pub99`, `pubmax`: the engine's thread publishing a frame: encoding it
+(`pub99`, `pubmax`: the input thread publishing a frame: encoding it
 and writing it to every client keeping up; `hop99`, `hopmax`: for frames
-some client could not take at once, from the engine's thread handing them
+some client could not take at once, from the input thread handing them
 over to the event loop starting to route them; `routmax`: the longest
 routing of such a frame to those clients; `late99`, `latemax`: how late the replay handed frames to
 the engine after their due time).
@@ -349,7 +349,7 @@ def delivery_statistics(daemon, log_path):
     and max, hop p99 and max, routing max and, when touchd replays, replay
     lateness p99 and max (ms; keys pub99 pubmax hop99 hopmax routmax late99
     latemax), the missing ones None (no hop or routing when no frame was
-    handed to the event loop). Publishing is the engine's thread encoding a
+    handed to the event loop). Publishing is the input thread encoding a
     frame and writing it to the clients keeping up; the hop is from it
     handing a frame over to the event loop (for clients behind) to the loop
     starting to route it; the replay's lateness is from a frame's due time to

@@ -14,11 +14,11 @@ import Wire
 /// `touchctl actions`: connects to touchd, runs the commands an actions file binds to system
 /// events and gestures, reloads the file when it changes (a bad file is reported and the old
 /// bindings stay), and reconnects when touchd restarts. docs/actions.md.
-public actor ActionAgent {
+package actor ActionAgent {
     /// The actions file.
-    public let path: String
+    package let path: String
     /// touchd's socket.
-    public let socketPath: String
+    package let socketPath: String
     private var matcher: ActionMatcher
     private let runner: CommandRunner
     private let log: @Sendable (String) -> Void
@@ -28,7 +28,7 @@ public actor ActionAgent {
     /// The connected client, to narrow its `gesture` subscription when the bindings change.
     private var client: TouchClient?
     /// How often the file is looked at for changes.
-    public static let reloadInterval: Duration = .milliseconds(500)
+    package static let reloadInterval: Duration = .milliseconds(500)
 
     /// What identifies a version of the file: inode, size and modification time (an editor that
     /// writes a new file and renames it changes the inode).
@@ -42,7 +42,7 @@ public actor ActionAgent {
     ///
     /// `ownSession` is the agent's logind session (default: `XDG_SESSION_ID`): while the seat's
     /// active session is another, nothing runs.
-    public init(path: String, socketPath: String, log: @escaping @Sendable (String) -> Void,
+    package init(path: String, socketPath: String, log: @escaping @Sendable (String) -> Void,
                 ownSession: String? = ProcessInfo.processInfo.environment["XDG_SESSION_ID"],
                 finished: (@Sendable (CommandRunner.Outcome) -> Void)? = nil) throws(ActionsConfigurationError) {
         gate = SessionGate(ownSession: ownSession)
@@ -63,7 +63,7 @@ public actor ActionAgent {
     }
 
     /// Reads and parses an actions file.
-    public static func load(_ path: String) throws(ActionsConfigurationError) -> ActionsConfiguration {
+    package static func load(_ path: String) throws(ActionsConfigurationError) -> ActionsConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ActionsConfigurationError(file: path, line: 0, path: "", "cannot read the file")
         }
@@ -81,11 +81,11 @@ public actor ActionAgent {
     }
 
     /// The bindings in force.
-    public var configuration: ActionsConfiguration { matcher.configuration }
+    package var configuration: ActionsConfiguration { matcher.configuration }
 
     /// Reloads the file if it changed; returns true when new bindings took effect.
     @discardableResult
-    public func reloadIfChanged() async -> Bool {
+    package func reloadIfChanged() async -> Bool {
         let now = Self.stamp(path)
         guard now != fileStamp else { return false }
         fileStamp = now
@@ -116,7 +116,7 @@ public actor ActionAgent {
     /// The gesture stream is asked only for the recognizers bindings name (a pan's `changed` at
     /// the panel's rate would otherwise wake the agent for nothing); system gestures, few and
     /// named by purpose too, come on the `system` stream unfiltered.
-    public static func gestureRecognizers(for configuration: ActionsConfiguration) -> [String] {
+    package static func gestureRecognizers(for configuration: ActionsConfiguration) -> [String] {
         Array(Set(configuration.bindings.map(\.on))).sorted()
     }
 
@@ -127,7 +127,7 @@ public actor ActionAgent {
     }
 
     /// Handles one server message: learns screens and devices, runs what gestures fire.
-    public func handle(_ message: JSONValue, line: String? = nil) async {
+    package func handle(_ message: JSONValue, line: String? = nil) async {
         switch message["type"]?.stringValue {
         case "hello", "device":
             matcher.learn(message)
@@ -158,7 +158,7 @@ public actor ActionAgent {
 
     /// Runs until cancelled: connects (retrying while touchd is away), subscribes to gestures,
     /// system events and devices, and watches the file.
-    public func run() async {
+    package func run() async {
         let watcher = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.reloadInterval)

@@ -3,16 +3,16 @@ import JSON
 import Wire
 
 /// A binding that fired: what to run and the environment it gets.
-public struct ActionFiring: Hashable, Sendable {
+package struct ActionFiring: Hashable, Sendable {
     /// Index of the binding in the configuration.
-    public var binding: Int
+    package var binding: Int
     /// What to run.
-    public var command: ActionCommand
+    package var command: ActionCommand
     /// Variables added to the agent's environment (`TOUCHD_*`, docs/actions.md).
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// Creates a firing.
-    public init(binding: Int, command: ActionCommand, environment: [String: String]) {
+    package init(binding: Int, command: ActionCommand, environment: [String: String]) {
         self.binding = binding; self.command = command; self.environment = environment
     }
 }
@@ -20,9 +20,9 @@ public struct ActionFiring: Hashable, Sendable {
 /// Decides which bindings an event fires (pure: events in, firings out). It keeps the screens
 /// and devices of `hello` and `device` messages to turn pixels into millimetres, and, for
 /// bindings with `every`, the travel already paid out by each gesture in progress.
-public struct ActionMatcher: Sendable {
+package struct ActionMatcher: Sendable {
     /// The bindings in force; replacing them forgets the travel of gestures in progress.
-    public var configuration: ActionsConfiguration {
+    package var configuration: ActionsConfiguration {
         didSet { anchors.removeAll() }
     }
 
@@ -31,7 +31,7 @@ public struct ActionMatcher: Sendable {
     /// Per (binding, gesture): the translation in mm up to which steps were fired.
     private var anchors: [AnchorKey: (x: Double, y: Double)] = [:]
     /// At most this many steps fire for one event (a jump after a stall must not start 100 commands).
-    public static let maxStepsPerEvent = 10
+    package static let maxStepsPerEvent = 10
 
     private struct AnchorKey: Hashable, Sendable {
         var binding: Int
@@ -39,12 +39,12 @@ public struct ActionMatcher: Sendable {
     }
 
     /// A matcher for a configuration.
-    public init(configuration: ActionsConfiguration) {
+    package init(configuration: ActionsConfiguration) {
         self.configuration = configuration
     }
 
     /// Takes the screens and devices of a `hello` (or a `device` message).
-    public mutating func learn(_ message: JSONValue) {
+    package mutating func learn(_ message: JSONValue) {
         switch message["type"]?.stringValue {
         case "hello":
             densities.removeAll()
@@ -78,13 +78,13 @@ public struct ActionMatcher: Sendable {
 
     /// Pixels per millimetre for a device's gestures: its screen's over its size (touchscreens),
     /// otherwise the fallback density the server uses for them (``Wire/HelloScreen.fallbackPixelsPerMillimetre``).
-    public func pixelsPerMillimetre(device: Int64?) -> Double {
+    package func pixelsPerMillimetre(device: Int64?) -> Double {
         device.flatMap { densities[$0] } ?? HelloScreen.fallbackPixelsPerMillimetre
     }
 
     /// The firings of one `gesture` message, in binding order; `line` is the message as touchd
     /// sent it (`TOUCHD_JSON`), when known.
-    public mutating func firings(for event: JSONValue, line: String? = nil) -> [ActionFiring] {
+    package mutating func firings(for event: JSONValue, line: String? = nil) -> [ActionFiring] {
         guard event["type"]?.stringValue == "gesture", let state = event["state"]?.stringValue else { return [] }
         let recognizer = event["recognizer"]?.stringValue
         let purpose = event["purpose"]?.stringValue

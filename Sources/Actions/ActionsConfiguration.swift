@@ -2,29 +2,29 @@
 import YAMLReader
 
 /// A problem in an actions file, naming the file, the line and the key.
-public struct ActionsConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ActionsConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file.
-    public var file: String
+    package var file: String
     /// The line, from 1 (0 when the problem is not at a line: an unreadable file).
-    public var line: Int
+    package var line: Int
     /// The key at fault (`bindings[1].run`); empty for the whole file.
-    public var path: String
+    package var path: String
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(file: String, line: Int, path: String, _ message: String) {
+    package init(file: String, line: Int, path: String, _ message: String) {
         self.file = file; self.line = line; self.path = path; self.message = message
     }
 
     /// `actions.yaml:4: bindings[1].run: expected a list of strings, found "x"`.
-    public var description: String {
+    package var description: String {
         (line > 0 ? "\(file):\(line): " : "\(file): ") + (path.isEmpty ? "" : "\(path): ") + message
     }
 }
 
 /// When a binding fires, relative to the gesture's states.
-public enum ActionMoment: String, Hashable, Sendable, CaseIterable {
+package enum ActionMoment: String, Hashable, Sendable, CaseIterable {
     /// When the gesture begins (continuous kinds) or is recognized (tap, swipe): the default.
     case start
     /// State `began` only.
@@ -42,14 +42,14 @@ public enum ActionMoment: String, Hashable, Sendable, CaseIterable {
 }
 
 /// What a binding runs.
-public enum ActionCommand: Hashable, Sendable {
+package enum ActionCommand: Hashable, Sendable {
     /// A program and its arguments, run without a shell (the program is looked up in `PATH` when it has no `/`).
     case argv([String])
     /// A command line for `/bin/sh -c`, when the binding asks for a shell.
     case shell(String)
 
     /// The argv to execute.
-    public var arguments: [String] {
+    package var arguments: [String] {
         switch self {
         case .argv(let a): return a
         case .shell(let line): return ["/bin/sh", "-c", line]
@@ -58,30 +58,30 @@ public enum ActionCommand: Hashable, Sendable {
 }
 
 /// One binding of an actions file: which events, and what to run.
-public struct ActionBinding: Hashable, Sendable {
+package struct ActionBinding: Hashable, Sendable {
     /// A gesture's name: a system gesture's recognizer (`app-switcher`, `edge-bottom`), an edge's
     /// purpose (`home`), or a recognizer of the built-in surfaces (`swipe`, `tap`).
-    public var on: String
+    package var on: String
     /// When it fires.
-    public var when: ActionMoment
+    package var when: ActionMoment
     /// Repeat every so many millimetres of travel while the gesture changes (nil: no repetition).
-    public var every: Double?
+    package var every: Double?
     /// Only when the gesture's direction (or, with `every`, the step's) is one of these.
-    public var directions: Set<String>
+    package var directions: Set<String>
     /// Only with this many touches.
-    public var touches: Int?
+    package var touches: Int?
     /// Only from this edge (edge swipes and edge pans).
-    public var edge: String?
+    package var edge: String?
     /// What to run.
-    public var command: ActionCommand
+    package var command: ActionCommand
     /// The line of the binding in its file (for logs).
-    public var line: Int
+    package var line: Int
     /// Whether it runs while the session is locked (semantics §13; the gesture must also be a
     /// shortcut or edge the administrator marked `whenLocked`). Off by default.
-    public var whenLocked: Bool = false
+    package var whenLocked: Bool = false
 
     /// Creates a binding.
-    public init(on: String, when: ActionMoment = .start, every: Double? = nil, directions: Set<String> = [],
+    package init(on: String, when: ActionMoment = .start, every: Double? = nil, directions: Set<String> = [],
                 touches: Int? = nil, edge: String? = nil, command: ActionCommand, line: Int = 0) {
         self.on = on; self.when = when; self.every = every; self.directions = directions
         self.touches = touches; self.edge = edge; self.command = command; self.line = line
@@ -97,18 +97,18 @@ public struct ActionBinding: Hashable, Sendable {
 ///   - {on: app-switcher, run: [/usr/bin/touch, /tmp/switched]}
 ///   - {on: volume, every: 5, direction: up, shell: "pactl set-sink-volume @DEFAULT_SINK@ +5%"}
 /// ```
-public struct ActionsConfiguration: Hashable, Sendable {
+package struct ActionsConfiguration: Hashable, Sendable {
     /// The bindings, in file order (every matching binding fires).
-    public var bindings: [ActionBinding]
+    package var bindings: [ActionBinding]
     /// Commands running at once; more wait in a queue.
-    public var maxConcurrent: Int
+    package var maxConcurrent: Int
     /// Commands waiting at most; beyond, new ones are dropped (and logged).
-    public var maxQueued: Int
+    package var maxQueued: Int
     /// Seconds a command may run before it is stopped (SIGTERM, then SIGKILL 2 s later); 0: never.
-    public var timeout: Double
+    package var timeout: Double
 
     /// Defaults: no bindings, 4 at once, 64 waiting, 30 s.
-    public init(bindings: [ActionBinding] = [], maxConcurrent: Int = 4, maxQueued: Int = 64, timeout: Double = 30) {
+    package init(bindings: [ActionBinding] = [], maxConcurrent: Int = 4, maxQueued: Int = 64, timeout: Double = 30) {
         self.bindings = bindings; self.maxConcurrent = maxConcurrent; self.maxQueued = maxQueued; self.timeout = timeout
     }
 
@@ -119,7 +119,7 @@ public struct ActionsConfiguration: Hashable, Sendable {
 
     /// Parses an actions file's text; `file` names it in errors. It walks the YAML nodes rather
     /// than decoding: every error, a bad value's as much as a missing key's, then carries its line.
-    public static func parse(yaml: String, file: String) throws(ActionsConfigurationError) -> ActionsConfiguration {
+    package static func parse(yaml: String, file: String) throws(ActionsConfigurationError) -> ActionsConfiguration {
         let root: YAMLNode?
         do {
             root = try YAMLParser.parse(yaml)

@@ -15,17 +15,17 @@ import SystemCalls
 /// rest dropped; each stopped after `timeout` seconds (SIGTERM, then SIGKILL 2 s later). A
 /// command that hangs or fails never holds up the next event: ``submit(_:label:)`` only queues.
 /// Every start, exit status and drop is reported to `log`.
-public actor CommandRunner {
+package actor CommandRunner {
     /// One finished command, as logged.
-    public struct Outcome: Hashable, Sendable {
+    package struct Outcome: Hashable, Sendable {
         /// The binding's label (`app-switcher (actions.yaml:3)`).
-        public var label: String
+        package var label: String
         /// Exit status, or the signal that ended it as 128 + signal.
-        public var status: Int32
+        package var status: Int32
         /// It was stopped for running over the timeout.
-        public var timedOut: Bool
+        package var timedOut: Bool
         /// Wall-clock run time in milliseconds.
-        public var milliseconds: Double
+        package var milliseconds: Double
     }
 
     private struct Pending {
@@ -39,11 +39,11 @@ public actor CommandRunner {
     private let log: @Sendable (String) -> Void
     private let finished: (@Sendable (Outcome) -> Void)?
     /// Commands dropped because the queue was full.
-    public private(set) var dropped = 0
+    package private(set) var dropped = 0
 
     /// A runner with the limits of `configuration`; `log` gets one line per start, exit and drop;
     /// `finished` (tests) every outcome.
-    public init(configuration: ActionsConfiguration, log: @escaping @Sendable (String) -> Void,
+    package init(configuration: ActionsConfiguration, log: @escaping @Sendable (String) -> Void,
                 finished: (@Sendable (Outcome) -> Void)? = nil) {
         limits = (configuration.maxConcurrent, configuration.maxQueued, configuration.timeout)
         self.log = log
@@ -51,13 +51,13 @@ public actor CommandRunner {
     }
 
     /// New limits (a reload); running commands are not touched.
-    public func setLimits(_ configuration: ActionsConfiguration) {
+    package func setLimits(_ configuration: ActionsConfiguration) {
         limits = (configuration.maxConcurrent, configuration.maxQueued, configuration.timeout)
         startWaiting()
     }
 
     /// Queues a command; returns at once.
-    public func submit(_ firing: ActionFiring, label: String) {
+    package func submit(_ firing: ActionFiring, label: String) {
         if running < limits.concurrent {
             start(Pending(firing: firing, label: label))
         } else if queue.count < limits.queued {
@@ -69,7 +69,7 @@ public actor CommandRunner {
     }
 
     /// Commands running now.
-    public var runningCount: Int { running }
+    package var runningCount: Int { running }
 
     private func startWaiting() {
         while running < limits.concurrent, !queue.isEmpty { start(queue.removeFirst()) }

@@ -11,24 +11,24 @@ import Wire
 /// - Locked: only bindings marked `whenLocked` run.
 /// - Unlocked, or touchd does not follow logind (`unknown`, or a touchd that does not say):
 ///   everything runs; there is no lock state to go by.
-public struct SessionGate: Hashable, Sendable {
+package struct SessionGate: Hashable, Sendable {
     /// The agent's own logind session (nil: not started in one; only the lock state counts).
-    public var ownSession: String?
+    package var ownSession: String?
     /// The seat's session as touchd last said (nil: not said).
-    public private(set) var status: SessionStatus?
+    package private(set) var status: LoginSessionStatus?
 
     /// A gate for an agent in `ownSession`.
-    public init(ownSession: String?) {
+    package init(ownSession: String?) {
         self.ownSession = ownSession?.isEmpty == true ? nil : ownSession
     }
 
     /// Learns from a `hello` (its `session` object) or a `session` message; returns the new
     /// status when it changed.
-    public mutating func learn(_ message: JSONValue) -> SessionStatus? {
-        let found: SessionStatus?
+    package mutating func learn(_ message: JSONValue) -> LoginSessionStatus? {
+        let found: LoginSessionStatus?
         switch message["type"]?.stringValue {
-        case "hello": found = message["session"].flatMap(SessionStatus.init(json:))
-        case "session": found = SessionStatus(json: message)
+        case "hello": found = message["session"].flatMap(LoginSessionStatus.init(json:))
+        case "session": found = LoginSessionStatus(json: message)
         default: return nil
         }
         guard found != status else { return nil }
@@ -37,7 +37,7 @@ public struct SessionGate: Hashable, Sendable {
     }
 
     /// Whether a binding (marked `whenLocked` or not) may run now.
-    public func allows(whenLocked: Bool) -> Bool {
+    package func allows(whenLocked: Bool) -> Bool {
         guard let status, status.state != .unknown else { return true }
         if status.state == .none { return false }
         if let own = ownSession, status.session != own { return false }
@@ -45,7 +45,7 @@ public struct SessionGate: Hashable, Sendable {
     }
 
     /// Why bindings are held back now, for the log (nil: they are not).
-    public var holdReason: String? {
+    package var holdReason: String? {
         guard let status, status.state != .unknown else { return nil }
         switch status.state {
         case .none: return "no session is active on the seat"

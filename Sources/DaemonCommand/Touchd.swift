@@ -10,8 +10,8 @@ import TouchDaemon
 /// touchd: the touch input daemon's command line. The `touchd` executable runs it; so does
 /// `touchctl` when it is started under the name `touchd` (the Debian package ships one binary
 /// for both, docs/deploy.md "Size").
-public struct Touchd: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct Touchd: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "touchd",
         abstract: "Serve touches and gestures to programs over a Unix socket (docs/daemon.md, docs/protocol.md).")
 
@@ -54,9 +54,9 @@ public struct Touchd: AsyncParsableCommand {
     var passThroughGuard: String?
 
     /// A command with its defaults (ArgumentParser fills in the options).
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         guard speed >= 0, speed.isFinite else { throw ValidationError("--speed must be 0 or more") }
         if let p = realtimePriority, !(0...ThreadScheduling.maximumPriority).contains(p) {
@@ -74,7 +74,7 @@ public struct Touchd: AsyncParsableCommand {
         }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         if checkConfig {
             let path = config ?? ConfigurationCheck.defaultPath
             let outcome = ConfigurationCheck.run(path: path)

@@ -6,23 +6,23 @@ import Wire
 /// (``RenderStyle/javaScriptConstants``), so both draw a touch the same way.
 /// In the protocol's values, so the live view links no engine (Render adds the
 /// engine's: recognizer states, and its touch values through the server's edge).
-public enum RenderStyle {
+package enum RenderStyle {
     /// Touch colours, picked by touch id (Tableau 10: distinguishable, also in print).
-    public static let touchColors: [String] = [
+    package static let touchColors: [String] = [
         "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
         "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
     ]
 
     /// The colour of a touch.
-    public static func color(ofTouch id: UInt32) -> String {
+    package static func color(ofTouch id: UInt32) -> String {
         touchColors[Int(id % UInt32(touchColors.count))]
     }
 
     /// Stroke width of direct and indirect touch paths, in pixels of the picture.
-    public static let pathWidth = 2.5
+    package static let pathWidth = 2.5
 
     /// `stroke-dasharray` per touch type for contact (dotted indirect); nil draws solid.
-    public static func dashes(for type: WireTouchType) -> String? {
+    package static func dashes(for type: WireTouchType) -> String? {
         switch type {
         case .direct: return nil
         case .indirect: return "1 5"
@@ -31,10 +31,10 @@ public enum RenderStyle {
     }
 
     /// `stroke-dasharray` of hover (a stylus in proximity, not touching).
-    public static let hoverDashes = "6 4"
+    package static let hoverDashes = "6 4"
 
     /// Stroke width of a stylus segment drawn with `force` (0...1); 2.5 px when the pen reports no pressure.
-    public static func stylusWidth(force: Double?) -> Double {
+    package static func stylusWidth(force: Double?) -> Double {
         guard let f = force, f.isFinite else { return pathWidth }
         let clamped = min(max(f, 0), 1)
         // Quarter-pixel steps let neighbouring segments of equal width merge into one path.
@@ -42,7 +42,7 @@ public enum RenderStyle {
     }
 
     /// Symbol of a gesture state in labels (`tap ✓`, `pan ▶`, `pan ■`).
-    public static func symbol(of state: WireGestureState) -> String {
+    package static func symbol(of state: WireGestureState) -> String {
         switch state {
         case .recognized: return "✓"
         case .began: return "▶"
@@ -53,7 +53,7 @@ public enum RenderStyle {
     }
 
     /// Arrow of a swipe direction.
-    public static func arrow(of direction: WireSwipeDirection) -> String {
+    package static func arrow(of direction: WireSwipeDirection) -> String {
         switch direction {
         case .left: return "←"
         case .right: return "→"
@@ -63,16 +63,16 @@ public enum RenderStyle {
     }
 
     /// Fill of edge zones, surfaces' outline colour, screen background.
-    public static let edgeZoneFill = "#fff1c2"
+    package static let edgeZoneFill = "#fff1c2"
     /// Outline of configured surfaces.
-    public static let surfaceStroke = "#8c959f"
+    package static let surfaceStroke = "#8c959f"
     /// Screen background.
-    public static let screenFill = "#fbfbfc"
+    package static let screenFill = "#fbfbfc"
     /// Gesture labels.
-    public static let gestureText = "#24292f"
+    package static let gestureText = "#24292f"
 
     /// The constants above as a JavaScript object literal, for the live page.
-    public static var javaScriptConstants: String {
+    package static var javaScriptConstants: String {
         var s = "{touchColors:["
         s += touchColors.map { "\"" + $0 + "\"" }.joined(separator: ",")
         s += "],pathWidth:" + String(pathWidth)

@@ -3,26 +3,26 @@ import Foundation
 import Glibc
 
 /// `libinput debug-events` could not be used, or did not report what a test waited for.
-public struct LibinputError: Error, CustomStringConvertible {
+package struct LibinputError: Error, CustomStringConvertible {
     /// What went wrong.
-    public var description: String
+    package var description: String
     init(_ description: String) { self.description = description }
 }
 
 /// One touch line of `libinput debug-events`, e.g.
 /// ` event5   TOUCH_DOWN       +0.000s	0 (0) 25.00/75.00 (199.00/359.00mm)`.
-public struct LibinputTouchLine: Sendable {
+package struct LibinputTouchLine: Sendable {
     /// The whole line.
-    public var line: String
+    package var line: String
     /// `TOUCH_DOWN`, `TOUCH_MOTION`, `TOUCH_UP`, `TOUCH_CANCEL`, `TOUCH_FRAME`.
-    public var kind: String
+    package var kind: String
     /// The slot, for all but frames.
-    public var slot: Int?
+    package var slot: Int?
     /// The position in millimetres, for downs and motions.
-    public var millimetres: (x: Double, y: Double)?
+    package var millimetres: (x: Double, y: Double)?
 
     /// Parses one line of `libinput debug-events`; nil for lines that are not touch events.
-    public init?(_ line: String) {
+    package init?(_ line: String) {
         let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard fields.count >= 2, fields[1].hasPrefix("TOUCH_") else { return nil }
         self.line = line
@@ -40,17 +40,17 @@ public struct LibinputTouchLine: Sendable {
 
 /// `libinput debug-events --device NODE` as a subprocess, its output read
 /// as it comes (through `stdbuf -oL`: stdio buffers a pipe whole otherwise).
-public final class LibinputDebugEvents {
+package final class LibinputDebugEvents {
     /// The `libinput` process.
-    public let process = Process()
+    package let process = Process()
     private let pipe = Pipe()
     private var pending = ""
     /// Every line read so far.
-    public private(set) var lines: [String] = []
+    package private(set) var lines: [String] = []
 
     /// Starts `libinput debug-events --device node` with `extraArguments` (`--show-keycodes`: key
     /// names instead of `***`).
-    public init(node: String, extraArguments: [String] = []) throws {
+    package init(node: String, extraArguments: [String] = []) throws {
         let libinput = "/usr/bin/libinput"
         guard FileManager.default.isExecutableFile(atPath: libinput) else {
             throw LibinputError( "\(libinput) missing: install libinput-tools (scripts/vm-test.sh does)")
@@ -63,23 +63,23 @@ public final class LibinputDebugEvents {
     }
 
     /// Everything printed so far, for failure messages.
-    public var output: String { (lines + [pending]).joined(separator: "\n") }
+    package var output: String { (lines + [pending]).joined(separator: "\n") }
 
     /// Waits (at most 10 s) for libinput to report the device added: it has opened it.
-    public func waitForDeviceAdded() throws {
+    package func waitForDeviceAdded() throws {
         guard read(until: { $0.contains { $0.contains("DEVICE_ADDED") } }, seconds: 10) else {
             throw LibinputError( "libinput debug-events did not add the device within 10 s:\n\(output)")
         }
     }
 
     /// Reads until a line contains `text` or `seconds` pass; returns whether one did.
-    public func waitForLine(containing text: String, seconds: Double) -> Bool {
+    package func waitForLine(containing text: String, seconds: Double) -> Bool {
         read(until: { $0.contains { $0.contains(text) } }, seconds: seconds)
     }
 
     /// The first `count` touch lines, waiting at most 5 s for them; then
     /// 200 ms more, so that an unexpected extra line shows too.
-    public func touchEvents(count: Int) throws -> [LibinputTouchLine] {
+    package func touchEvents(count: Int) throws -> [LibinputTouchLine] {
         let touches = { (lines: [String]) in lines.compactMap(LibinputTouchLine.init) }
         _ = read(until: { touches($0).count >= count }, seconds: 5)
         _ = read(until: { _ in false }, seconds: 0.2)
@@ -88,7 +88,7 @@ public final class LibinputDebugEvents {
 
     /// The first `count` keyboard lines (`KEYBOARD_KEY`) as `KEY_NAME pressed|released`, waiting at
     /// most 5 s for them; then 200 ms more, so that an unexpected extra line shows too.
-    public func keyboardKeys(count: Int) -> [String] {
+    package func keyboardKeys(count: Int) -> [String] {
         let keys = { (lines: [String]) -> [String] in
             lines.filter { $0.contains("KEYBOARD_KEY") }.compactMap { line -> String? in
                 // "event7   KEYBOARD_KEY      +1.234s\tKEY_LEFTMETA (125) pressed"
@@ -104,7 +104,7 @@ public final class LibinputDebugEvents {
 
     /// The lines containing `kind` (`POINTER_BUTTON`, `POINTER_MOTION_ABSOLUTE`...), waiting at most
     /// 5 s for `count` of them; then 200 ms more, so that an unexpected extra line shows too.
-    public func lines(of kind: String, count: Int) -> [String] {
+    package func lines(of kind: String, count: Int) -> [String] {
         let matching = { (lines: [String]) in lines.filter { $0.contains(kind) } }
         _ = read(until: { matching($0).count >= count }, seconds: 5)
         _ = read(until: { _ in false }, seconds: 0.2)
@@ -133,7 +133,7 @@ public final class LibinputDebugEvents {
     }
 
     /// Stops libinput (SIGINT, then SIGKILL after 2 s).
-    public func stop() {
+    package func stop() {
         guard process.isRunning else { return }
         process.interrupt()
         let deadline = Date().addingTimeInterval(2)

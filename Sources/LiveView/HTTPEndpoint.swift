@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 /// Where the live view listens: `127.0.0.1:8080`, `[::1]:8080`, `localhost:0`.
-public struct HTTPEndpoint: Hashable, Sendable, CustomStringConvertible {
+package struct HTTPEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Host name or address (without brackets).
-    public var host: String
+    package var host: String
     /// TCP port; 0 picks a free one.
-    public var port: Int
+    package var port: Int
 
     /// Creates an endpoint.
-    public init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// Parses `HOST:PORT`; an IPv6 address is written in brackets (`[::1]:8080`).
-    public init(parsing text: String) throws(LiveViewError) {
+    package init(parsing text: String) throws(LiveViewError) {
         let hostPart: Substring, portPart: Substring
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { throw LiveViewError("'\(text)': missing ']' after the IPv6 address") }
@@ -36,7 +36,7 @@ public struct HTTPEndpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True for `localhost`, 127.0.0.0/8 and `::1`: addresses other machines cannot reach.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) else { return false }
@@ -44,14 +44,14 @@ public struct HTTPEndpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `host:port`, with brackets around an IPv6 address.
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
 /// Why the live view cannot start or serve.
-public struct LiveViewError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct LiveViewError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

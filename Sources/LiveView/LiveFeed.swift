@@ -7,9 +7,9 @@ import Synchronization
 /// `gesture`, `system`...) plus the view's own `status` messages. A listener
 /// that joins late first gets the last `hello` and the most recent events
 /// (the backlog), so a page opened after a gesture still shows it.
-public final class LiveFeed: Sendable {
+package final class LiveFeed: Sendable {
     /// Identifies a listener.
-    public typealias ListenerID = Int
+    package typealias ListenerID = Int
 
     private struct State {
         var hello: String?
@@ -21,15 +21,15 @@ public final class LiveFeed: Sendable {
 
     private let state = Mutex(State())
     /// How many recent events a late listener gets.
-    public let backlogLimit: Int
+    package let backlogLimit: Int
 
     /// Creates a feed keeping up to `backlog` recent events for late listeners.
-    public init(backlog: Int = 2000) {
+    package init(backlog: Int = 2000) {
         backlogLimit = max(backlog, 0)
     }
 
     /// Hands a JSON line to every listener; `hello` lines replace the remembered hello and clear the backlog.
-    public func publish(_ line: String, isHello: Bool = false) {
+    package func publish(_ line: String, isHello: Bool = false) {
         state.withLock { s in
             if isHello {
                 s.hello = line
@@ -51,7 +51,7 @@ public final class LiveFeed: Sendable {
 
     /// Adds a listener; it is first called with the remembered hello and backlog, then with every published line.
     @discardableResult
-    public func addListener(_ listener: @escaping @Sendable (String) -> Void) -> ListenerID {
+    package func addListener(_ listener: @escaping @Sendable (String) -> Void) -> ListenerID {
         state.withLock { s in
             if let hello = s.hello { listener(hello) }
             for k in 0..<s.backlog.count { listener(s.backlog[(s.backlogStart + k) % s.backlog.count]) }
@@ -63,7 +63,7 @@ public final class LiveFeed: Sendable {
     }
 
     /// The remembered hello and backlog, in order: what a new listener is first called with.
-    public func snapshot() -> [String] {
+    package func snapshot() -> [String] {
         state.withLock { s in
             var lines: [String] = []
             if let hello = s.hello { lines.append(hello) }
@@ -73,10 +73,10 @@ public final class LiveFeed: Sendable {
     }
 
     /// Removes a listener.
-    public func removeListener(_ id: ListenerID) {
+    package func removeListener(_ id: ListenerID) {
         _ = state.withLock { $0.listeners.removeValue(forKey: id) }
     }
 
     /// The number of listeners (open pages).
-    public var listenerCount: Int { state.withLock { $0.listeners.count } }
+    package var listenerCount: Int { state.withLock { $0.listeners.count } }
 }

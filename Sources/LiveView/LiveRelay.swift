@@ -5,30 +5,30 @@ import Wire
 /// Relays the daemon's socket stream into a ``LiveFeed``: subscribes a
 /// ``TouchClient`` to touches, gestures and system events and publishes every
 /// message it receives, plus `status` lines when the connection comes and goes.
-public struct LiveRelay: Sendable {
+package struct LiveRelay: Sendable {
     /// The client (connected by ``connectAndSubscribe()``).
-    public let client: TouchClient
+    package let client: TouchClient
     /// Where messages go.
-    public let feed: LiveFeed
+    package let feed: LiveFeed
 
     /// Creates a relay.
-    public init(client: TouchClient, feed: LiveFeed) {
+    package init(client: TouchClient, feed: LiveFeed) {
         self.client = client
         self.feed = feed
     }
 
     /// The streams the view shows.
-    public static let streams: [EventStream] = [.touch, .gesture, .system]
+    package static let streams: [EventStream] = [.touch, .gesture, .system]
 
     /// Connects and subscribes; throws when the daemon is not there.
-    public func connectAndSubscribe() async throws {
+    package func connectAndSubscribe() async throws {
         try await client.connect()
         try await client.subscribe(Self.streams)
         feed.publish(Self.status(connected: true, "connected to \(client.socketPath)"))
     }
 
     /// Publishes the client's events until its stream finishes (closed, or reconnection gave up).
-    public func pump() async {
+    package func pump() async {
         for await event in client.events {
             switch event {
             case .hello(let m): feed.publish(m.json.jsonString, isHello: true)
@@ -55,7 +55,7 @@ public struct LiveRelay: Sendable {
     }
 
     /// A `status` line for the page: `{"type":"status","connected":B,"message":S}`.
-    public static func status(connected: Bool, _ message: String) -> String {
+    package static func status(connected: Bool, _ message: String) -> String {
         var w = JSONWriter()
         w.beginObject()
         w.key("type"); w.string("status")

@@ -4,9 +4,9 @@ import DrawingStyle
 /// The live view's single page: an SVG drawn by inline JavaScript from the
 /// `/events` stream, in the visual language of `touchctl render` (same
 /// colours, stroke styles, markers, label format and element classes).
-public enum LiveViewPage {
+package enum LiveViewPage {
     /// The whole page.
-    public static var html: String {
+    package static var html: String {
         #"""
         <!DOCTYPE html>
         <html lang="en">

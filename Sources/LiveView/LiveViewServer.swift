@@ -9,11 +9,11 @@ import NIOPosix
 /// It listens on loopback unless told otherwise, and then also refuses
 /// requests whose `Host` is not a loopback name, so that a web site cannot
 /// read the touch stream through DNS rebinding.
-public final class LiveViewServer: Sendable {
+package final class LiveViewServer: Sendable {
     /// The address actually bound (with the port picked when 0 was asked).
-    public let endpoint: HTTPEndpoint
+    package let endpoint: HTTPEndpoint
     /// What the pages receive.
-    public let feed: LiveFeed
+    package let feed: LiveFeed
     private let channel: Channel
     private let group: MultiThreadedEventLoopGroup
 
@@ -25,7 +25,7 @@ public final class LiveViewServer: Sendable {
     }
 
     /// Starts listening; a non-loopback address is refused unless `allowRemote`.
-    public static func start(at endpoint: HTTPEndpoint, feed: LiveFeed, allowRemote: Bool = false) async throws -> LiveViewServer {
+    package static func start(at endpoint: HTTPEndpoint, feed: LiveFeed, allowRemote: Bool = false) async throws -> LiveViewServer {
         guard allowRemote || endpoint.isLoopback else {
             throw LiveViewError("\(endpoint) is not a loopback address: the live view shows every touch, so it listens on 127.0.0.1 or [::1] only (--allow-remote to override)")
         }
@@ -50,10 +50,10 @@ public final class LiveViewServer: Sendable {
     }
 
     /// The page's address.
-    public var url: String { "http://\(endpoint)/" }
+    package var url: String { "http://\(endpoint)/" }
 
     /// Closes the listening socket and every open page's stream.
-    public func shutdown() async {
+    package func shutdown() async {
         try? await channel.close()
         try? await group.shutdownGracefully()
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// How long published batches took inside touchd since the last report
 /// (docs/daemon.md, "Signals": SIGUSR1 logs it): the time in
-/// ``Publisher/publish(_:)`` on the engine's thread (encoding, and writing to
+/// ``Publisher/publish(_:)`` on the input thread (encoding, and writing to
 /// the clients that keep up), and for batches handed to the event loop (for
 /// clients behind, or whose socket took only part of one) the hop to the
 /// loop and the routing there (each client's writes queued and flushed).

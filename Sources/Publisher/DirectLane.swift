@@ -32,7 +32,7 @@ struct RecipientRule: Sendable {
     }
 }
 
-/// A client's path from the engine's thread straight to its socket
+/// A client's path from the input thread straight to its socket
 /// (docs/daemon.md, "Threads"): while nothing of that client waits anywhere
 /// else (no queued line, nothing in NIO's write buffer, no batch on its way
 /// to the event loop), the publishing thread writes its lines with one

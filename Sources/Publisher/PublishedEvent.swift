@@ -79,7 +79,7 @@ public struct BatchName: Hashable, Sendable, BitwiseCopyable {
 /// batch's ``EventBatch/names``. A frame's attributes are copied, compared
 /// and dropped without a reference count being touched (with strings in
 /// them, that was a third of routing: docs/performance.md, "What a client
-/// costs the engine's thread").
+/// costs the input thread").
 public struct EventAttributes: Sendable, BitwiseCopyable {
     /// The stream it belongs to.
     public var stream: EventStream

@@ -18,7 +18,7 @@ import Musl
 /// with ``publish(_:)``, which never waits for a client. All connections are
 /// served by one event loop thread owned by the publisher.
 public final class Publisher: Sendable {
-    let hub: SessionHub
+    let hub: ClientHub
     private let acceptor: SocketAcceptor
     private let group: MultiThreadedEventLoopGroup
     private let socketPath: String?
@@ -40,7 +40,7 @@ public final class Publisher: Sendable {
     /// source has no vDSO path (a guest on the HPET: docs/performance.md).
     static let timedOneIn = 16
 
-    private init(hub: SessionHub, acceptor: SocketAcceptor, group: MultiThreadedEventLoopGroup, socketPath: String?) {
+    private init(hub: ClientHub, acceptor: SocketAcceptor, group: MultiThreadedEventLoopGroup, socketPath: String?) {
         self.hub = hub
         self.acceptor = acceptor
         self.group = group
@@ -92,7 +92,7 @@ public final class Publisher: Sendable {
         hello: @escaping @Sendable () -> HelloSnapshot, socketPath: String?
     ) async throws -> Publisher {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub = SessionHub(eventLoop: group.next(), configuration: configuration, delegate: delegate, hello: hello)
+        let hub = ClientHub(eventLoop: group.next(), configuration: configuration, delegate: delegate, hello: hello)
         do {
             let acceptor = try SocketAcceptor(listener: listener) { fd in
                 _ = clientBootstrap(hub, descriptor: fd).withConnectedSocket(fd)
@@ -109,7 +109,7 @@ public final class Publisher: Sendable {
     /// How an accepted connection becomes a session: its peer credentials
     /// are read, then the request decoder and the session handler, with a
     /// lane for direct writes on a duplicate of its descriptor, are added.
-    private static func clientBootstrap(_ hub: SessionHub, descriptor: CInt) -> ClientBootstrap {
+    private static func clientBootstrap(_ hub: ClientHub, descriptor: CInt) -> ClientBootstrap {
         ClientBootstrap(group: hub.eventLoop)
             .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
             .channelOption(.maxMessagesPerRead, value: 4)
@@ -120,7 +120,7 @@ public final class Publisher: Sendable {
                     let info = ClientInfo(id: hub.makeClientID(), credentials: credentials)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(RequestFrameDecoder(maxLineBytes: hub.configuration.limits.maxRequestLineBytes)))
-                    try channel.pipeline.syncOperations.addHandler(SessionHandler(hub: hub, info: info, descriptor: descriptor))
+                    try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(hub: hub, info: info, descriptor: descriptor))
                 }
             }
     }
@@ -148,7 +148,7 @@ public final class Publisher: Sendable {
             if timed { p.direct.record(nanoseconds: NIODeadline.now().uptimeNanoseconds &- started) }
             guard needsLoop || !p.handovers.isEmpty else { return }
             let finished = NIODeadline.now().uptimeNanoseconds
-            // The event loop's copy of the lines (the engine's thread reuses the batch).
+            // The event loop's copy of the lines (the input thread reuses the batch).
             let all = ByteBuffer(bytes: batch.bytes), ends = batch.ends, handovers = p.handovers
             let events = batch.attributes, names = batch.names
             p.handovers.removeAll(keepingCapacity: true)

@@ -67,10 +67,10 @@ public struct HelloSnapshot: Hashable, Sendable {
     /// Configured screens.
     public var screens: [HelloScreen]
     /// The seat's session as the daemon follows it (nil: not said).
-    public var session: SessionStatus?
+    public var session: LoginSessionStatus?
 
     /// Creates a snapshot.
-    public init(devices: [HelloDevice], screens: [HelloScreen], session: SessionStatus? = nil) {
+    public init(devices: [HelloDevice], screens: [HelloScreen], session: LoginSessionStatus? = nil) {
         self.devices = devices
         self.screens = screens
         self.session = session

@@ -8,19 +8,19 @@ import TouchCore
 // the recognizer states, which only traces show.
 extension RenderStyle {
     /// The colour of a touch.
-    public static func color(of touch: TouchID) -> String { color(ofTouch: touch.rawValue) }
+    package static func color(of touch: TouchID) -> String { color(ofTouch: touch.rawValue) }
 
     /// `stroke-dasharray` per touch type for contact (dotted indirect); nil draws solid.
-    public static func dashes(for type: TouchType) -> String? { dashes(for: type.wire) }
+    package static func dashes(for type: TouchType) -> String? { dashes(for: type.wire) }
 
     /// Symbol of a gesture state in labels (`tap ✓`, `pan ▶`, `pan ■`).
-    public static func symbol(of state: GestureState) -> String { symbol(of: state.wire) }
+    package static func symbol(of state: GestureState) -> String { symbol(of: state.wire) }
 
     /// Arrow of a swipe direction.
-    public static func arrow(of direction: SwipeDirection) -> String { arrow(of: direction.wire) }
+    package static func arrow(of direction: SwipeDirection) -> String { arrow(of: direction.wire) }
 
     /// Fill of a recognizer state in the timeline.
-    public static func color(of state: RecognizerState) -> String {
+    package static func color(of state: RecognizerState) -> String {
         switch state {
         case .possible: return "#d0d7de"
         case .recognized: return "#2da44e"

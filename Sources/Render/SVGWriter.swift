@@ -2,61 +2,61 @@
 /// Writes an SVG (XML) document as text: every attribute value and text node
 /// goes through ``SVGWriter/escape(_:)``, so device names, file names and
 /// recognizer names cannot break the markup.
-public struct SVGWriter: Sendable {
+package struct SVGWriter: Sendable {
     /// The document so far.
-    public private(set) var text: String
+    package private(set) var text: String
     private var openElements: [String] = []
 
     /// Starts an empty document (no XML declaration: call ``declaration()`` first for a standalone file).
-    public init() {
+    package init() {
         text = ""
         text.reserveCapacity(1 << 16)
     }
 
     /// The XML declaration, first line of a standalone `.svg` file.
-    public mutating func declaration() {
+    package mutating func declaration() {
         text += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     }
 
     /// Opens an element; close it with ``close()``.
-    public mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
+    package mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
         startTag(name, attributes)
         text += ">\n"
         openElements.append(name)
     }
 
     /// Closes the innermost open element.
-    public mutating func close() {
+    package mutating func close() {
         guard let name = openElements.popLast() else { return }
         text += "</" + name + ">\n"
     }
 
     /// Closes every open element (the end of the document).
-    public mutating func closeAll() {
+    package mutating func closeAll() {
         while !openElements.isEmpty { close() }
     }
 
     /// An element without content.
-    public mutating func empty(_ name: String, _ attributes: [(String, String)]) {
+    package mutating func empty(_ name: String, _ attributes: [(String, String)]) {
         startTag(name, attributes)
         text += "/>\n"
     }
 
     /// An element whose content is text.
-    public mutating func element(_ name: String, _ attributes: [(String, String)], text content: String) {
+    package mutating func element(_ name: String, _ attributes: [(String, String)], text content: String) {
         startTag(name, attributes)
         text += ">" + Self.escape(content) + "</" + name + ">\n"
     }
 
     /// A `<title>` child: the tooltip of its parent in a browser.
-    public mutating func title(_ content: String) {
+    package mutating func title(_ content: String) {
         element("title", [], text: content)
     }
 
     /// Text made safe for XML content and attribute values: `& < > " '` are
     /// escaped, and characters XML 1.0 forbids (C0 controls other than tab,
     /// newline and carriage return, U+FFFE, U+FFFF) become U+FFFD.
-    public static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         var needs = false
         for u in s.unicodeScalars where isSpecial(u) {
             needs = true
@@ -98,7 +98,7 @@ public struct SVGWriter: Sendable {
 }
 
 /// A coordinate or length as SVG text: one decimal, no trailing `.0`, never `nan`.
-@inlinable public func svgNumber(_ v: Double) -> String {
+@inlinable package func svgNumber(_ v: Double) -> String {
     guard v.isFinite else { return "0" }
     let tenths = Int64((v * 10).rounded())
     let whole = tenths / 10

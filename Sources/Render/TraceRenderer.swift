@@ -11,12 +11,12 @@ import TouchCore
 /// `g.gesture[data-recognizer][data-state]`, `g.lane[data-recognizer]`,
 /// `rect.edge-zone[data-edge]`, `rect.surface[data-surface]`) so that tests,
 /// stylesheets and scripts can find them.
-public struct TraceRenderer: Sendable {
+package struct TraceRenderer: Sendable {
     /// Width of the screen area in picture pixels; the picture adds margins.
-    public var width: Double
+    package var width: Double
 
     /// Creates a renderer.
-    public init(width: Double = 960) {
+    package init(width: Double = 960) {
         self.width = max(width, 200)
     }
 
@@ -25,7 +25,7 @@ public struct TraceRenderer: Sendable {
     static let screenGap = 20.0
 
     /// The SVG document.
-    public func svg(_ scene: TraceScene) -> String {
+    package func svg(_ scene: TraceScene) -> String {
         var w = SVGWriter()
         let layout = ScreenLayout(scene: scene, width: width, top: Self.margin + Self.headerHeight)
         let timeline = Timeline(scene: scene, width: width, top: layout.bottom + 36)

@@ -7,59 +7,59 @@ import Session
 /// ``ReplaySession``: screens with their edge zones and surfaces, every
 /// touch's track, the gestures, and per recognizer its states and the
 /// arbitration decisions that concerned it.
-public struct TraceScene: Sendable {
+package struct TraceScene: Sendable {
     /// One screen of the configuration.
-    public struct Screen: Hashable, Sendable {
+    package struct Screen: Hashable, Sendable {
         /// Index in the configuration.
-        public var index: Int
+        package var index: Int
         /// Its name.
-        public var name: String
+        package var name: String
         /// Size in pixels.
-        public var width: Double
+        package var width: Double
         /// Size in pixels.
-        public var height: Double
+        package var height: Double
     }
 
     /// The zone along one screen edge where a system edge swipe must start.
-    public struct EdgeZone: Hashable, Sendable {
+    package struct EdgeZone: Hashable, Sendable {
         /// The screen.
-        public var screen: Int
+        package var screen: Int
         /// The edge.
-        public var edge: SurfaceEdge
+        package var edge: SurfaceEdge
         /// What the edge's gesture is for (`home`...).
-        public var purpose: String
+        package var purpose: String
         /// The zone, in screen pixels.
-        public var rect: ScreenRect
+        package var rect: ScreenRect
     }
 
     /// A configured surface.
-    public struct Surface: Hashable, Sendable {
+    package struct Surface: Hashable, Sendable {
         /// Its id.
-        public var id: SurfaceID
+        package var id: SurfaceID
         /// Its owner (`default`, `config`...).
-        public var owner: String
+        package var owner: String
         /// The screen.
-        public var screen: Int
+        package var screen: Int
         /// Where it is, in screen pixels.
-        public var frame: ScreenRect
+        package var frame: ScreenRect
         /// Names of its recognizers.
-        public var recognizers: [String]
+        package var recognizers: [String]
     }
 
     /// One state of a touch along its track.
-    public struct Sample: Hashable, Sendable {
+    package struct Sample: Hashable, Sendable {
         /// When.
-        public var time: Timestamp
+        package var time: Timestamp
         /// Where, in screen pixels.
-        public var location: Point
+        package var location: Point
         /// `began`, `moved`, `ended`, `cancelled` or `hover`.
-        public var phase: TouchPhase
+        package var phase: TouchPhase
         /// Normalised pressure, when reported.
-        public var force: Double?
+        package var force: Double?
     }
 
     /// How a track ends.
-    public enum TrackEnd: String, Hashable, Sendable {
+    package enum TrackEnd: String, Hashable, Sendable {
         /// The contact lifted.
         case ended
         /// The touch was cancelled.
@@ -72,87 +72,87 @@ public struct TraceScene: Sendable {
 
     /// One touch from its first state to its last (a stylus's hover before and
     /// after contact belongs to the same track while the pen stays in proximity).
-    public struct Track: Hashable, Sendable {
+    package struct Track: Hashable, Sendable {
         /// The touch id (ids are reused: several tracks may have one id).
-        public var id: TouchID
+        package var id: TouchID
         /// Position of the track in the scene, from 0.
-        public var index: Int
+        package var index: Int
         /// The device.
-        public var device: DeviceID
+        package var device: DeviceID
         /// The screen.
-        public var screen: Int
+        package var screen: Int
         /// Direct, indirect or stylus.
-        public var type: TouchType
+        package var type: TouchType
         /// The tool.
-        public var tool: Tool
+        package var tool: Tool
         /// Its states, in order.
-        public var samples: [Sample]
+        package var samples: [Sample]
         /// How it ends.
-        public var end: TrackEnd
+        package var end: TrackEnd
 
         /// True when the stylus or finger touched the surface at some point (not only hovered).
-        public var hasContact: Bool { samples.contains { $0.phase != .hover } }
+        package var hasContact: Bool { samples.contains { $0.phase != .hover } }
     }
 
     /// One stretch of a recognizer in one state.
-    public struct StateInterval: Hashable, Sendable {
+    package struct StateInterval: Hashable, Sendable {
         /// The state.
-        public var state: RecognizerState
+        package var state: RecognizerState
         /// When it was entered.
-        public var start: Timestamp
+        package var start: Timestamp
         /// When it was left: the next transition, the reset after a terminal state, or the end of the scene.
-        public var end: Timestamp
+        package var end: Timestamp
     }
 
     /// An arbitration decision or explanation attached to a recognizer.
-    public struct Decision: Hashable, Sendable {
+    package struct Decision: Hashable, Sendable {
         /// When.
-        public var time: Timestamp
+        package var time: Timestamp
         /// `excluded`, `waiting`, `released`, `simultaneous`, `dropped`, `cancelled`, `gated`, `failing` or `refused`.
-        public var kind: String
+        package var kind: String
         /// The other recognizer (excluded by, waiting on, ...), when there is one.
-        public var other: String?
+        package var other: String?
         /// The debug record as one readable line.
-        public var text: String
+        package var text: String
     }
 
     /// One recognizer's timeline.
-    public struct Lane: Hashable, Sendable {
+    package struct Lane: Hashable, Sendable {
         /// Qualified name: `surface/name`, or `system:name`.
-        public var recognizer: String
+        package var recognizer: String
         /// Its states, in order.
-        public var intervals: [StateInterval]
+        package var intervals: [StateInterval]
         /// Decisions concerning it, in order.
-        public var decisions: [Decision]
+        package var decisions: [Decision]
     }
 
     /// A headline for the picture (file names).
-    public var title: String
+    package var title: String
     /// Names of the devices replayed.
-    public var devices: [String]
+    package var devices: [String]
     /// The screens.
-    public var screens: [Screen]
+    package var screens: [Screen]
     /// System edge zones.
-    public var edgeZones: [EdgeZone]
+    package var edgeZones: [EdgeZone]
     /// Configured surfaces.
-    public var surfaces: [Surface]
+    package var surfaces: [Surface]
     /// Touch tracks, in the order they began.
-    public var tracks: [Track]
+    package var tracks: [Track]
     /// Every gesture event, in order.
-    public var gestures: [GestureEvent]
+    package var gestures: [GestureEvent]
     /// System events (deferral decisions, edge hints), in order.
-    public var systemEvents: [SystemEvent]
+    package var systemEvents: [SystemEvent]
     /// Drag sessions' decisions (semantics §12), in order: never the items' data.
-    public var dragRecords: [DragSessionRecord] = []
+    package var dragRecords: [DragSessionRecord] = []
     /// One lane per recognizer that had touches in play, in order of first appearance.
-    public var lanes: [Lane]
+    package var lanes: [Lane]
     /// Time of the first thing shown.
-    public var start: Timestamp
+    package var start: Timestamp
     /// Time of the last thing shown (at least `start`).
-    public var end: Timestamp
+    package var end: Timestamp
 
     /// Creates a scene from parts (tests, or a picture of something other than a replay).
-    public init(title: String, devices: [String] = [], screens: [Screen], edgeZones: [EdgeZone] = [],
+    package init(title: String, devices: [String] = [], screens: [Screen], edgeZones: [EdgeZone] = [],
                 surfaces: [Surface] = [], tracks: [Track] = [], gestures: [GestureEvent] = [],
                 systemEvents: [SystemEvent] = [], lanes: [Lane] = [], start: Timestamp, end: Timestamp) {
         self.title = title
@@ -169,7 +169,7 @@ public struct TraceScene: Sendable {
     }
 
     /// Replays `session` (with debug records) and collects what it shows.
-    public init(session: ReplaySession, title: String) {
+    package init(session: ReplaySession, title: String) {
         let pipeline = session.makePipeline()
         let gestures = session.configuration.withScreenSizes(from: pipeline.devices).gestures
         var collector = SceneCollector()
@@ -193,7 +193,7 @@ public struct TraceScene: Sendable {
     }
 
     /// The edge zones of a gesture configuration, in screen pixels.
-    public static func edgeZones(_ g: GestureConfiguration) -> [EdgeZone] {
+    package static func edgeZones(_ g: GestureConfiguration) -> [EdgeZone] {
         var out: [EdgeZone] = []
         for entry in g.systemGestures where entry.screen < g.screens.count {
             let screen = g.screens[entry.screen]

@@ -93,7 +93,7 @@ public struct AccessSettings: Hashable, Sendable, Decodable {
 public struct SchedulingSettings: Hashable, Sendable, Decodable {
     /// The highest `SCHED_FIFO` priority (Linux's `sched_get_priority_max`).
     public static let maximumPriority = 99
-    /// `SCHED_FIFO` priority of the engine's thread and the event loop; 0: normal scheduling.
+    /// `SCHED_FIFO` priority of the input thread and the event loop; 0: normal scheduling.
     public var realtimePriority = 10
 
     /// The defaults.

@@ -44,26 +44,26 @@ public enum LoginReport: Hashable, Sendable {
 ///   the bus restarts: losing the bus must never unlock the system.
 public struct SessionLockPolicy: Hashable, Sendable {
     /// The status in force.
-    public private(set) var status: SessionStatus = .unknown
+    public private(set) var status: LoginSessionStatus = .unknown
 
-    /// Starts at ``SessionStatus/unknown`` (not quiet) until logind answers.
+    /// Starts at ``LoginSessionStatus/unknown`` (not quiet) until logind answers.
     public init() {}
 
     /// Takes a report; returns the new status when it changed.
-    public mutating func observe(_ report: LoginReport) -> SessionStatus? {
-        let next: SessionStatus
+    public mutating func observe(_ report: LoginReport) -> LoginSessionStatus? {
+        let next: LoginSessionStatus
         switch report {
         case .connecting:
-            next = SessionStatus(state: .unknown, quiet: true)
+            next = LoginSessionStatus(state: .unknown, quiet: true)
         case .unavailable:
             next = .unknown
         case .lost:
             return nil
         case .seat(let seat):
             if let id = seat.activeSession {
-                next = SessionStatus(state: seat.locked ? .locked : .unlocked, session: id, quiet: seat.locked)
+                next = LoginSessionStatus(state: seat.locked ? .locked : .unlocked, session: id, quiet: seat.locked)
             } else {
-                next = SessionStatus(state: .none, quiet: true)
+                next = LoginSessionStatus(state: .none, quiet: true)
             }
         }
         guard next != status else { return nil }

@@ -24,7 +24,7 @@ public protocol SessionSink {
     /// screens now in force, in order (semantics §11.3).
     mutating func screensChanged(_ screens: [ScreenEntry], at time: Timestamp)
     /// The seat's session changed (semantics §13): locked, unlocked, another session.
-    mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp)
+    mutating func sessionChanged(_ status: LoginSessionStatus, at time: Timestamp)
     /// What drag sessions tell clients (semantics §12), after the engine
     /// outputs that caused it; the array is the session's buffer, reused.
     mutating func dragSessionEvents(_ events: [DragSessionEvent])
@@ -38,7 +38,7 @@ extension SessionSink {
     /// By default a sink has no use for the screens.
     public mutating func screensChanged(_ screens: [ScreenEntry], at time: Timestamp) {}
     /// By default a sink has no use for the session's state.
-    public mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {}
+    public mutating func sessionChanged(_ status: LoginSessionStatus, at time: Timestamp) {}
     /// By default a sink has no client to tell of drag sessions.
     public mutating func dragSessionEvents(_ events: [DragSessionEvent]) {}
     /// By default a sink has no use for the drag sessions' decisions.

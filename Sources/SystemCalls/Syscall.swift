@@ -12,7 +12,7 @@ import Glibc
 // `getsockopt`), clocks or scheduling, so half of the calls would still need
 // a wrapper of their own and the project would have two idioms for one job;
 // its `Errno` does not name the call that failed; and its operations are
-// not all inlinable into the engine thread's per-frame reads and sends.
+// not all inlinable into the input thread's per-frame reads and sends.
 // The shape is swift-system's all the same (`Internals/Syscalls.swift`,
 // `valueOrErrno`): each wrapper is one `@inlinable` function around one C
 // call, with the retry in a generic helper whose non-escaping closure

@@ -106,7 +106,7 @@ public enum Daemon {
         if readsQuirks { configuration.quirks = installedQuirks(logger: logger) }
 
         let board = HelloBoard()
-        let engine = try DaemonEngine(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
+        let engine = try TouchSessionActor(configuration: configuration, board: board, logger: logger, recordsDebug: options.debugRecords)
         // Quiet until logind answers (semantics §13): the follower starts with the other services.
         if options.followsLogin { await engine.observeLogin(.connecting) }
         if let path = options.recordPath { await engine.startRecording(to: path) }
@@ -180,7 +180,7 @@ public enum Daemon {
     }
 
     /// Listens on the socket systemd passed, else on a new socket file.
-    static func listen(options: DaemonOptions, settings: DaemonSettings, passedSocket: Int32?, engine: DaemonEngine, board: HelloBoard,
+    static func listen(options: DaemonOptions, settings: DaemonSettings, passedSocket: Int32?, engine: TouchSessionActor, board: HelloBoard,
                        logger: Logger) async throws(DaemonStartError) -> Publisher {
         let configuration = PublisherConfiguration(
             access: settings.accessPolicy,
@@ -211,12 +211,12 @@ public enum Daemon {
         }
     }
 
-    /// Puts the engine's thread and the publisher's event loop at `priority`
+    /// Puts the input thread and the publisher's event loop at `priority`
     /// (``ThreadScheduling``) and logs what the kernel granted: a refusal is
     /// a warning, never a failure (the daemon serves with normal scheduling).
-    /// Returns the engine thread's outcome and the event loop's.
+    /// Returns the input thread's outcome and the event loop's.
     @discardableResult
-    static func schedule(priority: Int, engine: DaemonEngine, publisher: Publisher?, logger: Logger) async
+    static func schedule(priority: Int, engine: TouchSessionActor, publisher: Publisher?, logger: Logger) async
         -> (engine: ThreadScheduling.Outcome, eventLoop: ThreadScheduling.Outcome?) {
         let onEngine = await engine.perform { _ in ThreadScheduling.applyToCurrentThread(priority: priority) }
         let onLoop = await publisher?.onEventLoop { ThreadScheduling.applyToCurrentThread(priority: priority) }
@@ -238,7 +238,7 @@ public enum Daemon {
     /// `scheduling.realtimePriority` to the threads (unless
     /// `--realtime-priority` gave one). The `socket` keys stay as they were
     /// at start. `readsQuirks`: libinput's installed quirks are read again too.
-    static func reload(path: String?, engine: DaemonEngine, publisher: Publisher?, live: LiveInputService? = nil, priorityOverride: Int? = nil,
+    static func reload(path: String?, engine: TouchSessionActor, publisher: Publisher?, live: LiveInputService? = nil, priorityOverride: Int? = nil,
                        readsQuirks: Bool = true, logger: Logger) async {
         guard let path else {
             logger.notice("SIGHUP: no configuration file to reload (started without --config)")

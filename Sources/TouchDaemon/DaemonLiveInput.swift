@@ -9,7 +9,7 @@ import TouchCore
 
 /// The input service of `touchd` without `--replay`: the real touch devices.
 ///
-/// udev and evdev are read on the engine's own thread (``EngineThread``):
+/// udev and evdev are read on the engine's own thread (``InputThread``):
 /// `poll(2)` waits over the udev monitor, every device and the thread's
 /// wake-up pipe, up to the engine's next deadline; each read goes through the
 /// pipeline and the engine right there, and its events leave for the
@@ -17,10 +17,10 @@ import TouchCore
 /// `CLOCK_MONOTONIC` times like the events, so the wait ends at the deadline
 /// and the engine advances to the current time. Jobs for the engine (client
 /// requests, reloads) interrupt the wait through the pipe.
-final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
-    // The source is only touched on the engine's thread (and before input is attached).
+final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
+    // The source is only touched on the input thread (and before input is attached).
     private let source: LiveDeviceSource
-    private let engine: DaemonEngine
+    private let engine: TouchSessionActor
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     /// What a round read, reused from round to round (engine's thread only).
@@ -29,7 +29,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     private var passThroughWaiting: Set<DeviceID> = []
     /// Devices grabbed for pass-through (engine's thread only).
     private var passThroughActive: Set<DeviceID> = []
-    /// Releases the pass-through grabs if the engine's thread stalls; started with the first one.
+    /// Releases the pass-through grabs if the input thread stalls; started with the first one.
     private var watchdog: PassThroughWatchdog?
     /// Set once the watchdog gave the devices back: pass-through stays off until touchd restarts.
     private var passThroughSuspended = false
@@ -39,11 +39,11 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     private var passThroughKeys: [DeviceID: String] = [:]
 
     /// Opens udev; devices are enumerated when the service starts and decided
-    /// by the engine's ``DaemonEngine/deviceDecider``.
+    /// by the engine's ``TouchSessionActor/deviceDecider``.
     /// `stored` are the descriptors systemd's file descriptor store passed
     /// (``Systemd/passedDescriptors()``): pass-through devices a previous
     /// touchd left, taken over as their devices are opened.
-    init(engine: DaemonEngine, logger: Logger, stored: [(fd: Int32, name: String)] = []) throws(DaemonStartError) {
+    init(engine: TouchSessionActor, logger: Logger, stored: [(fd: Int32, name: String)] = []) throws(DaemonStartError) {
         do {
             let decider = engine.deviceDecider
             source = try LiveDeviceSource(watchesHotplug: true, decide: { decider.decide($0) },
@@ -96,13 +96,13 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         }
     }
 
-    /// One round on the engine's thread: wait up to the next deadline, apply
+    /// One round on the input thread: wait up to the next deadline, apply
     /// what came, fire the deadlines due.
     func runRound() -> Bool {
         engine.onThread(self) { input, engine in input.round(engine) }
     }
 
-    private func round(_ engine: isolated DaemonEngine) -> Bool {
+    private func round(_ engine: isolated TouchSessionActor) -> Bool {
         guard !stopping.load(ordering: .acquiring) else {
             if store.available { leaveForNextTouchd(on: engine) }
             apply(source.closeAll(), on: engine)
@@ -143,7 +143,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
         }
     }
 
-    private func apply(_ events: [LiveInputEvent], on engine: isolated DaemonEngine) {
+    private func apply(_ events: [LiveInputEvent], on engine: isolated TouchSessionActor) {
         for event in events {
             switch event {
             case .deviceAdded(let id, let description, let info):
@@ -187,13 +187,13 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
 
     // MARK: Reload
 
-    /// After a reload (the engine's ``DaemonEngine/deviceDecider`` replaced):
+    /// After a reload (the engine's ``TouchSessionActor/deviceDecider`` replaced):
     /// every touch device udev knows is decided again, with the same inputs a
     /// hot-plug would see. A device the rules now ignore is closed; one they no
     /// longer ignore is opened; changed settings (screen, rotation, size,
     /// `grab`, `passThrough`) arrive as `changed`. Grabs change once no
     /// contact of the device is down (as pass-through is taken).
-    func decideAgain(on engine: isolated DaemonEngine) {
+    func decideAgain(on engine: isolated TouchSessionActor) {
         do {
             apply(try source.decideAgain(), on: engine)
         } catch {
@@ -218,7 +218,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     /// contact the compositor saw begin must end there too): the mirror is
     /// created, then the original grabbed, then its contacts go to the
     /// mirror. Any failure leaves the device to the compositor as it was.
-    private func startPassThrough(_ id: DeviceID, on engine: isolated DaemonEngine) {
+    private func startPassThrough(_ id: DeviceID, on engine: isolated TouchSessionActor) {
         guard !passThroughSuspended else { return }
         let info = source.devices.first { $0.id == id }?.info
         let key = info.map { PassThroughStore.key(ofNode: $0.node) } ?? "device\(id.rawValue)"
@@ -267,7 +267,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
 
     /// The watchdog released every pass-through grab while this thread was
     /// stalled: the mirrors go away and the devices stay with the compositor.
-    private func passThroughGivenBack(on engine: isolated DaemonEngine) {
+    private func passThroughGivenBack(on engine: isolated TouchSessionActor) {
         for id in passThroughActive.sorted(by: { $0.rawValue < $1.rawValue }) {
             engine.stopPassThrough(id, at: LiveClock.now())
             try? source.setGrab(false, of: id)
@@ -281,7 +281,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
 
     /// Gives a device back to the compositor: the mirror goes away with its
     /// contacts ended, and the grab is released (unless the device rules ask for one).
-    private func stopPassThrough(_ id: DeviceID, grab: Bool, on engine: isolated DaemonEngine) {
+    private func stopPassThrough(_ id: DeviceID, grab: Bool, on engine: isolated TouchSessionActor) {
         passThroughWaiting.remove(id)
         passThroughActive.remove(id)
         watchdog?.forget(id)
@@ -300,7 +300,7 @@ final class LiveInputService: Service, EngineThreadInput, @unchecked Sendable {
     /// nothing destroyed, nothing released), with what is down on the
     /// mirror; the guard is told to wait for it (bounded) before giving the
     /// devices back.
-    private func leaveForNextTouchd(on engine: isolated DaemonEngine) {
+    private func leaveForNextTouchd(on engine: isolated TouchSessionActor) {
         guard !passThroughActive.isEmpty else { return }
         var left = 0
         for id in passThroughActive.sorted(by: { $0.rawValue < $1.rawValue }) {

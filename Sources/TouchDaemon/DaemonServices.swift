@@ -9,7 +9,7 @@ import Wire
 
 /// The publisher's requests, carried out on the engine's owner.
 struct DaemonDelegate: PublisherDelegate {
-    let engine: DaemonEngine
+    let engine: TouchSessionActor
     let logger: Logger
 
     func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
@@ -55,7 +55,7 @@ struct PublisherService: Service {
 /// Owns the engine's lifetime in the group: at shutdown, cancels the touches
 /// still down so that clients see their gestures end before `goodbye`.
 struct EngineService: Service {
-    let engine: DaemonEngine
+    let engine: TouchSessionActor
 
     func run() async throws {
         try? await gracefulShutdown()
@@ -68,7 +68,7 @@ struct EngineService: Service {
 /// Tells systemd the daemon is ready, keeps its status line current
 /// (devices, clients) and pings the watchdog at half its interval.
 struct SystemdService: Service {
-    let engine: DaemonEngine
+    let engine: TouchSessionActor
     let publisher: Publisher
     let logger: Logger
 

@@ -46,7 +46,7 @@ public struct DaemonSettings: Hashable, Sendable {
     public var changeScreens = AccessGrant()
     /// Who may connect (nil: whoever the socket file's permissions let in).
     public var connect: AccessGrant?
-    /// `SCHED_FIFO` priority of the engine's thread and the event loop
+    /// `SCHED_FIFO` priority of the input thread and the event loop
     /// (``ThreadScheduling``); 0: normal scheduling.
     public var realtimePriority = SchedulingSettings().realtimePriority
 

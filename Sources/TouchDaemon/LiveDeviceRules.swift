@@ -32,7 +32,7 @@ extension TouchdConfiguration {
 /// events and when a reload decides every device again, so a device plugged
 /// after a SIGHUP follows the new rules.
 ///
-/// Read and replaced on the engine's thread only (the engine's reload, the
+/// Read and replaced on the input thread only (the engine's reload, the
 /// input's rounds).
 public final class LiveDeviceDecider: @unchecked Sendable {
     /// The configuration decisions come from.

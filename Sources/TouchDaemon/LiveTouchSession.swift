@@ -70,7 +70,7 @@ struct LiveOutputBuffer: SessionSink {
 
 /// Live devices through the session core (``TouchSession``): what `touchctl`
 /// runs on real hardware (the daemon drives the same core through
-/// ``DaemonEngine``).
+/// ``TouchSessionActor``).
 ///
 /// ```swift
 /// let session = try LiveTouchSession(configuration: config)

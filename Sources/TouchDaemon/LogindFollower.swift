@@ -169,7 +169,7 @@ final class LogindFollower: Sendable {
 
 /// Runs the follower while the daemon runs: each report goes to the engine's owner in order.
 struct LogindService: Service {
-    let engine: DaemonEngine
+    let engine: TouchSessionActor
     let logger: Logger
 
     func run() async throws {

@@ -38,18 +38,18 @@ public struct ReplayPacing: Hashable, Sendable {
 /// another one ``TouchSession/replayGapMicroseconds`` apart on the event time
 /// line, and that gap is waited in real time (scaled) like any other.
 ///
-/// The pacing runs on the engine's thread (``EngineThread``), like live
+/// The pacing runs on the input thread (``InputThread``), like live
 /// input: the thread waits for the next frame's time or the engine's next
 /// deadline, whichever comes first, and feeds the engine without a hop.
-final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
+final class PacedReplay: Service, InputThreadSource, @unchecked Sendable {
     let recording: Recording
-    let engine: DaemonEngine
+    let engine: TouchSessionActor
     let publisher: Publisher
     let pacing: ReplayPacing
     let logger: Logger
     private let stopping = Atomic<Bool>(false)
 
-    // The player's state, only touched on the engine's thread.
+    // The player's state, only touched on the input thread.
     private var feed: ReplayFeed
     /// The step read from the feed and not yet carried out (waiting for its time).
     private var pending: ReplayFeed.Step?
@@ -63,7 +63,7 @@ final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
     // the last `takeLateness()` (SIGUSR1's report).
     private var lateness = DeliveryStatistics.Distribution()
 
-    init(recording: Recording, engine: DaemonEngine, publisher: Publisher, pacing: ReplayPacing, logger: Logger) {
+    init(recording: Recording, engine: TouchSessionActor, publisher: Publisher, pacing: ReplayPacing, logger: Logger) {
         self.recording = recording
         self.engine = engine
         self.publisher = publisher
@@ -109,7 +109,7 @@ final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
         }
     }
 
-    // MARK: On the engine's thread
+    // MARK: On the input thread
 
     /// Feeds frames and fires deadlines until it has to wait for one (or has
     /// handed a frame over: jobs get their turn between frames); false when
@@ -118,7 +118,7 @@ final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
         engine.onThread(self) { input, engine in input.round(engine) }
     }
 
-    private func round(_ engine: isolated DaemonEngine) -> Bool {
+    private func round(_ engine: isolated TouchSessionActor) -> Bool {
         while !stopping.load(ordering: .acquiring) {
             switch step(engine) {
             case .next: continue
@@ -131,7 +131,7 @@ final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
 
     private enum Step { case next, yield, finished }
 
-    private func step(_ engine: isolated DaemonEngine) -> Step {
+    private func step(_ engine: isolated TouchSessionActor) -> Step {
         if pending == nil { pending = feed.next(into: &group) }
         switch pending! {
         case .events(let device):
@@ -204,8 +204,8 @@ final class PacedReplay: Service, EngineThreadInput, @unchecked Sendable {
     }
 
     /// How late frames reached the engine after their due time since the
-    /// previous call (or the start), and a fresh start. On the engine's thread.
-    func takeLateness(_ engine: isolated DaemonEngine) -> DeliveryStatistics.Distribution {
+    /// previous call (or the start), and a fresh start. On the input thread.
+    func takeLateness(_ engine: isolated TouchSessionActor) -> DeliveryStatistics.Distribution {
         defer { lateness = DeliveryStatistics.Distribution() }
         return lateness
     }

@@ -11,7 +11,7 @@ import TouchCore
 /// uinput device the compositor reads instead of the grabbed original, and
 /// the writer of what the app world may see of each contact.
 ///
-/// Lives on the engine's thread: the session's mirror events of a frame are
+/// Lives on the input thread: the session's mirror events of a frame are
 /// appended as the frame is routed and written with one `write(2)` when the
 /// frame ends.
 final class PassThroughMirror {

@@ -20,7 +20,7 @@ import Session
 /// contacts left on it as a claim would. Whatever is not taken over is given
 /// back: contacts ended, mirror destroyed, grab released, names removed.
 ///
-/// Lives on the engine's thread.
+/// Lives on the input thread.
 final class PassThroughStore {
     /// The names' prefix.
     static let prefix = "touchd-pass-through."

@@ -7,13 +7,13 @@ import SystemCalls
 import TouchCore
 
 /// Keeps a panel from going dead behind pass-through (semantics §9): when
-/// the engine's thread stops making progress while a grabbed device has input
+/// the input thread stops making progress while a grabbed device has input
 /// waiting, the watchdog's own thread releases every pass-through grab, so
 /// the compositor reads the devices directly again, and says so in the log.
-/// The engine's thread, when it runs again, stops pass-through for those
+/// The input thread, when it runs again, stops pass-through for those
 /// devices (``takeReleased()``) instead of grabbing them back.
 ///
-/// Checked every ``intervalMilliseconds``: the engine's thread counts its rounds
+/// Checked every ``intervalMilliseconds``: the input thread counts its rounds
 /// (``noteProgress()``; an idle thread still completes one a second, its poll's
 /// cap), and a stall is declared after ``stallLimitMilliseconds`` without a round while
 /// `poll(2)` says a grabbed device is readable.
@@ -53,7 +53,7 @@ final class PassThroughWatchdog: @unchecked Sendable {
     /// Stops the thread at its next look.
     func stop() { stopping.store(true, ordering: .relaxed) }
 
-    /// One round of the engine's thread (on that thread; one relaxed add).
+    /// One round of the input thread (on that thread; one relaxed add).
     @inline(__always)
     func noteProgress() { rounds.add(1, ordering: .relaxed) }
 
@@ -75,7 +75,7 @@ final class PassThroughWatchdog: @unchecked Sendable {
 
     /// One look, an interval after the previous one: a stall is declared
     /// (every grab released; true returned) after ``stallLimitMilliseconds`` of
-    /// looks that saw no round of the engine's thread while a grabbed device
+    /// looks that saw no round of the input thread while a grabbed device
     /// had input waiting. Only one thread may look.
     func look() -> Bool {
         if let guardLink, guardLink.takeReleased() {

@@ -94,7 +94,7 @@ public struct HelloScreen: Hashable, Sendable {
 public enum MessageEncoder {
     /// Writes the `hello` object (no trailing newline); `session` is the seat's session as the
     /// server follows it (left out when nil: a server that does not follow one, such as an offline replay).
-    public static func hello(devices: [HelloDevice], screens: [HelloScreen], session: SessionStatus? = nil, into w: inout JSONWriter) {
+    public static func hello(devices: [HelloDevice], screens: [HelloScreen], session: LoginSessionStatus? = nil, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", string: "hello")
         w.field("protocol", int: protocolVersion)

@@ -3,7 +3,7 @@ import JSON
 
 /// The user's session on the seat, as touchd follows it from logind (semantics §13): what the
 /// `session` message and `hello`'s `session` field say.
-public struct SessionStatus: Hashable, Sendable {
+public struct LoginSessionStatus: Hashable, Sendable {
     /// What touchd knows of the seat's session.
     public enum State: String, CaseIterable, Hashable, Sendable {
         /// The seat's active session is unlocked.
@@ -32,13 +32,13 @@ public struct SessionStatus: Hashable, Sendable {
     }
 
     /// Not following logind: nothing is quieted.
-    public static let unknown = SessionStatus(state: .unknown, quiet: false)
+    public static let unknown = LoginSessionStatus(state: .unknown, quiet: false)
 }
 
 extension MessageEncoder {
     /// Writes `{"type":"session","time":S,"state":...,"session":ID,"quiet":B}`: the seat's session
     /// changed (sent to every client, whatever it subscribes to).
-    public static func session(_ s: SessionStatus, time: Double, into w: inout JSONWriter) {
+    public static func session(_ s: LoginSessionStatus, time: Double, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", string: "session")
         w.field("time", number: time, decimals: 6)
@@ -47,14 +47,14 @@ extension MessageEncoder {
     }
 
     /// The status's fields, as the `session` message and `hello`'s `session` object carry them.
-    static func sessionFields(_ s: SessionStatus, into w: inout JSONWriter) {
+    static func sessionFields(_ s: LoginSessionStatus, into w: inout JSONWriter) {
         w.field("state", string: s.state.rawValue)
         if let id = s.session { w.field("session", string: id) }
         w.field("quiet", bool: s.quiet)
     }
 
     /// Writes `"session":{...}` into an open object (`hello`).
-    static func sessionObject(_ s: SessionStatus, into w: inout JSONWriter) {
+    static func sessionObject(_ s: LoginSessionStatus, into w: inout JSONWriter) {
         w.key("session")
         w.beginObject()
         sessionFields(s, into: &w)
@@ -62,7 +62,7 @@ extension MessageEncoder {
     }
 }
 
-extension SessionStatus {
+extension LoginSessionStatus {
     /// Reads a `session` message, or `hello`'s `session` object; nil when it is not one
     /// (an unknown `state` of a later server reads as ``State/unknown``).
     public init?(json: JSONValue) {

@@ -123,7 +123,7 @@ import Wire
         let pair = try Pair(sendBufferBytes: 4096)
         let p = EmbeddedPublisher()
         let channel = try p.connect(descriptor: pair.a)
-        let session = try channel.pipeline.syncOperations.handler(type: SessionHandler.self)
+        let session = try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self)
         let lane = try #require(session.lane)
         try p.send(channel, #"{"op":"subscribe","id":1,"events":["touch"]}"# + "\n")
         #expect(try p.lines(channel) == [#"{"type":"ack","id":1}"#])
@@ -194,7 +194,7 @@ import Wire
     /// touches and coalescing at `milliseconds`; the lane open.
     static func coalescingSession(_ pair: Pair, _ p: EmbeddedPublisher, milliseconds: Int) throws -> (EmbeddedChannel, DirectLane) {
         let channel = try p.connect(descriptor: pair.a)
-        let lane = try #require(try channel.pipeline.syncOperations.handler(type: SessionHandler.self).lane)
+        let lane = try #require(try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self).lane)
         try p.send(channel, #"{"op":"subscribe","id":1,"events":["touch"]}"# + "\n")
         try p.send(channel, #"{"op":"coalesce","id":2,"intervalMs":\#(milliseconds)}"# + "\n")
         #expect(try p.lines(channel) == [#"{"type":"ack","id":1}"#, #"{"type":"ack","id":2}"#])

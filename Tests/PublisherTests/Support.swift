@@ -50,7 +50,7 @@ final class HandedBack: Sendable {
 final class EmbeddedPublisher {
     let loop = EmbeddedEventLoop()
     let clock = ManualClock()
-    let hub: SessionHub
+    let hub: ClientHub
     let delegate = RecordingDelegate()
     /// Work that delegate calls (on Swift concurrency's threads) hand back to
     /// the loop: the embedded loop is not thread-safe, so it waits here for
@@ -62,7 +62,7 @@ final class EmbeddedPublisher {
         let clock = self.clock
         let configuration = PublisherConfiguration(limits: limits, access: access, clock: { clock.now })
         let handedBack = self.handedBack
-        hub = SessionHub(
+        hub = ClientHub(
             eventLoop: loop, configuration: configuration, delegate: delegate, hello: { testHello },
             hopToLoop: { work in handedBack.work.withLock { $0.append(work) } })
     }
@@ -84,7 +84,7 @@ final class EmbeddedPublisher {
         let channel = EmbeddedChannel(
             handlers: [
                 ByteToMessageHandler(RequestFrameDecoder(maxLineBytes: hub.configuration.limits.maxRequestLineBytes)),
-                SessionHandler(hub: hub, info: info, descriptor: descriptor),
+                ClientConnectionHandler(hub: hub, info: info, descriptor: descriptor),
             ], loop: loop)
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/embedded")).wait()
         if readHello {
@@ -95,7 +95,7 @@ final class EmbeddedPublisher {
     }
 
     func id(of channel: EmbeddedChannel) throws -> ClientID {
-        try channel.pipeline.syncOperations.handler(type: SessionHandler.self).info.id
+        try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self).info.id
     }
 
     func send(_ channel: EmbeddedChannel, _ text: String) throws {
@@ -187,7 +187,7 @@ extension HeldLines {
     }
 }
 
-extension SessionHub {
+extension ClientHub {
     /// Delivers the events' batch, encoded by the publishing thread into `all`.
     func deliver(_ events: [PublishedEvent], encoded all: ByteBuffer, ends: [Int], handovers: [LaneHandover], queuedAt queued: UInt64?) {
         let batch = EventBatch(events)

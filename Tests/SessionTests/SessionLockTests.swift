@@ -14,28 +14,28 @@ struct SessionLockTests {
         var p = SessionLockPolicy()
         #expect(p.status == .unknown)
         #expect(p.observe(.unavailable) == nil)
-        #expect(p.observe(.seat(LoginSeat(activeSession: "c1", locked: false))) == SessionStatus(state: .unlocked, session: "c1", quiet: false))
+        #expect(p.observe(.seat(LoginSeat(activeSession: "c1", locked: false))) == LoginSessionStatus(state: .unlocked, session: "c1", quiet: false))
         #expect(p.observe(.seat(LoginSeat(activeSession: "c1", locked: false))) == nil)
-        #expect(p.observe(.seat(LoginSeat(activeSession: "c1", locked: true))) == SessionStatus(state: .locked, session: "c1", quiet: true))
+        #expect(p.observe(.seat(LoginSeat(activeSession: "c1", locked: true))) == LoginSessionStatus(state: .locked, session: "c1", quiet: true))
         // Losing the bus never unlocks.
         #expect(p.observe(.lost) == nil)
         #expect(p.status.quiet && p.status.state == .locked)
-        #expect(p.observe(.seat(LoginSeat(activeSession: nil, locked: false))) == SessionStatus(state: .none, quiet: true))
+        #expect(p.observe(.seat(LoginSeat(activeSession: nil, locked: false))) == LoginSessionStatus(state: .none, quiet: true))
         #expect(p.observe(.seat(LoginSeat(activeSession: "c2", locked: false)))?.session == "c2")
         #expect(p.observe(.unavailable) == .unknown)
         // Starting: quiet until the first answer; no logind then: not quiet.
         var starting = SessionLockPolicy()
-        #expect(starting.observe(.connecting) == SessionStatus(state: .unknown, quiet: true))
+        #expect(starting.observe(.connecting) == LoginSessionStatus(state: .unknown, quiet: true))
         #expect(starting.observe(.unavailable) == .unknown)
     }
 
     struct Collect: SessionSink {
         var outputs: [EngineOutput] = []
-        var statuses: [SessionStatus] = []
+        var statuses: [LoginSessionStatus] = []
         mutating func frame(_ frame: TouchFrame, outputs: [EngineOutput], engine: borrowing Engine) { self.outputs += outputs }
         mutating func engineOutputs(_ outputs: [EngineOutput]) { self.outputs += outputs }
         mutating func device(_ event: SessionDeviceEvent) {}
-        mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) { statuses.append(status) }
+        mutating func sessionChanged(_ status: LoginSessionStatus, at time: Timestamp) { statuses.append(status) }
     }
 
     @Test("§13 the session core quiets the engine when logind says locked, and tells the sink once per change")
@@ -81,11 +81,11 @@ struct SessionLockTests {
 
     @Test("the session message and hello's session field, as clients read them back")
     func wire() throws {
-        let status = SessionStatus(state: .locked, session: "c1", quiet: true)
+        let status = LoginSessionStatus(state: .locked, session: "c1", quiet: true)
         let line = String(decoding: MessageEncoder.line { MessageEncoder.session(status, time: 1.5, into: &$0) }, as: UTF8.self)
         #expect(line == #"{"type":"session","time":1.5,"state":"locked","session":"c1","quiet":true}"#)
         let parsed = try JSONParser.parse(Array(line.utf8))
-        #expect(SessionStatus(json: parsed) == status)
+        #expect(LoginSessionStatus(json: parsed) == status)
         let hello = String(decoding: MessageEncoder.line { MessageEncoder.hello(devices: [], screens: [], session: .unknown, into: &$0) }, as: UTF8.self)
         #expect(hello.hasSuffix(#""screens":[],"session":{"state":"unknown","quiet":false}}"#), "\(hello)")
     }

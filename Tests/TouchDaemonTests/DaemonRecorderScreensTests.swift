@@ -34,7 +34,7 @@ import Wire
         let directory = TemporaryDirectory()
         let path = directory.path + "/turned.trace"
 
-        let engine = try DaemonEngine(configuration: try TouchdConfiguration.parse(yaml: Self.configuration, file: "t.yaml"),
+        let engine = try TouchSessionActor(configuration: try TouchdConfiguration.parse(yaml: Self.configuration, file: "t.yaml"),
                                       board: HelloBoard(), logger: Logger(label: "test"), recordsDebug: false)
         await engine.startRecording(to: path)
         await engine.addDevice(DeviceID(rawValue: 0), description: original.devices[0].description, at: original.events[0].event.time)

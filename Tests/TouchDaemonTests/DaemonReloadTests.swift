@@ -25,7 +25,7 @@ import Glibc
         try write("access:\n  connect: {users: [\(me)]}\n")
         let logger = Logger(label: "test")
         let board = HelloBoard()
-        let engine = try DaemonEngine(configuration: try TouchdConfiguration.load(path: config), board: board, logger: logger)
+        let engine = try TouchSessionActor(configuration: try TouchdConfiguration.load(path: config), board: board, logger: logger)
         let publisher = try await Publisher.listen(
             socketPath: socket, configuration: PublisherConfiguration(access: try DaemonSettings.load(path: config).accessPolicy),
             delegate: DaemonDelegate(engine: engine, logger: logger), hello: { board.read() })

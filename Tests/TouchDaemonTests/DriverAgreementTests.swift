@@ -45,7 +45,7 @@ import Wire
 
     static func engineOwner(_ recording: Recording) async throws -> [String] {
         let collected = Mutex<[String]>([])
-        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(),
+        let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(),
                                       logger: Logger(label: "test"), recordsDebug: false)
         await engine.attach { batch in
             collected.withLock { lines in

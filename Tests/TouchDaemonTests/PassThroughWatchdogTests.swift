@@ -18,7 +18,7 @@ import TouchCore
         return pipe
     }
 
-    @Test("no progress with input waiting for the stall limit: the grabs are released and the engine's thread is told")
+    @Test("no progress with input waiting for the stall limit: the grabs are released and the input thread is told")
     func stallReleases() throws {
         let pipe = try Self.readablePipe()
         defer { try? Syscall.close(pipe.read); try? Syscall.close(pipe.write) }

@@ -10,7 +10,7 @@ import Session
 import Glibc
 #endif
 
-/// Real-time scheduling of the engine's thread and the event loop
+/// Real-time scheduling of the input thread and the event loop
 /// (docs/daemon.md, "Scheduling"). Granting SCHED_FIFO needs root or
 /// RLIMIT_RTPRIO (make test runs as root); the refusal is produced by taking
 /// CAP_SYS_NICE away with setpriv. Raising RLIMIT_RTPRIO needs

@@ -10,20 +10,20 @@ import TouchDaemon
 
 /// What one client costs the daemon's engine thread (`--only client-path`):
 /// the synthetic 10-finger stream fed frame by frame through touchd's own
-/// ``DaemonEngine`` (pipeline, engine, encoding, routing) attached to a
+/// ``TouchSessionActor`` (pipeline, engine, encoding, routing) attached to a
 /// ``Publisher`` as the daemon attaches it, measured with the engine
 /// thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`) around each frame. The
 /// `send` and the waking of the reader are in the figure, the reader's own
 /// work is not. After each frame the thread waits (outside the measurement)
 /// until the client has read everything, as the daemon waits for the next
 /// frame from the device. The last quarter of the frames is not timed but
-/// counts the allocations of the engine thread's work on a frame.
+/// counts the allocations of the input thread's work on a frame.
 ///
 /// Three setups: no client; a client subscribed to touches and gestures
 /// with a filter no event passes (everything is encoded and routed, nothing
 /// sent); a client reading every update. The differences are what encoding
 /// and routing, and the `send`, cost per frame (docs/performance.md, "What a
-/// client costs the engine's thread").
+/// client costs the input thread").
 func benchmarkClientPath(events: [InputEvent], description: DeviceDescription) async throws {
     // `--setup NAME` runs one setup alone (for a profiler).
     if let k = arguments.firstIndex(of: "--setup"), k + 1 < arguments.count {
@@ -82,7 +82,7 @@ private func runClientPath(_ setup: ClientSetup, events: [InputEvent], descripti
         while await publisher.subscribedClientCount() < 1 { usleep(1000) }
         usleep(100_000)  // the ack reaches the reader
     }
-    let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "bench"))
+    let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "bench"))
     // Lines the client is to receive: what the publisher was handed, when the client takes everything.
     let published = LineCounter()
     let counts = setup == .everyUpdate

@@ -86,7 +86,7 @@ private func runCoalescing(batches: [EventBatch], intervalMilliseconds: Double) 
     func wall(_ eventSeconds: Double) -> UInt64 { start + UInt64(eventSeconds * 1e9) }
     var latency = Latency()
     var released = 0
-    // What the engine's thread does: wait for the next frame or the held updates' deadline, whichever comes first.
+    // What the input thread does: wait for the next frame or the held updates' deadline, whichever comes first.
     func step(_ batch: EventBatch, time: Double, into latency: inout Latency) {
         if let due = publisher.heldDeadline, due < time {
             sleepUntil(wall(due))

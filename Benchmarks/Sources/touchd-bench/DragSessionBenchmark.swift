@@ -2,7 +2,7 @@
 import Gestures
 import TouchCore
 
-/// The engine's thread with a drag session active (semantics §12): every
+/// The input thread with a drag session active (semantics §12): every
 /// frame of a one-finger drag goes through the engine, then the session
 /// follows it (the drag's `changed`, the hit test of the drop targets across
 /// every surface, the target's `entered`/`moved`/`exited`). The touch sweeps

@@ -26,7 +26,7 @@ if !allocationCountingWorks() {
     print("allocation counting does not work (a known allocation was not counted): run with LD_PRELOAD of libMallocInterposerSwift.so")
     exit(2)
 }
-/// The fan-out's driver (the engine thread's role) and event loop run at
+/// The fan-out's driver (the input thread's role) and event loop run at
 /// touchd's default `SCHED_FIFO` 10 (docs/daemon.md, "Scheduling") unless
 /// --normal-scheduling; reader threads (the clients) stay in normal
 /// scheduling. The CPU-bound engine loops run in normal scheduling: at
@@ -150,7 +150,7 @@ if engineRuns.contains(where: { selected($0.0) }) {
     }
 }
 
-// 4a. The engine's thread with a drag session active (semantics §12).
+// 4a. The input thread with a drag session active (semantics §12).
 if selected("drag-session") {
     benchmarkDragSession()
 }
@@ -174,7 +174,7 @@ if selected("coalesce") {
     try await benchmarkCoalescing(frames: syntheticFrames(syntheticTenFingerStream(strokes: 2, frames: 480), panel: panel))
 }
 
-// 7. What one client costs the engine's thread: touchd's DaemonEngine and Publisher, frame by frame.
+// 7. What one client costs the input thread: touchd's TouchSessionActor and Publisher, frame by frame.
 if selected("client-path") {
     try await benchmarkClientPath(events: syntheticTenFingerStream(strokes: 10, frames: 480), description: syntheticPanel())
 }

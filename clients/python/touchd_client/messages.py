@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Literal, TypedDict, Union
 
 __all__ = ["Point", "Size", "Insets", "DeviceInfo", "ScreenInfo", "HelloMessage", "AckMessage", "ErrorMessage",
            "TouchMessage", "GestureMessage", "SystemMessage", "DeviceMessage", "ScreensMessage", "OverflowMessage",
-           "GoodbyeMessage", "DebugMessage", "SessionMessage", "SessionStatus", "PassThroughInfo", "DragRepresentation", "DragItem", "DragMessage", "ReconnectedMessage",
+           "GoodbyeMessage", "DebugMessage", "SessionMessage", "LoginSessionStatus", "PassThroughInfo", "DragRepresentation", "DragItem", "DragMessage", "ReconnectedMessage",
            "ServerMessage", "MESSAGE_TYPES"]
 
 
@@ -83,7 +83,7 @@ class _SessionStatusKeys(TypedDict):
     quiet: bool
 
 
-class SessionStatus(_SessionStatusKeys, total=False):
+class LoginSessionStatus(_SessionStatusKeys, total=False):
     """The seat's login session as touchd follows it (semantics §13): ``state``
     locked, unlocked, inactive or unknown; ``quiet`` while shortcuts not marked
     whenLocked are off; ``session`` logind's id of the seat's active session."""
@@ -99,7 +99,7 @@ class _HelloMessageKeys(TypedDict):
 
 
 class HelloMessage(_HelloMessageKeys, total=False):
-    session: SessionStatus
+    session: LoginSessionStatus
 
 
 class _SessionMessageKeys(TypedDict):

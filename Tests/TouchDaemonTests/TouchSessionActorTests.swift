@@ -14,7 +14,7 @@ import Session
 
 /// The daemon's engine owner, fed a real recording in process, compared with
 /// offline replay (`touchctl replay`) of the same file.
-@Suite struct DaemonEngineTests {
+@Suite struct TouchSessionActorTests {
     /// Gesture lines from the offline replay.
     static func offlineGestures(_ recording: Recording) -> [String] {
         var lines: [String] = []
@@ -31,7 +31,7 @@ import Session
     /// added one by one and their events fed in time order.
     static func daemonGestures(_ recording: Recording) async throws -> [String] {
         let collected = Mutex<[String]>([])
-        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(),
+        let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(),
                                   logger: Logger(label: "test"), recordsDebug: false)
         await engine.attach { batch in
             collected.withLock { lines in
@@ -68,7 +68,7 @@ import Session
 
     @Test func screenSizeFollowsTheTouchscreenInService() async throws {
         let recording = try RealFixtures.recording("touchscreens/N-Trig MultiTouch.1-finger-drag-NW-SE.events")
-        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
         #expect(await engine.engine.configuration.screens.first?.pixelsPerMillimetre == nil)
         await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
         let density = try #require(await engine.engine.configuration.screens.first?.pixelsPerMillimetre)
@@ -82,7 +82,7 @@ import Session
     @Test func udevChangeOfTheMappingCancelsTouchesAndAnnouncesTheDevice() async throws {
         let recording = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
         let published = Mutex<[PublishedEvent]>([])
-        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
         await engine.attach { batch in published.withLock { $0 += batch.eventsWithLines } }
         let id = DeviceID(rawValue: 0)
         await engine.addDevice(id, description: try #require(recording.devices.first).description, at: .zero)
@@ -115,7 +115,7 @@ import Session
         let recording = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
         func publish(wanting wanted: Set<EventStream>) async throws -> [PublishedEvent] {
             let published = Mutex<[PublishedEvent]>([])
-            let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+            let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
             await engine.attach({ batch in published.withLock { $0 += batch.eventsWithLines } }, wants: { wanted.contains($0) })
             await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
             for e in recording.events { await engine.handle([e.event], from: e.device) }
@@ -143,7 +143,7 @@ import Session
         frames.removeAll { $0.isEmpty }
         func publish(readsOf framesPerRead: Int) async throws -> (batches: Int, lines: [[UInt8]]) {
             let published = Mutex<(batches: Int, lines: [[UInt8]])>((0, []))
-            let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+            let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
             await engine.attach({ batch in published.withLock { $0.batches += 1; $0.lines += batch.eventsWithLines.map(\.line) } },
                                 wants: { _ in true })
             await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
@@ -168,7 +168,7 @@ import Session
     @Test func movesAndChangesAreMarkedAsUpdatesOfTheirSubject() async throws {
         let recording = try RealFixtures.recording("touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
         let published = Mutex<[PublishedEvent]>([])
-        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
         await engine.attach({ batch in published.withLock { $0 += batch.eventsWithLines } }, wants: { _ in true })
         await engine.addDevice(DeviceID(rawValue: 0), description: try #require(recording.devices.first).description, at: .zero)
         for e in recording.events { await engine.handle([e.event], from: e.device) }
@@ -192,7 +192,7 @@ import Session
     @Test func heldUpdatesWakeTheEngineAndAdvancingReleasesThem() async throws {
         let released = Mutex<[Double]>([])
         let held = Mutex<Double?>(nil)
-        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+        let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
         await engine.attach({ _ in }, wants: { _ in true }, heldDeadline: { held.withLock { $0 } },
                             release: { t in released.withLock { $0.append(t) } })
         #expect(await engine.nextDeadline == nil)

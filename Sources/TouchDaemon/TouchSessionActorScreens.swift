@@ -7,7 +7,7 @@ import Trace
 import Wire
 
 /// Screen geometry changed at runtime (semantics §11), on the engine's owner.
-extension DaemonEngine {
+extension TouchSessionActor {
     /// Applies a `screens` request (the publisher has checked the client's
     /// `access.changeScreens` grant): touches down finish in their geometry,
     /// new ones use the new one; `hello` is rewritten, then every client gets

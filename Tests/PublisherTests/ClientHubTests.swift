@@ -6,7 +6,7 @@ import Wire
 
 @testable import Publisher
 
-@Suite struct SessionHubTests {
+@Suite struct ClientHubTests {
     // The engine skips encoding a stream nobody subscribes to, so the hub's
     // answer must follow every subscribe, unsubscribe and disconnection.
     @Test func wantsFollowsTheSubscriptionsOfEverySession() throws {

@@ -6,10 +6,10 @@ import Testing
 import Session
 @testable import TouchDaemon
 
-@Suite struct EngineThreadTests {
+@Suite struct InputThreadTests {
     // The engine's calls run on its own thread, one at a time, in the order they were made.
-    @Test func engineCallsRunOnTheEngineThreadInOrder() async throws {
-        let engine = try DaemonEngine(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
+    @Test func sessionCallsRunOnTheInputThreadInOrder() async throws {
+        let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "test"))
         #expect(!engine.thread.isCurrent)
         let order = Log()
         await withTaskGroup(of: Void.self) { group in

@@ -5,7 +5,7 @@ import Wire
 /// One client connection: answers its requests in order, holds its
 /// subscriptions and surfaces, and writes its outgoing queue as fast as the
 /// socket takes it. Lives on the publisher's event loop; everything here runs there.
-final class SessionHandler: ChannelDuplexHandler {
+final class ClientConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = RequestFrame
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -32,7 +32,7 @@ final class SessionHandler: ChannelDuplexHandler {
         case failure(RequestError)
     }
 
-    let hub: SessionHub
+    let hub: ClientHub
     let info: ClientInfo
     /// The publishing thread's direct path to the socket, made once the
     /// session is admitted; nil without a descriptor (tests on an embedded
@@ -60,7 +60,7 @@ final class SessionHandler: ChannelDuplexHandler {
 
     /// A session; `descriptor` is the connection's socket when the publisher
     /// accepted it (a lane is made on a duplicate of it).
-    init(hub: SessionHub, info: ClientInfo, descriptor: CInt? = nil) {
+    init(hub: ClientHub, info: ClientInfo, descriptor: CInt? = nil) {
         self.hub = hub
         self.info = info
         let limits = hub.configuration.limits

@@ -7,7 +7,7 @@ import TouchCore
 import Wire
 
 /// Drag sessions across clients (semantics §12), on the engine's owner.
-extension DaemonEngine {
+extension TouchSessionActor {
     /// A client's drag request: a surface's roles, items answering a request,
     /// a target's proposal. What it causes (a target entered, a session ended)
     /// goes out before the answer.
@@ -38,7 +38,7 @@ extension DaemonEngine {
     }
 }
 
-extension EventRouter {
+extension DaemonSessionSink {
     /// The sessions' decisions go to observers only (the live view): clients
     /// granted `seeAllTouches` that subscribe to `touch`, never to the
     /// parties (a record names every party's surfaces); never the items' data.

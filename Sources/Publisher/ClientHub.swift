@@ -6,7 +6,7 @@ import Wire
 /// The sessions of one publisher and the routing of events to them. All
 /// sessions live on one event loop, so a published batch costs one hop.
 /// Mutable state is only touched on `eventLoop` (checked in debug builds).
-final class SessionHub: @unchecked Sendable {
+final class ClientHub: @unchecked Sendable {
     let eventLoop: EventLoop
     let configuration: PublisherConfiguration
     let delegate: any PublisherDelegate
@@ -14,10 +14,10 @@ final class SessionHub: @unchecked Sendable {
     /// The access policy in force: `configuration.access` until ``apply(_:)``.
     private(set) var access: AccessPolicy
 
-    private var sessions: [SessionHandler] = []
+    private var sessions: [ClientConnectionHandler] = []
     private var nextID: UInt64 = 1
     // The clients written to while routing a batch (reused).
-    private var touched: [SessionHandler] = []
+    private var touched: [ClientConnectionHandler] = []
     /// Hop and routing times since the last ``takeStatistics()``.
     private(set) var statistics = DeliveryStatistics()
     private var disconnectsInProgress = 0
@@ -79,7 +79,7 @@ final class SessionHub: @unchecked Sendable {
     }
 
     /// Counts a new session; false when the connection limit is reached or the hub shuts down.
-    func add(_ s: SessionHandler) -> Bool {
+    func add(_ s: ClientConnectionHandler) -> Bool {
         eventLoop.assertInEventLoop()
         guard !isShuttingDown, sessions.count < configuration.limits.maxConnections else { return false }
         sessions.append(s)
@@ -88,7 +88,7 @@ final class SessionHub: @unchecked Sendable {
 
     /// A session counted by ``add(_:)`` is set up: its lane (if it has one)
     /// is offered batches from now on; without one, batches come through the loop.
-    func admitted(_ s: SessionHandler) {
+    func admitted(_ s: ClientConnectionHandler) {
         eventLoop.assertInEventLoop()
         if let lane = s.lane {
             var list = lanes.withLock { $0 }
@@ -116,7 +116,7 @@ final class SessionHub: @unchecked Sendable {
     var hasSessionsWithoutLane: Bool { withoutLane.load(ordering: .acquiring) > 0 }
 
     /// Forgets a closed session.
-    func remove(_ s: SessionHandler) {
+    func remove(_ s: ClientConnectionHandler) {
         eventLoop.assertInEventLoop()
         guard sessions.contains(where: { $0 === s }) else { return }
         sessions.removeAll(where: { $0 === s })

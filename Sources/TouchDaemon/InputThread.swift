@@ -8,18 +8,18 @@ import LiveInput
 import Synchronization
 import SystemCalls
 
-/// What the engine's thread does between jobs when it reads the input itself
+/// What the input thread does between jobs when it reads the input itself
 /// (live devices): wait for input, a job or the engine's next deadline, and
 /// hand what came to the engine without leaving the thread.
-protocol EngineThreadInput: AnyObject {
-    /// One round: waits (polling the thread's ``EngineThread/wakeup`` too, so
+protocol InputThreadSource: AnyObject {
+    /// One round: waits (polling the thread's ``InputThread/wakeup`` too, so
     /// that a job interrupts the wait), then applies what came. Runs on the
     /// engine's thread, isolated to the engine. Returns false when the input
     /// is finished and must be detached.
     func runRound() -> Bool
 }
 
-/// The thread that owns the daemon's engine (``DaemonEngine``'s executor).
+/// The thread that owns the daemon's engine (``TouchSessionActor``'s executor).
 ///
 /// Live input is read on this thread too: a read of the devices goes through
 /// the pipeline and the engine, and its encoded events leave for the
@@ -30,7 +30,7 @@ protocol EngineThreadInput: AnyObject {
 /// Jobs run in the order they were enqueued, one at a time, between input
 /// rounds; while input is attached, a round never blocks a job for longer
 /// than one `poll(2)` wake-up.
-final class EngineThread: SerialExecutor, @unchecked Sendable {
+final class InputThread: SerialExecutor, @unchecked Sendable {
     /// Interrupts the thread's wait; live input polls it along with its devices.
     let wakeup: LiveWakeup
 
@@ -46,7 +46,7 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
     private let owner = Atomic<UInt>(0)
     // Only used on the thread.
     private var running: [UnownedJob] = []
-    private var input: (any EngineThreadInput)?
+    private var input: (any InputThreadSource)?
     private var inputFinished: (@Sendable () -> Void)?
 
     /// Starts the thread, named `name`.
@@ -83,7 +83,7 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
     var isCurrent: Bool { owner.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
     func checkIsolated() {
-        precondition(isCurrent, "not on the engine's thread")
+        precondition(isCurrent, "not on the input thread")
     }
 
     func isIsolatingCurrentContext() -> Bool? {
@@ -94,7 +94,7 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
 
     /// Attaches live input; call on the thread (from a job). `finished` is
     /// called on the thread when the input's round returns false.
-    func attach(_ input: any EngineThreadInput, finished: @escaping @Sendable () -> Void) {
+    func attach(_ input: any InputThreadSource, finished: @escaping @Sendable () -> Void) {
         precondition(isCurrent)
         self.input = input
         inputFinished = finished

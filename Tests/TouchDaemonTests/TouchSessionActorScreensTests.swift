@@ -14,18 +14,18 @@ import Glibc
 
 /// Screens changed at runtime through the socket (semantics §11): who may
 /// change them, who is told, and how a reload and a runtime change combine.
-@Suite(.serialized) struct DaemonEngineScreensTests {
+@Suite(.serialized) struct TouchSessionActorScreensTests {
     static let file = "screens:\n  - {name: main, width: 1600, height: 1000}\n"
 
     /// An engine and a publisher on a real socket, serving `yaml`; `body` runs while they do.
-    static func serve(_ yaml: String, _ body: (_ socket: String, _ config: String, _ engine: DaemonEngine, _ publisher: Publisher) async throws -> Void) async throws {
+    static func serve(_ yaml: String, _ body: (_ socket: String, _ config: String, _ engine: TouchSessionActor, _ publisher: Publisher) async throws -> Void) async throws {
         let directory = TemporaryDirectory()
         let config = directory.path + "/touchd.yaml"
         let socket = directory.path + "/touchd.sock"
         try yaml.write(toFile: config, atomically: true, encoding: .utf8)
         let logger = Logger(label: "test")
         let board = HelloBoard()
-        let engine = try DaemonEngine(configuration: try TouchdConfiguration.load(path: config), board: board, logger: logger)
+        let engine = try TouchSessionActor(configuration: try TouchdConfiguration.load(path: config), board: board, logger: logger)
         let publisher = try await Publisher.listen(
             socketPath: socket, configuration: PublisherConfiguration(access: try DaemonSettings.load(path: config).accessPolicy),
             delegate: DaemonDelegate(engine: engine, logger: logger), hello: { board.read() })

@@ -6,7 +6,7 @@ import Wire
 
 @testable import Publisher
 
-@Suite struct SessionHandlerTests {
+@Suite struct ClientConnectionHandlerTests {
     @Test func answersPipelinedRequestsInOrder() throws {
         let p = EmbeddedPublisher()
         let c = try p.connect()

@@ -6,7 +6,7 @@ import TouchCore
 import Wire
 
 /// Clients' surfaces and configuration reloads, on the engine's owner.
-extension DaemonEngine {
+extension TouchSessionActor {
     /// Registers a client's surface (the publisher has checked that its id is new on the connection).
     public func register(_ d: SurfaceDescription, from client: ClientID) throws(RequestError) {
         let id = ClientNamespace.surfaceID(d.id, of: client)

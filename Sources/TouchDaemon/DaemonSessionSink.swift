@@ -11,7 +11,7 @@ import Wire
 /// batch for the publisher, each event marked with who may receive it. A
 /// client's surfaces' events go to that client; the rest to the global
 /// subscribers of its stream.
-struct EventRouter: SessionSink {
+struct DaemonSessionSink: SessionSink {
     /// Whether some client subscribes to a stream: events nobody would get are not encoded.
     var wants: @Sendable (EventStream) -> Bool = { _ in true }
     /// The events encoded since the last flush.
@@ -164,7 +164,7 @@ struct EventRouter: SessionSink {
     }
 
     /// The `session` message, to every client whatever it subscribes to (semantics §13).
-    mutating func sessionChanged(_ status: SessionStatus, at time: Timestamp) {
+    mutating func sessionChanged(_ status: LoginSessionStatus, at time: Timestamp) {
         batch.append(stream: .device, time: time.seconds, toEveryone: true) {
             MessageEncoder.session(status, time: time.seconds, into: &$0)
         }

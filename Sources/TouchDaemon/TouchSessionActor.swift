@@ -29,15 +29,15 @@ public final class HelloBoard: Sendable {
 /// what the engine produces is encoded once and handed to the publisher in
 /// one batch per device read (one frame, or the frames a late read found queued).
 ///
-/// The actor runs on its own thread (``EngineThread``, its executor), where
+/// The actor runs on its own thread (``InputThread``, its executor), where
 /// live input is also read: a device read reaches the engine without a
 /// thread hop, and the publisher writes each batch to the clients that keep
 /// up from this thread (only the others are handed to its event loop).
-public actor DaemonEngine {
+public actor TouchSessionActor {
     /// The thread the actor runs on.
-    nonisolated let thread: EngineThread
+    nonisolated let thread: InputThread
 
-    /// The engine's thread.
+    /// The input thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
     /// Runs `round` isolated to the engine, from the engine's own thread (an
@@ -49,11 +49,11 @@ public actor DaemonEngine {
     /// (docs/performance.md, "A round of input: copies of the engine, the runtime's check").
     /// `round` captures nothing (it gets `input`), so passing it allocates nothing.
     nonisolated func onThread<Input: AnyObject>(
-        _ input: Input, _ round: @escaping (Input, isolated DaemonEngine) -> Bool
+        _ input: Input, _ round: @escaping (Input, isolated TouchSessionActor) -> Bool
     ) -> Bool {
-        precondition(thread.isCurrent, "DaemonEngine: an input round off the engine's thread")
+        precondition(thread.isCurrent, "TouchSessionActor: an input round off the input thread")
         // Sound because the check above holds: the thread is the actor's executor.
-        let plain = unsafeBitCast(round, to: ((Input, DaemonEngine) -> Bool).self)
+        let plain = unsafeBitCast(round, to: ((Input, TouchSessionActor) -> Bool).self)
         return plain(input, self)
     }
 
@@ -62,7 +62,7 @@ public actor DaemonEngine {
     /// How live devices are decided: the configuration in force, replaced by ``reload(_:)``.
     public nonisolated let deviceDecider: LiveDeviceDecider
     /// Where the session's outputs go: encoded into one batch per device read.
-    var router: EventRouter
+    var router: DaemonSessionSink
     let board: HelloBoard
     let logger: Logger
     var sink: (@Sendable (EventBatch) -> Void)?
@@ -84,15 +84,15 @@ public actor DaemonEngine {
     public init(configuration: TouchdConfiguration, board: HelloBoard, logger: Logger,
                 recordsDebug: Bool = true) throws(DaemonStartError) {
         do {
-            thread = try EngineThread(name: "touchd-engine")
+            thread = try InputThread(name: "touchd-engine")
         } catch {
-            throw DaemonStartError(status: 71, "cannot start the engine's thread: \(error)")
+            throw DaemonStartError(status: 71, "cannot start the input thread: \(error)")
         }
         self.board = board
         self.logger = logger
         session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
         deviceDecider = LiveDeviceDecider(configuration)
-        router = EventRouter(logger: logger)
+        router = DaemonSessionSink(logger: logger)
         let bindings = ShortcutKeyBindings(configuration.gestures)
         if !bindings.isEmpty { router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger) }
         if !bindings.clickScreens.isEmpty {
@@ -115,8 +115,8 @@ public actor DaemonEngine {
     /// The time of the last frame or deadline.
     var lastTime: Timestamp { session.lastTime }
 
-    /// Runs `body` on the engine's thread, isolated to the engine.
-    public func perform<T: Sendable>(_ body: @Sendable (isolated DaemonEngine) throws -> T) rethrows -> T {
+    /// Runs `body` on the input thread, isolated to the engine.
+    public func perform<T: Sendable>(_ body: @Sendable (isolated TouchSessionActor) throws -> T) rethrows -> T {
         try body(self)
     }
 
