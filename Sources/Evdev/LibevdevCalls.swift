@@ -344,15 +344,7 @@ enum Libevdev {
     static func uinputWrite(
         _ uidev: OpaquePointer, _ events: [InputEvent], buffer: inout [input_event], device: String
     ) throws(EvdevError) {
-        buffer.removeAll(keepingCapacity: true)
-        for e in events {
-            var raw = input_event()
-            raw.type = e.type.rawValue
-            raw.code = e.code
-            raw.value = e.value
-            buffer.append(raw)
-        }
-        try writeEvents(libevdev_uinput_get_fd(uidev), buffer: &buffer, count: events.count, device: device)
+        try writeEvents(libevdev_uinput_get_fd(uidev), events, buffer: &buffer, device: device)
     }
 
     /// Writes a batch of events to the uinput device open on `fd` with one `write(2)`.
