@@ -171,8 +171,11 @@ public enum PassThroughGuard {
             let ended = UinputDevice.endContacts(onDescriptor: h.mirror, slots: h.slots)
             if !ended { logger.error("pass-through guard: device \(id): cannot end its mirror's contacts (errno \(errno))") }
             if destroying {
+                // The touchscreen back first (its grab released, then the descriptor revoked for
+                // every holder), the mirror away after: the compositor never has neither.
+                EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
+                _ = EvdevDevice.revoke(ofDescriptor: h.grabbed)
                 UinputDevice.destroy(onDescriptor: h.mirror)
-                if !EvdevDevice.revoke(ofDescriptor: h.grabbed) { EvdevDevice.releaseGrab(ofDescriptor: h.grabbed) }
             } else {
                 EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
             }
