@@ -30,8 +30,8 @@ import TouchCore
 /// to ``restartLimitMilliseconds`` for the next touchd to connect (it takes
 /// the devices over and hands them again) before acting. When touchd is gone
 /// (its socket closed: killed, crashed, or not back in time) the guard ends
-/// the contacts, destroys each mirror (`UI_DEV_DESTROY`) and revokes each
-/// grabbed descriptor (`EVIOCREVOKE`): both act on the open file, so the
+/// the contacts, revokes each grabbed descriptor (`EVIOCREVOKE`, after
+/// releasing its grab) and then destroys each mirror (`UI_DEV_DESTROY`): both act on the open file, so the
 /// duplicates systemd keeps neither hold the grab nor keep a stale mirror (a
 /// revoked descriptor reports `POLLERR`, on which systemd drops it), and the
 /// next touchd finds them dead and starts afresh. When touchd is only silent
@@ -171,8 +171,8 @@ public enum PassThroughGuard {
             let ended = UinputDevice.endContacts(onDescriptor: h.mirror, slots: h.slots)
             if !ended { logger.error("pass-through guard: device \(id): cannot end its mirror's contacts (errno \(errno))") }
             if destroying {
-                // The touchscreen back first (its grab released, then the descriptor revoked for
-                // every holder), the mirror away after: the compositor never has neither.
+                // The touchscreen back before the mirror goes: in the other order cage and weston
+                // read nothing from the touchscreen until touchd was back.
                 EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
                 _ = EvdevDevice.revoke(ofDescriptor: h.grabbed)
                 UinputDevice.destroy(onDescriptor: h.mirror)
