@@ -256,9 +256,11 @@ final class UserServiceManager {
         let seconds = try #require(back, "no tap reached the touchscreen's readers: \(rig.guardian.log)")
         let gone = try #require(exited, "the guard never heard touchd stop: \(rig.guardian.log)")
         print("pass-through restart: touchd not back (8 s start delay): the old touchd gone \(String(format: "%.2f", gone)) s, the touchscreen working again \(String(format: "%.2f", seconds)) s after the stop request")
-        // The guard waits 3 s from the old touchd's exit; the TCG guest adds its slowness.
-        #expect(seconds - gone < 4.5, "\(rig.guardian.log)")
-        #expect(rig.guardian.log.contains("did not come back"), "\(rig.guardian.log)")
+        // The guard waits 3 s from the old touchd's exit; the TCG guest adds its slowness. The late touchd starts
+        // 8 s after the stop, so a bound of 6 s after the exit is still the guard's doing.
+        #expect(seconds - gone < 6, "\(rig.guardian.log)")
+        // The guard logs after giving the touchscreen back, so its line may come a moment after the first tap.
+        #expect((try? poll("the guard's line", seconds: 5) { rig.guardian.log.contains("did not come back") }) != nil, "\(rig.guardian.log)")
         // The late touchd finds the kept descriptors dead and starts afresh with a new mirror.
         do {
             try poll("the late touchd", seconds: 40) { rig.log.components(separatedBy: "created for").count == 3 }

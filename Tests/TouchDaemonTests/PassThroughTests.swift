@@ -310,8 +310,9 @@ import Wire
         let seen = Self.kinds(try direct.touchEvents(count: 2))
         let back = Date().timeIntervalSince(stopped)
         #expect(seen.contains("TOUCH_DOWN") && seen.contains("TOUCH_UP"), "\(direct.output)")
-        // The guard's limit is 1 s of silence; the bound allows for the TCG guest's slowness.
-        #expect(ended < 3, "the mirror's contact ended \(ended) s after SIGSTOP")
+        // The guard's limit is 1 s of silence; the bound (not a latency target: the figure is printed) allows for
+        // a TCG guest running other suites beside this one, and still fails when nothing but touchd could end it.
+        #expect(ended < 8, "the mirror's contact ended \(ended) s after SIGSTOP")
         print("pass-through guard: mirror contact ended \(ended) s, touchscreen working \(back) s after SIGSTOP")
         try poll("the guard's log line") { guardian.log.contains("given back to the compositor") }
         // Running again, touchd hears it and leaves the device to the compositor.
