@@ -65,6 +65,16 @@ extension Syscall {
         return value
     }
 
+    /// The process id of a connected Unix socket's peer, as of when it
+    /// connected (`SO_PEERCRED`).
+    public static func peerProcessID(_ fd: Int32) throws(SystemCallError) -> Int32 {
+        // struct ucred of <sys/socket.h>: pid, uid, gid (hidden by Glibc's module without _GNU_SOURCE).
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+        try nothingOrErrno("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) }
+        return credentials.pid
+    }
+
     /// `send(2)` of `bytes`: the bytes sent (maybe fewer), or
     /// ``Outcome/wouldBlock`` when the socket takes none without waiting.
     @inlinable

@@ -15,7 +15,11 @@ import TouchCore
 /// descriptor and of its mirror's `/dev/uinput` descriptor (`SCM_RIGHTS` on a
 /// `SOCK_SEQPACKET` Unix socket), and a heartbeat every
 /// ``PassThroughWatchdog/intervalMilliseconds`` while its engine makes
-/// progress. After ``silenceLimitMilliseconds`` without one, or when touchd's
+/// progress (`stalled` instead when the engine has made none for a second
+/// with input waiting). On `stalled`, after ``silenceLimitMilliseconds``
+/// without a heartbeat while touchd is stopped or blocked (no thread of it
+/// runnable: ``silenceVerdict(silentMilliseconds:threadStates:)``), after
+/// ``starvedLimitMilliseconds`` while it is only starved of the CPU, or when touchd's
 /// end of the socket closes, the guard ends every contact on each mirror
 /// (an up after a second of stillness: neither a tap nor a fling), releases
 /// each grab (`EVIOCGRAB` 0), closes its duplicates and tells touchd
@@ -40,13 +44,66 @@ import TouchCore
 ///
 /// Messages (one per datagram, ASCII): `hand <device> <slots>` with two
 /// descriptors (the grabbed device, the mirror), `forget <device>`, `beat`,
-/// `restart`, `takeover` (a starting touchd about to take kept devices
+/// `stalled`, `restart`, `takeover` (a starting touchd about to take kept devices
 /// over: once the guard answers `takeover`, it will not act on what it
 /// held, so what touchd then finds alive stays alive); from the guard:
 /// `released`, `takeover`.
 public enum PassThroughGuard {
-    /// Silence after which the guard acts, in milliseconds.
+    /// Silence after which the guard acts on a touchd that is stopped or
+    /// blocked, in milliseconds.
     public static let silenceLimitMilliseconds: Int64 = 1000
+    /// Silence after which the guard acts on a touchd with a thread runnable
+    /// (waiting for a CPU: a loaded machine, not a stopped process), in milliseconds.
+    public static let starvedLimitMilliseconds: Int64 = 5000
+
+    /// What the guard does about touchd's silence.
+    enum SilenceVerdict: Equatable {
+        /// Give the devices back now.
+        case act
+        /// Not yet: touchd is only starved of the CPU (a thread runnable), or not silent long enough.
+        case wait
+    }
+
+    /// After `silentMilliseconds` without a heartbeat, with touchd's threads
+    /// in `threadStates` (`/proc`'s state letters; nil when they cannot be
+    /// read): act after ``silenceLimitMilliseconds`` unless a thread is
+    /// runnable (`R`), which a stopped (`T`), blocked (`S`, `D`) or hung-on-a-lock
+    /// process never is; then after ``starvedLimitMilliseconds``. A loaded
+    /// machine that keeps touchd's watchdog off the CPU for a second is no
+    /// reason to take pass-through away.
+    static func silenceVerdict(silentMilliseconds: Int64, threadStates: [UInt8]?) -> SilenceVerdict {
+        guard silentMilliseconds >= silenceLimitMilliseconds else { return .wait }
+        guard let threadStates, threadStates.contains(UInt8(ascii: "R")) else { return .act }
+        return silentMilliseconds >= starvedLimitMilliseconds ? .act : .wait
+    }
+
+    /// The state letter of a `/proc/<pid>/task/<tid>/stat` line: the field
+    /// after the command's closing parenthesis (the command may hold any
+    /// character, `)` included, so the last one counts).
+    static func stateLetter(ofStat line: some Collection<UInt8>) -> UInt8? {
+        let bytes = Array(line)
+        guard let close = bytes.lastIndex(of: UInt8(ascii: ")")), close + 2 < bytes.count, bytes[close + 1] == UInt8(ascii: " ") else { return nil }
+        return bytes[close + 2]
+    }
+
+    /// The state letters of every thread of process `pid`, nil when `/proc`
+    /// does not show them (the process is gone, or hidden from the guard).
+    static func threadStates(ofProcess pid: Int32) -> [UInt8]? {
+        let directory = "/proc/\(pid)/task"
+        guard let dir = opendir(directory) else { return nil }
+        defer { closedir(dir) }
+        var states: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.first?.isNumber == true else { continue }
+            guard let fd = try? Syscall.open("\(directory)/\(name)/stat", O_RDONLY | O_CLOEXEC) else { continue }
+            let outcome = buffer.withUnsafeMutableBytes { try? Syscall.read(fd, into: $0) }
+            close(fd)
+            if case .done(let n)? = outcome, let state = stateLetter(ofStat: buffer[0..<n]) { states.append(state) }
+        }
+        return states.isEmpty ? nil : states
+    }
     /// How long the guard waits for the next touchd after one stopped with
     /// its devices kept for a restart, in milliseconds (the environment's
     /// `TOUCHD_GUARD_RESTART_LIMIT_MS` replaces it: tests in a slow guest).
@@ -83,6 +140,10 @@ public enum PassThroughGuard {
         var connection: Int32 = -1
         var held: [UInt32: Held] = [:]
         var lastBeat = nowMilliseconds()
+        // The connected touchd's process (SO_PEERCRED), whose threads tell stopped from starved.
+        var peer: Int32?
+        // The guard logged that it waits for a starved touchd (once per silence).
+        var starvedNoted = false
         var buffer = [UInt8](repeating: 0, count: 256)
         // The connected touchd said it stops for a restart with its devices kept.
         var restartAnnounced = false
@@ -105,7 +166,9 @@ public enum PassThroughGuard {
                     awaitingSince = nil
                 }
                 connection = fd
+                peer = try? Syscall.peerProcessID(fd)
                 restartAnnounced = false
+                starvedNoted = false
                 lastBeat = nowMilliseconds()
                 logger.info("pass-through guard: touchd connected")
             }
@@ -126,6 +189,7 @@ public enum PassThroughGuard {
                         break
                     }
                     lastBeat = nowMilliseconds()
+                    starvedNoted = false
                     let text = String(decoding: buffer[0..<Int(n)], as: UTF8.self)
                     let words = text.split(separator: " ")
                     switch words.first {
@@ -139,6 +203,9 @@ public enum PassThroughGuard {
                         received.forEach { _ = close($0) }
                     case "beat":
                         break
+                    case "stalled":
+                        act(&held, reason: "touchd's engine made no progress for \(PassThroughWatchdog.guardStallMilliseconds) ms with input waiting", logger: logger)
+                        _ = Syscall.send(connection, Array("released".utf8), descriptors: [])
                     case "restart":
                         restartAnnounced = true
                     case "takeover":
@@ -154,9 +221,20 @@ public enum PassThroughGuard {
                 act(&held, reason: "touchd did not come back within \(restartLimitMilliseconds) ms of stopping for a restart", destroying: true, logger: logger)
                 awaitingSince = nil
             }
-            if connection >= 0, !held.isEmpty, nowMilliseconds() - lastBeat >= silenceLimitMilliseconds {
-                act(&held, reason: "no heartbeat from touchd for \(silenceLimitMilliseconds) ms", logger: logger)
-                _ = Syscall.send(connection, Array("released".utf8), descriptors: [])
+            let silent = nowMilliseconds() - lastBeat
+            if connection >= 0, !held.isEmpty, silent >= silenceLimitMilliseconds {
+                let states = peer.flatMap(threadStates(ofProcess:))
+                let seen = states.map { "its threads \(String(decoding: Set($0).sorted(), as: UTF8.self))" } ?? "its threads unreadable"
+                switch silenceVerdict(silentMilliseconds: silent, threadStates: states) {
+                case .act:
+                    act(&held, reason: "no heartbeat from touchd for \(silent) ms (\(seen))", logger: logger)
+                    _ = Syscall.send(connection, Array("released".utf8), descriptors: [])
+                case .wait where !starvedNoted:
+                    logger.notice("pass-through guard: no heartbeat from touchd for \(silent) ms but a thread of it is runnable (\(seen)): starved of the CPU, not stopped; waiting up to \(starvedLimitMilliseconds) ms")
+                    starvedNoted = true
+                case .wait:
+                    break
+                }
             }
         }
     }
@@ -192,10 +270,10 @@ public enum PassThroughGuard {
 final class PassThroughGuardLink: @unchecked Sendable {
     private let fd: Int32
 
-    /// Connects to the guard at `TOUCHD_GUARD_SOCKET` or
+    /// Connects to the guard at `socketPath`, else at `TOUCHD_GUARD_SOCKET` or
     /// ``PassThroughGuard/defaultSocketPath``; nil (logged) when there is none.
-    init?(logger: Logger) {
-        let path = getenv("TOUCHD_GUARD_SOCKET").map { String(cString: $0) } ?? PassThroughGuard.defaultSocketPath
+    init?(socketPath: String? = nil, logger: Logger) {
+        let path = socketPath ?? getenv("TOUCHD_GUARD_SOCKET").map { String(cString: $0) } ?? PassThroughGuard.defaultSocketPath
         do {
             let fd = try Syscall.socket(domain: AF_UNIX, type: Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             do {
@@ -246,6 +324,12 @@ final class PassThroughGuardLink: @unchecked Sendable {
     /// The engine made progress.
     func beat() {
         _ = Syscall.send(fd, Array("beat".utf8), descriptors: [])
+    }
+
+    /// The engine made no progress for ``PassThroughWatchdog/guardStallMilliseconds``
+    /// with input waiting: the guard gives the devices back now.
+    func stalled() {
+        _ = Syscall.send(fd, Array("stalled".utf8), descriptors: [])
     }
 
     /// Whether the guard gave the devices back since the last call.

@@ -22,6 +22,10 @@ final class PassThroughWatchdog: @unchecked Sendable {
     static let stallLimitMilliseconds = 2000
     /// How often the watchdog looks, in milliseconds.
     static let intervalMilliseconds = 250
+    /// How long the engine may make no progress with input waiting before the
+    /// guard is told (`stalled`: it ends the mirrors' contacts and releases
+    /// the grabs), in milliseconds.
+    static let guardStallMilliseconds = 1000
 
     private let rounds = Atomic<UInt64>(0)
     private let released = Atomic<Bool>(false)
@@ -100,8 +104,9 @@ final class PassThroughWatchdog: @unchecked Sendable {
             guardLink?.beat()
             return false
         }
-        // Stalled with input waiting: no heartbeat, so the guard acts after its limit.
+        // Stalled with input waiting: no heartbeat; the guard is told, and acts, after a second.
         stalledFor += Self.intervalMilliseconds
+        if stalledFor == Self.guardStallMilliseconds { guardLink?.stalled() }
         guard stalledFor >= Self.stallLimitMilliseconds else { return false }
         for fd in fds { EvdevDevice.releaseGrab(ofDescriptor: fd) }
         grabbed.withLock { $0.removeAll() }

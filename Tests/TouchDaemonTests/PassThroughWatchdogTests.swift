@@ -33,6 +33,46 @@ import TouchCore
         for _ in 0..<(2 * Self.looksToStall) { #expect(!watchdog.look()) }
     }
 
+    @Test("with a guard: a heartbeat at each look while the engine makes progress; none while it is stalled, and `stalled` once, a second into the stall")
+    func guardHearsBeatsThenStalled() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/guard.sock"
+        let listener = try Syscall.socket(domain: AF_UNIX, type: Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+        defer { try? Syscall.close(listener) }
+        try Syscall.bind(listener, unixPath: path)
+        try Syscall.listen(listener, backlog: 1)
+        let link = try #require(PassThroughGuardLink(socketPath: path, logger: Logger(label: "test")))
+        guard case .done(let guardSide) = try Syscall.accept(listener, flags: Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)) else {
+            Issue.record("no connection")
+            return
+        }
+        defer { try? Syscall.close(guardSide) }
+        func heard() -> [String] {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            var messages: [String] = []
+            while true {
+                let (n, _) = Syscall.receive(guardSide, into: &buffer, maxDescriptors: 0)
+                guard n > 0 else { return messages }
+                messages.append(String(decoding: buffer[0..<n], as: UTF8.self))
+            }
+        }
+        let pipe = try Self.readablePipe()
+        defer { try? Syscall.close(pipe.read); try? Syscall.close(pipe.write) }
+        let watchdog = try PassThroughWatchdog(logger: Logger(label: "test"), guardLink: link, startsThread: false)
+        watchdog.watch(DeviceID(rawValue: 1), descriptor: pipe.read)
+        watchdog.noteProgress()
+        #expect(!watchdog.look())
+        #expect(heard() == ["beat"])
+        let looksToTell = PassThroughWatchdog.guardStallMilliseconds / PassThroughWatchdog.intervalMilliseconds
+        for _ in 1..<looksToTell { #expect(!watchdog.look()) }
+        #expect(heard().isEmpty)
+        #expect(!watchdog.look())
+        #expect(heard() == ["stalled"])
+        // Told once: the rest of the stall up to the watchdog's own limit says nothing more.
+        for _ in looksToTell..<(Self.looksToStall - 1) { #expect(!watchdog.look()) }
+        #expect(heard().isEmpty)
+    }
+
     @Test("an engine that makes progress, or has no input waiting, keeps its grabs")
     func progressOrIdleKeeps() throws {
         let pipe = try Self.readablePipe()
