@@ -111,7 +111,8 @@ public struct ReplaySession {
     /// Devices the configuration ignores, with the reason.
     public var ignoredDevices: [(id: DeviceID, reason: String)] {
         deviceList.compactMap { entry in
-            configuration.decision(for: entry.device.description).ignoredBecause.map { (entry.id, $0) }
+            configuration.deviceSettings(for: entry.device.description, udevProperties: entry.device.description.udevProperties)
+                .ignoredBecause.map { (entry.id, $0) }
         }
     }
 
@@ -121,9 +122,7 @@ public struct ReplaySession {
         var session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
         var sink = ReplayOutputSink { _ in }
         let start = ReplayFeed(recordings: recordings).startTime
-        for (id, d) in deviceList {
-            session.addDevice(id, description: d.description, at: start, state: d.initialState, into: &sink)
-        }
+        for (id, d) in deviceList { session.addRecordedDevice(id, d, at: start, into: &sink) }
         return session
     }
 

@@ -148,13 +148,13 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
             switch event {
             case .deviceAdded(let id, let description, let info):
                 engine.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
-                                 udevProperties: info.udevProperties, mapping: info.settings.mapping,
+                                 udevProperties: info.udevProperties, settings: info.settings,
                                  state: info.stateAtOpen)
                 logger.info("opened \(info.node)", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)"])
                 if info.settings.passThrough { startPassThrough(id, on: engine) }
             case .deviceChanged(let id, let info):
                 engine.changeDevice(id, at: LiveClock.now(), udevProperties: info.udevProperties,
-                                    mapping: info.settings.mapping)
+                                    settings: info.settings)
                 logger.info("udev changed \(info.node)", metadata: ["device": "\(id.rawValue)"])
                 let on = engine.hasPassThrough(id) || passThroughWaiting.contains(id)
                 if info.settings.passThrough && !on {

@@ -20,14 +20,36 @@ import Wire
 /// paced driver) read by a client. The guest runs the live drivers against
 /// offline replay (`LiveTouchSessionTests`, `DaemonLiveTests`).
 @Suite(.serialized) struct DriverAgreementTests {
+    /// A native trace of a used panel (`touchd --record` writes such a device
+    /// line): slot 1's previous contact lifted at (400, 300), and its next
+    /// contact repeats no axis, so it begins there only on a path that starts
+    /// the device from its recorded state.
+    static let midLife = #"{"type":"header","format":"touchd-trace","version":1}"# + "\n"
+        + #"{"type":"device","id":0,"name":"Mid-life panel","bus":3,"vendor":1,"product":2,"version":0,"properties":[1],"#
+        + #""codes":{"0":[0],"1":[330],"3":[0,1,47,53,54,57]},"#
+        + #""absinfo":{"0":[0,1000,0,0,10],"1":[0,1000,0,0,10],"47":[0,1,0,0,0],"53":[0,1000,0,0,10],"54":[0,1000,0,0,10],"57":[0,65535,0,0,0]},"#
+        + #""state":{"slot":0,"slots":{"0":{"53":0,"54":0,"57":-1},"1":{"53":400,"54":300,"57":-1}},"abs":{"0":400,"1":300}}}"# + "\n"
+        + #"{"type":"frame","device":0,"time":1000,"events":[[3,47,1],[3,57,5],[1,330,1],[0,0,0]]}"# + "\n"
+        + #"{"type":"frame","device":0,"time":30000,"events":[[3,57,-1],[1,330,0],[0,0,0]]}"# + "\n"
+
     static func recordings() throws -> [(name: String, recording: Recording, path: String?)] {
         let pinch = try TraceReader.read(text: SyntheticTraces.pinchOutEvents(), name: "pinch-out.events",
                                          format: .evemu, description: DeviceFixtures.touchscreen())
         return [
             ("pinch-out", pinch, nil),
-            ("atmel 4-finger drag", try TraceReader.read(path: PackagePaths.drag4), PackagePaths.drag4),
+            ("mid-life panel (recorded state)", try TraceReader.read(text: midLife, name: "mid-life.jsonl"), nil),
         ]
     }
+
+    /// Every bundled recording (real, derived and synthetic fixtures) that reads.
+    static let fixtures: [String] = {
+        let root = PackagePaths.root + "/Tests/Fixtures"
+        let all = (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []
+        return all.filter { ["events", "event", "evemu", "yml", "touchd"].contains(URL(fileURLWithPath: $0).pathExtension) }
+            .sorted()
+            .filter { (try? TraceReader.read(path: root + "/" + $0)) != nil }
+            .map { root + "/" + $0 }
+    }()
 
     static func offline(_ recording: Recording) -> [String] {
         var lines: [String] = []
@@ -55,7 +77,7 @@ import Wire
             }
         }
         let feed = ReplayFeed(recordings: [recording])
-        for (id, d) in feed.devices { await engine.addDevice(id, description: d.description, at: feed.startTime) }
+        for (id, d) in feed.devices { await engine.addRecordedDevice(id, d, at: feed.startTime) }
         var group: [InputEvent] = []
         var steps = feed
         loop: while true {
@@ -86,11 +108,35 @@ import Wire
     @Test func everyHostDriverGivesTheSameLines() async throws {
         for (name, recording, path) in try Self.recordings() {
             let offline = Self.offline(recording)
-            #expect(offline.contains { $0.contains(#""type":"gesture""#) }, "\(name)")
+            #expect(offline.contains { $0.contains(#""type":"touch""#) }, "\(name)")
             let owner = try await Self.engineOwner(recording)
             #expect(owner == offline, "\(name): the daemon's engine owner")
             let paced = try Self.paced(recording, path: path)
             #expect(paced == offline, "\(name): touchd --replay")
         }
+    }
+
+    @Test("the first contact of a used panel begins where its slot was, on every path")
+    func recordedStateOnEveryPath() async throws {
+        let recording = try TraceReader.read(text: Self.midLife, name: "mid-life.jsonl")
+        let began = #""phase":"began""#
+        for (path, lines) in [("offline", Self.offline(recording)),
+                              ("engine owner", try await Self.engineOwner(recording)),
+                              ("touchd --replay", try Self.paced(recording, path: nil))] {
+            let first = try #require(lines.first { $0.contains(began) }, "\(path)")
+            // 400, 300 device units of 10 per mm: 40 mm, 30 mm.
+            #expect(first.contains(#""mm":[40,30]"#) || first.contains(#""mm":[40.0,30.0]"#), "\(path): \(first)")
+        }
+    }
+
+    @Test("every bundled recording gives the same lines offline, through the engine owner and through touchd --replay",
+          arguments: fixtures)
+    func everyFixtureOnEveryHostPath(_ path: String) async throws {
+        let recording = try TraceReader.read(path: path)
+        let offline = Self.offline(recording)
+        let owner = try await Self.engineOwner(recording)
+        #expect(owner == offline, "the daemon's engine owner")
+        let paced = try Self.paced(recording, path: path)
+        #expect(paced == offline, "touchd --replay")
     }
 }
