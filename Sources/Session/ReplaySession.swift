@@ -166,19 +166,27 @@ public struct ReplaySession {
     }
 
     /// Runs a feed through a session as fast as possible: the offline driver.
-    /// A looping feed stops after `passes` passes.
+    /// A looping feed stops after `passes` passes. Deadlines fire as the
+    /// paced and live drivers fire them (``ReplayFeed/deadlineLimit(before:group:lastEnd:)``);
+    /// after the last pass, every pending one.
     public static func drive<Sink: SessionSink>(_ session: inout TouchSession, feed: ReplayFeed, passes: Int = 1,
                                                 into sink: inout Sink) {
         var feed = feed
         var group: [InputEvent] = []
+        var lastEnd = Timestamp.zero
         while true {
-            switch feed.next(into: &group) {
+            let step = feed.next(into: &group)
+            if let limit = ReplayFeed.deadlineLimit(before: step, group: group, lastEnd: lastEnd) {
+                session.fireDeadlines(upTo: limit, into: &sink)
+            }
+            switch step {
             case .events(let device):
                 session.handle(group, from: device, into: &sink)
             case .screens(let request, _):
                 session.applyRecordedScreenChange(request, into: &sink)
             case .recordingEnded(let time):
                 session.finishTouches(at: time, into: &sink)
+                lastEnd = time
             case .passBegins(let pass):
                 guard pass <= passes else {
                     session.runDownDeadlines(into: &sink)

@@ -334,8 +334,15 @@ public struct TouchSession: Sendable {
     /// input: a long press still held, a double-tap window). Deadlines that
     /// keep renewing themselves stop after 10 000.
     public mutating func runDownDeadlines<Sink: SessionSink>(into sink: inout Sink) {
+        fireDeadlines(upTo: nil, into: &sink)
+    }
+
+    /// Fires each deadline due up to `limit` (every one when nil) at its own
+    /// time, in order. Bounded, so that a deadline that keeps coming back
+    /// cannot hold a driver.
+    public mutating func fireDeadlines<Sink: SessionSink>(upTo limit: Timestamp?, into sink: inout Sink) {
         var fired = 0
-        while let deadline = nextDeadline, fired < 10_000 {
+        while let deadline = nextDeadline, limit.map({ deadline <= $0 }) ?? true, fired < 10_000 {
             advance(to: deadline, into: &sink)
             fired += 1
         }

@@ -56,8 +56,8 @@ import Trace
                                            sizeMM: SizeMM(width: 100, height: 50)))
         #expect(s.grab && !s.passThrough)
         #expect(s.origins.screen == .configuration(key: "devices[0].screen", file: "/etc/touchd/touchd.yaml", line: 7))
-        #expect(s.origins.passThrough == .configuration(key: "devices[0].passThrough", file: "/etc/touchd/touchd.yaml", line: 13))
-        #expect(s.origins.passThrough.description == "configuration, /etc/touchd/touchd.yaml line 13 (devices[0].passThrough)")
+        #expect(s.origins.passThrough == .configuration(key: "devices[0].passThrough", file: "/etc/touchd/touchd.yaml", line: 12))
+        #expect(s.origins.passThrough.description == "configuration, /etc/touchd/touchd.yaml line 12 (devices[0].passThrough)")
         #expect([s.origins.rotation, s.origins.calibration, s.origins.size, s.origins.grab].allSatisfy { $0.isConfiguration })
         #expect(s.warnings.isEmpty)
     }
@@ -73,8 +73,8 @@ import Trace
             """)
         let s = try Self.settings(c, Self.device(resolution: 10), [:])
         #expect(s.mapping.screen == 2 && s.grab)
-        #expect(s.origins.screen == .configuration(key: "devices[1].screen", file: "/etc/touchd/touchd.yaml", line: 11))
-        #expect(s.origins.grab == .configuration(key: "devices[0].grab", file: "/etc/touchd/touchd.yaml", line: 9))
+        #expect(s.origins.screen == .configuration(key: "devices[1].screen", file: "/etc/touchd/touchd.yaml", line: 10))
+        #expect(s.origins.grab == .configuration(key: "devices[0].grab", file: "/etc/touchd/touchd.yaml", line: 8))
     }
 
     @Test func touchdPropertiesWinOverGenericUdevProperties() throws {
