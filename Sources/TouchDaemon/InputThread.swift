@@ -30,6 +30,9 @@ protocol InputThreadSource: AnyObject {
 /// Jobs run in the order they were enqueued, one at a time, between input
 /// rounds; while input is attached, a round never blocks a job for longer
 /// than one `poll(2)` wake-up.
+///
+/// Unchecked: the job queue is guarded by a mutex, and everything else is
+/// only touched on the thread itself.
 final class InputThread: SerialExecutor, @unchecked Sendable {
     /// Interrupts the thread's wait; live input polls it along with its devices.
     let wakeup: LiveWakeup

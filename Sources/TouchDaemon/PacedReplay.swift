@@ -41,6 +41,8 @@ public struct ReplayPacing: Hashable, Sendable {
 /// The pacing runs on the input thread (``InputThread``), like live
 /// input: the thread waits for the next frame's time or the engine's next
 /// deadline, whichever comes first, and feeds the engine without a hop.
+/// Unchecked: the player's state is only touched on the input thread, and
+/// `stopping` (set from the shutdown handler) is atomic.
 final class PacedReplay: Service, InputThreadSource, @unchecked Sendable {
     let recording: Recording
     let engine: TouchSessionActor

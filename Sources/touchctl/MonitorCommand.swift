@@ -109,7 +109,9 @@ struct MonitorCommand: ParsableCommand {
     }
 }
 
-/// The exit status, set by the monitoring task before the semaphore is signalled.
+/// The exit status, set by the monitoring task before the semaphore is
+/// signalled and read after the wait: the semaphore orders the two accesses,
+/// which is why it may be `@unchecked Sendable`.
 final class StatusBox: @unchecked Sendable {
     var value: Int32 = 0
 }

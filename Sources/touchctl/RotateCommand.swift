@@ -183,7 +183,10 @@ struct RotateCommand: ParsableCommand {
     }
 }
 
-/// The sensor monitor's output, read on its own thread.
+/// The sensor monitor's output, read on its own thread. Unchecked because a
+/// `FILE` pointer is not `Sendable`: the reader thread is its only user once
+/// the box is handed over (the starting thread only closes it after the
+/// reader has returned).
 final class PipeBox: @unchecked Sendable {
     let file: UnsafeMutablePointer<FILE>
     init(_ file: UnsafeMutablePointer<FILE>) { self.file = file }
