@@ -4,7 +4,9 @@ import TouchCore
 /// Recognizes touches moving apart or together (continuous): `possible` -> `began` -> `changed`* -> `ended`.
 ///
 /// The span is the mean distance of the touches from their centroid. Begins once
-/// `minTouches...maxTouches` touches are down and the span changed by `threshold` mm;
+/// `minTouches...maxTouches` touches are down, the span changed by `threshold` mm and the
+/// fingers' directions leave a pinch possible (``FingerDirections``: fingers moving the same
+/// way are a scroll, however their spacing drifts);
 /// reports the scale relative to the span when the touches came down, and its rate.
 /// Ends when fewer than `minTouches` remain. Transition table: docs/state-machines/pinch.md.
 struct PinchRecognizer: GestureRecognizerMachine {
@@ -18,7 +20,9 @@ struct PinchRecognizer: GestureRecognizerMachine {
 
     mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
         core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
-                           pastThreshold: abs(core.spanChangeMM) >= parameters.threshold, endBelow: parameters.minTouches)
+                           pastThreshold: abs(core.spanChangeMM) >= parameters.threshold
+                               && FingerDirections.notPinching(core.touches) == nil,
+                           endBelow: parameters.minTouches)
     }
 
     mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
