@@ -9,7 +9,8 @@ import TouchCore
 /// pinch's fingers go apart or together.
 ///
 /// The rule (docs/recognizers.md, "pinch"):
-/// - a touch's direction counts once it moved ``minMove`` from where it came down;
+/// - a touch's direction is its motion since the set of touches down last changed (``Anchors``:
+///   libinput takes the positions when the finger count changed), and counts once it is ``minMove`` long;
 /// - a direction is given by the compass points (N, NE, E...) less than ``pointReach`` of an eighth
 ///   of a turn from it (one or two points); two touches go *the same way* when they share a point
 ///   or have neighbouring ones (about 90 degrees apart or less; up to 126 when both lie between
@@ -47,17 +48,45 @@ enum FingerDirections {
         return widened & b != 0
     }
 
+    /// Where each touch down was when the set of touches down last changed.
+    struct Anchors: Sendable {
+        private(set) var keys: [Int] = []
+        private(set) var points: [Point] = []
+
+        /// Takes the touches' current positions as anchors when the set of touches down changed.
+        mutating func follow(_ touches: [TrackedTouch]) {
+            var i = 0, same = true
+            for t in touches where t.isDown {
+                if i >= keys.count || keys[i] != t.key { same = false; break }
+                i += 1
+            }
+            if same && i == keys.count { return }
+            keys.removeAll(keepingCapacity: true)
+            points.removeAll(keepingCapacity: true)
+            for t in touches where t.isDown {
+                keys.append(t.key)
+                points.append(t.locationMM)
+            }
+        }
+
+        /// The anchor of touch `key`, or where it came down when it has none.
+        func anchor(of t: TrackedTouch) -> Point {
+            for (i, k) in keys.enumerated() where k == t.key { return points[i] }
+            return t.startMM
+        }
+    }
+
     /// Why the touches are not pinching (a scroll or a resting finger), or nil when their
     /// directions leave a pinch possible (or are not known yet). Of three or more touches, the
     /// topmost and the bottommost are compared, as libinput does (a pinch's thumb is the lowest).
-    static func notPinching(_ touches: [TrackedTouch]) -> String? {
+    static func notPinching(_ touches: [TrackedTouch], from anchors: Anchors) -> String? {
         var top: TrackedTouch?, bottom: TrackedTouch?
         for t in touches where t.isDown {
             if top == nil || t.locationMM.y < top!.locationMM.y { top = t }
             if bottom == nil || t.locationMM.y >= bottom!.locationMM.y { bottom = t }
         }
         guard let a = top, let b = bottom, a.key != b.key else { return nil }
-        let da = a.locationMM - a.startMM, db = b.locationMM - b.startMM
+        let da = a.locationMM - anchors.anchor(of: a), db = b.locationMM - anchors.anchor(of: b)
         let la = da.length, lb = db.length
         if la >= minMove && lb >= minMove {
             return sameWay(points(da), points(db)) ? "the fingers move the same way: a scroll" : nil

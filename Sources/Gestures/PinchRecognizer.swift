@@ -11,6 +11,10 @@ import TouchCore
 /// Ends when fewer than `minTouches` remain. Transition table: docs/state-machines/pinch.md.
 struct PinchRecognizer: GestureRecognizerMachine {
     let parameters: PinchParameters
+    /// Where the touches down were when that set of touches formed (a finger came or went):
+    /// the fingers' directions are measured from there, as libinput measures them from where
+    /// they were when the finger count last changed.
+    private var anchors = FingerDirections.Anchors()
 
     init(parameters: PinchParameters) { self.parameters = parameters }
 
@@ -19,9 +23,10 @@ struct PinchRecognizer: GestureRecognizerMachine {
     }
 
     mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
-        core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
+        if core.state == .possible { anchors.follow(core.touches) }
+        return core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
                            pastThreshold: abs(core.spanChangeMM) >= parameters.threshold
-                               && FingerDirections.notPinching(core.touches) == nil,
+                               && FingerDirections.notPinching(core.touches, from: anchors) == nil,
                            endBelow: parameters.minTouches)
     }
 
@@ -34,5 +39,5 @@ struct PinchRecognizer: GestureRecognizerMachine {
         return m
     }
 
-    mutating func reset() {}
+    mutating func reset() { anchors = FingerDirections.Anchors() }
 }
