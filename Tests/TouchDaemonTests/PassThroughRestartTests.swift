@@ -46,7 +46,8 @@ final class UserServiceManager {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let manager = env["XDG_RUNTIME_DIR"]! + "/systemd/private"
-        try poll("systemd --user's socket") { FileManager.default.fileExists(atPath: manager) }
+        // A loaded TCG guest can take a minute to start the manager.
+        try poll("systemd --user's socket", seconds: 120) { FileManager.default.fileExists(atPath: manager) }
         managerPID = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
