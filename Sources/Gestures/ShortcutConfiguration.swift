@@ -14,13 +14,23 @@ public enum ShortcutKeyMoment: String, Hashable, Sendable, CaseIterable, Codable
 
     /// Decodes `start` or `end`, naming both when the text is neither.
     public init(from decoder: any Decoder) throws {
+        self = try Self.decodeNamingCases(from: decoder)
+    }
+}
+
+extension CaseIterable where Self: RawRepresentable, RawValue == String {
+    /// Decodes one of the cases by its name; any other text is refused naming
+    /// every allowed one (`expected left, right or middle, got 'double'`),
+    /// where Swift's synthesized decoding would only say the raw value is invalid.
+    static func decodeNamingCases(from decoder: any Decoder) throws -> Self {
         let c = try decoder.singleValueContainer()
         let text = try c.decode(String.self)
-        guard let moment = ShortcutKeyMoment(rawValue: text) else {
-            throw DecodingError.dataCorruptedError(
-                in: c, debugDescription: "expected \(Self.allCases.map(\.rawValue).joined(separator: " or ")), got '\(text)'")
+        guard let value = Self(rawValue: text) else {
+            let names = allCases.map(\.rawValue)
+            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1] : names.joined()
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected \(list), got '\(text)'")
         }
-        self = moment
+        return value
     }
 }
 
@@ -28,6 +38,11 @@ public enum ShortcutKeyMoment: String, Hashable, Sendable, CaseIterable, Codable
 /// click for apps without touch support (a long press or a two-finger tap as a right click).
 public enum PointerButton: String, Hashable, Sendable, CaseIterable, Codable {
     case left, right, middle
+
+    /// Decodes `left`, `right` or `middle`, naming all three when the text is none.
+    public init(from decoder: any Decoder) throws {
+        self = try Self.decodeNamingCases(from: decoder)
+    }
 
     /// The evdev code (`BTN_LEFT`, `BTN_RIGHT`, `BTN_MIDDLE`).
     public var code: UInt16 {

@@ -74,7 +74,12 @@ package final class LibinputDebugEvents {
 
     /// Reads until a line contains `text` or `seconds` pass; returns whether one did.
     package func waitForLine(containing text: String, seconds: Double) -> Bool {
-        read(until: { $0.contains { $0.contains(text) } }, seconds: seconds)
+        waitForLine(seconds: seconds) { $0.contains(text) }
+    }
+
+    /// Reads until a line satisfies `matches` or `seconds` pass; returns whether one did.
+    package func waitForLine(seconds: Double, where matches: (String) -> Bool) -> Bool {
+        read(until: { $0.contains(where: matches) }, seconds: seconds)
     }
 
     /// The first `count` touch lines, waiting at most 5 s for them; then

@@ -391,11 +391,7 @@ public struct TouchdConfiguration: Sendable {
         errors += decoded.errors.map { describe($0, file: file, root: root) }
         for (key, e) in decoded.otherErrors {
             if let g = e as? GestureConfigurationError {
-                let path = g.surface.map { id in
-                    let index = root["surfaces"]?.sequence?.firstIndex { $0["id"]?.scalar == id.rawValue }
-                    return index.map { "surfaces[\($0)]" } ?? "surfaces"
-                } ?? key
-                errors.append(ConfigurationError(file: file, line: root.line(of: path), path: path, g.description))
+                errors.append(locate(g, file: file, root: root, merged: nil))
             } else {
                 errors.append(ConfigurationError(file: file, line: root.line(of: key), path: key, "\(e)"))
             }
@@ -432,18 +428,66 @@ public struct TouchdConfiguration: Sendable {
             }
         }
         c.gestureFile = decoded.gestures
+        errors += repeatedEntries(in: decoded.gestures, file: file, root: root)
         if errors.isEmpty {
+            let merged = c.gestures
             do {
-                try c.gestures.validate()
+                try merged.validate()
             } catch {
-                let path = error.surface.map { id in
-                    (root["surfaces"]?.sequence?.firstIndex { $0["id"]?.scalar == id.rawValue }).map { "surfaces[\($0)]" } ?? ""
-                } ?? ""
-                errors.append(ConfigurationError(file: file, line: path.isEmpty ? nil : root.line(of: path), error.description))
+                errors.append(locate(error, file: file, root: root, merged: merged))
             }
         }
         errors.sort { ($0.line ?? 0) < ($1.line ?? 0) }
         return errors.isEmpty ? .success(c) : .failure(Errors(errors: errors))
+    }
+
+    /// Entries of the file that must be unique and are not: a surface `id`, a
+    /// `systemGestures` screen, a name in `recognizers`. Applying the file to
+    /// the built-in configuration replaces by these keys, so the later entry
+    /// would silently win; each repeat is reported at its own key.
+    static func repeatedEntries(in g: GestureConfiguration, file: String, root: YAMLNode) -> [ConfigurationError] {
+        func repeats<Key: Hashable>(_ keys: [Key], _ path: (Int) -> String, _ what: (Key) -> String) -> [ConfigurationError] {
+            var first: [Key: Int] = [:]
+            var found: [ConfigurationError] = []
+            for (i, key) in keys.enumerated() {
+                if let j = first[key] {
+                    let earlier = root.line(of: path(j)).map { " (line \($0))" } ?? ""
+                    found.append(ConfigurationError(file: file, line: root.line(of: path(i)), path: path(i),
+                                                    "\(what(key)) is already \(path(j))'s\(earlier)"))
+                } else {
+                    first[key] = i
+                }
+            }
+            return found
+        }
+        return repeats(g.surfaces.map(\.id), { "surfaces[\($0)].id" }, { "id '\($0)'" })
+            + repeats(g.systemGestures.map(\.screen), { "systemGestures[\($0)].screen" }, { "screen \($0)" })
+            + repeats(g.recognizers.map(\.name), { "recognizers[\($0)].name" }, { "name '\($0)'" })
+    }
+
+    /// A fault found by ``GestureConfiguration/validate()`` placed at its key in
+    /// the file: `surfaces[2].recognizers[0].requiresFailureOf` and that key's
+    /// line. `merged` is the configuration validated (the file applied to the
+    /// built-in one), whose recognizer indices a fault on a built-in surface
+    /// gives; such a fault is placed at the file's top-level `recognizers`
+    /// entry of the same name.
+    static func locate(_ e: GestureConfigurationError, file: String, root: YAMLNode, merged: GestureConfiguration?) -> ConfigurationError {
+        func at(_ path: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(file: file, line: root.line(of: path), path: path, message)
+        }
+        guard let id = e.surface else { return at(e.field, e.message) }
+        if let k = root["surfaces"]?.sequence?.firstIndex(where: { $0["id"]?.scalar == id.rawValue }) {
+            return at("surfaces[\(k)].\(e.field)", e.message)
+        }
+        // A built-in surface: the fault is in one of its recognizers, which the
+        // file's top-level `recognizers` added or replaced.
+        if e.field.hasPrefix("recognizers["), let close = e.field.firstIndex(of: "]"),
+           let i = Int(e.field[e.field.index(e.field.startIndex, offsetBy: 12)..<close]),
+           let recognizers = merged?.surfaces.first(where: { $0.id == id })?.recognizers, recognizers.indices.contains(i),
+           let j = root["recognizers"]?.sequence?.firstIndex(where: { $0["name"]?.scalar == recognizers[i].name }) {
+            return at("recognizers[\(j)]" + e.field[e.field.index(after: close)...], "on surface \(id): \(e.message)")
+        }
+        return at("recognizers", e.description)
     }
 
     static func describe(_ e: DecodingError, file: String, root: YAMLNode) -> ConfigurationError {

@@ -79,6 +79,7 @@ public enum Daemon {
         let passedSocket = passed.sockets.first
         var configuration = TouchdConfiguration()
         var settings = DaemonSettings()
+        Systemd.notifyStatus("starting")
         if let path = options.configPath {
             do {
                 configuration = try TouchdConfiguration.load(path: path)
@@ -243,8 +244,7 @@ public enum Daemon {
             logger.notice("SIGHUP: no configuration file to reload (started without --config)")
             return
         }
-        Systemd.notifyReloading()
-        defer { Systemd.notify("READY=1") }
+        Systemd.notifyReloading(status: "reloading \(path)")
         do {
             var c = try TouchdConfiguration.load(path: path)
             if readsQuirks { c.quirks = installedQuirks(logger: logger) }
@@ -278,6 +278,8 @@ public enum Daemon {
                 logger.error("configuration reload rejected, keeping the previous configuration: \(m.description)", metadata: metadata(m))
             }
         }
+        // The serving state's status again (SystemdService sends it only when it changes).
+        Systemd.notifyReady(status: await SystemdService.status(engine: engine, publisher: publisher))
     }
 
     /// The file, line and key of a configuration error as log fields; no empty `key` for an error of the whole file.

@@ -93,12 +93,18 @@ struct SystemdService: Service {
                 Systemd.notifyStatus(status)
             }
         }
-        Systemd.notifyStopping()
+        // SIGTERM's status (SignalService) stays; an end of replay has none.
+        Systemd.notify("STOPPING=1")
     }
 
     func currentStatus() async -> String {
+        await Self.status(engine: engine, publisher: publisher)
+    }
+
+    /// The serving state's status line: `2 devices, 5 clients`.
+    static func status(engine: TouchSessionActor, publisher: Publisher?) async -> String {
         let devices = await engine.deviceCount
-        let clients = await publisher.clientCount()
+        let clients = await publisher?.clientCount() ?? 0
         return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s")"
     }
 }
@@ -121,6 +127,9 @@ struct SignalService: Service {
                 await report()
             case .sigterm, .sigint:
                 logger.info("stopping", metadata: ["signal": "\(signal)"])
+                // At once: what stopping does (pass-through handed over or given
+                // back, goodbyes) is no longer the watchdog's business.
+                Systemd.notifyStopping(status: "stopping (\(signal))")
                 return
             default:
                 continue

@@ -35,6 +35,11 @@ enum RejectedConfiguration {
         return w.bytes
     }
 
+    /// The status line of this state: why clients are refused, and that the watchdog is fed.
+    static func status(_ error: ConfigurationError) -> String {
+        "configuration rejected: \(error.description); refusing clients until it is fixed (systemctl reload touchd); alive"
+    }
+
     /// Refuses clients on `listener` until SIGHUP finds `path` usable (returns
     /// it with its daemon settings) or SIGTERM/SIGINT asks touchd to stop (nil).
     static func refuseClients(on listener: Int32, path: String, error: ConfigurationError,
@@ -43,13 +48,24 @@ enum RejectedConfiguration {
         let refusal = Refusal()
         let line = refusalLine(error)
         logger.error("refusing clients on the socket passed by systemd until the configuration is fixed (systemctl reload touchd)")
-        Systemd.notifyReady(status: "configuration rejected: \(error.description); refusing clients until it is fixed")
+        Systemd.notifyReady(status: status(error))
+        // systemd watches from READY=1: this state is a steady one, so the
+        // thread that does its work tells the watchdog it is alive.
+        let interval = Systemd.watchdogInterval()
+        if let interval { logger.info("watchdog enabled while refusing clients", metadata: ["intervalMicroseconds": "\(interval)"]) }
         do {
             try DetachedThread.start(name: "touchd-refuse") {
                 defer { refusal.stopped.store(true, ordering: .releasing) }
+                var watchdog = WatchdogSchedule(intervalMicroseconds: interval, now: .now)
                 var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
                 while !refusal.stop.load(ordering: .acquiring) {
-                    guard (try? Syscall.poll(&p, timeoutMilliseconds: 200)) ?? 0 > 0 else { continue }
+                    var timeout: Int32 = 200
+                    if watchdog != nil {
+                        let now = ContinuousClock.now
+                        if watchdog!.isDue(at: now) { Systemd.pingWatchdog() }
+                        timeout = min(timeout, Int32(watchdog!.wait(at: now) / .milliseconds(1)) + 1)
+                    }
+                    guard (try? Syscall.poll(&p, timeoutMilliseconds: timeout)) ?? 0 > 0 else { continue }
                     guard case .done(let client)? = try? Syscall.accept(listener, flags: Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)) else { continue }
                     line.withUnsafeBytes { _ = try? Syscall.send(client, $0, flags: Int32(MSG_NOSIGNAL)) }
                     try? Syscall.close(client)
@@ -67,14 +83,17 @@ enum RejectedConfiguration {
                     let c = try TouchdConfiguration.load(path: path)
                     result = (c, try DaemonSettings(c))
                     logger.notice("SIGHUP: the configuration is usable now; starting", metadata: ["file": "\(path)"])
+                    // Still watched until the services' READY=1: the start is a reload for systemd.
+                    Systemd.notifyReloading(status: "starting with the fixed configuration \(path)")
                     break signalLoop
                 } catch {
                     for e in [error] + error.more {
                         logger.error("SIGHUP: configuration still rejected: \(e.description)", metadata: Daemon.metadata(e))
                     }
-                    Systemd.notifyStatus("configuration rejected: \(error.description); refusing clients until it is fixed")
+                    Systemd.notifyStatus(status(error))
                 }
             default:
+                Systemd.notifyStopping(status: "stopping (\(signal)) while refusing clients")
                 break signalLoop
             }
         }

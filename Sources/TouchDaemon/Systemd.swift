@@ -25,14 +25,16 @@ public enum Systemd {
         notify("STATUS=\(status)")
     }
 
-    /// Says the daemon is stopping (`STOPPING=1`).
-    public static func notifyStopping() {
-        notify("STOPPING=1")
+    /// Says the daemon is stopping (`STOPPING=1`) and why. systemd stops
+    /// watching the watchdog then: what remains (pass-through handed over or
+    /// given back, clients told goodbye) is bounded by `TimeoutStopSec=`.
+    public static func notifyStopping(status: String) {
+        notify("STOPPING=1\nSTATUS=\(status)")
     }
 
-    /// Tells the service manager that configuration reload started (`RELOADING=1`).
-    public static func notifyReloading() {
-        notify("RELOADING=1")
+    /// Tells the service manager that configuration reload started (`RELOADING=1`), with a status line.
+    public static func notifyReloading(status: String) {
+        notify("RELOADING=1\nSTATUS=\(status)")
     }
 
     /// Pings the watchdog (`WATCHDOG=1`).
@@ -110,5 +112,37 @@ public enum Systemd {
     @discardableResult
     public static func removeStored(name: String) -> Bool {
         notify("FDSTOREREMOVE=1\nFDNAME=\(name)")
+    }
+}
+
+/// When touchd tells systemd's watchdog it is alive (`WATCHDOG=1`): every
+/// half of the interval systemd gives (`WATCHDOG_USEC`, from `WatchdogSec=`),
+/// as sd_watchdog_enabled(3) advises. systemd watches from `READY=1` until
+/// `STOPPING=1` (while running and reloading): each state the process spends
+/// time in there pings from the loop that does its work, so a stuck loop is
+/// a missed ping.
+public struct WatchdogSchedule: Sendable {
+    /// Time between pings: half the interval.
+    public let period: Duration
+    private var next: ContinuousClock.Instant
+
+    /// A schedule for an interval of `intervalMicroseconds` starting at `now`;
+    /// nil when there is no watchdog (nil or 0).
+    public init?(intervalMicroseconds: UInt64?, now: ContinuousClock.Instant) {
+        guard let interval = intervalMicroseconds, interval > 0 else { return nil }
+        period = .microseconds(Int64(interval / 2))
+        next = now
+    }
+
+    /// Whether a ping is due at `now`; when it is, the next one is due a period later.
+    public mutating func isDue(at now: ContinuousClock.Instant) -> Bool {
+        guard now >= next else { return false }
+        next = now + period
+        return true
+    }
+
+    /// How long a loop may wait at `now` before the next ping is due (zero when it is).
+    public func wait(at now: ContinuousClock.Instant) -> Duration {
+        max(.zero, next - now)
     }
 }

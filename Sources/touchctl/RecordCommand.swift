@@ -80,6 +80,8 @@ struct RecordCommand: ParsableCommand {
                 if let stopAt, LiveClock.now() >= stopAt { break }
                 for event in try source.waitAndRead(timeoutMilliseconds: timeout) { try recorder.record(event, hotplug: true) }
             }
+            // What the devices sent before the stop is queued in the kernel: keep it.
+            for event in source.readAll() { try recorder.record(event, hotplug: true) }
             for event in source.closeAll() { try recorder.record(event, hotplug: true) }
             try recorder.finish()
         } catch {

@@ -36,7 +36,7 @@ import Udev
         var out: [LiveInputEvent] = []
         source.consider(Self.fakeTouchscreen(node: "/dev/input/event9999"), into: &out)
         #expect(out.map(\.summary) == ["openFailed /dev/input/event9999 openFailed"])
-        guard case .openFailed(_, let error) = try #require(out.first) else { return }
+        guard case .openFailed(_, let error) = try #require(out.first) else { Issue.record("not openFailed: \(out)"); return }
         #expect(error.description.hasPrefix("/dev/input/event9999: cannot open device node"))
         #expect(error.errno == ENOENT)
         #expect(source.devices.isEmpty)
@@ -81,7 +81,7 @@ import Udev
             let uinput = try UinputDevice(description: description)
             syspaths.append(try #require(uinput.syspath))
             let added = try LiveFixtures.pump(source) { if case .deviceAdded = $0 { true } else { false } }
-            guard case .deviceAdded(let id, let seen, let info) = try #require(added.last) else { return }
+            guard case .deviceAdded(let id, let seen, let info) = try #require(added.last) else { Issue.record("not deviceAdded: \(added)"); return }
             ids.append(id)
             #expect(seen.name == description.name)
             #expect(info.node == uinput.devnode)
@@ -90,14 +90,14 @@ import Udev
 
             try uinput.write(TouchFrames.down(slot: 0, trackingID: 10 + Int32(round), x: 300, y: 400))
             let read = try LiveFixtures.pump(source) { if case .events = $0 { true } else { false } }
-            guard case .events(let readID, let events) = try #require(read.last) else { return }
+            guard case .events(let readID, let events) = try #require(read.last) else { Issue.record("not events: \(read)"); return }
             #expect(readID == id)
             #expect(events.map { "\($0.type.rawValue):\($0.code):\($0.value)" } ==
                     ["3:57:\(10 + round)", "3:53:300", "3:54:400", "1:330:1", "3:0:300", "3:1:400", "0:0:0"])
 
             uinput.close()
             let removed = try LiveFixtures.pump(source) { if case .deviceRemoved = $0 { true } else { false } }
-            guard case .deviceRemoved(let removedID, let time) = try #require(removed.last) else { return }
+            guard case .deviceRemoved(let removedID, let time) = try #require(removed.last) else { Issue.record("not deviceRemoved: \(removed)"); return }
             #expect(removedID == id)
             #expect(time <= LiveClock.now())
             #expect(source.devices.isEmpty)
@@ -167,7 +167,7 @@ import Udev
         source.consider(info, into: &out)
         let node = try #require(info.devnode)
         #expect(out.map(\.summary) == ["openFailed \(node) openFailed"])
-        guard case .openFailed(_, let error) = try #require(out.first) else { return }
+        guard case .openFailed(_, let error) = try #require(out.first) else { Issue.record("not openFailed: \(out)"); return }
         #expect(error.description.hasPrefix("\(node): cannot open device node"))
         #expect(source.devices.isEmpty)
     }
@@ -197,7 +197,7 @@ import Udev
         let uinput = try UinputDevice(description: description)
         syspaths.append(try #require(uinput.syspath))
         let added = try LiveFixtures.pump(source) { if case .deviceAdded = $0 { true } else { false } }
-        guard case .deviceAdded(let id, _, let info) = try #require(added.last) else { return }
+        guard case .deviceAdded(let id, _, let info) = try #require(added.last) else { Issue.record("not deviceAdded: \(added)"); return }
         #expect(info.settings.mapping.sizeMM == nil)
         // udevd may still apply the rules it had when a `change` is triggered right after
         // `udevadm control --reload` (seen once under load): trigger again until the change shows.
@@ -222,7 +222,7 @@ import Udev
             if case .deviceChanged(_, let i) = $0 { i.udevProperties["TOUCHD_SIZE_MM"] == "150x100" } else { false }
         }
         let changed = try triggerChange(until: sized)
-        guard case .deviceChanged(let changedID, let newInfo) = try #require(changed.last(where: sized)) else { return }
+        guard case .deviceChanged(let changedID, let newInfo) = try #require(changed.last(where: sized)) else { Issue.record("not deviceChanged: \(changed)"); return }
         #expect(changedID == id)
         #expect(newInfo.udevProperties["TOUCHD_SIZE_MM"] == "150x100")
         #expect(newInfo.settings.mapping.sizeMM?.width == 150 && newInfo.settings.mapping.sizeMM?.height == 100)

@@ -57,6 +57,44 @@ import Session
         #expect(found[3].message == "expected start or end, got 'later'", "\(found[3])")
     }
 
+    /// Each case: a file that reads but does not check, the line and path of the
+    /// key at fault, and the message.
+    @Test(arguments: [
+        ("surfaces:\n  - id: a\n    frame: {width: 10, height: 10}\n    recognizers:\n      - name: t\n        kind: tap\n        requiresFailureOf: [ghost]\n",
+         7, "surfaces[0].recognizers[0].requiresFailureOf", "no recognizer 'ghost' of owner 'config'"),
+        ("surfaces:\n  - id: a\n    frame: {width: 10, height: 10}\n    recognizers:\n      - {name: x, kind: tap, requiresFailureOf: [y]}\n      - {name: y, kind: pan, requiresFailureOf: [x]}\n",
+         5, "surfaces[0].recognizers[0].requiresFailureOf", "'x' ends up requiring its own failure"),
+        ("surfaces:\n  - id: a\n    frame: {width: 10, height: 10}\n  - id: b\n    frame: {width: 10, height: 10}\n    parent: zz\n",
+         6, "surfaces[1].parent", "unknown surface 'zz'"),
+        ("surfaces:\n  - id: a\n    frame: {width: 10, height: 10}\n    parent: b\n  - id: b\n    frame: {width: 10, height: 10}\n    parent: a\n",
+         4, "surfaces[0].parent", "parents form a cycle through 'a'"),
+        ("surfaces:\n  - id: a\n    frame: {width: 10, height: 10}\n    delegateDeferralTo: b\n  - id: b\n    frame: {width: 10, height: 10}\n",
+         4, "surfaces[0].delegateDeferralTo", "'b' is not a surface nested in it"),
+        ("surfaces:\n  - id: a\n    frame: {width: 10, height: 10}\n  - id: a\n    frame: {width: 20, height: 20}\n",
+         4, "surfaces[1].id", "id 'a' is already surfaces[0].id's (line 2)"),
+        ("systemGestures:\n  - {screen: 0, edgeZone: 3}\n  - {screen: 0, edgeZone: 4}\n",
+         3, "systemGestures[1].screen", "screen 0 is already systemGestures[0].screen's (line 2)"),
+        ("recognizers:\n  - {name: t, kind: tap}\n  - {name: t, kind: pan}\n",
+         3, "recognizers[1].name", "name 't' is already recognizers[0].name's (line 2)"),
+        ("recognizers:\n  - {name: p, kind: pan}\n  - name: press\n    kind: long-press\n    requiresFailureOf: [nothing]\n",
+         5, "recognizers[1].requiresFailureOf", "on surface screen: no recognizer 'nothing' of owner 'default'"),
+        ("shortcuts:\n  - {name: s, kind: tap}\n  - name: edge-bottom\n    kind: tap\n",
+         3, "shortcuts[1].name", "'edge-bottom' is already a system recognizer's name"),
+        ("screens:\n  - {width: 10, height: 10}\nshortcuts:\n  - name: s\n    kind: tap\n    screen: 2\n",
+         6, "shortcuts[0].screen", "no screen 2 (there are 1)"),
+        ("shortcuts:\n  - name: s\n    kind: tap\n    requiresFailureOf: [nothing]\n",
+         4, "shortcuts[0].requiresFailureOf", "no system recognizer 'nothing'"),
+        ("shortcuts:\n  - name: s\n    kind: long-press\n    click: double\n",
+         4, "shortcuts[0].click", "expected left, right or middle, got 'double'"),
+    ])
+    func aCheckAfterReadingNamesTheKeyAndItsLine(_ yaml: String, _ line: Int, _ path: String, _ message: String) throws {
+        let found = errors(yaml)
+        #expect(found.count == 1, "\(found)")
+        let e = try #require(found.first)
+        #expect(e.line == line && e.path == path && e.message == message, "\(e)")
+        #expect(e.description == "t.yaml:\(line): \(path): \(message)")
+    }
+
     @Test func aKeyFarFromEveryKnownOneGetsNoSuggestion() throws {
         let e = try #require(errors("devices:\n  - {colour: red}\n").first)
         #expect(e.path == "devices[0].colour" && !e.message.contains("did you mean"), "\(e)")

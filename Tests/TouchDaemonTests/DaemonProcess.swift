@@ -159,15 +159,10 @@ final class WireSocket {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        // The socket file appears at bind(), just before listen(): a connection
-        // in between is refused, so retry that for a moment.
-        var result: Int32 = -1
-        for _ in 0..<200 {
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            if result == 0 || errno != ECONNREFUSED { break }
-            usleep(10_000)
+        // No retry: Publisher.listen renames the socket file into place once it
+        // listens, so a refused connection to a file that exists is a fault.
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard result == 0 else {
             let e = errno

@@ -95,7 +95,7 @@ struct LiveFixture: Sendable, CustomTestStringConvertible {
         syspaths.append(try #require(uinput.syspath))
         outputs.removeAll()
         try LiveHarness.waitForDevices(session, count: 1, into: &outputs)
-        guard case .deviceAdded(let info, _) = try #require(outputs.first { if case .deviceAdded = $0 { true } else { false } }) else { return }
+        guard case .deviceAdded(let info, _) = try #require(outputs.first { if case .deviceAdded = $0 { true } else { false } }) else { Issue.record("not deviceAdded: \(outputs)"); return }
         #expect(info.id == DeviceID(1))
         try uinput.write(Frames.down(slot: 0, trackingID: 7, x: 1500, y: 1500))
         try uinput.write(Frames.up(slot: 0))

@@ -54,9 +54,9 @@ import TouchCore
         throw DaemonTestFailure("no tap reached the mirror within 20 s of the restart: \(rig.log)")
     }
 
-    @Test("Benchmark: the touch gap of systemctl restart touchd, with and without the file descriptor store (printed)")
+    @Test("Benchmark: the touch gap of systemctl restart touchd, with and without the file descriptor store (printed)",
+          .requiresServiceManager)
     func restartGap() throws {
-        guard UserServiceManager.available else { return }
         var figures: [Bool: [Double]] = [:]
         for run in 0..<6 {
             let store = run % 2 == 0

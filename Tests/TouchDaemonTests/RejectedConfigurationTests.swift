@@ -52,4 +52,54 @@ import Glibc
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
     }
+
+    /// systemd watches the watchdog from READY=1 on: refusing clients is a
+    /// steady state, so it keeps `WATCHDOG=1` coming and says why in its
+    /// status; a reload with the file fixed says it is starting, then serving.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: activator), "needs systemd-socket-activate (package systemd)"))
+    func refusingClientsKeepsTheWatchdogFedAndSaysWhy() throws {
+        let directory = TemporaryDirectory()
+        let config = directory.path + "/touchd.yaml"
+        let socket = directory.path + "/activated.sock"
+        let notify = try DaemonSystemTests.NotifySocket(path: directory.path + "/notify")
+        try "screens: []\n".write(toFile: config, atomically: true, encoding: .utf8)
+        // systemd-socket-activate passes on only the environment named with -E.
+        let daemon = try DaemonProcess(["--config", config, "--replay", PackagePaths.drag4, "--loop"], waitForSocket: false,
+                                       launcher: [Self.activator, "-l", socket, "-E", "NOTIFY_SOCKET=\(notify.path)", "-E", "WATCHDOG_USEC=300000"])
+        try poll("the activation socket") { FileManager.default.fileExists(atPath: socket) }
+        _ = try WireSocket(path: socket).readLine()
+
+        let ready = try notify.next(containing: "READY=1")
+        #expect(ready.hasPrefix("READY=1\nSTATUS=configuration rejected: \(config):1: screens: needs at least one screen; refusing clients"), "\(ready)")
+        #expect(ready.hasSuffix("; alive"), "\(ready)")
+        // Ten pings at 150 ms: far longer than the 300 ms interval systemd would allow without them.
+        for _ in 0..<10 { #expect(try notify.next(containing: "WATCHDOG") == "WATCHDOG=1") }
+        #expect(daemon.process.isRunning, "\(daemon.log)")
+
+        try "screens:\n  - {width: 800, height: 480}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        #expect(try notify.next(containing: "RELOADING=1") == "RELOADING=1\nSTATUS=starting with the fixed configuration \(config)")
+        #expect(try notify.next(containing: "READY=1") == "READY=1\nSTATUS=1 device, 0 clients", "\(daemon.log)")
+        #expect(try notify.next(containing: "WATCHDOG") == "WATCHDOG=1")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+    }
+
+    /// A reload says it is reloading, then the serving status again with `READY=1`.
+    @Test func aReloadSaysSoAndThenServesAgain() throws {
+        let directory = TemporaryDirectory()
+        let config = directory.path + "/touchd.yaml"
+        try "screens:\n  - {width: 800, height: 480}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let notify = try DaemonSystemTests.NotifySocket(path: directory.path + "/notify")
+        let daemon = try DaemonProcess(["--config", config, "--replay", PackagePaths.drag4, "--loop"],
+                                       environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "300000"])
+        #expect(try notify.next(containing: "STATUS=starting") == "STATUS=starting")
+        #expect(try notify.next(containing: "READY=1") == "READY=1\nSTATUS=1 device, 0 clients")
+        daemon.signal(SIGHUP)
+        #expect(try notify.next(containing: "RELOADING=1") == "RELOADING=1\nSTATUS=reloading \(config)")
+        #expect(try notify.next(containing: "READY=1") == "READY=1\nSTATUS=1 device, 0 clients", "\(daemon.log)")
+        #expect(try notify.next(containing: "WATCHDOG") == "WATCHDOG=1")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+    }
 }
