@@ -17,9 +17,9 @@ import TouchCore
 /// Results (``Event/mirrorResult(ok:)``, ``Event/grabResult(ok:)``) are fed
 /// back by the controller as soon as the action ran, so ``State/taking``
 /// lasts no longer than one call of the controller.
-public struct PassThroughStateMachine: Sendable, Equatable {
+package struct PassThroughStateMachine: Sendable, Equatable {
     /// Where a device's pass-through is.
-    public enum State: String, Sendable, Equatable, CaseIterable {
+    package enum State: String, Sendable, Equatable, CaseIterable {
         /// Not wanted (the default), or it could not be taken: the compositor reads the device.
         case off
         /// Wanted while a contact of the device is down: a contact the compositor saw begin must end there.
@@ -39,7 +39,7 @@ public struct PassThroughStateMachine: Sendable, Equatable {
     }
 
     /// What the daemon reports to the machine.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// The device entered service; `wanted` is its `passThrough` setting,
         /// `contactDown` whether a contact of it is down (a pen in proximity counts).
         case added(wanted: Bool, contactDown: Bool)
@@ -64,7 +64,7 @@ public struct PassThroughStateMachine: Sendable, Equatable {
     }
 
     /// Who released the grabs behind touchd's back.
-    public enum Releaser: String, Sendable, Equatable, CaseIterable {
+    package enum Releaser: String, Sendable, Equatable, CaseIterable {
         /// touchd's watchdog thread: the engine made no progress with input waiting.
         case watchdog
         /// The guard outside the process: touchd stopped or said it stalled.
@@ -72,7 +72,7 @@ public struct PassThroughStateMachine: Sendable, Equatable {
     }
 
     /// What the controller carries out, in the order returned.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Create the device's mirror (then report ``Event/mirrorResult(ok:)``).
         case createMirror
         /// Take over the mirror kept in the store, its contacts left down
@@ -107,7 +107,7 @@ public struct PassThroughStateMachine: Sendable, Equatable {
     }
 
     /// What the log says of a transition.
-    public enum Note: Sendable, Equatable {
+    package enum Note: Sendable, Equatable {
         /// Waiting for the contacts down to lift before taking the device.
         case waitingForLift
         /// Pass-through is on.
@@ -119,19 +119,19 @@ public struct PassThroughStateMachine: Sendable, Equatable {
     }
 
     /// Where the device's pass-through is.
-    public private(set) var state: State
+    package private(set) var state: State
 
     /// A device's machine, `off`; `suspended` for a device that comes after
     /// the grabs were released behind touchd's back (pass-through stays off until restart).
-    public init(suspended: Bool = false) {
+    package init(suspended: Bool = false) {
         state = suspended ? .suspended : .off
     }
 
     /// Whether the device waits for its contacts to lift (checked after each of its reads).
-    public var isWaitingForLift: Bool { state == .waitingForLift }
+    package var isWaitingForLift: Bool { state == .waitingForLift }
 
     /// Takes one input; returns what the controller must do, in order.
-    public mutating func handle(_ event: Event, at time: Timestamp) -> [Action] {
+    package mutating func handle(_ event: Event, at time: Timestamp) -> [Action] {
         let (next, actions) = Self.transition(from: state, on: event, at: time)
         state = next
         return actions
