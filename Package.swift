@@ -87,7 +87,7 @@ let package = Package(
         // Pass-through's decisions per device, as a pure state machine returning actions (docs/state-machines/pass-through.md).
         .target(name: "PassThroughMachine", dependencies: ["TouchCore"]),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "KeyboardKeys", "SystemCalls"]),
-        .target(name: "Udev", dependencies: ["CLibudev", "SystemCalls"]),
+        .target(name: "Udev", dependencies: ["CLibudev", "TouchCore", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
         .target(name: "TouchTesting", dependencies: ["TouchCore", "Gestures", "Trace"]),
         // Swift Testing traits for tests that need the kernel; apart from
@@ -148,7 +148,7 @@ let package = Package(
             dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting", "Quirks", "KeyboardKeys",
                            .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "JSON", "TouchTesting", "KeyboardKeys"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "TouchCore", "Gestures", "Trace", "Wire", "JSON", "TouchTesting", "KeyboardKeys", "Quirks"]),
         .testTarget(
             name: "PublisherTests",
             dependencies: [
@@ -178,7 +178,7 @@ let package = Package(
         ),
         .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TouchCore", "Trace", "Udev", "KernelTesting"]),
         .testTarget(name: "UdevTests", dependencies: ["Udev", "Evdev", "TouchCore", "Trace", "KernelTesting"]),
-        .testTarget(name: "LiveInputTests", dependencies: ["LiveInput", "Udev", "Evdev", "TouchCore", "Trace", "TouchTesting", "KernelTesting"]),
+        .testTarget(name: "LiveInputTests", dependencies: ["LiveInput", "Udev", "Evdev", "TouchCore", "Trace", "TouchTesting", "KernelTesting", "Session"]),
     ],
     swiftLanguageModes: [.v6]
 )

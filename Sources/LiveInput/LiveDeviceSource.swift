@@ -13,7 +13,7 @@ import Udev
 /// followed as they come and go.
 ///
 /// ```swift
-/// let source = try LiveDeviceSource(decide: { candidate in .use(LiveDeviceSettings()) })
+/// let source = try LiveDeviceSource(decide: { _ in .use(DeviceSettings()) })
 /// handle(source.start())                      // devices present now
 /// while running {
 ///     handle(try source.waitAndRead(timeoutMilliseconds: 100))
@@ -46,7 +46,7 @@ import Udev
 /// One thread owns a source; only ``wakeup`` may be used from other threads.
 public final class LiveDeviceSource {
     /// Decides, for an opened candidate device, whether and how to use it.
-    public typealias Decide = (LiveDeviceCandidate) -> LiveDeviceDecision
+    public typealias Decide = (LiveDeviceCandidate) -> DeviceSettingsDecision
 
     /// Interrupts ``waitAndRead(timeoutMilliseconds:)`` from any thread or a signal handler.
     public let wakeup: LiveWakeup
@@ -83,15 +83,16 @@ public final class LiveDeviceSource {
     ///   - watchesHotplug: open a udev monitor to follow devices coming and going.
     ///   - accepts: devices to consider at all (others are skipped without a
     ///     report), e.g. the nodes given on a command line.
-    ///   - decide: ignore the device or use it with these settings; the
-    ///     default uses udev properties only (``LiveDeviceSettings/merged(rule:udev:description:screenNames:)``).
+    ///   - decide: ignore the device or use it with these settings (the
+    ///     daemon and touchctl pass the configuration's decider,
+    ///     `TouchdConfiguration.deviceSettings`).
     ///   - wakeup: the pipe that interrupts the wait, when the thread reading
     ///     the source also waits for other work (nil: a new one).
     /// - Throws: ``LiveInputError`` when udev or the wakeup pipe cannot be set up.
     public init(
         watchesHotplug: Bool = true,
         accepts: @escaping (UdevDeviceInfo) -> Bool = { _ in true },
-        decide: @escaping Decide = LiveDeviceSource.udevOnlyDecision,
+        decide: @escaping Decide,
         wakeup: LiveWakeup? = nil
     ) throws(LiveInputError) {
         if let wakeup { self.wakeup = wakeup } else { self.wakeup = try LiveWakeup() }
@@ -107,12 +108,6 @@ public final class LiveDeviceSource {
 
     deinit {
         for d in open { d.device.close() }
-    }
-
-    /// The decision without a configuration: use every device, mapped by its udev properties.
-    public static func udevOnlyDecision(_ candidate: LiveDeviceCandidate) -> LiveDeviceDecision {
-        .use(LiveDeviceSettings.merged(rule: DeviceRuleSettings(), udev: candidate.udev,
-                                       description: candidate.description, screenNames: []))
     }
 
     /// The devices being read, in order of opening.
@@ -243,9 +238,7 @@ public final class LiveDeviceSource {
     func consider(_ info: UdevDeviceInfo, into out: inout [LiveInputEvent]) {
         guard info.isEventNode, info.touchKind != nil, let node = info.devnode, accepts(info) else { return }
         guard !open.contains(where: { $0.info.syspath == info.syspath }), !ignoredSyspaths.contains(info.syspath) else { return }
-        var warnings: [String] = []
-        if let reason = Self.ownMirrorReason(info, description: nil)
-            ?? Self.udevIgnoreReason(info, warnings: &warnings) {
+        if let reason = Self.ownMirrorReason(info, description: nil) ?? Self.udevIgnoreReason(info) {
             ignoredSyspaths.insert(info.syspath)
             out.append(.deviceIgnored(node: node, reason: reason))
             return
@@ -278,7 +271,7 @@ public final class LiveDeviceSource {
             device.close()
             ignoredSyspaths.insert(info.syspath)
             out.append(.deviceIgnored(node: node, reason: reason))
-        case .use(var settings):
+        case .use(let settings):
             // A grab taken over that neither pass-through nor the rules want any more.
             if device.isGrabbed && !settings.grab && !settings.passThrough { try? device.ungrab() }
             if settings.grab && !device.isGrabbed {
@@ -288,7 +281,6 @@ public final class LiveDeviceSource {
                     return
                 }
             }
-            settings.warnings.insert(contentsOf: warnings, at: 0)
             let id = DeviceID(rawValue: nextID)
             nextID += 1
             let live = LiveDeviceInfo(node: node, syspath: info.syspath, kind: info.touchKind,
@@ -311,14 +303,12 @@ public final class LiveDeviceSource {
     /// The reason a mirror is ignored, as `touchctl devices` shows it.
     public static let ownMirror = "touchd's own pass-through mirror"
 
-    // `TOUCHD_IGNORE` set to a true word; a malformed value warns and does not ignore.
-    private static func udevIgnoreReason(_ info: UdevDeviceInfo, warnings: inout [String]) -> String? {
-        do {
-            if try info.isIgnored() { return "udev property TOUCHD_IGNORE=\(info.properties["TOUCHD_IGNORE"] ?? "")" }
-        } catch {
-            warnings.append(error.description + " (device not ignored)")
-        }
-        return nil
+    // `TOUCHD_IGNORE` set to a true word, checked before the device is opened
+    // (one touchd may not open is still reported ignored). The decider checks
+    // it too, for recordings, and warns about a malformed value.
+    private static func udevIgnoreReason(_ info: UdevDeviceInfo) -> String? {
+        guard (try? info.isIgnored()) == true else { return nil }
+        return "udev property TOUCHD_IGNORE=\(info.properties["TOUCHD_IGNORE"] ?? "")"
     }
 
     /// Decides every touch device udev knows again, as a udev `change` event
@@ -363,10 +353,9 @@ public final class LiveDeviceSource {
             return
         }
         let current = open[index]
-        var warnings: [String] = []
         var ignoreReason = Self.ownMirrorReason(info, description: current.device.deviceDescription)
-            ?? Self.udevIgnoreReason(info, warnings: &warnings)
-        var newSettings: LiveDeviceSettings?
+            ?? Self.udevIgnoreReason(info)
+        var newSettings: DeviceSettings?
         if ignoreReason == nil {
             if info.touchKind == nil {
                 ignoreReason = "udev no longer classifies it as a touchscreen, tablet or touchpad"
@@ -387,7 +376,6 @@ public final class LiveDeviceSource {
             out.append(.deviceIgnored(node: current.info.node, reason: ignoreReason ?? "ignored"))
             return
         }
-        settings.warnings.insert(contentsOf: warnings, at: 0)
         waitingGrabs[current.id] = nil
         if settings.passThrough || current.info.settings.passThrough {
             // Pass-through owns the grab while it is on, and sets the rule's when it ends.

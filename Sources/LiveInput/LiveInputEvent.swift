@@ -14,7 +14,7 @@ public struct LiveDeviceInfo: Hashable, Sendable {
     /// Every udev property of the node.
     public var udevProperties: [String: String]
     /// Mapping, grab, and where each setting came from.
-    public var settings: LiveDeviceSettings
+    public var settings: DeviceSettings
     /// The device's kernel state when it was opened (libevdev's slot, key
     /// and axis values): the pipeline starts from it, so the first contact
     /// is placed where the device says (semantics §9). Nil when unknown.
@@ -22,7 +22,7 @@ public struct LiveDeviceInfo: Hashable, Sendable {
 
     /// Creates a device record.
     public init(node: String, syspath: String, kind: TouchDeviceKind?, udevProperties: [String: String],
-                settings: LiveDeviceSettings, stateAtOpen: DeviceState? = nil) {
+                settings: DeviceSettings, stateAtOpen: DeviceState? = nil) {
         self.node = node
         self.syspath = syspath
         self.kind = kind

@@ -54,6 +54,11 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     // The client shut down its write side: answer what was read, then close.
     private var inputClosed = false
     private var closingAfterInput = false
+    /// `goodbye` is queued: nothing more is delivered, and the connection
+    /// closes once the queue has reached the socket (or when the hub's
+    /// shutdown grace ends).
+    private var saidGoodbye = false
+    private var closingAfterGoodbye = false
     // Event-loop writes not yet known to be in the socket: the lane stays
     // closed until they are (each flush that wrote adds one).
     private var unconfirmed = 0
@@ -418,7 +423,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// Delivers the runs of lines `runs` of a batch the publishing thread
     /// handed over for this client.
     func deliver(_ all: ByteBuffer, runs: [Range<Int>], ends: [Int], batch: [EventAttributes], now: Double) {
-        guard state == .active else { return }
+        guard state == .active, !saidGoodbye else { return }
         claimLane()
         for run in runs { deliver(all, lines: run, ends: ends, batch: batch, now: now) }
     }
@@ -491,6 +496,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
         if !wrote { reopenIfIdle() }
         resumeReadingIfPossible()
         closeIfInputDone()
+        closeIfGoodbyeWritten()
     }
 
     private func writesConfirmed() {
@@ -507,8 +513,9 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
         lane.reopen()
     }
 
-    /// Queues `goodbye`, writes what the socket takes, and closes once written
-    /// (or at once if the client is not keeping up).
+    /// Queues `goodbye` after what is queued already, writes what the socket
+    /// takes, and closes once all of it is written (the hub closes a client
+    /// that does not read at the end of the shutdown grace).
     func sayGoodbye(_ reason: GoodbyeReason) {
         guard let context, state == .active else { return }
         lane?.seal()
@@ -516,11 +523,16 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
         MessageEncoder.goodbye(reason: reason, into: &w)
         w.newline()
         queue.appendControl(ByteBuffer(bytes: w.bytes))
+        saidGoodbye = true
         flushQueue()
-        guard queue.isEmpty else {
-            context.close(promise: nil)
-            return
-        }
+    }
+
+    // After `goodbye`: what was queued before it is written first (a client
+    // reading gets every event it was sent, then `goodbye`); one that does
+    // not read is closed by the hub at the end of the shutdown grace.
+    private func closeIfGoodbyeWritten() {
+        guard saidGoodbye, !closingAfterGoodbye, queue.isEmpty, let context else { return }
+        closingAfterGoodbye = true
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
     }

@@ -253,18 +253,6 @@ public enum ScreenReference: Hashable, Sendable, Codable {
     }
 }
 
-/// What the configuration decides for one device.
-public struct DeviceDecision: Hashable, Sendable {
-    /// Screen, rotation, calibration, size override.
-    public var mapping: DeviceMapping
-    /// Why the device is ignored, when it is.
-    public var ignoredBecause: String?
-    /// Whether to grab it exclusively.
-    public var grab: Bool
-    /// Whether it is served to the compositor through a pass-through mirror (semantics §9).
-    public var passThrough: Bool = false
-}
-
 /// The whole configuration file (`/etc/touchd/touchd.yaml`, `--config FILE`);
 /// docs/configuration.md documents every key.
 public struct TouchdConfiguration: Sendable {
@@ -334,43 +322,6 @@ public struct TouchdConfiguration: Sendable {
             }
         }
         return c
-    }
-
-    /// What the device rules set for a device, key by key (a later matching
-    /// rule overrides the keys it sets); keys no rule sets stay nil so udev
-    /// properties can decide them (``LiveDeviceSettings/merged(rule:udev:description:screenNames:)``).
-    public func ruleSettings(for d: DeviceDescription, syspath: String? = nil, udevProperties: [String: String] = [:]) -> DeviceRuleSettings {
-        var s = DeviceRuleSettings()
-        for (i, rule) in devices.enumerated() where rule.match.matches(d, syspath: syspath, udevProperties: udevProperties) {
-            switch rule.screen {
-            case .index(let n)?: s.screen = n
-            case .name(let n)?: s.screen = screens.firstIndex { $0.name == n } ?? s.screen
-            case nil: break
-            }
-            if let r = rule.rotation { s.rotation = r }
-            if let m = rule.calibration { s.calibration = CalibrationMatrix(m[0], m[1], m[2], m[3], m[4], m[5]) }
-            if let size = rule.sizeMM { s.sizeMM = size }
-            if let ignore = rule.ignore { s.ignoredBecause = ignore ? "ignored by devices[\(i)] of the configuration" : nil }
-            if let g = rule.grab { s.grab = g }
-            if let p = rule.passThrough { s.passThrough = p }
-            if let e = rule.passThroughEnding { s.passThroughEnding = e }
-        }
-        return s
-    }
-
-    /// Applies the device rules to a device (``ruleSettings(for:syspath:udevProperties:)``
-    /// with the defaults for keys no rule sets).
-    public func decision(for d: DeviceDescription, syspath: String? = nil, udevProperties: [String: String] = [:]) -> DeviceDecision {
-        let rule = ruleSettings(for: d, syspath: syspath, udevProperties: udevProperties)
-        var mapping = DeviceMapping()
-        if let s = rule.screen { mapping.screen = s }
-        if let r = rule.rotation { mapping.rotation = r }
-        if let m = rule.calibration { mapping.calibration = m }
-        mapping.sizeMM = rule.sizeMM
-        quirks.attributes(for: d).apply(to: &mapping, description: d)
-        var decision = DeviceDecision(mapping: mapping, ignoredBecause: rule.ignoredBecause, grab: rule.grab ?? false)
-        decision.passThrough = rule.passThrough ?? false
-        return decision
     }
 
     /// Reads and checks a configuration file.

@@ -71,6 +71,23 @@ public struct ReplayFeed: Sendable {
         recordings.first(where: { !$0.events.isEmpty })?.events[0].event.time ?? .zero
     }
 
+    /// Up to which time the session's deadlines fire before `step` is carried
+    /// out, the same for every driver of a feed (offline and paced), so both
+    /// give the live daemon's order: a deadline due before a frame fires
+    /// before the frame, at its own time. Before a frame (`group` holds its
+    /// events) or a screen change, up to its time; before a new pass or the
+    /// end, up to one ``TouchSession/replayGapMicroseconds`` after the last
+    /// recording ended (`lastEnd`); nil before a recording's end (its touches
+    /// are cancelled at the time of its last event).
+    public static func deadlineLimit(before step: Step, group: [InputEvent], lastEnd: Timestamp) -> Timestamp? {
+        switch step {
+        case .events: return group.first?.time
+        case .screens(_, let time): return time
+        case .recordingEnded: return nil
+        case .passBegins, .finished: return Timestamp(microseconds: lastEnd.microseconds + TouchSession.replayGapMicroseconds)
+        }
+    }
+
     /// The next step; for ``Step/events(_:)`` the events replace `group`'s contents.
     public mutating func next(into group: inout [InputEvent]) -> Step {
         group.removeAll(keepingCapacity: true)

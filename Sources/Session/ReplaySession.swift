@@ -111,7 +111,8 @@ public struct ReplaySession {
     /// Devices the configuration ignores, with the reason.
     public var ignoredDevices: [(id: DeviceID, reason: String)] {
         deviceList.compactMap { entry in
-            configuration.decision(for: entry.device.description).ignoredBecause.map { (entry.id, $0) }
+            configuration.deviceSettings(for: entry.device.description, udevProperties: entry.device.description.udevProperties)
+                .ignoredBecause.map { (entry.id, $0) }
         }
     }
 
@@ -121,9 +122,7 @@ public struct ReplaySession {
         var session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
         var sink = ReplayOutputSink { _ in }
         let start = ReplayFeed(recordings: recordings).startTime
-        for (id, d) in deviceList {
-            session.addDevice(id, description: d.description, at: start, state: d.initialState, into: &sink)
-        }
+        for (id, d) in deviceList { session.addRecordedDevice(id, d, at: start, into: &sink) }
         return session
     }
 
@@ -167,19 +166,27 @@ public struct ReplaySession {
     }
 
     /// Runs a feed through a session as fast as possible: the offline driver.
-    /// A looping feed stops after `passes` passes.
+    /// A looping feed stops after `passes` passes. Deadlines fire as the
+    /// paced and live drivers fire them (``ReplayFeed/deadlineLimit(before:group:lastEnd:)``);
+    /// after the last pass, every pending one.
     public static func drive<Sink: SessionSink>(_ session: inout TouchSession, feed: ReplayFeed, passes: Int = 1,
                                                 into sink: inout Sink) {
         var feed = feed
         var group: [InputEvent] = []
+        var lastEnd = Timestamp.zero
         while true {
-            switch feed.next(into: &group) {
+            let step = feed.next(into: &group)
+            if let limit = ReplayFeed.deadlineLimit(before: step, group: group, lastEnd: lastEnd) {
+                session.fireDeadlines(upTo: limit, into: &sink)
+            }
+            switch step {
             case .events(let device):
                 session.handle(group, from: device, into: &sink)
             case .screens(let request, _):
                 session.applyRecordedScreenChange(request, into: &sink)
             case .recordingEnded(let time):
                 session.finishTouches(at: time, into: &sink)
+                lastEnd = time
             case .passBegins(let pass):
                 guard pass <= passes else {
                     session.runDownDeadlines(into: &sink)

@@ -2,6 +2,7 @@
 import Gestures
 import JSON
 import TouchCore
+import Trace
 import Wire
 
 /// Receives what a ``TouchSession`` produces, in order, while it is produced.
@@ -107,11 +108,11 @@ public struct TouchSession: Sendable {
         var description: DeviceDescription
         var syspath: String?
         var udevProperties: [String: String]
-        /// The mapping the caller decided (a live device: rules, udev properties
-        /// and quirks merged by the live input's decider); nil when the session
-        /// decides from the configuration's rules. A reload keeps it: the
-        /// caller decides such a device again and reports changes (``changeDevice(_:udevProperties:mapping:at:into:)``).
-        var mapping: DeviceMapping?
+        /// The settings the caller decided (a live device, decided by the live
+        /// input when it opened it, with the same decider); nil when the
+        /// session decides from the configuration. A reload keeps them: the
+        /// caller decides such a device again and reports changes (``changeDevice(_:udevProperties:settings:at:into:)``).
+        var settings: DeviceSettings?
         /// Its state when it was added (``DeviceState``): where a replay pass starts it again.
         var state: DeviceState?
     }
@@ -172,9 +173,10 @@ public struct TouchSession: Sendable {
 
     // MARK: Devices
 
-    /// Adds a device, deciding with the configuration's device rules unless
-    /// the caller decided already (`mapping`: a live device's settings merged
-    /// from rules and udev properties). Returns why it is ignored, if it is.
+    /// Adds a device, deciding its settings with the configuration
+    /// (``TouchdConfiguration/deviceSettings(for:syspath:udevProperties:node:)``)
+    /// unless the caller decided already with the same decider (`settings`: a
+    /// live device, decided when it was opened). Returns why it is ignored, if it is.
     ///
     /// `state` is the device's kernel state when it was opened (a live
     /// device) or when its trace began: the pipeline starts from it, not from
@@ -183,37 +185,50 @@ public struct TouchSession: Sendable {
     @discardableResult
     public mutating func addDevice<Sink: SessionSink>(
         _ id: DeviceID, description: DeviceDescription, at time: Timestamp,
-        syspath: String? = nil, udevProperties: [String: String] = [:], mapping: DeviceMapping? = nil,
+        syspath: String? = nil, udevProperties: [String: String] = [:], settings: DeviceSettings? = nil,
         state: DeviceState? = nil, into sink: inout Sink
     ) -> String? {
         known.removeAll { $0.id == id }
         known.append(KnownDevice(id: id, description: description, syspath: syspath, udevProperties: udevProperties,
-                                 mapping: mapping, state: state))
-        var decision = mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
-            ?? fileConfiguration.decision(for: description, syspath: syspath, udevProperties: udevProperties)
-        if let reason = decision.ignoredBecause {
+                                 settings: settings, state: state))
+        let decision = settings.map { DeviceSettingsDecision.use($0) }
+            ?? fileConfiguration.deviceSettings(for: description, syspath: syspath, udevProperties: udevProperties)
+        guard var mapping = decision.settings?.mapping else {
+            let reason = decision.ignoredBecause ?? "ignored"
             sink.device(.ignored(id, description, reason: reason))
             return reason
         }
-        decision.mapping.screen = screenIndex(fileScreen: decision.mapping.screen, of: id, name: description.name)
-        let info = pipeline.addDevice(id, description: description, mapping: decision.mapping, state: state)
+        mapping.screen = screenIndex(fileScreen: mapping.screen, of: id, name: description.name)
+        let info = pipeline.addDevice(id, description: description, mapping: mapping, state: state)
         updateScreens(into: &sink)
         sink.device(.added(info, at: time))
         return nil
     }
 
-    /// A device's udev properties or mapping changed: when the mapping did,
+    /// Adds a device of a recording as every replay path adds it: with the
+    /// udev properties and the state recorded with it, at the time the
+    /// recordings start (``ReplayFeed/startTime``). Returns why it is
+    /// ignored, if it is.
+    @discardableResult
+    public mutating func addRecordedDevice<Sink: SessionSink>(
+        _ id: DeviceID, _ device: RecordedDevice, at time: Timestamp, into sink: inout Sink
+    ) -> String? {
+        addDevice(id, description: device.description, at: time, udevProperties: device.description.udevProperties,
+                  state: device.initialState, into: &sink)
+    }
+
+    /// A device's udev properties or settings changed: when its mapping did,
     /// its touches are cancelled and it is mapped anew.
     public mutating func changeDevice<Sink: SessionSink>(
-        _ id: DeviceID, udevProperties: [String: String], mapping: DeviceMapping, at time: Timestamp,
+        _ id: DeviceID, udevProperties: [String: String], settings: DeviceSettings, at time: Timestamp,
         into sink: inout Sink
     ) {
         guard let old = pipeline.device(id) else { return }
         if let k = known.firstIndex(where: { $0.id == id }) {
             known[k].udevProperties = udevProperties
-            known[k].mapping = mapping
+            known[k].settings = settings
         }
-        var mapping = mapping
+        var mapping = settings.mapping
         mapping.screen = screenIndex(fileScreen: mapping.screen, of: id, name: old.description.name)
         var info = old
         if old.mapping != mapping {
@@ -319,8 +334,15 @@ public struct TouchSession: Sendable {
     /// input: a long press still held, a double-tap window). Deadlines that
     /// keep renewing themselves stop after 10 000.
     public mutating func runDownDeadlines<Sink: SessionSink>(into sink: inout Sink) {
+        fireDeadlines(upTo: nil, into: &sink)
+    }
+
+    /// Fires each deadline due up to `limit` (every one when nil) at its own
+    /// time, in order. Bounded, so that a deadline that keeps coming back
+    /// cannot hold a driver.
+    public mutating func fireDeadlines<Sink: SessionSink>(upTo limit: Timestamp?, into sink: inout Sink) {
         var fired = 0
-        while let deadline = nextDeadline, fired < 10_000 {
+        while let deadline = nextDeadline, limit.map({ deadline <= $0 }) ?? true, fired < 10_000 {
             advance(to: deadline, into: &sink)
             fired += 1
         }
@@ -496,8 +518,10 @@ public struct TouchSession: Sendable {
         var overrides = screenOverrides
         let oldFile = fileConfiguration
         let deviceScreens = known.map { d in
-            let before = d.mapping?.screen ?? oldFile.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
-            let after = d.mapping?.screen ?? new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).mapping.screen
+            let before = d.settings?.mapping.screen
+                ?? oldFile.deviceSettings(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).settings?.mapping.screen ?? 0
+            let after = d.settings?.mapping.screen
+                ?? new.deviceSettings(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).settings?.mapping.screen ?? 0
             return (id: d.id, name: d.description.name,
                     old: oldFile.screens.indices.contains(before) ? oldFile.screens[before].name : nil,
                     new: new.screens.indices.contains(after) ? new.screens[after].name : nil)
@@ -531,11 +555,11 @@ public struct TouchSession: Sendable {
             for d in known {
                 // A device the caller decided keeps its mapping (udev's settings
                 // included) until the caller decides it again with the new file.
-                var decision = d.mapping.map { DeviceDecision(mapping: $0, ignoredBecause: nil, grab: false) }
-                    ?? new.decision(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties)
-                guard decision.ignoredBecause == nil else { continue }
-                decision.mapping.screen = screenIndex(fileScreen: decision.mapping.screen, of: d.id, name: d.description.name)
-                pipeline.addDevice(d.id, description: d.description, mapping: decision.mapping, state: states[d.id])
+                let decided = d.settings
+                    ?? new.deviceSettings(for: d.description, syspath: d.syspath, udevProperties: d.udevProperties).settings
+                guard var mapping = decided?.mapping else { continue }
+                mapping.screen = screenIndex(fileScreen: mapping.screen, of: d.id, name: d.description.name)
+                pipeline.addDevice(d.id, description: d.description, mapping: mapping, state: states[d.id])
             }
             updateScreens(into: &sink)
         } else {

@@ -119,10 +119,9 @@ public enum Daemon {
                 throw DaemonStartError(status: 66, "cannot replay \(replayPath): \(error)")
             }
             for w in recording!.warnings { logger.warning("\(w.description)") }
-            let startTime = recording!.events.first?.event.time ?? .zero
-            for (i, d) in recording!.devices.enumerated() {
-                await engine.addDevice(DeviceID(rawValue: UInt32(i)), description: d.description, at: startTime)
-            }
+            // The devices as every replay path adds them, with the feed's ids and start time.
+            let feed = ReplayFeed(recordings: [recording!])
+            for (id, d) in feed.devices { await engine.addRecordedDevice(id, d, at: feed.startTime) }
             live = nil
         } else {
             recording = nil

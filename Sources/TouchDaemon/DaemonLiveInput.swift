@@ -127,13 +127,13 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
             switch event {
             case .deviceAdded(let id, let description, let info):
                 engine.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
-                                 udevProperties: info.udevProperties, mapping: info.settings.mapping,
+                                 udevProperties: info.udevProperties, settings: info.settings,
                                  state: info.stateAtOpen)
                 logger.info("opened \(info.node)", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)"])
                 passThrough.added(id, info: info, on: engine)
             case .deviceChanged(let id, let info):
                 engine.changeDevice(id, at: LiveClock.now(), udevProperties: info.udevProperties,
-                                    mapping: info.settings.mapping)
+                                    settings: info.settings)
                 logger.info("udev changed \(info.node)", metadata: ["device": "\(id.rawValue)"])
                 passThrough.changed(id, info: info, on: engine)
             case .events(let id, let batch):

@@ -80,7 +80,7 @@ struct LiveOutputBuffer: SessionSink {
 /// ```
 ///
 /// Devices come from a ``LiveDeviceSource`` deciding with the configuration's
-/// device rules and udev properties (``TouchdConfiguration/liveDecision(_:)``).
+/// device rules and udev properties (``TouchdConfiguration/deviceSettings(for:syspath:udevProperties:node:)``).
 /// The poll waits until the core's next deadline (event times and the
 /// deadline are `CLOCK_MONOTONIC`); when one is due, what the devices have
 /// queued is read first, so the output matches offline replay of the same
@@ -115,7 +115,7 @@ public final class LiveTouchSession {
                 accepts: @escaping (UdevDeviceInfo) -> Bool = { _ in true }) throws(LiveInputError) {
         self.configuration = configuration
         source = try LiveDeviceSource(watchesHotplug: watchesHotplug, accepts: accepts,
-                                      decide: { configuration.liveDecision($0) })
+                                      decide: { configuration.deviceSettings(for: $0) })
         session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
     }
 
@@ -161,11 +161,11 @@ public final class LiveTouchSession {
         case .deviceAdded(let id, let description, let info):
             buffer.infos[id] = info
             session.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
-                              udevProperties: info.udevProperties, mapping: info.settings.mapping,
+                              udevProperties: info.udevProperties, settings: info.settings,
                               state: info.stateAtOpen, into: &buffer)
         case .deviceChanged(let id, let info):
             buffer.infos[id] = info
-            session.changeDevice(id, udevProperties: info.udevProperties, mapping: info.settings.mapping,
+            session.changeDevice(id, udevProperties: info.udevProperties, settings: info.settings,
                                  at: LiveClock.now(), into: &buffer)
         case .events(let id, let events):
             session.handle(events, from: id, into: &buffer)

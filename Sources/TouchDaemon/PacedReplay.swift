@@ -133,48 +133,32 @@ final class PacedReplay: Service, InputThreadSource, @unchecked Sendable {
 
     private func step(_ engine: isolated TouchSessionActor) -> Step {
         if pending == nil { pending = feed.next(into: &group) }
-        switch pending! {
-        case .events(let device):
-            let time = group[0].time
-            // The deadlines that come before the frame, each at its own time.
-            if let d = engine.nextDeadline, d <= time {
-                guard wait(until: d) else { return .yield }
-                engine.advance(to: d)
-                return .yield
-            }
-            guard wait(until: time, frame: true) else { return .yield }
-            engine.handle(group, from: device)
-            pending = nil
+        let step = pending!
+        // The deadlines that come before the step, each at its own time (the
+        // same limit as offline replay's, so both give the same order).
+        if let limit = ReplayFeed.deadlineLimit(before: step, group: group, lastEnd: lastEnd),
+           let d = engine.nextDeadline, d <= limit {
+            guard wait(until: d) else { return .yield }
+            engine.advance(to: d)
             return .yield
+        }
+        switch step {
+        case .events(let device):
+            guard wait(until: group[0].time, frame: true) else { return .yield }
+            engine.handle(group, from: device)
         case .screens(let request, let time):
-            if let d = engine.nextDeadline, d <= time {
-                guard wait(until: d) else { return .yield }
-                engine.advance(to: d)
-                return .yield
-            }
             guard wait(until: time) else { return .yield }
             engine.applyRecordedScreenChange(request)
-            pending = nil
-            return .yield
         case .recordingEnded(let time):
             engine.finishTouches(at: time)
             lastEnd = time
-            pending = nil
-            return .yield
         case .passBegins, .finished:
-            // Deadlines after the last event (a double-tap window, a long press still held).
-            let passEnd = Timestamp(microseconds: lastEnd.microseconds + TouchSession.replayGapMicroseconds)
-            if let d = engine.nextDeadline, d <= passEnd {
-                guard wait(until: d) else { return .yield }
-                engine.advance(to: d)
-                return .yield
-            }
-            logger.info("replay pass finished", metadata: ["pass": "\(feed.pass - (pending == .finished ? 0 : 1))", "events": "\(recording.events.count)"])
-            guard pending != .finished else { return .finished }
+            logger.info("replay pass finished", metadata: ["pass": "\(feed.pass - (step == .finished ? 0 : 1))", "events": "\(recording.events.count)"])
+            guard step != .finished else { return .finished }
             engine.restartDevices()
-            pending = nil
-            return .yield
         }
+        pending = nil
+        return .yield
     }
 
     /// True when event time `t` is due; otherwise waits for it (or for a job,

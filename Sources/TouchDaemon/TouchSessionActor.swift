@@ -60,7 +60,7 @@ public actor TouchSessionActor {
     /// The touch session: pipeline, engine, devices, deadlines.
     var session: TouchSession
     /// How live devices are decided: the configuration in force, replaced by ``reload(_:)``.
-    public nonisolated let deviceDecider: LiveDeviceDecider
+    nonisolated let deviceDecider: LiveDeviceDecider
     /// Where the session's outputs go: encoded into one batch per device read.
     var router: DaemonSessionSink
     let board: HelloBoard
@@ -145,9 +145,9 @@ public actor TouchSessionActor {
     @discardableResult
     public func addDevice(_ id: DeviceID, description: DeviceDescription, at time: Timestamp,
                           syspath: String? = nil, udevProperties: [String: String] = [:],
-                          mapping: DeviceMapping? = nil, state: DeviceState? = nil) -> String? {
+                          settings: DeviceSettings? = nil, state: DeviceState? = nil) -> String? {
         let ignored = session.addDevice(id, description: description, at: time, syspath: syspath,
-                                        udevProperties: udevProperties, mapping: mapping, state: state, into: &router)
+                                        udevProperties: udevProperties, settings: settings, state: state, into: &router)
         if ignored == nil {
             record { r throws(TraceError) in
                 try r.addDevice(id, description, udevProperties: udevProperties, state: state, at: time)
@@ -155,6 +155,15 @@ public actor TouchSessionActor {
         }
         finishDeviceChange()
         return ignored
+    }
+
+    /// Adds a device of a recording (`touchd --replay`) as every replay path
+    /// adds it (``TouchSession/addRecordedDevice(_:_:at:into:)``): with the
+    /// udev properties and the state recorded with it.
+    @discardableResult
+    public func addRecordedDevice(_ id: DeviceID, _ device: RecordedDevice, at time: Timestamp) -> String? {
+        addDevice(id, description: device.description, at: time, udevProperties: device.description.udevProperties,
+                  state: device.initialState)
     }
 
     /// Removes a device: its touches are cancelled, a `device` event says it went away.
@@ -255,8 +264,8 @@ public actor TouchSessionActor {
     /// A device's udev properties or mapping changed: when the mapping did, its
     /// touches are cancelled and it is mapped anew; a `device` event (`changed`)
     /// announces it either way.
-    public func changeDevice(_ id: DeviceID, at time: Timestamp, udevProperties: [String: String], mapping: DeviceMapping) {
-        session.changeDevice(id, udevProperties: udevProperties, mapping: mapping, at: time, into: &router)
+    public func changeDevice(_ id: DeviceID, at time: Timestamp, udevProperties: [String: String], settings: DeviceSettings) {
+        session.changeDevice(id, udevProperties: udevProperties, settings: settings, at: time, into: &router)
         finishDeviceChange()
     }
 

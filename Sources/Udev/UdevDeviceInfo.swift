@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+import TouchCore
+
 /// The kind of touch device udev's `input_id` builtin says a node is.
 public enum TouchDeviceKind: String, Hashable, Sendable, CaseIterable {
     /// `ID_INPUT_TOUCHSCREEN=1`
@@ -20,8 +22,17 @@ public struct PhysicalSize: Hashable, Sendable, CustomStringConvertible {
         self.width = width
         self.height = height
     }
+    /// The same size as TouchCore's value.
+    public init(_ size: SizeMM) { self.init(width: size.width, height: size.height) }
     /// `WxH`, the `TOUCHD_SIZE_MM` format.
     public var description: String { "\(width)x\(height)" }
+}
+
+extension UdevError {
+    /// A setting property that could not be read (``UdevSettingProperties``).
+    init(_ error: UdevPropertyError) {
+        self.init(.badProperty, subject: error.device, message: error.message)
+    }
 }
 
 /// One udev device (normally an input event node) with its properties, and
@@ -72,28 +83,25 @@ public struct UdevDeviceInfo: Hashable, Sendable {
         return nil
     }
 
-    /// `TOUCHD_SCREEN`: the name of the screen (output) this device maps to, nil when unset or empty.
-    public var screen: String? {
-        guard let value = properties["TOUCHD_SCREEN"]?.trimmed, !value.isEmpty else { return nil }
-        return value
-    }
+    /// The properties that are device settings (`TOUCHD_*`,
+    /// `LIBINPUT_CALIBRATION_MATRIX`, `ID_INPUT_WIDTH_MM`...), read as every
+    /// path reads them (TouchCore's ``UdevSettingProperties``).
+    public var settingProperties: UdevSettingProperties { UdevSettingProperties(properties, device: name) }
+
+    /// `TOUCHD_SCREEN`: a screen name or index, nil when unset or empty.
+    public var screen: String? { settingProperties.screen }
 
     /// `TOUCHD_MIRROR=1`: touchd's own pass-through mirror (set by the shipped
     /// rule in `70-touchd.rules` on devices whose phys starts `touchd-mirror-`),
     /// which touchd never reads.
-    public var isTouchdMirror: Bool { properties["TOUCHD_MIRROR"]?.trimmed == "1" }
+    public var isTouchdMirror: Bool { settingProperties.isTouchdMirror }
 
     /// `TOUCHD_IGNORE`: true when a udev rule tells touchd to leave the device alone.
     ///
     /// - Throws: ``UdevError`` `.badProperty` for a value other than
     ///   `1/0`, `true/false`, `yes/no`, `on/off` (any case) or empty.
     public func isIgnored() throws(UdevError) -> Bool {
-        guard let raw = properties["TOUCHD_IGNORE"] else { return false }
-        switch raw.trimmed.lowercased() {
-        case "1", "true", "yes", "on": return true
-        case "0", "false", "no", "off", "": return false
-        default: throw badProperty("TOUCHD_IGNORE", raw, expected: "1 or 0 (also true/false, yes/no, on/off)")
-        }
+        do { return try settingProperties.ignore() } catch { throw UdevError(error) }
     }
 
     /// `TOUCHD_PASS_THROUGH`: serve the device through a pass-through mirror
@@ -102,12 +110,7 @@ public struct UdevDeviceInfo: Hashable, Sendable {
     /// - Throws: ``UdevError`` `.badProperty` for a value other than
     ///   `1/0`, `true/false`, `yes/no`, `on/off` (any case).
     public func passThrough() throws(UdevError) -> Bool? {
-        guard let raw = properties["TOUCHD_PASS_THROUGH"] else { return nil }
-        switch raw.trimmed.lowercased() {
-        case "1", "true", "yes", "on": return true
-        case "0", "false", "no", "off": return false
-        default: throw badProperty("TOUCHD_PASS_THROUGH", raw, expected: "1 or 0 (also true/false, yes/no, on/off)")
-        }
+        do { return try settingProperties.passThrough() } catch { throw UdevError(error) }
     }
 
     /// `TOUCHD_SIZE_MM` (`WIDTHxHEIGHT`, e.g. `293.5x165`): the active area's size, overriding what the device reports.
@@ -115,23 +118,12 @@ public struct UdevDeviceInfo: Hashable, Sendable {
     /// - Returns: nil when unset.
     /// - Throws: ``UdevError`` `.badProperty` when malformed or not positive.
     public func sizeOverride() throws(UdevError) -> PhysicalSize? {
-        guard let raw = properties["TOUCHD_SIZE_MM"] else { return nil }
-        let parts = raw.trimmed.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]),
-              width > 0, height > 0, width.isFinite, height.isFinite else {
-            throw badProperty("TOUCHD_SIZE_MM", raw, expected: "WIDTHxHEIGHT in millimetres, e.g. 293.5x165")
-        }
-        return PhysicalSize(width: width, height: height)
+        do { return try settingProperties.sizeOverride().map(PhysicalSize.init) } catch { throw UdevError(error) }
     }
 
     /// `ID_INPUT_WIDTH_MM` and `ID_INPUT_HEIGHT_MM`, which udev derives from the
     /// axis resolution; nil unless both are present and positive numbers.
-    public var reportedSize: PhysicalSize? {
-        guard let w = properties["ID_INPUT_WIDTH_MM"].flatMap({ Double($0.trimmed) }),
-              let h = properties["ID_INPUT_HEIGHT_MM"].flatMap({ Double($0.trimmed) }),
-              w > 0, h > 0 else { return nil }
-        return PhysicalSize(width: w, height: h)
-    }
+    public var reportedSize: PhysicalSize? { settingProperties.reportedSize.map(PhysicalSize.init) }
 
     /// The size touchd uses: `TOUCHD_SIZE_MM` when set, else `ID_INPUT_WIDTH_MM`/`HEIGHT_MM`.
     public func size() throws(UdevError) -> PhysicalSize? {
@@ -148,26 +140,8 @@ public struct UdevDeviceInfo: Hashable, Sendable {
     /// - Returns: nil when unset.
     /// - Throws: ``UdevError`` `.badProperty` unless it is exactly six finite numbers.
     public func calibrationMatrix() throws(UdevError) -> [Double]? {
-        guard let raw = calibrationMatrixText else { return nil }
-        let numbers = raw.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Double($0) }
-        guard numbers.count == 6, numbers.allSatisfy({ $0?.isFinite ?? false }) else {
-            throw badProperty("LIBINPUT_CALIBRATION_MATRIX", raw, expected: "six numbers, e.g. 1 0 0 0 1 0")
-        }
-        return numbers.compactMap { $0 }
+        do { return try settingProperties.calibrationMatrix() } catch { throw UdevError(error) }
     }
 
     private func flag(_ key: String) -> Bool { properties[key] == "1" }
-
-    private func badProperty(_ key: String, _ raw: String, expected: String) -> UdevError {
-        UdevError(.badProperty, subject: name, message: "\(key)=\"\(raw)\": expected \(expected)")
-    }
-}
-
-extension String {
-    fileprivate var trimmed: String {
-        var view = Substring(self)
-        while let first = view.first, first.isWhitespace { view.removeFirst() }
-        while let last = view.last, last.isWhitespace { view.removeLast() }
-        return String(view)
-    }
 }

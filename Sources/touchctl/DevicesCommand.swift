@@ -98,42 +98,25 @@ enum LiveDeviceText {
         let touchTypes = c.touchTypes.map(\.rawValue).joined(separator: ", ")
         lines.append("  type: \(live.kind?.rawValue ?? "unknown") (touch types: \(touchTypes.isEmpty ? "none" : touchTypes))")
         lines.append("  slots: \(device.description.slotCount)")
-        let sizeSource: String
-        switch s.sizeSource {
-        case .configuration: sizeSource = "configuration"
-        case .touchdProperty: sizeSource = "udev TOUCHD_SIZE_MM"
-        case .udevProperty: sizeSource = "udev ID_INPUT_WIDTH_MM/ID_INPUT_HEIGHT_MM"
-        case .quirk: sizeSource = "libinput quirk"
-        case .device: sizeSource = device.geometry.source.rawValue
-        }
+        let sizeSource = s.origins.size == .device ? device.geometry.source.rawValue : s.origins.size.description
         lines.append("  size: \(TouchText.fixed(device.geometry.width, 1)) x \(TouchText.fixed(device.geometry.height, 1)) mm (\(sizeSource))")
         let screenName = screens.indices.contains(s.mapping.screen) ? screens[s.mapping.screen].name : "?"
-        var mapping = "  screen: \(s.mapping.screen) \"\(screenName)\" (\(source(s.screenSource)))"
+        var mapping = "  screen: \(s.mapping.screen) \"\(screenName)\" (\(s.origins.screen))"
         if screens.indices.contains(s.mapping.screen), screens[s.mapping.screen].rotation != .none {
             mapping += ", screen turned \(screens[s.mapping.screen].rotation.rawValue)"
         }
-        if s.mapping.rotation != .none { mapping += ", rotation \(s.mapping.rotation.rawValue)" }
+        if s.mapping.rotation != .none { mapping += ", rotation \(s.mapping.rotation.rawValue) (\(s.origins.rotation))" }
         if s.mapping.calibration != .identity {
-            mapping += ", calibration \(s.mapping.calibration) (\(source(s.calibrationSource)))"
+            mapping += ", calibration \(s.mapping.calibration) (\(s.origins.calibration))"
         }
-        if s.grab { mapping += ", grabbed" }
+        if s.grab { mapping += ", grabbed (\(s.origins.grab))" }
         lines.append(mapping)
-        lines.append("  pass-through: \(s.passThrough ? "on" : "off") (\(source(s.passThroughSource)))"
+        lines.append("  pass-through: \(s.passThrough ? "on" : "off") (\(s.origins.passThrough))"
                      + (s.passThrough ? ", taken touches end: \(s.passThroughEnding.rawValue)" : ""))
         lines.append("  syspath: \(live.syspath)")
         lines.append(contentsOf: DeviceText.quirkLines(device.mapping.quirks))
         for w in s.warnings { lines.append("  warning: \(w)") }
         return lines
-    }
-
-    static func source(_ s: SettingSource) -> String {
-        switch s {
-        case .configuration: return "configuration"
-        case .touchdProperty: return "udev TOUCHD_*"
-        case .udevProperty: return "udev LIBINPUT_CALIBRATION_MATRIX"
-        case .quirk: return "libinput quirk"
-        case .device: return "default"
-        }
     }
 }
 

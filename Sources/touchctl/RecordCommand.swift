@@ -6,6 +6,8 @@ import Darwin
 #endif
 import ArgumentParser
 import LiveInput
+import Session
+import TouchDaemon
 import SystemCalls
 import TouchCore
 import Trace
@@ -47,11 +49,12 @@ struct RecordCommand: ParsableCommand {
         let source: LiveDeviceSource
         do {
             // Recording takes every selected touch device as it is: no configuration, no grab.
+            let asItIs = TouchdConfiguration()
             source = try LiveDeviceSource(decide: { candidate in
                 guard selected.isEmpty || selected.contains(candidate.node) || selected.contains(candidate.description.name) else {
                     return .ignore(reason: "not selected")
                 }
-                return LiveDeviceSource.udevOnlyDecision(candidate)
+                return asItIs.deviceSettings(for: candidate)
             })
         } catch {
             printError("touchctl: " + error.description)

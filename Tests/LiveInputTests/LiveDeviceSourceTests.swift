@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import KernelTesting
+import Session
 import Testing
 import TouchCore
 import Trace
@@ -11,10 +12,16 @@ import Udev
 /// The live source: wakeups, devices that cannot be opened, TOUCHD_IGNORE,
 /// and (in the `make test-vm` guest) real uinput devices coming and going.
 @Suite(.serialized) struct LiveDeviceSourceTests {
+    /// The daemon's decision without a configuration file: udev's properties and the device.
+    static func asUdevSays(_ candidate: LiveDeviceCandidate) -> DeviceSettingsDecision {
+        TouchdConfiguration().deviceSettings(for: candidate.description, syspath: candidate.udev.syspath,
+                                             udevProperties: candidate.udev.properties, node: candidate.node)
+    }
+
     // MARK: Host (and guest)
 
     @Test func wakeupFromAnotherThreadEndsThePoll() throws {
-        let source = try LiveDeviceSource(watchesHotplug: false, accepts: { _ in false })
+        let source = try LiveDeviceSource(watchesHotplug: false, accepts: { _ in false }, decide: Self.asUdevSays)
         #expect(try source.start().isEmpty)
         let wakeup = source.wakeup
         let thread = Thread { wakeup.wake() }
@@ -25,7 +32,7 @@ import Udev
     }
 
     @Test func aVanishedNodeIsReportedByNameAndOthersAreServed() throws {
-        let source = try LiveDeviceSource(watchesHotplug: false)
+        let source = try LiveDeviceSource(watchesHotplug: false, decide: Self.asUdevSays)
         var out: [LiveInputEvent] = []
         source.consider(Self.fakeTouchscreen(node: "/dev/input/event9999"), into: &out)
         #expect(out.map(\.summary) == ["openFailed /dev/input/event9999 openFailed"])
@@ -36,7 +43,7 @@ import Udev
     }
 
     @Test func touchdIgnoreLeavesTheDeviceUnopened() throws {
-        let source = try LiveDeviceSource(watchesHotplug: false)
+        let source = try LiveDeviceSource(watchesHotplug: false, decide: Self.asUdevSays)
         var out: [LiveInputEvent] = []
         // The node does not exist: opening it would report openFailed instead.
         source.consider(Self.fakeTouchscreen(node: "/dev/input/event9998", extra: ["TOUCHD_IGNORE": "yes"]), into: &out)
@@ -47,7 +54,7 @@ import Udev
     }
 
     @Test func nonTouchDevicesAreNotConsidered() throws {
-        let source = try LiveDeviceSource(watchesHotplug: false)
+        let source = try LiveDeviceSource(watchesHotplug: false, decide: Self.asUdevSays)
         var out: [LiveInputEvent] = []
         source.consider(UdevDeviceInfo(syspath: "/sys/devices/virtual/input/input9/event9997", devnode: "/dev/input/event9997",
                                        sysname: "event9997", properties: ["ID_INPUT_KEYBOARD": "1"]), into: &out)
@@ -66,7 +73,7 @@ import Udev
     func hotplugAddReadRemoveAndReAddWithNewIDs() throws {
         let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
         var syspaths: [String] = []
-        let source = try LiveDeviceSource(accepts: { info in syspaths.contains { info.syspath.hasPrefix($0 + "/") } })
+        let source = try LiveDeviceSource(accepts: { info in syspaths.contains { info.syspath.hasPrefix($0 + "/") } }, decide: Self.asUdevSays)
         #expect(try source.start().isEmpty)
 
         var ids: [DeviceID] = []
@@ -79,7 +86,7 @@ import Udev
             #expect(seen.name == description.name)
             #expect(info.node == uinput.devnode)
             #expect(info.kind == .touchscreen)
-            #expect(info.settings == LiveDeviceSettings())
+            #expect(info.settings == DeviceSettings())
 
             try uinput.write(TouchFrames.down(slot: 0, trackingID: 10 + Int32(round), x: 300, y: 400))
             let read = try LiveFixtures.pump(source) { if case .events = $0 { true } else { false } }
@@ -102,7 +109,7 @@ import Udev
     func roundsIntoOneBufferKeepWhatAnEarlierRoundHandedOut() throws {
         let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
         var syspath = ""
-        let source = try LiveDeviceSource(accepts: { info in !syspath.isEmpty && info.syspath.hasPrefix(syspath + "/") })
+        let source = try LiveDeviceSource(accepts: { info in !syspath.isEmpty && info.syspath.hasPrefix(syspath + "/") }, decide: Self.asUdevSays)
         #expect(try source.start().isEmpty)
         let uinput = try UinputDevice(description: description)
         syspath = try #require(uinput.syspath)
@@ -155,7 +162,7 @@ import Udev
         }
         let info = try #require(enumerated)
         uinput.close()
-        let source = try LiveDeviceSource(watchesHotplug: false)
+        let source = try LiveDeviceSource(watchesHotplug: false, decide: Self.asUdevSays)
         var out: [LiveInputEvent] = []
         source.consider(info, into: &out)
         let node = try #require(info.devnode)
@@ -185,7 +192,7 @@ import Udev
         defer { try? setRule(nil) }
 
         var syspaths: [String] = []
-        let source = try LiveDeviceSource(accepts: { info in syspaths.contains { info.syspath.hasPrefix($0 + "/") } })
+        let source = try LiveDeviceSource(accepts: { info in syspaths.contains { info.syspath.hasPrefix($0 + "/") } }, decide: Self.asUdevSays)
         #expect(try source.start().isEmpty)
         let uinput = try UinputDevice(description: description)
         syspaths.append(try #require(uinput.syspath))
@@ -243,7 +250,7 @@ import Udev
         let source = try LiveDeviceSource(accepts: { info in
             info.syspath.hasPrefix(ignoredPath + "/") || info.syspath.hasPrefix(grabbedPath + "/")
         }, decide: { candidate in
-            candidate.udev.syspath.hasPrefix(ignoredPath + "/") ? .ignore(reason: "test rule") : .use(LiveDeviceSettings(grab: true))
+            candidate.udev.syspath.hasPrefix(ignoredPath + "/") ? .ignore(reason: "test rule") : .use({ var s = DeviceSettings(); s.grab = true; return s }())
         })
         var seen = try source.start()
         for _ in 0..<50 where seen.count < 2 {
@@ -297,7 +304,7 @@ extension LiveInputEvent {
     }
 
     @Test func aMarkedMirrorIsReportedIgnoredWithoutBeingOpened() throws {
-        let source = try LiveDeviceSource(watchesHotplug: false)
+        let source = try LiveDeviceSource(watchesHotplug: false, decide: LiveDeviceSourceTests.asUdevSays)
         var out: [LiveInputEvent] = []
         // The node does not exist: opening it would report openFailed instead.
         source.consider(LiveDeviceSourceTests.fakeTouchscreen(node: "/dev/input/event9995", extra: ["TOUCHD_MIRROR": "1"]), into: &out)
@@ -310,7 +317,7 @@ extension LiveInputEvent {
         let description = try LiveFixtures.description("touchscreens/Atmel maXTouch Touchscreen.desc")
         let mirror = try UinputDevice.mirror(of: description)
         let syspath = try #require(mirror.syspath)
-        let source = try LiveDeviceSource(accepts: { $0.syspath.hasPrefix(syspath + "/") })
+        let source = try LiveDeviceSource(accepts: { $0.syspath.hasPrefix(syspath + "/") }, decide: LiveDeviceSourceTests.asUdevSays)
         var seen = try source.start()
         // Present now, or added by udev's event once it has classified the device.
         for _ in 0..<50 where seen.isEmpty {

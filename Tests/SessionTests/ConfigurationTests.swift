@@ -5,6 +5,15 @@ import TouchCore
 import Session
 
 @Suite struct ConfigurationTests {
+    /// A description touches can come from (the decider ignores any other).
+    static func touchscreen(_ d: DeviceDescription) -> DeviceDescription {
+        var d = d
+        d.enable(.key, EventCode.btnTouch)
+        d.enable(.abs, EventCode.absX, absInfo: AbsInfo(minimum: 0, maximum: 100))
+        d.enable(.abs, EventCode.absY, absInfo: AbsInfo(minimum: 0, maximum: 100))
+        return d
+    }
+
     func parse(_ yaml: String) throws(ConfigurationError) -> TouchdConfiguration {
         try TouchdConfiguration.parse(yaml: yaml, file: "test.yaml")
     }
@@ -35,24 +44,23 @@ import Session
               - match: {name: "Atmel*"}
                 sizeMM: {width: 217, height: 136}
             """)
-        let atmel = DeviceDescription(name: "Atmel maXTouch Touchscreen", id: InputID(bustype: 0x18))
-        let d = c.decision(for: atmel)
+        let atmel = Self.touchscreen(DeviceDescription(name: "Atmel maXTouch Touchscreen", id: InputID(bustype: 0x18)))
+        let d = try #require(c.deviceSettings(for: atmel).settings)
         #expect(d.mapping.screen == 1 && d.mapping.rotation == .half && d.mapping.sizeMM == SizeMM(width: 217, height: 136))
-        #expect(d.ignoredBecause == nil)
-        let egalax = DeviceDescription(name: "eGalax Inc. USB TouchController", id: InputID(bustype: 3, vendor: 0x0eef, product: 1))
-        #expect(c.decision(for: egalax).ignoredBecause?.contains("devices[1]") == true)
-        let other = DeviceDescription(name: "N-Trig MultiTouch", id: InputID(bustype: 3, vendor: 0x1b96, product: 1))
-        #expect(c.decision(for: other).mapping == DeviceMapping())
+        let egalax = Self.touchscreen(DeviceDescription(name: "eGalax Inc. USB TouchController", id: InputID(bustype: 3, vendor: 0x0eef, product: 1)))
+        #expect(c.deviceSettings(for: egalax).ignoredBecause?.contains("devices[1]") == true)
+        let other = Self.touchscreen(DeviceDescription(name: "N-Trig MultiTouch", id: InputID(bustype: 3, vendor: 0x1b96, product: 1)))
+        #expect(c.deviceSettings(for: other).settings?.mapping == DeviceMapping())
         // Pixel density for edge zones comes from the screen's physical size.
         #expect(c.gestures.screens[1].pixelsPerMillimetre.map { abs($0 - 1280.0 / 217) < 1e-9 } == true)
     }
 
     @Test func udevPropertiesOfARecordingCanBeMatched() throws {
         let c = try parse("devices:\n  - match: {udev: {ID_INPUT_TOUCHPAD: \"1\"}}\n    ignore: true\n")
-        var pad = DeviceDescription(name: "pad")
+        var pad = Self.touchscreen(DeviceDescription(name: "pad"))
         pad.udevProperties = ["ID_INPUT_TOUCHPAD": "1"]
-        #expect(c.decision(for: pad).ignoredBecause != nil)
-        #expect(c.decision(for: DeviceDescription(name: "screen")).ignoredBecause == nil)
+        #expect(c.deviceSettings(for: pad, udevProperties: pad.udevProperties).ignoredBecause?.contains("devices[0]") == true)
+        #expect(c.deviceSettings(for: Self.touchscreen(DeviceDescription(name: "screen"))).ignoredBecause == nil)
     }
 
     @Test("a screen's rotation turns what the user sees: sizes swap at 90 and 270, insets and density carry over")
@@ -120,16 +128,16 @@ import Session
           - match: {name: "Panel B"}
             passThrough: false
         """)
-        var a = DeviceDescription(name: "Panel A")
-        a.enable(.abs, EventCode.absX, absInfo: AbsInfo(minimum: 0, maximum: 100))
+        let a = Self.touchscreen(DeviceDescription(name: "Panel A"))
         var b = a
         b.name = "Panel B"
         var other = a
         other.name = "Other"
-        #expect(c.decision(for: a).passThrough)
-        #expect(!c.decision(for: b).passThrough)
-        #expect(!c.decision(for: other).passThrough)
-        #expect(c.ruleSettings(for: other).passThrough == nil)
+        #expect(c.deviceSettings(for: a).settings?.passThrough == true)
+        #expect(c.deviceSettings(for: b).settings?.passThrough == false)
+        #expect(c.deviceSettings(for: b).settings?.origins.passThrough.isConfiguration == true)
+        #expect(c.deviceSettings(for: other).settings?.passThrough == false)
+        #expect(c.deviceSettings(for: other).settings?.origins.passThrough == .device)
         #expect(error("devices:\n  - passThrough: maybe\n")?.path == "devices[0].passThrough")
     }
 }

@@ -137,12 +137,12 @@ import TouchTesting
             passThrough: true
             passThroughEnding: cancel
         """, file: "test.yaml")
-        var panel = DeviceDescription(name: "Panel A")
-        panel.enable(.abs, EventCode.absX, absInfo: AbsInfo(minimum: 0, maximum: 100))
+        let panel = ConfigurationTests.touchscreen(DeviceDescription(name: "Panel A"))
         var other = panel
         other.name = "Other"
-        #expect(c.ruleSettings(for: panel).passThroughEnding == .cancel)
-        #expect(c.ruleSettings(for: other).passThroughEnding == nil)
+        #expect(c.deviceSettings(for: panel).settings?.passThroughEnding == .cancel)
+        #expect(c.deviceSettings(for: other).settings?.passThroughEnding == .default)
+        #expect(c.deviceSettings(for: other).settings?.origins.passThroughEnding == .device)
         do {
             _ = try TouchdConfiguration.parse(yaml: """
             devices:

@@ -93,7 +93,7 @@ import Session
 
         let time = try #require(recording.events.prefix(200).last).event.time
         await engine.changeDevice(id, at: time, udevProperties: ["TOUCHD_SIZE_MM": "150x100"],
-                                  mapping: DeviceMapping(sizeMM: SizeMM(width: 150, height: 100)))
+                                  settings: DeviceSettings(mapping: DeviceMapping(sizeMM: SizeMM(width: 150, height: 100))))
         let lines = published.withLock { $0 }.map { ($0.stream, String(decoding: $0.line, as: UTF8.self)) }
         let cancelled = lines.filter { $0.0 == .touch && $0.1.contains(#""phase":"cancelled""#) }
         #expect(cancelled.count == down)
@@ -105,7 +105,7 @@ import Session
 
         // Properties alone (same mapping): announced, nothing cancelled.
         published.withLock { $0.removeAll() }
-        await engine.changeDevice(id, at: time, udevProperties: [:], mapping: DeviceMapping(sizeMM: SizeMM(width: 150, height: 100)))
+        await engine.changeDevice(id, at: time, udevProperties: [:], settings: DeviceSettings(mapping: DeviceMapping(sizeMM: SizeMM(width: 150, height: 100))))
         #expect(published.withLock { $0 }.map(\.stream) == [.device])
     }
 
