@@ -84,6 +84,8 @@ let package = Package(
             ]
         ),
         .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "YAMLReader", "Quirks", "KeyboardKeys"]),
+        // Pass-through's decisions per device, as a pure state machine returning actions (docs/state-machines/pass-through.md).
+        .target(name: "PassThroughMachine", dependencies: ["TouchCore"]),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "KeyboardKeys", "SystemCalls"]),
         .target(name: "Udev", dependencies: ["CLibudev", "TouchCore", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
@@ -94,7 +96,7 @@ let package = Package(
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls", "Quirks", "KeyboardKeys",
+                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls", "Quirks", "KeyboardKeys", "PassThroughMachine",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -139,6 +141,7 @@ let package = Package(
         .testTarget(name: "TraceTests", dependencies: ["Trace", "TouchCore", "TouchTesting"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "JSON"]),
+        .testTarget(name: "PassThroughMachineTests", dependencies: ["PassThroughMachine", "TouchCore"]),
         .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",

@@ -25,18 +25,8 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// What a round read, reused from round to round (engine's thread only).
     private var received: [LiveInputEvent] = []
-    /// Devices to take for pass-through once no contact of theirs is down (engine's thread only).
-    private var passThroughWaiting: Set<DeviceID> = []
-    /// Devices grabbed for pass-through (engine's thread only).
-    private var passThroughActive: Set<DeviceID> = []
-    /// Releases the pass-through grabs if the input thread stalls; started with the first one.
-    private var watchdog: PassThroughWatchdog?
-    /// Set once the watchdog gave the devices back: pass-through stays off until touchd restarts.
-    private var passThroughSuspended = false
-    /// Grabs and mirrors kept across a restart in systemd's file descriptor store (engine's thread only).
-    private let store: PassThroughStore
-    /// Each pass-through device's key in the store (its node's name).
-    private var passThroughKeys: [DeviceID: String] = [:]
+    /// Pass-through's decisions and what carries them out (engine's thread only).
+    private let passThrough: PassThroughController
 
     /// Opens udev; devices are enumerated when the service starts and decided
     /// by the engine's ``TouchSessionActor/deviceDecider``.
@@ -53,9 +43,7 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
         }
         self.engine = engine
         self.logger = logger
-        let store = PassThroughStore(stored: stored, logger: logger)
-        self.store = store
-        source.adopt = { node in store.takeGrab(node: node) }
+        passThrough = PassThroughController(source: source, stored: stored, logger: logger)
     }
 
     /// Enumerates and opens the devices present now (before READY=1).
@@ -63,15 +51,10 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
         let result: Result<Void, DaemonStartError> = await engine.perform { engine in
             do {
                 // Before anything kept is checked: the guard must stop waiting to give it back.
-                if self.store.hasKept {
-                    self.startWatchdog()
-                    if let link = self.watchdog?.guardLink, !link.awaitTakeover() {
-                        self.logger.warning("pass-through: the guard did not answer; what systemd kept is taken over as found")
-                    }
-                }
+                self.passThrough.prepareStart()
                 let events = try self.source.start()
                 self.apply(events, on: engine)
-                self.store.discardRest()
+                self.passThrough.finishStart()
                 return .success(())
             } catch {
                 return .failure(DaemonStartError(status: 69, "cannot enumerate input devices: \(error)"))
@@ -104,15 +87,11 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
 
     private func round(_ engine: isolated TouchSessionActor) -> Bool {
         guard !stopping.load(ordering: .acquiring) else {
-            if store.available { leaveForNextTouchd(on: engine) }
+            passThrough.shutdown(on: engine)
             apply(source.closeAll(), on: engine)
-            watchdog?.stop()
             return false
         }
-        if let watchdog {
-            watchdog.noteProgress()
-            if watchdog.takeReleased() { passThroughGivenBack(on: engine) }
-        }
+        passThrough.noteRound(on: engine)
         // The clock is read only when there is a deadline to wait for or to
         // fire: where the clock source has no vDSO path (a guest on the HPET)
         // each read is a system call (docs/performance.md, "Coalescing").
@@ -151,30 +130,22 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
                                  udevProperties: info.udevProperties, settings: info.settings,
                                  state: info.stateAtOpen)
                 logger.info("opened \(info.node)", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)"])
-                if info.settings.passThrough { startPassThrough(id, on: engine) }
+                passThrough.added(id, info: info, on: engine)
             case .deviceChanged(let id, let info):
                 engine.changeDevice(id, at: LiveClock.now(), udevProperties: info.udevProperties,
                                     settings: info.settings)
                 logger.info("udev changed \(info.node)", metadata: ["device": "\(id.rawValue)"])
-                let on = engine.hasPassThrough(id) || passThroughWaiting.contains(id)
-                if info.settings.passThrough && !on {
-                    startPassThrough(id, on: engine)
-                } else if !info.settings.passThrough && on {
-                    stopPassThrough(id, grab: info.settings.grab, on: engine)
-                }
+                passThrough.changed(id, info: info, on: engine)
             case .events(let id, let batch):
                 engine.handle(batch, from: id)
-                if !passThroughWaiting.isEmpty, passThroughWaiting.contains(id) { startPassThrough(id, on: engine) }
+                if passThrough.hasWaiting { passThrough.read(id, on: engine) }
                 if source.hasGrabsWaiting { applyWaitingGrab(id) }
             case .resynced(let id, let report):
                 logger.warning("events dropped by the kernel; resynced", metadata: ["device": "\(id.rawValue)"])
                 engine.resync(id, report: report)
             case .deviceRemoved(let id, let time):
-                passThroughWaiting.remove(id)
-                passThroughActive.remove(id)
-                watchdog?.forget(id)
-                if let key = passThroughKeys.removeValue(forKey: id) { store.forget(key: key) }
                 engine.removeDevice(id, at: time)
+                passThrough.removed(id, at: time, on: engine)
             case .deviceIgnored(let node, let reason):
                 logger.info("ignoring \(node): \(reason)")
             case .openFailed(let node, let error):
@@ -210,109 +181,5 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
         } catch {
             logger.error("cannot change the device's grab: \(error)", metadata: ["device": "\(id.rawValue)"])
         }
-    }
-
-    // MARK: Pass-through (semantics §9; docs/pass-through.md)
-
-    /// Takes a device for pass-through once no contact of it is down (a
-    /// contact the compositor saw begin must end there too): the mirror is
-    /// created, then the original grabbed, then its contacts go to the
-    /// mirror. Any failure leaves the device to the compositor as it was.
-    private func startPassThrough(_ id: DeviceID, on engine: isolated TouchSessionActor) {
-        guard !passThroughSuspended else { return }
-        let info = source.devices.first { $0.id == id }?.info
-        let key = info.map { PassThroughStore.key(ofNode: $0.node) } ?? "device\(id.rawValue)"
-        // A mirror kept across a restart is taken over at once: its grab never lapsed, so the
-        // compositor saw no contact begin on the original meanwhile.
-        let kept = store.takeMirror(key: key)
-        if kept == nil, source.hasContactDown(id) {
-            if passThroughWaiting.insert(id).inserted {
-                logger.info("pass-through: waiting for the contacts down to lift before taking the device", metadata: ["device": "\(id.rawValue)"])
-            }
-            return
-        }
-        passThroughWaiting.remove(id)
-        guard engine.preparePassThrough(id, ending: info?.settings.passThroughEnding ?? .default, node: info?.node,
-                                        udevProperties: info?.udevProperties ?? [:], adopting: kept, at: LiveClock.now()) else { return }
-        do {
-            try source.setGrab(true, of: id)
-        } catch {
-            logger.error("pass-through: cannot grab the device: \(error); serving it without pass-through", metadata: ["device": "\(id.rawValue)"])
-            engine.stopPassThrough(id, at: LiveClock.now())
-            return
-        }
-        engine.activatePassThrough(id)
-        passThroughActive.insert(id)
-        startWatchdog()
-        if let fd = source.descriptor(of: id) {
-            watchdog?.watch(id, descriptor: fd)
-            if let mirror = engine.mirrorDescriptor(id) {
-                watchdog?.guardLink?.hand(id, grabbed: fd, mirror: mirror.fd, slots: mirror.slots)
-                store.keep(key: key, grabbed: fd, mirror: mirror.fd)
-                passThroughKeys[id] = key
-            }
-        }
-        logger.notice("pass-through: on", metadata: ["device": "\(id.rawValue)"])
-    }
-
-    /// Starts the watchdog (and connects to the guard) once.
-    private func startWatchdog() {
-        guard watchdog == nil else { return }
-        do {
-            watchdog = try PassThroughWatchdog(logger: logger, guardLink: PassThroughGuardLink(logger: logger))
-        } catch {
-            logger.error("pass-through: cannot start the watchdog: \(error)")
-        }
-    }
-
-    /// The watchdog released every pass-through grab while this thread was
-    /// stalled: the mirrors go away and the devices stay with the compositor.
-    private func passThroughGivenBack(on engine: isolated TouchSessionActor) {
-        for id in passThroughActive.sorted(by: { $0.rawValue < $1.rawValue }) {
-            engine.stopPassThrough(id, at: LiveClock.now())
-            try? source.setGrab(false, of: id)
-            if let key = passThroughKeys.removeValue(forKey: id) { store.forget(key: key) }
-        }
-        passThroughActive.removeAll()
-        passThroughWaiting.removeAll()
-        passThroughSuspended = true
-        logger.warning("pass-through: off after a stall; the devices are the compositor's until touchd restarts")
-    }
-
-    /// Gives a device back to the compositor: the mirror goes away with its
-    /// contacts ended, and the grab is released (unless the device rules ask for one).
-    private func stopPassThrough(_ id: DeviceID, grab: Bool, on engine: isolated TouchSessionActor) {
-        passThroughWaiting.remove(id)
-        passThroughActive.remove(id)
-        watchdog?.forget(id)
-        engine.stopPassThrough(id, at: LiveClock.now())
-        if let key = passThroughKeys.removeValue(forKey: id) { store.forget(key: key) }
-        do {
-            try source.setGrab(grab, of: id)
-        } catch {
-            logger.error("pass-through: cannot release the device: \(error)", metadata: ["device": "\(id.rawValue)"])
-        }
-        logger.notice("pass-through: off", metadata: ["device": "\(id.rawValue)"])
-    }
-
-    /// touchd stops with systemd keeping its descriptors: each pass-through
-    /// device's grab and mirror stay for the next touchd (nothing ended,
-    /// nothing destroyed, nothing released), with what is down on the
-    /// mirror; the guard is told to wait for it (bounded) before giving the
-    /// devices back.
-    private func leaveForNextTouchd(on engine: isolated TouchSessionActor) {
-        guard !passThroughActive.isEmpty else { return }
-        var left = 0
-        for id in passThroughActive.sorted(by: { $0.rawValue < $1.rawValue }) {
-            guard let key = passThroughKeys.removeValue(forKey: id), let handover = engine.detachPassThrough(id) else { continue }
-            store.keepHandover(key: key, handover)
-            watchdog?.leave(id)
-            left += 1
-            logger.notice("pass-through: the mirror and the grab stay for the next touchd (\(handover.contacts.count) contact(s) down)",
-                          metadata: ["device": "\(id.rawValue)", "key": "\(key)"])
-        }
-        passThroughActive.removeAll()
-        passThroughWaiting.removeAll()
-        if left > 0 { watchdog?.guardLink?.expectRestart() }
     }
 }

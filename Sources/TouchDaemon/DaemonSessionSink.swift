@@ -24,16 +24,11 @@ struct DaemonSessionSink: SessionSink {
     var localIDs: [SurfaceID: String] = [:]
     /// Contacts that began on a client's surface: their touches go to that client's surface stream only.
     var contactOwners: [TouchID: ClientID] = [:]
-    /// The pass-through mirrors of the devices that have one (semantics §9).
-    var mirrors: [DeviceID: PassThroughMirror] = [:]
-    /// Types the keys the configuration binds to system gestures (nil: none bound).
-    var shortcutKeyboard: ShortcutKeyboard?
-    /// Clicks what the configuration binds to shortcuts (nil: no click bound).
-    var shortcutPointer: ShortcutPointer?
+    /// touchd's own uinput devices (mirrors, shortcut keyboard and pointer),
+    /// fed the same outputs after they are encoded for clients.
+    var uinput = UinputOutput()
     /// The coalescing subject of each open drag session (`session-3`), made once per session.
     var dragSessionNames: [Int: String] = [:]
-    /// Mirrors with events in the frame being routed.
-    private var mirrorsWithEvents: [PassThroughMirror] = []
     let logger: Logger
 
     init(logger: Logger) {
@@ -59,13 +54,17 @@ struct DaemonSessionSink: SessionSink {
         engineOutputs(outputs)
     }
 
-    /// Encodes engine outputs: client surfaces' events to their owners, the rest to global subscribers.
+    /// Encodes engine outputs (client surfaces' events to their owners, the
+    /// rest to global subscribers), then hands them to ``uinput``.
     mutating func engineOutputs(_ outputs: [EngineOutput]) {
+        encode(outputs)
+        uinput.write(outputs)
+    }
+
+    private mutating func encode(_ outputs: [EngineOutput]) {
         for o in outputs {
             switch o {
             case .gesture(var g):
-                if g.isSystem, let keyboard = shortcutKeyboard { keyboard.handle(g) }
-                if g.isSystem, let pointer = shortcutPointer { pointer.handle(g) }
                 let client = ownerClients[g.owner]
                 guard client != nil || wants(g.isSystem ? .system : .gesture) else { continue }
                 if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
@@ -100,23 +99,10 @@ struct DaemonSessionSink: SessionSink {
                 batch.append(stream: .debug, recognizer: d.recognizer, time: d.time.seconds) {
                     MessageEncoder.debug(d, into: &$0)
                 }
-            case .mirror(let m):
-                // For the device's pass-through mirror, not for clients.
-                guard let mirror = mirrors[m.touch.device] else { continue }
-                if !mirror.inFrame {
-                    mirror.inFrame = true
-                    mirrorsWithEvents.append(mirror)
-                }
-                mirror.append(m)
+            case .mirror:
+                // For the device's pass-through mirror (``uinput``), not for clients.
+                continue
             }
-        }
-        // What the app world may see of this frame leaves at once, in one write per mirror.
-        if !mirrorsWithEvents.isEmpty {
-            for mirror in mirrorsWithEvents {
-                mirror.inFrame = false
-                mirror.endFrame()
-            }
-            mirrorsWithEvents.removeAll(keepingCapacity: true)
         }
     }
 
@@ -157,7 +143,7 @@ struct DaemonSessionSink: SessionSink {
     /// The `screens` message, to every client whatever it subscribes to (semantics §11.3).
     mutating func screensChanged(_ entries: [ScreenEntry], at time: Timestamp) {
         let screens = HelloScreen.list(entries)
-        shortcutPointer?.screens = screens
+        uinput.pointer?.screens = screens
         batch.append(stream: .device, time: time.seconds, toEveryone: true) {
             MessageEncoder.screens(screens, time: time.seconds, into: &$0)
         }

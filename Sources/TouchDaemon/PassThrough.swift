@@ -148,14 +148,17 @@ final class PassThroughMirror {
         if !events.isEmpty { write() }
     }
 
-    /// Ends every contact on the mirror and destroys it: the compositor sees
-    /// nothing left down, then the device go away.
-    func close(at time: Timestamp) {
-        if !failed {
-            events.removeAll(keepingCapacity: true)
-            writer.endAll(at: time, into: &events)
-            write()
-        }
+    /// Ends every contact on the mirror at once, with an up: the compositor
+    /// sees nothing left down (before ``destroy()``).
+    func endContacts(at time: Timestamp) {
+        guard !failed else { return }
+        events.removeAll(keepingCapacity: true)
+        writer.endAll(at: time, into: &events)
+        write()
+    }
+
+    /// Destroys the mirror (and its udev properties' file): the compositor sees the device go away.
+    func destroy() {
         uinput.close()
         if let propertiesFile { try? Syscall.unlink(propertiesFile) }
     }

@@ -2,6 +2,7 @@
 import Evdev
 import Glibc
 import Logging
+import PassThroughMachine
 import Synchronization
 import SystemCalls
 import TouchCore
@@ -29,6 +30,8 @@ final class PassThroughWatchdog: @unchecked Sendable {
 
     private let rounds = Atomic<UInt64>(0)
     private let released = Atomic<Bool>(false)
+    /// Set with ``released`` when the guard, not this thread, released the grabs.
+    private let releasedByGuard = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     /// Descriptors of the devices grabbed for pass-through.
     private let grabbed = Mutex<[DeviceID: Int32]>([:])
@@ -77,6 +80,12 @@ final class PassThroughWatchdog: @unchecked Sendable {
     /// Whether the watchdog released the grabs since the last call (engine's thread).
     func takeReleased() -> Bool { released.exchange(false, ordering: .acquiring) }
 
+    /// Who released the grabs since the last call, nil when nobody did (engine's thread).
+    func takeReleaser() -> PassThroughStateMachine.Releaser? {
+        guard takeReleased() else { return nil }
+        return releasedByGuard.exchange(false, ordering: .relaxed) ? .guard : .watchdog
+    }
+
     /// One look, an interval after the previous one: a stall is declared
     /// (every grab released; true returned) after ``stallLimitMilliseconds`` of
     /// looks that saw no round of the input thread while a grabbed device
@@ -87,6 +96,7 @@ final class PassThroughWatchdog: @unchecked Sendable {
                 defer { g.removeAll() }
                 return g.count
             }
+            releasedByGuard.store(true, ordering: .relaxed)
             released.store(true, ordering: .releasing)
             logger.critical("pass-through: the guard gave \(count) device(s) back to the compositor while touchd was stopped")
             return true

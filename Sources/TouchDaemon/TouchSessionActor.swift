@@ -94,9 +94,9 @@ public actor TouchSessionActor {
         deviceDecider = LiveDeviceDecider(configuration)
         router = DaemonSessionSink(logger: logger)
         let bindings = ShortcutKeyBindings(configuration.gestures)
-        if !bindings.isEmpty { router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger) }
+        if !bindings.isEmpty { router.uinput.keyboard = ShortcutKeyboard(bindings: bindings, logger: logger) }
         if !bindings.clickScreens.isEmpty {
-            router.shortcutPointer = ShortcutPointer(bindings: bindings, screens: configuration.helloScreens, logger: logger)
+            router.uinput.pointer = ShortcutPointer(bindings: bindings, screens: configuration.helloScreens, logger: logger)
         }
         debugAllowed = recordsDebug
         board.write(HelloSnapshot(devices: [], screens: configuration.helloScreens, session: session.lockPolicy.status))
@@ -170,17 +170,16 @@ public actor TouchSessionActor {
     public func removeDevice(_ id: DeviceID, at time: Timestamp) {
         let wasInService = session.pipeline.device(id) != nil
         prepareRound()
+        // The cancellations reach a pass-through mirror before `PassThroughController` ends it.
         session.removeDevice(id, at: time, into: &router)
-        // The cancellations reached the mirror first: it goes away with nothing left down.
-        stopPassThrough(id, at: time)
         if wasInService { record { r throws(TraceError) in try r.removeDevice(id, at: time) } }
         finishDeviceChange()
     }
 
-    // MARK: Pass-through (semantics §9)
+    // MARK: Pass-through (semantics §9): what `PassThroughController` carries out
 
     /// Creates the pass-through mirror of a device in service; its contacts go
-    /// to it once ``activatePassThrough(_:)`` is called (after the original is
+    /// to it once ``routeToMirror(_:)`` is called (after the original is
     /// grabbed). False, logged, when the mirror cannot be created: the device
     /// is then served without pass-through and must not be grabbed.
     /// `ending` says how a contact the app world has ends when touchd takes it.
@@ -190,10 +189,10 @@ public actor TouchSessionActor {
     /// `adopting` is a mirror a previous touchd left (systemd's file
     /// descriptor store) to take over instead of creating one, with what it
     /// left down on it, ended from `time` on.
-    public func preparePassThrough(_ id: DeviceID, ending: MirrorEnding = .default, node: String? = nil,
+    func createMirror(_ id: DeviceID, ending: MirrorEnding = .default, node: String? = nil,
                                    udevProperties: [String: String] = [:],
                                    adopting: (fd: Int32, handover: MirrorHandover?)? = nil, at time: Timestamp = .zero) -> Bool {
-        guard router.mirrors[id] == nil else {
+        guard router.uinput.mirrors[id] == nil else {
             if let adopting { Glibc.close(adopting.fd) }
             return true
         }
@@ -211,7 +210,7 @@ public actor TouchSessionActor {
                 mirror = try PassThroughMirror(device: id, original: info.description, key: key, udevProperties: udevProperties,
                                                ending: ending, logger: logger)
             }
-            router.mirrors[id] = mirror
+            router.uinput.mirrors[id] = mirror
             let mirrorNode = mirror.uinput.devnode ?? "?"
             let how = adopting == nil ? "created" : "taken over (\(adopting?.handover?.contacts.count ?? 0) contact(s) left down end as \(ending.rawValue))"
             logger.notice("pass-through: mirror \(mirror.uinput.deviceDescription.name) (\(mirrorNode), phys \(mirror.uinput.deviceDescription.phys ?? "?")) \(how) for \(info.description.name) (\(node ?? "device \(id.rawValue)"))", metadata: [
@@ -225,17 +224,22 @@ public actor TouchSessionActor {
     }
 
     /// The device is grabbed: touches that begin from now on go through its mirror.
-    public func activatePassThrough(_ id: DeviceID) {
-        guard router.mirrors[id] != nil else { return }
+    func routeToMirror(_ id: DeviceID) {
+        guard router.uinput.mirrors[id] != nil else { return }
         session.mirror(id)
         publishHello()
     }
 
-    /// Ends pass-through for a device: every contact on its mirror ends and the mirror goes away.
-    public func stopPassThrough(_ id: DeviceID, at time: Timestamp) {
+    /// Touches of the device no longer go to its mirror, and every contact on it ends at once.
+    func endMirrorContacts(_ id: DeviceID, at time: Timestamp) {
         session.stopMirroring(id)
-        guard let mirror = router.mirrors.removeValue(forKey: id) else { return }
-        mirror.close(at: time)
+        router.uinput.mirrors[id]?.endContacts(at: time)
+    }
+
+    /// The device's mirror goes away (after ``endMirrorContacts(_:at:)``).
+    func destroyMirror(_ id: DeviceID) {
+        guard let mirror = router.uinput.mirrors.removeValue(forKey: id) else { return }
+        mirror.destroy()
         logger.notice("pass-through: mirror removed", metadata: ["device": "\(id.rawValue)"])
         publishHello()
     }
@@ -246,19 +250,16 @@ public actor TouchSessionActor {
     /// without a mirror.
     func detachPassThrough(_ id: DeviceID) -> MirrorHandover? {
         session.stopMirroring(id)
-        guard let mirror = router.mirrors.removeValue(forKey: id) else { return nil }
+        guard let mirror = router.uinput.mirrors.removeValue(forKey: id) else { return nil }
         return mirror.detach()
     }
 
     /// A device's mirror's `/dev/uinput` descriptor and slot count (for the
     /// pass-through guard), nil without a mirror.
     func mirrorDescriptor(_ id: DeviceID) -> (fd: Int32, slots: Int)? {
-        guard let m = router.mirrors[id] else { return nil }
+        guard let m = router.uinput.mirrors[id] else { return nil }
         return (m.uinput.fileDescriptor, max(1, m.uinput.deviceDescription.slotCount))
     }
-
-    /// Whether a device has a pass-through mirror.
-    public func hasPassThrough(_ id: DeviceID) -> Bool { router.mirrors[id] != nil }
 
     /// A device's udev properties or mapping changed: when the mapping did, its
     /// touches are cancelled and it is mapped anew; a `device` event (`changed`)
@@ -309,7 +310,7 @@ public actor TouchSessionActor {
     public func advance(to time: Timestamp) {
         prepareRound()
         session.advance(to: time, into: &router)
-        for mirror in router.mirrors.values { mirror.advance(to: time) }
+        router.uinput.advance(to: time)
         flush()
         release?(time.seconds)
     }
@@ -319,12 +320,7 @@ public actor TouchSessionActor {
     /// publisher's for held updates.
     public var nextDeadline: Timestamp? {
         var own = session.nextDeadline
-        if !router.mirrors.isEmpty {
-            for mirror in router.mirrors.values {
-                guard let due = mirror.nextDeadline else { continue }
-                own = own.map { min($0, due) } ?? due
-            }
-        }
+        if let due = router.uinput.nextDeadline { own = own.map { min($0, due) } ?? due }
         guard let held = heldDeadline?() else { return own }
         // Whole microseconds, rounded up: advancing to it releases them.
         let due = Timestamp(microseconds: Int64((held * 1_000_000).rounded(.up)))
@@ -403,9 +399,9 @@ public actor TouchSessionActor {
 
     func publishHello() {
         var devices = session.helloDevices
-        if !router.mirrors.isEmpty {
+        if !router.uinput.mirrors.isEmpty {
             for i in devices.indices {
-                guard let m = router.mirrors[DeviceID(rawValue: devices[i].id)] else { continue }
+                guard let m = router.uinput.mirrors[DeviceID(rawValue: devices[i].id)] else { continue }
                 devices[i].passThrough = HelloPassThrough(
                     mirrorNode: m.uinput.devnode ?? "?", mirrorName: m.uinput.deviceDescription.name, ending: m.ending.rawValue)
             }

@@ -82,15 +82,15 @@ extension TouchSessionActor {
         try session.reload(new, into: &router)
         deviceDecider.replace(new)
         let bindings = ShortcutKeyBindings(new.gestures)
-        if let keyboard = router.shortcutKeyboard {
+        if let keyboard = router.uinput.keyboard {
             keyboard.update(bindings)
         } else if !bindings.isEmpty {
-            router.shortcutKeyboard = ShortcutKeyboard(bindings: bindings, logger: logger)
+            router.uinput.keyboard = ShortcutKeyboard(bindings: bindings, logger: logger)
         }
-        if let pointer = router.shortcutPointer {
+        if let pointer = router.uinput.pointer {
             pointer.update(bindings, screens: configuration.helloScreens)
         } else if !bindings.clickScreens.isEmpty {
-            router.shortcutPointer = ShortcutPointer(bindings: bindings, screens: configuration.helloScreens, logger: logger)
+            router.uinput.pointer = ShortcutPointer(bindings: bindings, screens: configuration.helloScreens, logger: logger)
         }
         // `hello` first: a client connecting meanwhile is not told the old screens after the new.
         publishHello()

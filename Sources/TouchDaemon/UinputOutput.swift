@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+import Gestures
+import TouchCore
+
+/// What touchd writes to its own uinput devices, fed by the same frames as
+/// the clients' encoder (``DaemonSessionSink``) but apart from it: each
+/// pass-through mirror gets what the session core says apps may see of its
+/// device's contacts (``EngineOutput/mirror(_:)``, semantics §9), the
+/// shortcut keyboard types the keys and the shortcut pointer clicks what the
+/// configuration binds to system gestures.
+///
+/// Lives on the input thread. Which mirrors exist is `PassThroughController`'s
+/// decision (through ``TouchSessionActor``); this only writes them.
+/// Per frame: no allocation, one `write(2)` per mirror with events.
+struct UinputOutput {
+    /// The pass-through mirrors of the devices that have one.
+    var mirrors: [DeviceID: PassThroughMirror] = [:]
+    /// Types the keys the configuration binds to system gestures (nil: none bound).
+    var keyboard: ShortcutKeyboard?
+    /// Clicks what the configuration binds to shortcuts (nil: no click bound).
+    var pointer: ShortcutPointer?
+    /// Mirrors with events in the frame being written.
+    private var mirrorsWithEvents: [PassThroughMirror] = []
+
+    /// Whether any device is written at all (one check per frame when none is).
+    private var writesAnything: Bool { !mirrors.isEmpty || keyboard != nil || pointer != nil }
+
+    /// Writes what the engine produced in one frame (or without one: deadlines).
+    mutating func write(_ outputs: [EngineOutput]) {
+        guard writesAnything else { return }
+        for o in outputs {
+            switch o {
+            case .gesture(let g):
+                guard g.isSystem else { continue }
+                if let keyboard { keyboard.handle(g) }
+                if let pointer { pointer.handle(g) }
+            case .mirror(let m):
+                guard let mirror = mirrors[m.touch.device] else { continue }
+                if !mirror.inFrame {
+                    mirror.inFrame = true
+                    mirrorsWithEvents.append(mirror)
+                }
+                mirror.append(m)
+            case .touch, .system, .debug:
+                continue
+            }
+        }
+        // What the app world may see of this frame leaves at once, in one write per mirror.
+        if !mirrorsWithEvents.isEmpty {
+            for mirror in mirrorsWithEvents {
+                mirror.inFrame = false
+                mirror.endFrame()
+            }
+            mirrorsWithEvents.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Writes the steps of taken contacts' endings due by `time`.
+    func advance(to time: Timestamp) {
+        for mirror in mirrors.values { mirror.advance(to: time) }
+    }
+
+    /// When a mirror's next step is due (a taken contact's ending), nil when none.
+    var nextDeadline: Timestamp? {
+        var due: Timestamp?
+        for mirror in mirrors.values {
+            guard let d = mirror.nextDeadline else { continue }
+            due = due.map { min($0, d) } ?? d
+        }
+        return due
+    }
+}
