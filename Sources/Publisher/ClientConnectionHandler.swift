@@ -3,34 +3,12 @@ import NIOCore
 import Wire
 
 /// One client connection: answers its requests in order, holds its
-/// subscriptions and surfaces, and writes its outgoing queue as fast as the
+/// subscriptions (its surfaces are the delegate's), and writes its outgoing queue as fast as the
 /// socket takes it. Lives on the publisher's event loop; everything here runs there.
 final class ClientConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = RequestFrame
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
-
-    /// Where the connection is in its life.
-    enum State {
-        /// Connected, not yet counted.
-        case idle
-        /// Counted by the hub, serving requests and events.
-        case active
-        /// Refused (not permitted, or over the connection limit): told so, being closed.
-        case rejected
-        /// Was active; a new access policy no longer admits it: told so, being closed.
-        case revoked
-        /// Was active; found stuck while a batch was routed: closed once the
-        /// routing is over, so that freeing its queue does not delay the others.
-        case stuck
-        /// Closed.
-        case closed
-    }
-
-    private enum Work {
-        case request(RequestEnvelope)
-        case failure(RequestError)
-    }
 
     let hub: ClientHub
     let info: ClientInfo
@@ -42,18 +20,14 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     private let descriptor: CInt?
     /// Whether it gets other clients' surface touches (`seeAllTouches`); the hub updates it.
     private(set) var seesAllTouches: Bool
-    private(set) var state = State.idle
+    /// The connection's rules: counted or not, served or closing, the
+    /// requests waiting and the one in flight.
+    private(set) var machine = ClientConnectionStateMachine()
     private(set) var subscriptions = SubscriptionSet()
-    private(set) var surfaces: Set<String> = []
     private(set) var queue: OutgoingQueue
     private var context: ChannelHandlerContext?
-    private var pending = CircularBuffer<Work>(initialCapacity: 4)
-    private var inFlight = false
+    // A read NIO asked for while reading is paused.
     private var readPending = false
-    private var disconnectReported = false
-    // The client shut down its write side: answer what was read, then close.
-    private var inputClosed = false
-    private var closingAfterInput = false
     /// `goodbye` is queued: nothing more is delivered, and the connection
     /// closes once the queue has reached the socket (or when the hub's
     /// shutdown grace ends).
@@ -106,17 +80,17 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     }
 
     private func start(context: ChannelHandlerContext) {
-        guard state == .idle else { return }
-        guard hub.access.admits(info.credentials) else {
-            refuse(context, RequestError(.notPermitted, "\(peerName) may not connect (access.connect)"))
-            return
+        switch machine.activate() {
+        case .decideAdmission: break
+        case .none: return
         }
-        guard hub.add(self) else {
-            let limit = hub.configuration.limits.maxConnections
-            refuse(context, RequestError(.limitExceeded, "too many connections (the limit is \(limit))"))
+        switch machine.admission(refused: admissionRefusal()) {
+        case .serve: break
+        case let .refuse(error):
+            refuse(context, error)
             return
+        case .none: return
         }
-        state = .active
         // Admitted: now the lane (a refused connection never holds a second descriptor).
         if let descriptor {
             let lane = DirectLane(id: info.id, duplicating: descriptor, rule: rule)
@@ -131,6 +105,18 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
         flushQueue()
     }
 
+    /// Why the client may not be counted (nil: it is counted now).
+    private func admissionRefusal() -> RequestError? {
+        guard hub.access.admits(info.credentials) else {
+            return RequestError(.notPermitted, "\(peerName) may not connect (access.connect)")
+        }
+        guard hub.add(self) else {
+            let limit = hub.configuration.limits.maxConnections
+            return RequestError(.limitExceeded, "too many connections (the limit is \(limit))")
+        }
+        return nil
+    }
+
     private var peerName: String {
         info.credentials.map { "uid \($0.uid) gid \($0.gid)" } ?? "a peer without credentials"
     }
@@ -139,10 +125,10 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// after what is already queued for it, then the connection closes (at
     /// once if it is not keeping up). No event is delivered after this.
     func revokeAdmission() {
-        guard let context, state == .active else { return }
+        guard let context, machine.isActive else { return }
         lane?.seal()
         respond(RequestError(.notPermitted, "\(peerName) may no longer connect (access.connect was reloaded)"))
-        state = .revoked
+        guard machine.revoke() else { return }
         guard queue.isEmpty else {
             context.close(promise: nil)
             return
@@ -153,7 +139,6 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
 
     /// Sends one error and closes once it is written; the session is never counted.
     private func refuse(_ context: ChannelHandlerContext, _ error: RequestError) {
-        state = .rejected
         var w = JSONWriter(capacity: 128)
         MessageEncoder.error(error, into: &w)
         w.newline()
@@ -163,32 +148,30 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         // A revoked or stuck session was counted too: it leaves like an active one.
-        let wasActive = state == .active || state == .revoked || state == .stuck
-        state = .closed
+        let action = machine.channelInactive()
         // The client sees the end once both descriptors are closed.
         lane?.shutDown()
-        pending.removeAll()
         queue.removeAll()
         // Report first so that the hub does not look idle in between.
-        if wasActive, !inFlight { reportDisconnect() }
-        if wasActive { hub.remove(self) }
+        if action.reportDisconnect { reportDisconnect() }
+        if action.wasCounted { hub.remove(self) }
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard state == .active else { return }
+        guard machine.isActive else { return }
         switch unwrapInboundIn(data) {
         case .tooLong:
             let limit = hub.configuration.limits.maxRequestLineBytes
-            pending.append(.failure(RequestError(.lineTooLong, "a request line is longer than \(limit) bytes; it is skipped up to its newline")))
+            machine.read(.failure(RequestError(.lineTooLong, "a request line is longer than \(limit) bytes; it is skipped up to its newline")))
         case let .line(buffer):
             if buffer.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             let decoded: Result<RequestEnvelope, RequestError> = buffer.withUnsafeReadableBytes { raw in
                 do throws(RequestError) { return .success(try RequestDecoder.decode(raw)) } catch { return .failure(error) }
             }
             switch decoded {
-            case let .success(envelope): pending.append(.request(envelope))
-            case let .failure(error): pending.append(.failure(error))
+            case let .success(envelope): machine.read(.request(envelope))
+            case let .failure(error): machine.read(.failure(error))
             }
         }
         processPending()
@@ -197,7 +180,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         // The frame decoder has passed on every complete line before this.
         if let event = event as? ChannelEvent, event == .inputClosed {
-            inputClosed = true
+            machine.inputClosed()
             closeIfInputDone()
         }
         context.fireUserInboundEventTriggered(event)
@@ -224,7 +207,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     // MARK: Requests
 
     private var shouldPauseReading: Bool {
-        pending.count >= hub.configuration.limits.maxPendingRequests || queue.isFull
+        machine.pendingCount >= hub.configuration.limits.maxPendingRequests || queue.isFull
     }
 
     private func resumeReadingIfPossible() {
@@ -234,7 +217,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     }
 
     private func processPending() {
-        while !inFlight, state == .active, let work = pending.popFirst() {
+        while let work = machine.nextRequest() {
             switch work {
             case let .failure(error): respond(error)
             case let .request(envelope): handle(envelope)
@@ -247,8 +230,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// After a half-close: once every request read is answered and the
     /// queue has drained into the socket, closes the connection.
     private func closeIfInputDone() {
-        guard inputClosed, !closingAfterInput, state == .active, !inFlight, pending.isEmpty, queue.isEmpty, let context else { return }
-        closingAfterInput = true
+        guard let context, machine.closeIfInputDone(drained: queue.isEmpty) else { return }
         lane?.seal()
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
@@ -279,26 +261,14 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
             lane?.setCoalescing(interval: milliseconds / 1000)
             acknowledge(id)
         case let .register(surface):
-            guard !surfaces.contains(surface.id) else {
-                respond(RequestError(.surfaceExists, "surface \"\(surface.id)\" is already registered; use update", id: id))
-                return
-            }
-            guard surfaces.count < limits.maxSurfacesPerClient else {
-                respond(RequestError(.limitExceeded, "at most \(limits.maxSurfacesPerClient) surfaces per connection", id: id))
-                return
-            }
-            guard checkRecognizerLimit(surface, id: id), checkClaims(surface, id: id) else { return }
-            callDelegate(id: id, registers: surface.id) { delegate, client throws(RequestError) in
-                try await delegate.register(surface: surface, from: client)
+            let checks = surfaceChecks(surface)
+            callDelegate(id: id) { delegate, client throws(RequestError) in
+                try await delegate.register(surface: surface, from: client, checks: checks)
             }
         case let .update(surface):
-            guard surfaces.contains(surface.id) else {
-                respond(RequestError(.unknownSurface, "no surface \"\(surface.id)\" on this connection", id: id))
-                return
-            }
-            guard checkRecognizerLimit(surface, id: id), checkClaims(surface, id: id) else { return }
+            let checks = surfaceChecks(surface)
             callDelegate(id: id) { delegate, client throws(RequestError) in
-                try await delegate.update(surface: surface, from: client)
+                try await delegate.update(surface: surface, from: client, checks: checks)
             }
         case let .screens(change):
             guard hub.access.changeScreens.includes(info.credentials) else {
@@ -309,53 +279,44 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
                 try await delegate.changeScreens(change, from: client)
             }
         case let .unregister(surfaceID):
-            guard surfaces.contains(surfaceID) else {
-                respond(RequestError(.unknownSurface, "no surface \"\(surfaceID)\" on this connection", id: id))
-                return
-            }
-            callDelegate(id: id, unregisters: surfaceID) { delegate, client throws(RequestError) in
+            callDelegate(id: id) { delegate, client throws(RequestError) in
                 try await delegate.unregister(surface: surfaceID, from: client)
             }
         case let .drag(request):
-            if case let .roles(surface, _) = request, !surfaces.contains(surface) {
-                respond(RequestError(.unknownSurface, "no surface \"\(surface)\" on this connection", id: id))
-                return
-            }
             callDelegate(id: id) { delegate, client throws(RequestError) in
                 try await delegate.drag(request, from: client)
             }
         }
     }
 
-    private func checkRecognizerLimit(_ surface: SurfaceDescription, id: RequestID?) -> Bool {
-        let limit = hub.configuration.limits.maxRecognizersPerSurface
-        guard surface.recognizers.count <= limit else {
-            respond(RequestError(.limitExceeded, "surface.recognizers: at most \(limit) recognizers per surface", id: id))
-            return false
+    /// What the connection's limits and access policy say of a surface
+    /// (the delegate, which owns the surfaces, checks its id first): at most
+    /// `maxRecognizersPerSurface` recognizers, and a recognizer that claims
+    /// its touches takes them from every other app (semantics §9.5), so only
+    /// peers the configuration's `access.claimTouches` grants may ask for it.
+    private func surfaceChecks(_ surface: SurfaceDescription) -> SurfaceChecks {
+        let limits = hub.configuration.limits
+        var checks = SurfaceChecks(maxSurfaces: limits.maxSurfacesPerClient)
+        if surface.recognizers.count > limits.maxRecognizersPerSurface {
+            checks.refusal = RequestError(.limitExceeded, "surface.recognizers: at most \(limits.maxRecognizersPerSurface) recognizers per surface")
+            return checks
         }
-        return true
-    }
-
-    /// A recognizer that claims its touches takes them from every other app
-    /// (semantics §9.5): only peers the configuration's `access.claimTouches`
-    /// grants may ask for it.
-    private func checkClaims(_ surface: SurfaceDescription, id: RequestID?) -> Bool {
         for (i, r) in surface.recognizers.enumerated() where r["claimsTouches"]?.boolValue == true {
             guard hub.access.claimTouches.includes(info.credentials) else {
-                respond(RequestError(
-                    .notPermitted, "surface.recognizers[\(i)].claimsTouches: this client may not claim touches (access.claimTouches)", id: id))
-                return false
+                checks.refusal = RequestError(
+                    .notPermitted, "surface.recognizers[\(i)].claimsTouches: this client may not claim touches (access.claimTouches)")
+                return checks
             }
         }
-        return true
+        return checks
     }
 
     /// Runs one delegate call; requests behind it wait until it finishes.
     private func callDelegate(
-        id: RequestID?, registers added: String? = nil, unregisters removed: String? = nil,
+        id: RequestID?,
         _ call: @escaping @Sendable (any PublisherDelegate, ClientInfo) async throws(RequestError) -> Void
     ) {
-        inFlight = true
+        machine.delegateCallStarted()
         let delegate = hub.delegate
         let client = info
         let bound = NIOLoopBound(self, eventLoop: hub.eventLoop)
@@ -364,18 +325,17 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
             var failure: RequestError?
             do throws(RequestError) { try await call(delegate, client) } catch { failure = error }
             let outcome = failure
-            hop { bound.value.finishDelegateCall(id: id, failure: outcome, added: added, removed: removed) }
+            hop { bound.value.finishDelegateCall(id: id, failure: outcome) }
         }
     }
 
-    private func finishDelegateCall(id: RequestID?, failure: RequestError?, added: String?, removed: String?) {
-        inFlight = false
-        if failure == nil {
-            if let added { surfaces.insert(added) }
-            if let removed { surfaces.remove(removed) }
-        }
-        guard state == .active else {
-            if state == .closed { reportDisconnect() }
+    private func finishDelegateCall(id: RequestID?, failure: RequestError?) {
+        switch machine.delegateCallFinished() {
+        case .answer: break
+        case .reportDisconnect:
+            reportDisconnect()
+            return
+        case .none:
             return
         }
         if var failure {
@@ -388,16 +348,13 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     }
 
     private func reportDisconnect() {
-        guard !disconnectReported else { return }
-        disconnectReported = true
         let delegate = hub.delegate
         let client = info
-        let remaining = surfaces.sorted()
         hub.disconnectStarted()
         let hop = hub.hopToLoop
         let hub = NIOLoopBound(hub, eventLoop: hub.eventLoop)
         Task {
-            await delegate.clientDisconnected(client, surfaces: remaining)
+            await delegate.clientDisconnected(client)
             hop { hub.value.disconnectFinished() }
         }
     }
@@ -423,7 +380,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// Delivers the runs of lines `runs` of a batch the publishing thread
     /// handed over for this client.
     func deliver(_ all: ByteBuffer, runs: [Range<Int>], ends: [Int], batch: [EventAttributes], now: Double) {
-        guard state == .active, !saidGoodbye else { return }
+        guard machine.isActive, !saidGoodbye else { return }
         claimLane()
         for run in runs { deliver(all, lines: run, ends: ends, batch: batch, now: now) }
     }
@@ -441,7 +398,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// one by one, each copied out so that a queued line does not keep its
     /// whole batch alive. A client found stuck is closed.
     func deliver(_ all: ByteBuffer, lines: Range<Int>, ends: [Int], batch: [EventAttributes], now: Double) {
-        guard state == .active, let context else { return }
+        guard machine.isActive, let context else { return }
         claimLane()
         let start = lines.lowerBound == 0 ? 0 : ends[lines.lowerBound - 1]
         if queue.isEmpty, queue.lost == 0, context.channel.isWritable {
@@ -460,7 +417,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
                 // Closing frees the queued lines and the channel's pending
                 // writes (thousands of buffers): done after this batch's
                 // routing, not in the middle of it. Nothing is delivered meanwhile.
-                state = .stuck
+                guard machine.markStuck() else { return }
                 lane?.seal()
                 let channel = context.channel
                 context.eventLoop.execute { channel.close(promise: nil) }
@@ -476,7 +433,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// publishing thread's direct writes stopped first, and the rest of a
     /// line it left cut written before them).
     func flushQueue() {
-        guard let context, state == .active else { return }
+        guard let context, machine.isActive else { return }
         claimLane()
         var wrote = wroteSinceFlush
         wroteSinceFlush = false
@@ -508,7 +465,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// of it waits here: no queued line, no lost count to report, nothing
     /// unwritten in the channel.
     private func reopenIfIdle() {
-        guard let lane, let context, state == .active, !closingAfterInput,
+        guard let lane, let context, machine.mayReopenLane,
               queue.isEmpty, queue.lost == 0, unconfirmed == 0, context.channel.isWritable else { return }
         lane.reopen()
     }
@@ -517,7 +474,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// takes, and closes once all of it is written (the hub closes a client
     /// that does not read at the end of the shutdown grace).
     func sayGoodbye(_ reason: GoodbyeReason) {
-        guard let context, state == .active else { return }
+        guard let context, machine.isActive else { return }
         lane?.seal()
         var w = JSONWriter(capacity: 48)
         MessageEncoder.goodbye(reason: reason, into: &w)

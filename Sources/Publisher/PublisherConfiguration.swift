@@ -83,15 +83,19 @@ public struct HelloSnapshot: Hashable, Sendable {
 /// Throwing sends an `error` with the thrown code and message; returning
 /// sends an `ack`.
 public protocol PublisherDelegate: Sendable {
-    /// A client registers a new surface (its id is not yet registered on that connection).
-    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError)
-    /// A client replaces the description of one of its surfaces.
-    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError)
-    /// A client removes one of its surfaces.
+    /// A client registers a surface. The delegate owns the clients'
+    /// surfaces: it refuses an id the connection already has
+    /// (`surface-exists`) or a connection at `checks.maxSurfaces`, then
+    /// `checks.refusal`, then what its own rules refuse.
+    func register(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError)
+    /// A client replaces the description of one of its surfaces: an id the
+    /// connection does not have is `unknown-surface`, then `checks.refusal`.
+    func update(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError)
+    /// A client removes one of its surfaces (an id it does not have is `unknown-surface`).
     func unregister(surface: String, from client: ClientInfo) async throws(RequestError)
-    /// A connection closed; `surfaces` are the ones it still had (cancel their recognizers).
+    /// A connection closed: forget its surfaces (cancel their recognizers).
     /// Called once per client, after its last request finished.
-    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async
+    func clientDisconnected(_ client: ClientInfo) async
     /// A client the access policy lets change the screens sends a `screens`
     /// request (semantics §11).
     func changeScreens(_ change: ScreenChange, from client: ClientInfo) async throws(RequestError)
@@ -99,6 +103,23 @@ public protocol PublisherDelegate: Sendable {
     /// publisher has checked that the surface is the client's), items
     /// answering a request, or a drop target's proposal.
     func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError)
+}
+
+/// What the connection found about a `register` or `update` that does not
+/// depend on the client's other surfaces, for the delegate that owns them.
+public struct SurfaceChecks: Hashable, Sendable {
+    /// The connection's limit of surfaces (`limits.maxSurfacesPerClient`).
+    public var maxSurfaces: Int
+    /// Why the connection refuses the surface (too many recognizers, a claim
+    /// the client is not granted); answered after the delegate's checks of
+    /// the surface's id, so a request gets the same error whoever checks.
+    public var refusal: RequestError?
+
+    /// Checks with a limit and, if any, a refusal.
+    public init(maxSurfaces: Int, refusal: RequestError? = nil) {
+        self.maxSurfaces = maxSurfaces
+        self.refusal = refusal
+    }
 }
 
 extension PublisherDelegate {

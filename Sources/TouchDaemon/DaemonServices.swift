@@ -12,13 +12,13 @@ struct DaemonDelegate: PublisherDelegate {
     let engine: TouchSessionActor
     let logger: Logger
 
-    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
-        try await engine.register(surface, from: client.id)
+    func register(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {
+        try await engine.register(surface, from: client.id, checks: checks)
         logger.debug("surface registered", metadata: ["client": "\(client.id.rawValue)", "surface": "\(surface.id)"])
     }
 
-    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
-        try await engine.update(surface, from: client.id)
+    func update(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {
+        try await engine.update(surface, from: client.id, checks: checks)
     }
 
     func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {
@@ -33,9 +33,9 @@ struct DaemonDelegate: PublisherDelegate {
         try await engine.drag(request, from: client.id)
     }
 
-    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
-        await engine.disconnect(client.id)
-        logger.debug("client disconnected", metadata: ["client": "\(client.id.rawValue)", "surfaces": "\(surfaces.count)"])
+    func clientDisconnected(_ client: ClientInfo) async {
+        let surfaces = await engine.disconnect(client.id)
+        logger.debug("client disconnected", metadata: ["client": "\(client.id.rawValue)", "surfaces": "\(surfaces)"])
     }
 }
 

@@ -18,10 +18,8 @@ struct DaemonSessionSink: SessionSink {
     var batch = EventBatch()
     /// Set when a device came, changed or went: `hello` must be rewritten.
     var devicesChanged = false
-    /// The connection that owns each client owner name (`client-7`).
-    var ownerClients: [String: ClientID] = [:]
-    /// A client surface's id on its connection, by its engine id.
-    var localIDs: [SurfaceID: String] = [:]
+    /// The clients' surfaces: who owns each, under which id (the one place they are recorded).
+    var clients = ClientRegistry()
     /// Contacts that began on a client's surface: their touches go to that client's surface stream only.
     var contactOwners: [TouchID: ClientID] = [:]
     /// touchd's own uinput devices (mirrors, shortcut keyboard and pointer),
@@ -39,10 +37,10 @@ struct DaemonSessionSink: SessionSink {
     mutating func frame(_ frame: TouchFrame, outputs: [EngineOutput], engine: borrowing Engine) {
         let touchesWanted = wants(.touch)
         // Without client surfaces (the common case) no touch has an owner: no hit query on a touch-down.
-        let clientsOwnSurfaces = !ownerClients.isEmpty
+        let clientsOwnSurfaces = !clients.isEmpty
         for t in frame.touches {
             if clientsOwnSurfaces, t.phase == .began, let hit = engine.surface(ofContact: t.id),
-               let client = ownerClients[hit.owner] {
+               let client = clients.client(ofOwner: hit.owner) {
                 contactOwners[t.id] = client
             }
             if touchesWanted, contactOwners[t.id] == nil {
@@ -65,16 +63,16 @@ struct DaemonSessionSink: SessionSink {
         for o in outputs {
             switch o {
             case .gesture(var g):
-                let client = ownerClients[g.owner]
+                let client = clients.client(ofOwner: g.owner)
                 guard client != nil || wants(g.isSystem ? .system : .gesture) else { continue }
-                if client != nil, let s = g.surface, let local = localIDs[s] { g.surface = SurfaceID(local) }
+                if client != nil, let s = g.surface, let local = clients.surface(s)?.local { g.surface = SurfaceID(local) }
                 batch.append(
                     stream: g.isSystem ? .system : .gesture, kind: g.kind.rawValue, recognizer: g.recognizer, device: g.device.rawValue,
                     touchType: g.touchType.rawValue, surface: g.surface?.rawValue, owner: client, time: g.time.seconds,
                     isUpdate: g.state == .changed) { MessageEncoder.gesture(g, into: &$0) }
             case .touch(var r):
                 // Raw streams of surfaces nobody connected owns repeat the global touch stream.
-                guard let client = ownerClients[r.owner], let local = localIDs[r.surface] else { continue }
+                guard let client = clients.client(ofOwner: r.owner), let local = clients.surface(r.surface)?.local else { continue }
                 r.surface = SurfaceID(local)
                 batch.append(
                     stream: .touch, device: r.touch.device.rawValue, touchType: r.touch.type.rawValue, surface: local,
@@ -84,9 +82,9 @@ struct DaemonSessionSink: SessionSink {
                 switch e.kind {
                 case .deferral(let d):
                     // The decision goes to the surface's owner (configuration surfaces: to system subscribers).
-                    let client = ownerClients[d.owner]
+                    let client = clients.client(ofOwner: d.owner)
                     guard client != nil || wants(.system) else { continue }
-                    let local = client == nil ? d.surface.rawValue : (localIDs[d.surface] ?? d.surface.rawValue)
+                    let local = client == nil ? d.surface.rawValue : (clients.surface(d.surface)?.local ?? d.surface.rawValue)
                     batch.append(stream: .system, surface: local, owner: client, time: e.time.seconds) {
                         MessageEncoder.system(e, surface: local, into: &$0)
                     }

@@ -4,19 +4,6 @@ import JSON
 import Publisher
 import Wire
 
-/// How client surfaces are named inside the engine: each connection gets an
-/// owner name (`client-7`) and its surface ids are prefixed with it
-/// (`client-7/main`), so two clients may both call a surface `main`.
-public enum ClientNamespace {
-    /// The engine owner name of a connection.
-    public static func owner(_ client: ClientID) -> String { "client-\(client.rawValue)" }
-
-    /// The engine surface id of a client's surface.
-    public static func surfaceID(_ local: String, of client: ClientID) -> SurfaceID {
-        SurfaceID(owner(client) + "/" + local)
-    }
-}
-
 /// Turns a protocol `surface` object into the gesture engine's surface.
 public enum SurfaceTranslation {
     /// The engine's surface for a client's description; errors name the field
@@ -47,12 +34,12 @@ public enum SurfaceTranslation {
             edges.insert(edge)
         }
         return SurfaceConfiguration(
-            id: ClientNamespace.surfaceID(d.id, of: client), owner: ClientNamespace.owner(client),
+            id: ClientSurfaceID(client: client, local: d.id).engineID, owner: client.engineOwner,
             frame: ScreenRect(x: d.rect.x, y: d.rect.y, width: d.rect.width, height: d.rect.height),
-            screen: d.screen ?? 0, z: z, parent: d.parent.map { ClientNamespace.surfaceID($0, of: client) },
+            screen: d.screen ?? 0, z: z, parent: d.parent.map { ClientSurfaceID(client: client, local: $0).engineID },
             hidden: d.hidden ?? false, enabled: d.enabled ?? true, multipleTouch: d.multipleTouch ?? true,
             exclusiveTouch: d.exclusiveTouch ?? false, recognizers: recognizers, deferEdges: edges,
-            delegateDeferralTo: d.delegateDeferralTo.map { ClientNamespace.surfaceID($0, of: client) },
+            delegateDeferralTo: d.delegateDeferralTo.map { ClientSurfaceID(client: client, local: $0).engineID },
             fullScreen: d.fullScreen ?? false)
     }
 
@@ -112,14 +99,14 @@ public enum SurfaceTranslation {
     /// "Visibility and permissions"); failure requirements on unknown
     /// recognizers are `unknown-recognizer`; the rest `bad-field`.
     static func describe(_ e: GestureConfigurationError, client: ClientID) -> RequestError {
-        let prefix = ClientNamespace.owner(client) + "/"
+        let prefix = client.engineOwner + "/"
         let field = "surface." + e.field
         if let unknown = e.unknownSurface {
             let local = unknown.rawValue.hasPrefix(prefix) ? String(unknown.rawValue.dropFirst(prefix.count)) : unknown.rawValue
             return RequestError(.unknownSurface, "\(field): no surface \"\(local)\" on this connection")
         }
         let message = e.message.replacing(prefix, with: "")
-            .replacing(" of owner '\(ClientNamespace.owner(client))'", with: "")
+            .replacing(" of owner '\(client.engineOwner)'", with: "")
         if e.field.hasSuffix("requiresFailureOf"), e.message.hasPrefix("no recognizer") {
             return RequestError(.unknownRecognizer, "\(field): \(message)")
         }

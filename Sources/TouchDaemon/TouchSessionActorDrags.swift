@@ -12,12 +12,12 @@ extension TouchSessionActor {
     /// a target's proposal. What it causes (a target entered, a session ended)
     /// goes out before the answer.
     public func drag(_ request: DragRequest, from client: ClientID) throws(RequestError) {
-        let owner = ClientNamespace.owner(client)
+        let owner = client.engineOwner
         switch request {
         case let .roles(local, roles):
-            let id = ClientNamespace.surfaceID(local, of: client)
-            guard router.localIDs[id] != nil else { throw RequestError(.unknownSurface, "no surface \"\(local)\" on this connection") }
-            session.setDragRoles(DragRoles(roles), of: id, owner: owner)
+            let id = ClientSurfaceID(client: client, local: local)
+            do throws(ClientSurfaceError) { try router.clients.checkKnown(id) } catch { throw error.requestError }
+            session.setDragRoles(DragRoles(roles), of: id.engineID, owner: owner)
         case let .items(number, items):
             prepareRound()
             defer { flush() }
@@ -54,8 +54,8 @@ extension DaemonSessionSink {
     /// coalescing client may get folded, per session and surface.
     mutating func dragSessionEvents(_ events: [DragSessionEvent]) {
         for e in events {
-            guard let client = ownerClients[e.owner] else { continue }
-            let local = e.surface.flatMap { localIDs[$0] }
+            guard let client = clients.client(ofOwner: e.owner) else { continue }
+            let local = e.surface.flatMap { clients.surface($0)?.local }
             batch.append(stream: .gesture, kind: "drag-session", recognizer: dragSessionName(e.session), surface: local, owner: client,
                          time: e.time.seconds, isUpdate: e.isUpdate) { MessageEncoder.drag(e, surface: local, into: &$0) }
         }

@@ -7,65 +7,65 @@ import Wire
 
 /// Clients' surfaces and configuration reloads, on the engine's owner.
 extension TouchSessionActor {
-    /// Registers a client's surface (the publisher has checked that its id is new on the connection).
-    public func register(_ d: SurfaceDescription, from client: ClientID) throws(RequestError) {
-        let id = ClientNamespace.surfaceID(d.id, of: client)
-        guard router.localIDs[id] == nil else { throw RequestError(.surfaceExists, "surface \"\(d.id)\" is already registered") }
-        try apply(d, from: client)
+    /// Registers a client's surface: its id must be new on the connection,
+    /// which has fewer than `checks.maxSurfaces` surfaces; then the
+    /// connection's own refusal, if any (`checks.refusal`); then the engine's rules.
+    public func register(_ d: SurfaceDescription, from client: ClientID, checks: SurfaceChecks) throws(RequestError) {
+        let id = ClientSurfaceID(client: client, local: d.id)
+        do throws(ClientSurfaceError) { try router.clients.checkNew(id, limit: checks.maxSurfaces) } catch { throw error.requestError }
+        if let refusal = checks.refusal { throw refusal }
+        try apply(d, as: id)
     }
 
     /// Replaces the description of one of a client's surfaces; recognizers
     /// declared the same keep their state, others are cancelled.
-    public func update(_ d: SurfaceDescription, from client: ClientID) throws(RequestError) {
-        guard router.localIDs[ClientNamespace.surfaceID(d.id, of: client)] != nil else {
-            throw RequestError(.unknownSurface, "no surface \"\(d.id)\" on this connection")
-        }
-        try apply(d, from: client)
+    public func update(_ d: SurfaceDescription, from client: ClientID, checks: SurfaceChecks) throws(RequestError) {
+        let id = ClientSurfaceID(client: client, local: d.id)
+        do throws(ClientSurfaceError) { try router.clients.checkKnown(id) } catch { throw error.requestError }
+        if let refusal = checks.refusal { throw refusal }
+        try apply(d, as: id)
     }
 
     /// Removes one of a client's surfaces; its active recognizers are cancelled.
     public func unregister(_ local: String, from client: ClientID) throws(RequestError) {
-        let id = ClientNamespace.surfaceID(local, of: client)
-        guard router.localIDs[id] != nil else { throw RequestError(.unknownSurface, "no surface \"\(local)\" on this connection") }
+        let id = ClientSurfaceID(client: client, local: local)
+        do throws(ClientSurfaceError) { try router.clients.checkKnown(id) } catch { throw error.requestError }
         prepareRound()
-        session.removeSurface(id, into: &router)
+        session.removeSurface(id.engineID, into: &router)
         // The cancellations are delivered before the names are forgotten.
         flush()
-        router.localIDs[id] = nil
+        router.clients.remove(id)
     }
 
-    /// Removes every surface of a closed connection (active recognizers cancelled).
-    public func disconnect(_ client: ClientID) {
-        let owner = ClientNamespace.owner(client)
-        guard router.ownerClients[owner] != nil else { return }
-        let gone = session.addedSurfaces.filter { $0.owner == owner }
+    /// Removes every surface of a closed connection (active recognizers
+    /// cancelled); returns how many it had.
+    @discardableResult
+    public func disconnect(_ client: ClientID) -> Int {
+        guard router.clients.client(ofOwner: client.engineOwner) != nil else { return 0 }
         prepareRound()
-        session.removeSurfaces(owner: owner, into: &router)
+        session.removeSurfaces(owner: client.engineOwner, into: &router)
         flush()
-        for s in gone { router.localIDs[s.id] = nil }
-        router.ownerClients[owner] = nil
+        return router.clients.removeClient(client).count
     }
 
     /// The number of surfaces clients have registered.
-    public var clientSurfaceCount: Int { session.addedSurfaces.count }
+    public var clientSurfaceCount: Int { router.clients.count }
 
-    func apply(_ d: SurfaceDescription, from client: ClientID) throws(RequestError) {
-        if let parent = d.parent, router.localIDs[ClientNamespace.surfaceID(parent, of: client)] == nil {
-            throw RequestError(.unknownSurface, "surface.parent: no surface \"\(parent)\" on this connection")
+    func apply(_ d: SurfaceDescription, as id: ClientSurfaceID) throws(RequestError) {
+        if let parent = d.parent {
+            let parentID = ClientSurfaceID(client: id.client, local: parent)
+            do throws(ClientSurfaceError) { try router.clients.checkKnown(parentID, field: "surface.parent") } catch { throw error.requestError }
         }
-        let surface = try SurfaceTranslation.configuration(d, client: client)
+        let surface = try SurfaceTranslation.configuration(d, client: id.client)
         prepareRound()
         // Named before the engine takes it: what it says at once (a deferral decision) goes to the client.
-        let (ownerBefore, localBefore) = (router.ownerClients[surface.owner], router.localIDs[surface.id])
-        router.ownerClients[surface.owner] = client
-        router.localIDs[surface.id] = d.id
+        let insertion = router.clients.insert(id)
         do {
             try session.upsertSurface(surface, into: &router)
         } catch {
-            router.ownerClients[surface.owner] = ownerBefore
-            router.localIDs[surface.id] = localBefore
-            var e = SurfaceTranslation.describe(error, client: client)
-            if let other = error.surface, other != surface.id, let local = router.localIDs[other] {
+            router.clients.undo(insertion)
+            var e = SurfaceTranslation.describe(error, client: id.client)
+            if let other = error.surface, other != surface.id, let local = router.clients.surface(other)?.local {
                 e.message = "breaks surface \"\(local)\": " + e.message
             }
             throw e

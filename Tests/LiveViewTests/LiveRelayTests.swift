@@ -12,10 +12,10 @@ import Wire
 @testable import LiveView
 
 private final class NoSurfaces: PublisherDelegate {
-    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {}
-    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {}
+    func register(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {}
+    func update(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {}
     func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {}
-    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {}
+    func clientDisconnected(_ client: ClientInfo) async {}
 }
 
 private func temporaryDirectory() -> String {

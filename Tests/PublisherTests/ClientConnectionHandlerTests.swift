@@ -50,20 +50,41 @@ import Wire
         ])
     }
 
-    @Test func surfaceRequestsAreCheckedBeforeTheDelegate() throws {
+    /// The surfaces are the delegate's: every surface request goes to it,
+    /// one at a time and answered in order, with the connection's own
+    /// refusal (recognizer limit) answered after the delegate's id checks.
+    @Test func surfaceRequestsGoToTheSurfacesOwnerWithTheConnectionsRefusal() async throws {
         var limits = PublisherLimits()
         limits.maxRecognizersPerSurface = 1
         let p = EmbeddedPublisher(limits: limits)
         let c = try p.connect()
-        try p.send(c, #"{"op":"update","id":1,"surface":{"id":"main","rect":{"x":0,"y":0,"width":1,"height":1}}}"# + "\n")
+        let rect = #""rect":{"x":0,"y":0,"width":1,"height":1}"#
+        let twoRecognizers = #""recognizers":[{"name":"a","kind":"tap"},{"name":"b","kind":"tap"}]"#
+        try p.send(c, #"{"op":"update","id":1,"surface":{"id":"main",\#(rect)}}"# + "\n")
         try p.send(c, #"{"op":"unregister","id":2,"surface":"main"}"# + "\n")
-        try p.send(c, #"{"op":"register","id":3,"surface":{"id":"m","rect":{"x":0,"y":0,"width":1,"height":1},"recognizers":[{"name":"a","kind":"tap"},{"name":"b","kind":"tap"}]}}"# + "\n")
-        #expect(try p.lines(c) == [
+        try p.send(c, #"{"op":"register","id":3,"surface":{"id":"m",\#(rect),\#(twoRecognizers)}}"# + "\n")
+        try p.send(c, #"{"op":"register","id":4,"surface":{"id":"main",\#(rect)}}"# + "\n")
+        try p.send(c, #"{"op":"register","id":5,"surface":{"id":"main",\#(rect),\#(twoRecognizers)}}"# + "\n")
+        try p.send(c, #"{"op":"update","id":6,"surface":{"id":"main",\#(rect),\#(twoRecognizers)}}"# + "\n")
+        var lines: [String] = []
+        try await waitUntil("six answers") {
+            p.runHandedBack()
+            lines += try p.lines(c)
+            return lines.count >= 6
+        }
+        #expect(lines == [
             #"{"type":"error","id":1,"code":"unknown-surface","message":"no surface \"main\" on this connection"}"#,
             #"{"type":"error","id":2,"code":"unknown-surface","message":"no surface \"main\" on this connection"}"#,
             #"{"type":"error","id":3,"code":"limit-exceeded","message":"surface.recognizers: at most 1 recognizers per surface"}"#,
+            #"{"type":"ack","id":4}"#,
+            #"{"type":"error","id":5,"code":"surface-exists","message":"surface \"main\" is already registered; use update"}"#,
+            #"{"type":"error","id":6,"code":"limit-exceeded","message":"surface.recognizers: at most 1 recognizers per surface"}"#,
         ])
-        #expect(p.delegate.calls == [])
+        let id = try p.id(of: c).rawValue
+        #expect(p.delegate.calls == [
+            "update main from \(id)", "unregister main from \(id)", "register m [\"a\", \"b\"] from \(id)", "register main [] from \(id)",
+            "register main [\"a\", \"b\"] from \(id)", "update main from \(id)",
+        ])
     }
 
     @Test func limitsSubscriptions() throws {

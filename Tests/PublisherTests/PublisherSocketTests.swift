@@ -156,8 +156,9 @@ import Wire
             try await closeAndWait(c, publisher)
             await publisher.shutdown()
             #expect(delegate.calls == [
-                "register main [\"tap\"] from \(id)", "register bad [\"f\"] from \(id)", "update main from \(id)",
-                "register side [] from \(id)", "unregister side from \(id)", "disconnected \(id) [\"main\"]",
+                "register main [\"tap\"] from \(id)", "register main [] from \(id)", "register bad [\"f\"] from \(id)",
+                "update main from \(id)", "register side [] from \(id)", "unregister side from \(id)", "unregister side from \(id)",
+                "disconnected \(id) [\"main\"]",
             ])
         }
     }

@@ -14,26 +14,45 @@ final class ManualClock: Sendable {
     func advance(by seconds: Double) { value.withLock { $0 += seconds } }
 }
 
-/// Records delegate calls; fails registrations of surfaces named "bad".
+/// Records delegate calls, keeps the surfaces it accepted (the delegate
+/// owns them), answers the connection's refusals after its own checks, and
+/// fails registrations of surfaces named "bad".
 final class RecordingDelegate: PublisherDelegate {
     private let log = Mutex<[String]>([])
+    private let surfaces = Mutex<Set<ClientSurfaceID>>([])
     var calls: [String] { log.withLock { $0 } }
 
-    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+    func register(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {
         log.withLock { $0.append("register \(surface.id) \(surface.recognizerNames) from \(client.id.rawValue)") }
+        let id = ClientSurfaceID(client: client.id, local: surface.id)
+        let (known, count) = surfaces.withLock { s in (s.contains(id), s.count(where: { $0.client == client.id })) }
+        if known { throw ClientSurfaceError.alreadyRegistered(id).requestError }
+        if count >= checks.maxSurfaces { throw ClientSurfaceError.tooMany(limit: checks.maxSurfaces).requestError }
+        if let refusal = checks.refusal { throw refusal }
         if surface.id == "bad" { throw RequestError(.unknownRecognizer, "surface.recognizers[0].kind: unknown kind \"fly\"") }
+        surfaces.withLock { _ = $0.insert(id) }
     }
 
-    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+    func update(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {
         log.withLock { $0.append("update \(surface.id) from \(client.id.rawValue)") }
+        let id = ClientSurfaceID(client: client.id, local: surface.id)
+        guard surfaces.withLock({ $0.contains(id) }) else { throw ClientSurfaceError.unknown(id, field: nil).requestError }
+        if let refusal = checks.refusal { throw refusal }
     }
 
     func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {
         log.withLock { $0.append("unregister \(surface) from \(client.id.rawValue)") }
+        let id = ClientSurfaceID(client: client.id, local: surface)
+        guard surfaces.withLock({ $0.remove(id) }) != nil else { throw ClientSurfaceError.unknown(id, field: nil).requestError }
     }
 
-    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
-        log.withLock { $0.append("disconnected \(client.id.rawValue) \(surfaces)") }
+    func clientDisconnected(_ client: ClientInfo) async {
+        let remaining = surfaces.withLock { s in
+            let mine = s.filter { $0.client == client.id }
+            s.subtract(mine)
+            return mine.map(\.local).sorted()
+        }
+        log.withLock { $0.append("disconnected \(client.id.rawValue) \(remaining)") }
     }
 }
 

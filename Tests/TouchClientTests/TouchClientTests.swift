@@ -13,17 +13,26 @@ import Wire
 private final class SurfaceLog: PublisherDelegate {
     private let log = Mutex<[String]>([])
     var calls: [String] { log.withLock { $0 } }
-    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+    private let surfaces = Mutex<Set<String>>([])
+    func register(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {
         log.withLock { $0.append("register \(surface.id)") }
+        surfaces.withLock { _ = $0.insert(surface.id) }
     }
-    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+    func update(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {
         log.withLock { $0.append("update \(surface.id)") }
     }
     func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {
         log.withLock { $0.append("unregister \(surface)") }
+        guard surfaces.withLock({ $0.remove(surface) }) != nil else {
+            throw ClientSurfaceError.unknown(ClientSurfaceID(client: client.id, local: surface), field: nil).requestError
+        }
     }
-    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {
-        log.withLock { $0.append("disconnected \(surfaces)") }
+    func clientDisconnected(_ client: ClientInfo) async {
+        let remaining = surfaces.withLock { s in
+            defer { s.removeAll() }
+            return s.sorted()
+        }
+        log.withLock { $0.append("disconnected \(remaining)") }
     }
     func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError) {
         if case let .roles(surface, roles) = request { log.withLock { $0.append("drag-surface \(surface) \(roles.dropTypes)") } }
@@ -79,7 +88,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(o.type == "futuristic")
         await client.close()
         await publisher.shutdown()
-        #expect(delegate.calls == ["register main", "disconnected [\"main\"]"])
+        #expect(delegate.calls == ["register main", "unregister nope", "disconnected [\"main\"]"])
     }
 
     @Test func reconnectsAfterARestartAndRestoresItsState() async throws {

@@ -11,16 +11,16 @@ import Wire
 
 /// A delegate for a publisher with no client surfaces.
 struct NoSurfaces: PublisherDelegate {
-    func register(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+    func register(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {
         throw RequestError(.notPermitted, "benchmark")
     }
-    func update(surface: SurfaceDescription, from client: ClientInfo) async throws(RequestError) {
+    func update(surface: SurfaceDescription, from client: ClientInfo, checks: SurfaceChecks) async throws(RequestError) {
         throw RequestError(.notPermitted, "benchmark")
     }
     func unregister(surface: String, from client: ClientInfo) async throws(RequestError) {
         throw RequestError(.notPermitted, "benchmark")
     }
-    func clientDisconnected(_ client: ClientInfo, surfaces: [String]) async {}
+    func clientDisconnected(_ client: ClientInfo) async {}
 }
 
 /// What the subscribers have received (after their hello and ack), and when.
