@@ -75,6 +75,7 @@ struct SystemdService: Service {
     func run() async throws {
         var status = await currentStatus()
         Systemd.notifyReady(status: status)
+        RejectedConfiguration.servicesReady.store(true, ordering: .releasing)
         logger.info("ready", metadata: ["status": "\(status)"])
         let watchdog = Systemd.watchdogInterval()
         // Status is sampled once a second; the watchdog may need it more often.

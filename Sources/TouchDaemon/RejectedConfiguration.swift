@@ -26,6 +26,25 @@ enum RejectedConfiguration {
         let stopped = Atomic<Bool>(false)
     }
 
+    /// Set once the services told systemd they are ready (SystemdService): ends
+    /// the pings of a start that follows a refusal.
+    static let servicesReady = Atomic<Bool>(false)
+
+    /// The start after a fixed file is watched (systemd sent READY=1 for the
+    /// refusing state), and the refusing thread is gone: a thread pings until
+    /// the services are ready, for at most 90 s so that a start that hangs is
+    /// still killed (a slow guest took over 2 s to start).
+    static func keepWatchdogFedUntilReady(intervalMicroseconds: UInt64) {
+        try? DetachedThread.start(name: "touchd-start-ping") {
+            guard var watchdog = WatchdogSchedule(intervalMicroseconds: intervalMicroseconds, now: .now) else { return }
+            let giveUp = ContinuousClock.now + .seconds(90)
+            while !servicesReady.load(ordering: .acquiring) && ContinuousClock.now < giveUp {
+                if watchdog.isDue(at: .now) { Systemd.pingWatchdog() }
+                usleep(50_000)
+            }
+        }
+    }
+
     /// The line each client gets before it is closed (an existing error code: no protocol change).
     static func refusalLine(_ error: ConfigurationError) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
@@ -100,6 +119,7 @@ enum RejectedConfiguration {
         refusal.stop.store(true, ordering: .releasing)
         // The listener goes to the publisher once the refusing thread has let go of it.
         while !refusal.stopped.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(20)) }
+        if result != nil, let interval { keepWatchdogFedUntilReady(intervalMicroseconds: interval) }
         return result
     }
 }
