@@ -371,7 +371,13 @@ public struct Engine: Sendable {
                 step = .none  // decided: it only waits for its touches to go, no need to follow them
             } else {
                 motion.integrate(&slots[s].core, at: now)
-                step = slots[s].touchesChanged(at: now)
+                if slots[s].systemEdge != nil && slots[s].core.state == .possible, let other = multiFingerGesture(beside: s) {
+                    // Semantics §6: never while another finger of the device is in a multi-finger gesture.
+                    debug(.failing(reason: "another touch of the device is in a multi-finger gesture (\(slots[other].qualifiedName))"), slot: s)
+                    step = .fail
+                } else {
+                    step = slots[s].touchesChanged(at: now)
+                }
             }
             apply(step, to: s)
             slots[s].core.removeLifted()

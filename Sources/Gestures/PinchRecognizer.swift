@@ -4,11 +4,17 @@ import TouchCore
 /// Recognizes touches moving apart or together (continuous): `possible` -> `began` -> `changed`* -> `ended`.
 ///
 /// The span is the mean distance of the touches from their centroid. Begins once
-/// `minTouches...maxTouches` touches are down and the span changed by `threshold` mm;
+/// `minTouches...maxTouches` touches are down, the span changed by `threshold` mm and the
+/// fingers' directions leave a pinch possible (``FingerDirections``: fingers moving the same
+/// way are a scroll, however their spacing drifts);
 /// reports the scale relative to the span when the touches came down, and its rate.
 /// Ends when fewer than `minTouches` remain. Transition table: docs/state-machines/pinch.md.
 struct PinchRecognizer: GestureRecognizerMachine {
     let parameters: PinchParameters
+    /// Where the touches down were when that set of touches formed (a finger came or went):
+    /// the fingers' directions are measured from there, as libinput measures them from where
+    /// they were when the finger count last changed.
+    private var anchors = FingerDirections.Anchors()
 
     init(parameters: PinchParameters) { self.parameters = parameters }
 
@@ -17,8 +23,11 @@ struct PinchRecognizer: GestureRecognizerMachine {
     }
 
     mutating func touchesChanged(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep {
-        core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
-                           pastThreshold: abs(core.spanChangeMM) >= parameters.threshold, endBelow: parameters.minTouches)
+        if core.state == .possible { anchors.follow(core.touches) }
+        return core.thresholdStep(minTouches: parameters.minTouches, maxTouches: parameters.maxTouches,
+                           pastThreshold: abs(core.spanChangeMM) >= parameters.threshold
+                               && FingerDirections.notPinching(core.touches, from: anchors) == nil,
+                           endBelow: parameters.minTouches)
     }
 
     mutating func deadlinePassed(_ core: inout RecognizerCore, at time: Timestamp) -> RecognizerStep { .none }
@@ -30,5 +39,5 @@ struct PinchRecognizer: GestureRecognizerMachine {
         return m
     }
 
-    mutating func reset() {}
+    mutating func reset() { anchors = FingerDirections.Anchors() }
 }

@@ -22,6 +22,15 @@ struct TrackedTouch: Sendable {
     /// Square of the largest distance from the start so far, in mm² (the root is taken
     /// when a recognizer asks, not at every move of every recognizer following the touch).
     var farthestSquaredMM: Double
+
+    /// Whether it is present in the previous step and this one, so its motion counts. A touch that
+    /// lifts reports no position of its own (evdev's lift carries none: its "position" is the last
+    /// one), so counting it as still would halve the others' last step; it counts only if its
+    /// lift did move it.
+    @inline(__always)
+    var contributesMotion: Bool {
+        !isNew && (isDown || locationPX != previousPX || locationMM != previousMM)
+    }
 }
 
 /// One sample of a recognizer's cumulative motion, for velocities.
@@ -47,7 +56,8 @@ struct RecognizerCore: Sendable {
     var lastDevice = DeviceID(0)
     var lastTouchType: TouchType = .direct
     /// Cumulative translation of the centroid, from the mean displacement of the touches
-    /// present in consecutive steps (so adding or lifting a finger causes no jump).
+    /// present in consecutive steps (so adding or lifting a finger causes no jump, and a
+    /// lifting finger does not halve the last step: ``TrackedTouch/contributesMotion``).
     var translationPX: Point = .zero
     var translationMM: Point = .zero
     /// Cumulative span ratio of the touches present in consecutive steps (pinch).
@@ -182,7 +192,7 @@ struct RecognizerCore: Sendable {
         var n = 0.0
         var dPX = Point.zero, dMM = Point.zero
         var prevCPX = Point.zero, curCPX = Point.zero, prevCMM = Point.zero, curCMM = Point.zero
-        for t in touches where !t.isNew {
+        for t in touches where t.contributesMotion {
             n += 1
             dPX = dPX + (t.locationPX - t.previousPX)
             dMM = dMM + (t.locationMM - t.previousMM)
@@ -197,7 +207,7 @@ struct RecognizerCore: Sendable {
             prevCPX = prevCPX / n; curCPX = curCPX / n; prevCMM = prevCMM / n; curCMM = curCMM / n
             var prevSpan = 0.0, curSpan = 0.0, prevSpanMM = 0.0, curSpanMM = 0.0
             var turn = 0.0, turning = 0.0
-            for t in touches where !t.isNew {
+            for t in touches where t.contributesMotion {
                 let a = t.previousPX - prevCPX, b = t.locationPX - curCPX
                 if measuresScale {
                     prevSpan += a.length; curSpan += b.length
@@ -224,7 +234,7 @@ struct RecognizerCore: Sendable {
         var step = MotionStep()
         var n = 0.0
         var dPX = Point.zero, dMM = Point.zero
-        for t in touches where !t.isNew {
+        for t in touches where t.contributesMotion {
             n += 1
             dPX = dPX + (t.locationPX - t.previousPX)
             dMM = dMM + (t.locationMM - t.previousMM)
@@ -248,7 +258,7 @@ struct RecognizerCore: Sendable {
         let prevCPX = step.previousSumPX / n, curCPX = step.currentSumPX / n
         let prevCMM = step.previousSumMM / n, curCMM = step.currentSumMM / n
         var prevSpan = 0.0, curSpan = 0.0, prevSpanMM = 0.0, curSpanMM = 0.0
-        for t in touches where !t.isNew {
+        for t in touches where t.contributesMotion {
             prevSpan += (t.previousPX - prevCPX).length; curSpan += (t.locationPX - curCPX).length
             prevSpanMM += (t.previousMM - prevCMM).length; curSpanMM += (t.locationMM - curCMM).length
         }
@@ -265,7 +275,7 @@ struct RecognizerCore: Sendable {
         guard n >= 2 else { return }
         let prevCPX = step.previousSumPX / n, curCPX = step.currentSumPX / n
         var turn = 0.0, turning = 0.0
-        for t in touches where !t.isNew {
+        for t in touches where t.contributesMotion {
             let a = t.previousPX - prevCPX, b = t.locationPX - curCPX
             if a.length > 0.5 && b.length > 0.5 {
                 turn += Angles.turn(from: a, to: b)

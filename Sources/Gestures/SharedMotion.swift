@@ -51,7 +51,7 @@ struct SharedMotion: Sendable {
         var step: MotionStep
     }
 
-    /// Each entry's touches, back to back: the key times two, plus one when the touch is new.
+    /// Each entry's touches, back to back: ``code(_:)`` of each.
     private var touchKeys: [Int] = []
     private var entries: [Entry] = []
 
@@ -109,8 +109,10 @@ struct SharedMotion: Sendable {
         return entries.count - 1
     }
 
+    /// The key times four, plus one when the touch is new and two when it contributes no motion
+    /// (lifting without moving): what the measurement depends on besides positions.
     @inline(__always)
-    private static func code(_ t: TrackedTouch) -> Int { t.key &* 2 &+ (t.isNew ? 1 : 0) }
+    private static func code(_ t: TrackedTouch) -> Int { t.key &* 4 &+ (t.isNew ? 1 : 0) &+ (t.contributesMotion || t.isNew ? 0 : 2) }
 
     /// Debug check of the reasoning above: the shared step is what `core` would measure alone.
     private func sameTouches(_ core: RecognizerCore, as e: Int) -> Bool {

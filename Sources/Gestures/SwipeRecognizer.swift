@@ -16,7 +16,10 @@ struct SwipeRecognizer: GestureRecognizerMachine {
     private let cosTolerance: Double
     /// The stroke's heading is measured once per this much travel of the centroid (mm).
     private let segmentMM: Double
-    /// Most the heading may turn over ``turn``'s window, in radians: half the direction tolerance.
+    /// Most the heading may turn over ``turn``'s window, in radians: a quarter of the direction
+    /// tolerance (7.5 degrees by default), so a circle of 40 mm radius, whose heading turns about
+    /// 9.5 degrees over the window, is no swipe, while a stroke bending along a 60 mm radius (a
+    /// thumb's arc) still is.
     let maxTurn: Double
     private var direction: SwipeDirection?
     private var touchesAtRecognition = 0
@@ -37,7 +40,7 @@ struct SwipeRecognizer: GestureRecognizerMachine {
         self.parameters = parameters
         self.cosTolerance = Angles.cos(Angles.radians(degrees: parameters.directionTolerance))
         self.segmentMM = parameters.minDistance / 3
-        self.maxTurn = Angles.radians(degrees: parameters.directionTolerance / 2)
+        self.maxTurn = Angles.radians(degrees: parameters.directionTolerance / 4)
     }
 
     /// The turn of the segment under way (at least 1 mm long, and not slow) from the last

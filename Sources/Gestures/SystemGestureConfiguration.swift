@@ -46,6 +46,11 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     /// section 13; `whenLocked: true` for every edge, or a list of edges). Empty: the locker
     /// gets every touch.
     public var whenLocked: Set<SurfaceEdge> = []
+    /// Whether touchpads (indirect touches mapped to this screen) start edge swipes too. Off by
+    /// default: a touchpad has no bezel to swipe in from, a finger joining a scroll lands at the
+    /// pad's border all the time, and libinput, macOS and Windows 11 have no touchpad edge swipes
+    /// (docs/system-gestures.md, "Touchpads").
+    public var touchpads = false
 
     /// Default purposes: bottom = home, top = notifications, left = back, right = side-panel.
     public static let defaultPurposes: [SurfaceEdge: String] = [
@@ -75,7 +80,7 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     public func policy(of edge: SurfaceEdge) -> DeferralPolicy { deferral[edge] ?? .allow }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case screen, edges, edgeZone, minTravel, maxAngle, timeLimit, purposes, deferral, deferralWindow, keys, whenLocked
+        case screen, edges, edgeZone, minTravel, maxAngle, timeLimit, purposes, deferral, deferralWindow, keys, whenLocked, touchpads
     }
 
     /// Decodes, with a default for every missing key; `purposes` and `deferral` are keyed by edge name.
@@ -96,6 +101,7 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
         try require(timeLimit > 0, CodingKeys.timeLimit, c, "must be positive")
         deferralWindow = try c.decodeIfPresent(Double.self, forKey: .deferralWindow) ?? d.deferralWindow
         try require(deferralWindow >= 0, CodingKeys.deferralWindow, c, "must not be negative")
+        touchpads = try c.decodeIfPresent(Bool.self, forKey: .touchpads) ?? d.touchpads
         purposes = d.purposes
         if let named = try c.decodeIfPresent([String: String].self, forKey: .purposes) {
             for (key, value) in named {
@@ -164,6 +170,7 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
         for (edge, policy) in deferral { policies[edge.rawValue] = policy.rawValue }
         try c.encode(policies, forKey: .deferral)
         try c.encode(deferralWindow, forKey: .deferralWindow)
+        if touchpads { try c.encode(touchpads, forKey: .touchpads) }
         if !keys.isEmpty {
             var names: [String: [String]] = [:]
             for (edge, combination) in keys { names[edge.rawValue] = combination.map(\.name) }

@@ -10,13 +10,15 @@ import TouchCore
 extension Engine {
     /// The recognizer of one edge of a screen's system gestures: `edge-bottom` on screen 0,
     /// `edge-bottom-1` on screen 1... It delays raw `began` (the app's raw stream sees the touch
-    /// only once it fails) and cancels the touch everywhere when it begins.
+    /// only once it fails) and cancels the touch everywhere when it begins. Touchpads' touches
+    /// only when the entry says `touchpads`.
     static func edgeSwipeRecognizer(_ edge: SurfaceEdge, of entry: SystemGestureConfiguration) -> RecognizerConfiguration {
         RecognizerConfiguration(
             name: entry.screen == 0 ? "edge-\(edge.rawValue)" : "edge-\(edge.rawValue)-\(entry.screen)",
             kind: .edgeSwipe(EdgeSwipeParameters(
                 edge: edge, purpose: entry.purpose(of: edge), edgeZone: entry.edgeZone, minTravel: entry.minTravel,
                 maxAngle: entry.maxAngle, timeLimit: entry.timeLimit)),
+            allowedTouchTypes: entry.touchpads ? Set(TouchType.allCases) : [.direct, .stylus],
             cancelsTouchesInView: true, delaysTouchesBegan: true, delaysTouchesEnded: true)
     }
 
@@ -96,6 +98,32 @@ extension Engine {
         case .bottom: e = 3
         }
         return screen * 4 + e
+    }
+
+    /// The slot of a multi-finger gesture that keeps system edge swipe `s` from beginning (semantics
+    /// §6): a recognizer in play (possible, began or changed; delivered or withheld) with two or
+    /// more touches down, one of them another touch of the same device that has moved on its own,
+    /// ``EdgeSwipeParameters/directionDistance`` screen millimetres from where it came down (the
+    /// edge swipe's own measure, so a touchpad's fingers count as far as they move on the screen).
+    /// The leading finger of a two-finger scroll whose trailing finger lands in an edge zone; not a
+    /// finger resting on the screen, which the app's pan follows only because the swiping finger
+    /// moves the centroid. Nil when there is none.
+    func multiFingerGesture(beside s: Int) -> Int? {
+        guard let own = slots[s].core.touches.first else { return nil }
+        let reach = EdgeSwipeParameters.directionDistance * slots[s].context.pixelsPerMillimetre
+        for m in arena.engaged {
+            let o = m.rawValue
+            guard o != s, slots[o].live, slots[o].systemEdge == nil, slots[o].core.downCount >= 2 else { continue }
+            switch slots[o].core.state {
+            case .possible, .began, .changed: break
+            case .recognized, .ended, .cancelled, .failed: continue
+            }
+            for t in slots[o].core.touches where t.isDown && t.key != own.key && t.device == own.device
+                && (t.locationPX - t.startPX).length >= reach {
+                return o
+            }
+        }
+        return nil
     }
 
     /// A system edge swipe took its first touch: decides whether it arbitrates (the default, a

@@ -99,4 +99,22 @@ struct PanRecognizerTests {
         let vSlow = slow[slow.count - 2].velocity!, vFast = fast[fast.count - 2].velocity!
         #expect(abs(vSlow.x - vFast.x) < 0.05 * abs(vFast.x))
     }
+
+    @Test("a finger lifting in the frame the other moves does not halve that step: only touches present in both frames count")
+    func liftingFingerKeepsTheStep() throws {
+        var e = engine([pan])
+        var script = GestureScript()
+        script.down(1, at: 0, x: 100, y: 100)
+        script.down(2, at: 0, x: 120, y: 100)
+        script.move(1, to: (120, 100), start: 0, duration: 100)
+        script.move(2, to: (140, 100), start: 0, duration: 100)
+        script.move(1, at: 110, x: 130, y: 104)   // the last step: 10 mm right, 4 mm down...
+        script.up(2, at: 110)                     // ...in the frame finger 2 lifts where it was
+        script.up(1, at: 120)
+        let out = e.run(script)
+        let ended = try #require(out.gestures.last)
+        #expect(ended.state == .ended)
+        // 20 mm together, then finger 1's whole 10 mm and 4 mm (not half of them), at 5 px/mm.
+        #expect(abs(ended.translation!.x - 30 * 5) < 1e-9 && abs(ended.translation!.y - 4 * 5) < 1e-9)
+    }
 }

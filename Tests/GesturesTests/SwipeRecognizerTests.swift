@@ -77,7 +77,7 @@ struct SwipeRecognizerTests {
     func curvesFail() {
         for fingers in [1, 2] {
             let config = RecognizerConfiguration(name: "swipe", kind: .swipe(SwipeParameters(maxTouches: 2)))
-            for radius in [8.0, 15.0, 20.0] {
+            for radius in [8.0, 15.0, 20.0, 40.0] {
                 var e = engine([config])
                 #expect(e.run(arcScript(fingers: fingers, radius: radius, degrees: 360, speed: 200)).gestures.isEmpty,
                         "\(fingers) fingers, radius \(radius)")
@@ -98,5 +98,44 @@ struct SwipeRecognizerTests {
         script.move(1, to: (100, 95), start: 300, duration: 50)     // back down fast; the chord still points up
         script.up(1, at: 360)
         #expect(e.run(script).gestures.isEmpty)
+    }
+
+    @Test("a circle of 40 mm radius is no swipe at its start, traced with one finger or two, slowly or fast; a 70 mm arc (a thumb's) still is")
+    func largeCircle() {
+        for fingers in [1, 2] {
+            let config = RecognizerConfiguration(name: "swipe", kind: .swipe(SwipeParameters(maxTouches: 2)))
+            for speed in [120.0, 200.0, 400.0] {
+                var e = engine([config])
+                #expect(e.run(arcScript(fingers: fingers, radius: 40, degrees: 360, speed: speed)).gestures.isEmpty,
+                        "\(fingers) fingers at \(speed) mm/s")
+            }
+            var thumb = engine([config])
+            #expect(thumb.run(arcScript(fingers: fingers, radius: 70, degrees: 30, speed: 200)).gestures.first?.direction == .right,
+                    "\(fingers) fingers")
+        }
+    }
+
+    @Test("two fingers turning on a circle of 40 mm radius, starting slowly: the built-in recognizers call it a rotation, never a swipe")
+    func largeRotation() throws {
+        var e = defaultEngine()
+        var script = GestureScript()
+        let centre = (x: 150.0, y: 120.0), radius = 40.0
+        script.down(1, at: 0, x: centre.x + radius, y: centre.y)
+        script.down(2, at: 0, x: centre.x - radius, y: centre.y)
+        // A quarter turn in 600 ms, the first 100 ms at a fifth of the speed of the rest.
+        let speed = (Double.pi / 2) / (0.2 * 0.1 + 0.5)   // rad/s after the slow start
+        var t = 1000 / script.rate
+        while t <= 600 {
+            let a = t < 100 ? speed * 0.2 * t / 1000 : speed * (0.02 + (t - 100) / 1000)
+            script.move(1, at: t, x: centre.x + radius * cos(a), y: centre.y + radius * sin(a))
+            script.move(2, at: t, x: centre.x - radius * cos(a), y: centre.y - radius * sin(a))
+            t += 1000 / script.rate
+        }
+        script.up(1, at: 610); script.up(2, at: 610)
+        let out = e.run(script)
+        #expect(!out.gestures.contains { $0.recognizer == "swipe" })
+        let rotate = out.gestures.filter { $0.recognizer == "rotate" }
+        #expect(rotate.first?.state == .began && rotate.last?.state == .ended)
+        #expect(abs(try #require(rotate.dropLast().last?.rotation) - .pi / 2) < 0.01)
     }
 }
