@@ -31,14 +31,19 @@ struct EdgeSwipeTouchpadTests {
             systemGestures: [{ var g = SystemGestureConfiguration(); g.touchpads = touchpads; return g }()]))
     }
 
-    @Test("a touchpad starts no edge swipe by default, even a one-finger swipe in from its very border")
-    func offByDefault() {
-        var e = touchpadEngine(touchpads: false)
+    /// One finger swiping in from the pad's left border, 0.4 mm from it, 30 mm in 200 ms.
+    func borderSwipe() -> GestureScript {
         var script = padScript()
         script.down(1, at: 0, x: 0.4, y: 40, type: .indirect)
         script.move(1, to: (30, 40), start: 0, duration: 200)
         script.up(1, at: 210)
-        let out = e.run(script)
+        return script
+    }
+
+    @Test("a touchpad starts no edge swipe by default, even a one-finger swipe in from its very border")
+    func offByDefault() {
+        var e = touchpadEngine(touchpads: false)
+        let out = e.run(borderSwipe())
         #expect(!out.gestures.contains { $0.isSystem })
         #expect(out.gestureOutline.first == "pan:began")
         #expect(out.debugLines.contains { $0.hasSuffix("system:edge-left: refused touch (touch type indirect not allowed)") })
@@ -49,11 +54,7 @@ struct EdgeSwipeTouchpadTests {
     @Test("with touchpads: true a one-finger swipe in from the pad's border is the system's")
     func optIn() {
         var e = touchpadEngine(touchpads: true)
-        var script = padScript()
-        script.down(1, at: 0, x: 0.4, y: 40, type: .indirect)
-        script.move(1, to: (30, 40), start: 0, duration: 200)
-        script.up(1, at: 210)
-        let out = e.run(script)
+        let out = e.run(borderSwipe())
         #expect(out.gestureOutline == ["edge-left:began", "edge-left:changed", "edge-left:ended"])
     }
 

@@ -37,26 +37,16 @@ struct PinchRecognizerTests {
         #expect(e.run(script).gestures.isEmpty)
     }
 
-    /// Two fingers 29 mm apart going right together, the spacing drifting to 22 mm on the way
-    /// (a finger pressed against a pad's edge is reported moving less): the 7 mm change is past
-    /// the 3 mm threshold (6 mm between two fingers), yet both go the same way.
-    func driftingScroll(type: TouchType) -> GestureScript {
+    /// Two fingers 29 mm apart, one above the other, closing to 22 mm in 300 ms while both move
+    /// `travel` mm to the right. With 40 mm of travel: a scroll whose spacing drifts (a finger
+    /// pressed against a pad's edge is reported moving less), past the 3 mm threshold (6 mm between
+    /// two fingers), yet both go the same way. With none: a pinch of the same size.
+    func closing(type: TouchType, travel: Double) -> GestureScript {
         var script = GestureScript()
         script.down(1, at: 0, x: 50, y: 40, type: type)
         script.down(2, at: 0, x: 50, y: 69, type: type)
-        script.move(1, to: (90, 43.5), start: 0, duration: 300)
-        script.move(2, to: (90, 65.5), start: 0, duration: 300)
-        script.up(1, at: 310); script.up(2, at: 310)
-        return script
-    }
-
-    /// The same spacing change with no common motion: a pinch of the same size.
-    func samePinch(type: TouchType) -> GestureScript {
-        var script = GestureScript()
-        script.down(1, at: 0, x: 50, y: 40, type: type)
-        script.down(2, at: 0, x: 50, y: 69, type: type)
-        script.move(1, to: (50, 43.5), start: 0, duration: 300)
-        script.move(2, to: (50, 65.5), start: 0, duration: 300)
+        script.move(1, to: (50 + travel, 43.5), start: 0, duration: 300)
+        script.move(2, to: (50 + travel, 65.5), start: 0, duration: 300)
         script.up(1, at: 310); script.up(2, at: 310)
         return script
     }
@@ -65,11 +55,11 @@ struct PinchRecognizerTests {
           arguments: [TouchType.direct, .indirect])
     func driftIsNotPinch(type: TouchType) throws {
         var scroll = defaultEngine()
-        let out = scroll.run(driftingScroll(type: type))
+        let out = scroll.run(closing(type: type, travel: 40))
         #expect(!out.gestures.contains { $0.recognizer == "pinch" })
         #expect(out.gestures.filter { $0.recognizer == "pan" }.last?.state == .ended)
         var pinch = defaultEngine()
-        let pinchOut = pinch.run(samePinch(type: type)).gestures.filter { $0.recognizer == "pinch" }
+        let pinchOut = pinch.run(closing(type: type, travel: 0)).gestures.filter { $0.recognizer == "pinch" }
         #expect(pinchOut.first?.state == .began && pinchOut.last?.state == .ended)
         #expect(abs(try #require(pinchOut.dropLast().last?.scale) - 22.0 / 29) < 1e-9)
     }

@@ -18,6 +18,7 @@ struct SystemGestureConfigurationTests {
         #expect(g == SystemGestureConfiguration())
         #expect(g.screen == 0 && g.edges == Set(SurfaceEdge.allCases))
         #expect(g.edgeZone == 5 && g.minTravel == 6 && g.maxAngle == 30 && g.timeLimit == 300 && g.deferralWindow == 2000)
+        #expect(!g.touchpads)
         #expect(SurfaceEdge.allCases.map { g.purpose(of: $0) } == ["back", "side-panel", "notifications", "home"])
         #expect(SurfaceEdge.allCases.allSatisfy { g.policy(of: $0) == .allow })
         let s = c.surfaces[0]
@@ -30,7 +31,8 @@ struct SystemGestureConfigurationTests {
         let c = try decode(#"""
         {"systemGestures": [
            {"screen": 0, "edges": ["bottom", "left"], "edgeZone": 7, "minTravel": 10, "maxAngle": 40, "timeLimit": 250,
-            "purposes": {"bottom": "overview"}, "deferral": {"bottom": "onlyFullScreen", "left": "refuse"}, "deferralWindow": 1500},
+            "purposes": {"bottom": "overview"}, "deferral": {"bottom": "onlyFullScreen", "left": "refuse"}, "deferralWindow": 1500,
+            "touchpads": true},
            {"screen": 1, "deferral": "refuse"}],
          "surfaces": [{"id": "game", "frame": {"width": 10, "height": 10}, "deferEdges": ["bottom", "top"], "fullScreen": true,
                        "delegateDeferralTo": "view"},
@@ -41,6 +43,7 @@ struct SystemGestureConfigurationTests {
         #expect(g.purpose(of: .bottom) == "overview" && g.purpose(of: .left) == "back")
         #expect(g.policy(of: .bottom) == .onlyFullScreen && g.policy(of: .left) == .refuse && g.policy(of: .top) == .allow)
         #expect(g.deferralWindow == 1500)
+        #expect(g.touchpads && !c.systemGestures[1].touchpads)
         #expect(SurfaceEdge.allCases.allSatisfy { c.systemGestures[1].policy(of: $0) == .refuse })
         #expect(c.surfaces[0].deferEdges == [.bottom, .top] && c.surfaces[0].fullScreen && c.surfaces[0].delegateDeferralTo == "view")
         try c.validate()

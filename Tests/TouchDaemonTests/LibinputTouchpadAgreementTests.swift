@@ -78,14 +78,19 @@ import Trace
         defer { replay.close() }
         let node = try #require(replay.devices.first?.devnode)
         try PassThroughPenTests.waitForUdev(node)
+        // A loaded TCG guest can take libinput's start past its 10 s: up to three tries.
+        var attempt = 0
         var started = try LibinputDebugEvents(node: node, extraArguments: ["--enable-tap"])
-        do {
-            try started.waitForDeviceAdded()
-        } catch {
-            // A loaded TCG guest can take libinput's start past its 10 s: once more.
-            started.stop()
-            started = try LibinputDebugEvents(node: node, extraArguments: ["--enable-tap"])
-            try started.waitForDeviceAdded()
+        while true {
+            do {
+                try started.waitForDeviceAdded()
+                break
+            } catch {
+                started.stop()
+                attempt += 1
+                if attempt == 3 { throw error }
+                started = try LibinputDebugEvents(node: node, extraArguments: ["--enable-tap"])
+            }
         }
         let libinput = started
         defer { libinput.stop() }
