@@ -474,7 +474,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// takes, and closes once all of it is written (the hub closes a client
     /// that does not read at the end of the shutdown grace).
     func sayGoodbye(_ reason: GoodbyeReason) {
-        guard let context, machine.isActive else { return }
+        guard context != nil, machine.isActive else { return }
         lane?.seal()
         var w = JSONWriter(capacity: 48)
         MessageEncoder.goodbye(reason: reason, into: &w)
