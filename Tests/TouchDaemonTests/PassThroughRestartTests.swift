@@ -19,11 +19,16 @@ final class UserServiceManager {
     var environment: [String: String]
     var unitDirectory: String { directory.path + "/config/systemd/user" }
 
-    /// Whether this run can start a user service manager (root, systemd
-    /// installed: the guest); the tests that need one are skipped elsewhere.
+    /// Whether this run can start a user service manager: root, systemd
+    /// installed, and the `make test-vm` guest (a writable `/dev/uinput` is
+    /// what tells it). Starting one writes `/run/systemd/system` and moves
+    /// processes between cgroups (a realtime thread of the test process is
+    /// then refused), which only the throw-away guest may have done to it;
+    /// the tests that need one are skipped elsewhere.
     static var available: Bool {
         geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/lib/systemd/systemd")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/systemctl")
+            && KernelCapability.uinputIsWritable
     }
 
     init() throws {
