@@ -8,23 +8,12 @@ let package = Package(
     products: [
         .executable(name: "touchctl", targets: ["touchctl"]),
         .executable(name: "touchd", targets: ["touchd"]),
-        .library(name: "TouchCore", targets: ["TouchCore"]),
-        .library(name: "Gestures", targets: ["Gestures"]),
+        // The client API: the only modules whose declarations are `public`;
+        // everything else is `package` (the benchmarks and fuzz harnesses are
+        // targets of this package, below).
         .library(name: "JSON", targets: ["JSON"]),
-        .library(name: "Trace", targets: ["Trace"]),
-        .library(name: "YAMLReader", targets: ["YAMLReader"]),
         .library(name: "Wire", targets: ["Wire"]),
-        .library(name: "EngineMessages", targets: ["EngineMessages"]),
-        .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
-        .library(name: "Session", targets: ["Session"]),
-        .library(name: "Render", targets: ["Render"]),
-        // For the benchmarks (Benchmarks/), which run as touchd schedules its threads.
-        .library(name: "TouchDaemon", targets: ["TouchDaemon"]),
-        // For the fuzz harnesses (Fuzz/), which check the invariants it defines.
-        .library(name: "TouchTesting", targets: ["TouchTesting"]),
-        // For the benchmarks, whose sockets and clocks go through the same calls.
-        .library(name: "SystemCalls", targets: ["SystemCalls"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -106,7 +95,7 @@ let package = Package(
         .target(
             name: "DaemonCommand",
             dependencies: [
-                "Session", "TouchDaemon",
+                "Session", "TouchDaemon", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -182,3 +171,59 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The benchmarks (`make bench`) and the libFuzzer harnesses (`make fuzz`) are
+// targets of this package, so they reach its `package` declarations, but
+// they are declared only when TOUCHD_EXTRA_TARGETS asks for them: `swift
+// build` and `make test` do not build them, and the fuzz harnesses, which
+// need -sanitize=fuzzer (libFuzzer provides their `main`), are built one
+// product at a time in their own scratch path (scripts/fuzz.sh).
+let extraTargets = Set((Context.environment["TOUCHD_EXTRA_TARGETS"] ?? "").split(separator: ",").map(String.init))
+
+if extraTargets.contains("bench") {
+    package.dependencies += [
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.5.0"),
+    ]
+    package.targets.append(
+        .executableTarget(
+            name: "touchd-bench",
+            dependencies: [
+                "TouchCore", "Trace", "Gestures", "Wire", "EngineMessages", "Publisher", "TouchDaemon", "Session", "SystemCalls",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/Sources/touchd-bench"
+        )
+    )
+}
+
+if extraTargets.contains("fuzz") {
+    // Each harness defines LLVMFuzzerTestOneInput and no main of its own.
+    let harness: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+    package.targets += [
+        .target(name: "FuzzSupport", dependencies: ["TouchCore", "Trace"], path: "Fuzz/Sources/FuzzSupport"),
+        .executableTarget(name: "fuzz-evemu", dependencies: ["FuzzSupport", "Trace"], path: "Fuzz/Sources/fuzz-evemu", swiftSettings: harness),
+        .executableTarget(name: "fuzz-libinput-yaml", dependencies: ["FuzzSupport", "Trace"], path: "Fuzz/Sources/fuzz-libinput-yaml", swiftSettings: harness),
+        .executableTarget(name: "fuzz-yaml-config", dependencies: ["FuzzSupport", "YAMLReader", "Gestures"], path: "Fuzz/Sources/fuzz-yaml-config", swiftSettings: harness),
+        .executableTarget(name: "fuzz-native-trace", dependencies: ["FuzzSupport", "Trace"], path: "Fuzz/Sources/fuzz-native-trace", swiftSettings: harness),
+        .executableTarget(name: "fuzz-wire-request", dependencies: ["FuzzSupport", "JSON", "Wire"], path: "Fuzz/Sources/fuzz-wire-request", swiftSettings: harness),
+        .executableTarget(
+            name: "fuzz-request-frames",
+            dependencies: [
+                "FuzzSupport", "Wire", "Publisher",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Fuzz/Sources/fuzz-request-frames",
+            swiftSettings: harness
+        ),
+        .executableTarget(
+            name: "fuzz-pipeline-engine",
+            dependencies: ["FuzzSupport", "TouchCore", "Gestures", "Trace", "TouchTesting"],
+            path: "Fuzz/Sources/fuzz-pipeline-engine",
+            swiftSettings: harness
+        ),
+    ]
+}

@@ -8,17 +8,17 @@
 #   FUZZ_SECONDS=20 scripts/fuzz.sh       shorter (make fuzz-short)
 #   scripts/fuzz.sh fuzz-evemu ...        only these harnesses
 #
-# Per harness, under Fuzz/.build/fuzz-runs/<harness>/: seeds/ (regenerated
+# Per harness, under .build-fuzz/fuzz-runs/<harness>/: seeds/ (regenerated
 # from Tests/Fixtures/real and docs/schemas on every run), corpus/ (what
 # libFuzzer found interesting; kept between runs, so later runs start further),
 # artifacts/ (crashing inputs) and log. Exits 1 when a harness finds a crash or
 # an invariant violation; rerun one input with
-#   SWIFT_BACKTRACE=enable=no Fuzz/.build/debug/<harness> <artifact>
+#   SWIFT_BACKTRACE=enable=no .build-fuzz/debug/<harness> <artifact>
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-OUT=${FUZZ_OUT:-$ROOT/Fuzz/.build/fuzz-runs}
+OUT=${FUZZ_OUT:-$ROOT/.build-fuzz/fuzz-runs}
 ALL="fuzz-evemu fuzz-libinput-yaml fuzz-yaml-config fuzz-native-trace fuzz-wire-request fuzz-request-frames fuzz-pipeline-engine fuzz-c-parser"
 HARNESSES=${*:-$ALL}
 
@@ -30,17 +30,27 @@ declare -A DICT=(
     [fuzz-c-parser]=clients/c/fuzz/server-lines.dict
 )
 
+# The harnesses are targets of the main package declared with
+# TOUCHD_EXTRA_TARGETS=fuzz (Package.swift), built in .build-fuzz.
 # --sanitize=fuzzer: libFuzzer provides main. -Xswiftc -sanitize=fuzzer,address:
-# coverage and ASan in every Swift module (see Fuzz/Package.swift).
+# coverage and ASan in every Swift module (SwiftPM's two separate --sanitize
+# flags reach the compiler as the last one only, which leaves the code
+# uninstrumented).
+FUZZ_BUILD=(env TOUCHD_EXTRA_TARGETS=fuzz "$SWIFT" build --scratch-path "$ROOT/.build-fuzz" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
 if [ -n "$(echo " $HARNESSES " | sed 's/ fuzz-c-parser / /g' | tr -d ' ')" ]; then
     echo "== building the harnesses (debug, -sanitize=fuzzer,address)"
     start=$(date +%s)
     mkdir -p "$OUT"
-    (cd "$ROOT/Fuzz" && "$SWIFT" build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address) >"$OUT/build.log" 2>&1
-    rc=$?
+    : >"$OUT/build.log"
+    # One product at a time: touchd's and touchctl's own `main` would clash with libFuzzer's.
+    rc=0
+    for h in $HARNESSES; do
+        [ "$h" = fuzz-c-parser ] && continue
+        (cd "$ROOT" && "${FUZZ_BUILD[@]}" --product "$h") >>"$OUT/build.log" 2>&1 || { rc=1; break; }
+    done
     grep -E "error|warning: " "$OUT/build.log" | grep -v "Cannot export local symbol" | grep -v "/checkouts/"
     if [ $rc != 0 ]; then echo "building the harnesses failed (see $OUT/build.log)" >&2; exit 1; fi
-    BIN=$(cd "$ROOT/Fuzz" && "$SWIFT" build --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --show-bin-path)
+    BIN=$(cd "$ROOT" && "${FUZZ_BUILD[@]}" --show-bin-path)
     echo "== built in $(( $(date +%s) - start )) s"
 fi
 

@@ -50,10 +50,13 @@ and RSS once every client has left (after --linger) at most that first
 sample (touchd gives back what the clients' queues held); descriptors of
 the last sample at most that sample + the 10 misbehaving connections (they
 come and go), and exactly the pre-client count once all
-clients are gone; every sample's healthy p99 within 2x the unloaded p99
-(floored at 1 ms: below that the figure is the driver's own scheduling),
-judged on the samples that timed events (the first, taken as the warm-up
-ends, has none) and at least one;
+clients are gone; every sample's touchd publish p99 (its own clock: the
+input thread encoding a frame and writing it to every client keeping up,
+what a misbehaving client could slow) within 2x that of the unloaded phase
+(floored at 1 ms), judged on the samples that timed events (the first,
+taken as the warm-up ends, has none) and at least one; the healthy readers'
+p99 is reported beside it, not judged: on a busy machine it is the Python
+readers' own scheduling (tens of ms while touchd's stays under 1 ms);
 no loss. Exit status 0 when all hold, 1 otherwise.
 """
 import argparse
@@ -484,8 +487,6 @@ def main():
     ap.add_argument("--nice", type=int, default=-8,
                     help="touchd's nice value, as systemd/touchd.service sets it (Nice=-8); needs root to go below 0, else touchd runs at 0 and the run says so")
     ap.add_argument("--json", help="write the samples and verdict here")
-    ap.add_argument("--latency-report-only", action="store_true",
-                    help="print the p99 verdict but leave it out of the exit status (CI: timings are reported, not enforced)")
     args = ap.parse_args()
     only = [k.strip() for k in args.kinds.split(",") if k.strip()]
     for k in only:
@@ -627,7 +628,12 @@ def main():
     delivery_statistics(daemon, log.name)
 
     samples = []
-    limit = max(2 * base_p99, 0.001)
+    # The criterion's reference is touchd's own publishing in the unloaded
+    # phase (its clock, its input thread); the readers' figure is reported.
+    base_publish = base_hop["pub99"]
+    if base_publish is None:
+        sys.exit("touchd logged no publishing in the unloaded phase: make --baseline longer")
+    limit_ms = max(2 * base_publish, 1.0)
     t_end = time.monotonic() + args.minutes * 60
     print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7} {'pub99':>6} {'pubmax':>6} {'hop99':>6} {'hopmax':>6} {'routmax':>7} {'late99':>6} {'latemax':>7}  misbehaving", flush=True)
     t0 = time.monotonic()
@@ -677,15 +683,16 @@ def main():
     status = daemon.wait(30)
 
     first_s, last_s = samples[0], samples[-1]
-    judged = [s for s in samples if s["p99_ms"] is not None]
+    judged = [s for s in samples if s["p99_ms"] is not None and s["publish_p99_ms"] is not None]
     verdict = {
         "rss_flat": last_s["rss_kb"] <= first_s["rss_kb"] * 1.10,
         "fds_flat": last_s["fds"] <= first_s["fds"] + 10 and fds_end == fds0,
         # What the clients' queues held must be given back once they are gone.
         "rss_back": rss_end <= first_s["rss_kb"],
-        # Judged on the samples that timed events (the first one, taken as the
-        # warm-up ends, has none); at least one must have.
-        "p99_within_2x": bool(judged) and all(s["p99_ms"] <= limit * 1e3 for s in judged),
+        # touchd's publish p99 per interval within 2x its unloaded one (floored
+        # at 1 ms), judged on the samples that timed events (the first one,
+        # taken as the warm-up ends, has none); at least one must have.
+        "publish_p99_within_2x": bool(judged) and all(s["publish_p99_ms"] <= limit_ms for s in judged),
         "no_loss": not book.problems,
         "half_close_answered": bad_counts.get("half_closes-missing-answer", 0) == 0,
         "daemon_exit_0": status == 0,
@@ -693,8 +700,10 @@ def main():
     print(f"after the clients left: RSS {rss_end} kB, {fds_end} fds (before clients: {fds0}); touchd CPU {cpu_end:.1f} s; exit {status}")
     worst = max(s['p99_ms'] or 0 for s in samples)
     print(f"single-client p99 {single_p99 * 1e3:.3f} ms: worst interval {worst / (single_p99 * 1e3):.1f}x that (reported, not a criterion)", flush=True)
-    print(f"unloaded p99 {base_p99 * 1e3:.3f} ms, limit {limit * 1e3:.3f} ms; worst interval p99 "
-          f"{max(s['p99_ms'] or 0 for s in samples):.3f} ms over {len(judged)} of {len(samples)} samples with events; "
+    print(f"healthy readers: unloaded p99 {base_p99 * 1e3:.3f} ms, worst interval p99 {max(s['p99_ms'] or 0 for s in samples):.3f} ms "
+          f"(reported, not a criterion: their own scheduling on this machine)")
+    print(f"touchd's publishing: unloaded p99 {base_publish:.3f} ms, limit {limit_ms:.3f} ms; worst interval p99 "
+          f"{max((s['publish_p99_ms'] or 0) for s in samples):.3f} ms over {len(judged)} of {len(samples)} samples with events; "
           f"expected events per pass {book.expected_count}")
     for p in book.problems[:20]:
         print("problem:", p)
@@ -703,10 +712,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"args": vars(args), "baseline_p99_ms": base_p99 * 1e3, "single_client_p99_ms": single_p99 * 1e3, "samples": samples, "fds_before": fds0,
                        "fds_after": fds_end, "problems": book.problems, "verdict": verdict}, f, indent=1)
-    enforced = {k: v for k, v in verdict.items() if not (args.latency_report_only and k == "p99_within_2x")}
-    if args.latency_report_only:
-        print("p99_within_2x is reported, not enforced (--latency-report-only)")
-    sys.exit(0 if all(enforced.values()) else 1)
+    sys.exit(0 if all(verdict.values()) else 1)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import Session
+import SystemCalls
 import TouchDaemon
 
 /// touchd: the touch input daemon's command line. The `touchd` executable runs it; so does
@@ -119,6 +117,6 @@ func printError(_ line: String) {
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
         var text = string
-        text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+        text.withUTF8 { bytes in try? Syscall.writeAll(2, UnsafeRawBufferPointer(bytes)) }
     }
 }

@@ -8,7 +8,7 @@ extension MessageEncoder {
     /// session's decision as an observer sees it (the live view, `touchctl
     /// replay`), with the surfaces taking part and the items' count and types,
     /// never their data (docs/protocol.md, "Drag sessions seen from outside").
-    public static func dragSessionRecord(_ r: DragSessionRecord, into w: inout JSONWriter) {
+    package static func dragSessionRecord(_ r: DragSessionRecord, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", literal: "drag-session")
         switch r.kind {

@@ -9,7 +9,7 @@ import Wire
 extension TouchMessage {
     /// A touch as its `touch` line carries it.
     @inlinable
-    public init(_ t: Touch) {
+    package init(_ t: Touch) {
         self.init(
             microseconds: t.time.microseconds, device: t.device.rawValue, id: t.id.rawValue, phase: t.phase.wire,
             touchType: t.type.wire, tool: t.tool.wire, screen: t.screen,
@@ -22,7 +22,7 @@ extension TouchMessage {
     /// A raw touch of a surface's touch stream: the phase and time the surface sees (the phase may
     /// differ from the touch's own, e.g. `cancelled` when a recognizer took it).
     @inlinable
-    public init(_ r: RawTouchEvent) {
+    package init(_ r: RawTouchEvent) {
         self.init(r.touch)
         phase = r.phase.wire
         microseconds = r.time.microseconds
@@ -32,7 +32,7 @@ extension TouchMessage {
 extension GestureMessage {
     /// A recognizer's action as its `gesture` line carries it.
     @inlinable
-    public init(_ e: GestureEvent) {
+    package init(_ e: GestureEvent) {
         self.init(
             microseconds: e.time.microseconds, device: e.device.rawValue, surface: e.surface?.rawValue, owner: e.owner,
             recognizer: e.recognizer, kind: e.kind.wire, state: e.state.wire, touches: e.touches, touchType: e.touchType.wire,
@@ -46,27 +46,27 @@ extension GestureMessage {
 extension MessageEncoder {
     /// Writes a touch's `touch` line (no trailing newline); `surface` is set for a surface's raw touch stream.
     @inlinable
-    public static func touch(_ t: Touch, surface: String? = nil, into w: inout JSONWriter) {
+    package static func touch(_ t: Touch, surface: String? = nil, into w: inout JSONWriter) {
         touch(TouchMessage(t), surface: surface, into: &w)
     }
 
     /// Writes a raw touch of a surface's touch stream as a `touch` line with its surface
     /// (``TouchMessage/init(_:)-(RawTouchEvent)``).
     @inlinable
-    public static func rawTouch(_ r: RawTouchEvent, into w: inout JSONWriter) {
+    package static func rawTouch(_ r: RawTouchEvent, into w: inout JSONWriter) {
         touch(TouchMessage(r), surface: r.surface.rawValue, into: &w)
     }
 
     /// Writes a recognizer's action as a `gesture` line (no trailing newline).
     @inlinable
-    public static func gesture(_ e: GestureEvent, into w: inout JSONWriter) {
+    package static func gesture(_ e: GestureEvent, into w: inout JSONWriter) {
         gesture(GestureMessage(e), into: &w)
     }
 
     /// Writes one `debug` record object (no trailing newline): `record` names
     /// the kind of record, the kind's details follow, and `text` is the
     /// record as one readable line.
-    public static func debug(_ r: DebugRecord, into w: inout JSONWriter) {
+    package static func debug(_ r: DebugRecord, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", literal: "debug")
         w.field("time", seconds: r.time.microseconds)
@@ -125,7 +125,7 @@ extension MessageEncoder {
     /// Writes one `system` event object (no trailing newline): a deferral
     /// decision (`"event":"deferral"`) or an edge hint (`"event":"edge-hint"`);
     /// `surface` replaces the decision's surface id (a client's own name for it).
-    public static func system(_ e: SystemEvent, surface: String? = nil, into w: inout JSONWriter) {
+    package static func system(_ e: SystemEvent, surface: String? = nil, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", literal: "system")
         w.field("time", seconds: e.time.microseconds)
@@ -146,7 +146,7 @@ extension MessageEncoder {
 
     /// Writes one `drag` event object (no trailing newline), `surface` being
     /// the name the client knows its surface by (docs/protocol.md, "Drag sessions").
-    public static func drag(_ e: DragSessionEvent, surface: String?, into w: inout JSONWriter) {
+    package static func drag(_ e: DragSessionEvent, surface: String?, into w: inout JSONWriter) {
         w.beginObject()
         w.field("type", literal: "drag")
         switch e.kind {

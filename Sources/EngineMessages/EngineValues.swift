@@ -9,7 +9,7 @@ import Wire
 
 extension TouchPhase {
     /// The protocol's phase.
-    @inlinable public var wire: WireTouchPhase {
+    @inlinable package var wire: WireTouchPhase {
         switch self {
         case .began: return .began
         case .moved: return .moved
@@ -22,7 +22,7 @@ extension TouchPhase {
 
 extension TouchType {
     /// The protocol's touch type.
-    @inlinable public var wire: WireTouchType {
+    @inlinable package var wire: WireTouchType {
         switch self {
         case .direct: return .direct
         case .indirect: return .indirect
@@ -33,7 +33,7 @@ extension TouchType {
 
 extension Tool {
     /// The protocol's tool.
-    @inlinable public var wire: WireTool {
+    @inlinable package var wire: WireTool {
         switch self {
         case .finger: return .finger
         case .palm: return .palm
@@ -55,7 +55,7 @@ extension ToolButtons {
     ]
 
     /// The protocol's button set.
-    @inlinable public var wire: WireToolButtons {
+    @inlinable package var wire: WireToolButtons {
         // Both sets use the same bits (EngineValuesTests checks each); the set is copied as it is.
         WireToolButtons(rawValue: rawValue)
     }
@@ -63,7 +63,7 @@ extension ToolButtons {
 
 extension GestureKind {
     /// The protocol's gesture kind.
-    @inlinable public var wire: WireGestureKind {
+    @inlinable package var wire: WireGestureKind {
         switch self {
         case .tap: return .tap
         case .longPress: return .longPress
@@ -81,7 +81,7 @@ extension GestureKind {
 
 extension GestureState {
     /// The protocol's gesture state.
-    @inlinable public var wire: WireGestureState {
+    @inlinable package var wire: WireGestureState {
         switch self {
         case .recognized: return .recognized
         case .began: return .began
@@ -94,7 +94,7 @@ extension GestureState {
 
 extension SwipeDirection {
     /// The protocol's swipe direction.
-    @inlinable public var wire: WireSwipeDirection {
+    @inlinable package var wire: WireSwipeDirection {
         switch self {
         case .left: return .left
         case .right: return .right
@@ -106,7 +106,7 @@ extension SwipeDirection {
 
 extension SurfaceEdge {
     /// The protocol's edge.
-    @inlinable public var wire: WireEdge {
+    @inlinable package var wire: WireEdge {
         switch self {
         case .left: return .left
         case .right: return .right
@@ -118,7 +118,7 @@ extension SurfaceEdge {
 
 extension Rotation {
     /// The protocol's rotation.
-    public var wire: WireRotation {
+    package var wire: WireRotation {
         switch self {
         case .none: return .degrees0
         case .quarter: return .degrees90
@@ -128,7 +128,7 @@ extension Rotation {
     }
 
     /// A rotation the protocol gave.
-    public init(_ wire: WireRotation) {
+    package init(_ wire: WireRotation) {
         switch wire {
         case .degrees0: self = .none
         case .degrees90: self = .quarter
@@ -140,23 +140,23 @@ extension Rotation {
 
 extension ScreenInsets {
     /// The protocol's insets.
-    public var wire: WireInsets { WireInsets(top: top, right: right, bottom: bottom, left: left) }
+    package var wire: WireInsets { WireInsets(top: top, right: right, bottom: bottom, left: left) }
 
     /// Insets the protocol gave.
-    public init(_ wire: WireInsets) { self.init(top: wire.top, right: wire.right, bottom: wire.bottom, left: wire.left) }
+    package init(_ wire: WireInsets) { self.init(top: wire.top, right: wire.right, bottom: wire.bottom, left: wire.left) }
 }
 
 extension SizeMM {
     /// The protocol's size.
-    public var wire: WireSize { WireSize(width: width, height: height) }
+    package var wire: WireSize { WireSize(width: width, height: height) }
 
     /// A size the protocol gave.
-    public init(_ wire: WireSize) { self.init(width: wire.width, height: wire.height) }
+    package init(_ wire: WireSize) { self.init(width: wire.width, height: wire.height) }
 }
 
 extension DropOperation {
     /// The protocol's drop operation.
-    public var wire: WireDropOperation {
+    package var wire: WireDropOperation {
         switch self {
         case .copy: return .copy
         case .move: return .move
@@ -166,7 +166,7 @@ extension DropOperation {
     }
 
     /// A drop operation the protocol gave.
-    public init(_ wire: WireDropOperation) {
+    package init(_ wire: WireDropOperation) {
         switch wire {
         case .copy: self = .copy
         case .move: self = .move
@@ -178,7 +178,7 @@ extension DropOperation {
 
 extension DragOutcome {
     /// The protocol's outcome.
-    public var wire: WireDragOutcome {
+    package var wire: WireDragOutcome {
         switch self {
         case .copy: return .copy
         case .move: return .move
@@ -189,7 +189,7 @@ extension DragOutcome {
 
 extension DragEndReason {
     /// The protocol's reason.
-    public var wire: WireDragEndReason {
+    package var wire: WireDragEndReason {
         switch self {
         case .lifted: return .lifted
         case .touchCancelled: return .touchCancelled
@@ -202,29 +202,29 @@ extension DragEndReason {
 
 extension DragRoles {
     /// Roles a `drag-surface` request gave.
-    public init(_ wire: WireDragRoles) {
+    package init(_ wire: WireDragRoles) {
         self.init(offersItems: wire.offersItems, addsItems: wire.addsItems, dropTypes: wire.dropTypes, compact: wire.compact)
     }
 
     /// The protocol's roles.
-    public var wire: WireDragRoles {
+    package var wire: WireDragRoles {
         WireDragRoles(offersItems: offersItems, addsItems: addsItems, dropTypes: dropTypes, compact: compact)
     }
 }
 
 extension DragItem {
     /// An item a `drag-items` request gave.
-    public init(_ wire: WireDragItem) {
+    package init(_ wire: WireDragItem) {
         self.init(wire.representations.map { DragRepresentation(type: $0.type, data: $0.data) })
     }
 
     /// The protocol's item.
-    public var wire: WireDragItem { WireDragItem(representations.map { WireDragRepresentation(type: $0.type, data: $0.data) }) }
+    package var wire: WireDragItem { WireDragItem(representations.map { WireDragRepresentation(type: $0.type, data: $0.data) }) }
 }
 
 extension HelloDevice {
     /// A device as `hello` and `device` messages describe it.
-    public init(_ info: DeviceInfo) {
+    package init(_ info: DeviceInfo) {
         self.init(
             id: info.id.rawValue, name: info.description.name, touchTypes: info.classification.touchTypes.map(\.wire),
             slots: info.description.slotCount, widthMM: info.geometry.width, heightMM: info.geometry.height,

@@ -15,13 +15,13 @@ import TouchCore
 /// Timestamps are on `CLOCK_MONOTONIC`, the clock replay uses too.
 ///
 /// Not thread-safe: one reader thread owns a device at a time.
-public final class EvdevDevice {
+package final class EvdevDevice {
     /// The device node this handle reads.
-    public let path: String
+    package let path: String
     /// What the device declared when it was opened: name, ids, properties, codes, absinfo.
-    public let deviceDescription: DeviceDescription
+    package let deviceDescription: DeviceDescription
     /// Whether this handle holds the exclusive grab (`EVIOCGRAB`).
-    public private(set) var isGrabbed = false
+    package private(set) var isGrabbed = false
 
     private var fd: Int32
     private var handle: OpaquePointer?
@@ -36,7 +36,7 @@ public final class EvdevDevice {
     /// - Throws: ``EvdevError`` naming `path`: `.openFailed` when the node
     ///   cannot be opened, `.notEvdev` when it is not an evdev device,
     ///   `.clockFailed` or `.grabFailed` when the kernel refuses.
-    public init(path: String, grab: Bool = false) throws(EvdevError) {
+    package init(path: String, grab: Bool = false) throws(EvdevError) {
         self.path = path
         let fd = try Libevdev.openNode(path)
         let handle: OpaquePointer
@@ -71,7 +71,7 @@ public final class EvdevDevice {
     ///
     /// - Throws: ``EvdevError`` naming `path` when it is not an evdev device
     ///   any more (gone, revoked) or the clock cannot be set; `fd` is closed then.
-    public init(adopting fd: Int32, path: String, grabbed: Bool) throws(EvdevError) {
+    package init(adopting fd: Int32, path: String, grabbed: Bool) throws(EvdevError) {
         self.path = path
         Libevdev.drain(fd)
         let handle: OpaquePointer
@@ -97,13 +97,13 @@ public final class EvdevDevice {
     deinit { close() }
 
     /// The file descriptor to wait on (`poll`/`epoll` for readability), or -1 once closed.
-    public var fileDescriptor: Int32 { fd }
+    package var fileDescriptor: Int32 { fd }
 
     /// Whether ``close()`` has been called.
-    public var isClosed: Bool { handle == nil }
+    package var isClosed: Bool { handle == nil }
 
     /// Takes exclusive access: other readers of the node stop receiving events.
-    public func grab() throws(EvdevError) {
+    package func grab() throws(EvdevError) {
         try Libevdev.grab(try openHandle(), exclusive: true, path: path)
         isGrabbed = true
     }
@@ -112,12 +112,12 @@ public final class EvdevDevice {
     /// `EVIOCGRAB` 0, from any thread: what a watchdog does when the thread
     /// owning the device stopped making progress (the owner's ``isGrabbed``
     /// is not updated). Errors are ignored: the device may be gone already.
-    public static func releaseGrab(ofDescriptor fd: Int32) {
+    package static func releaseGrab(ofDescriptor fd: Int32) {
         _ = Libevdev.releaseGrab(fd)
     }
 
     /// Releases exclusive access taken by ``grab()``.
-    public func ungrab() throws(EvdevError) {
+    package func ungrab() throws(EvdevError) {
         try Libevdev.grab(try openHandle(), exclusive: false, path: path)
         isGrabbed = false
     }
@@ -133,7 +133,7 @@ public final class EvdevDevice {
     ///   is gone (ENODEV): close the handle.
     /// - Throws: ``EvdevError`` `.readFailed` for any other read error,
     ///   `.closed` after ``close()``.
-    public func readAvailable(into events: inout [InputEvent]) throws(EvdevError) -> ReadOutcome {
+    package func readAvailable(into events: inout [InputEvent]) throws(EvdevError) -> ReadOutcome {
         let handle = try openHandle()
         // The state and the buffer are taken out of the object for the loop: a stored
         // property mutated per event would be an exclusivity check per event.
@@ -169,19 +169,19 @@ public final class EvdevDevice {
 
     /// The current state of every multitouch slot, as the events read so far (or the last resync) give it
     /// (empty without slots).
-    public func slotStates() -> [SlotSnapshot] {
+    package func slotStates() -> [SlotSnapshot] {
         guard handle != nil else { return [] }
         return seen.slots(deviceDescription)
     }
 
     /// The `EV_KEY` codes currently down (`BTN_TOUCH`, `BTN_TOOL_*`, stylus buttons), ascending.
-    public func keysDown() -> [UInt16] {
+    package func keysDown() -> [UInt16] {
         guard handle != nil else { return [] }
         return seen.keysDown(deviceDescription)
     }
 
     /// The current value of every non-multitouch absolute axis (`ABS_X`, `ABS_PRESSURE`, tilt...).
-    public func axisValues() -> [UInt16: Int32] {
+    package func axisValues() -> [UInt16: Int32] {
         guard handle != nil else { return [:] }
         return seen.axisValues(deviceDescription)
     }
@@ -189,14 +189,14 @@ public final class EvdevDevice {
     /// The device's kernel state as the events read so far (or, before any
     /// read, libevdev's look at the device when it was opened) give it: every
     /// slot's values, the current slot, the keys down and the axes.
-    public var state: DeviceState {
+    package var state: DeviceState {
         guard handle != nil else { return DeviceState() }
         return DeviceState(slots: seen.slots(deviceDescription), currentSlot: seen.slot,
                            keysDown: seen.keysDown(deviceDescription), axisValues: seen.axisValues(deviceDescription))
     }
 
     /// Releases the grab, the libevdev handle and the file descriptor. Idempotent.
-    public func close() {
+    package func close() {
         guard let handle else { return }
         // Closing the descriptor releases the grab in the kernel as well.
         Libevdev.free(handle)

@@ -10,45 +10,45 @@ import Musl
 /// ```
 /// /dev/input/event999: cannot open device node: No such file or directory (errno 2)
 /// ```
-public struct EvdevError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct EvdevError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a growable set of codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code's name.
-        public var rawValue: String
+        package var rawValue: String
         /// Creates a code.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// `open(2)` of the device node failed.
-        public static let openFailed = Code(rawValue: "openFailed")
+        package static let openFailed = Code(rawValue: "openFailed")
         /// The node is not an evdev device, or libevdev could not read its capabilities.
-        public static let notEvdev = Code(rawValue: "notEvdev")
+        package static let notEvdev = Code(rawValue: "notEvdev")
         /// `EVIOCSCLOCKID` was refused.
-        public static let clockFailed = Code(rawValue: "clockFailed")
+        package static let clockFailed = Code(rawValue: "clockFailed")
         /// `EVIOCGRAB` was refused (usually: another process holds the grab).
-        public static let grabFailed = Code(rawValue: "grabFailed")
+        package static let grabFailed = Code(rawValue: "grabFailed")
         /// Reading events failed for a reason other than "no data" or "device gone".
-        public static let readFailed = Code(rawValue: "readFailed")
+        package static let readFailed = Code(rawValue: "readFailed")
         /// Creating a uinput device failed (no `/dev/uinput`, no permission, bad description).
-        public static let uinputFailed = Code(rawValue: "uinputFailed")
+        package static let uinputFailed = Code(rawValue: "uinputFailed")
         /// Writing an event into a uinput device failed.
-        public static let writeFailed = Code(rawValue: "writeFailed")
+        package static let writeFailed = Code(rawValue: "writeFailed")
         /// The handle was already closed.
-        public static let closed = Code(rawValue: "closed")
+        package static let closed = Code(rawValue: "closed")
 
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// What went wrong.
-    public var code: Code
+    package var code: Code
     /// The device node (`/dev/input/eventN`), or the uinput device's name when it has no node yet.
-    public var device: String
+    package var device: String
     /// What was being done, in words.
-    public var message: String
+    package var message: String
     /// The `errno` reported by the system or libevdev (positive), 0 when none.
-    public var errno: Int32
+    package var errno: Int32
 
     /// Creates an error.
-    public init(_ code: Code, device: String, message: String, errno: Int32 = 0) {
+    package init(_ code: Code, device: String, message: String, errno: Int32 = 0) {
         self.code = code
         self.device = device
         self.message = message
@@ -56,7 +56,7 @@ public struct EvdevError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `device: message: strerror (errno N)`.
-    public var description: String {
+    package var description: String {
         guard errno != 0 else { return "\(device): \(message)" }
         return "\(device): \(message): \(Self.systemMessage(errno)) (errno \(errno))"
     }

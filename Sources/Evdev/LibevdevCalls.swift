@@ -9,8 +9,9 @@ import Glibc
 import Musl
 #endif
 
-// Every call into libevdev (and the few system calls around it, made through
-// SystemCalls) lives in this file: EINTR is retried here and negative errno
+// Every call into libevdev, and the evdev and uinput ioctls libevdev has no
+// call for (the other system calls around them go through SystemCalls),
+// lives in this file: EINTR is retried here and negative errno
 // values become EvdevError here, so the rest of the target deals in Swift
 // types only.
 
@@ -381,5 +382,84 @@ enum Libevdev {
     /// `libevdev_uinput_destroy`: removes the device and closes `/dev/uinput`.
     static func destroyUinput(_ uidev: OpaquePointer) {
         libevdev_uinput_destroy(uidev)
+    }
+}
+
+extension Libevdev {
+    // The ioctl numbers of <linux/input.h> and <linux/uinput.h> (macros Swift does not import).
+    /// `EVIOCGVERSION`: `_IOR('E', 0x01, int)`.
+    static let eviocgversion: UInt = 0x8004_4501
+    /// `EVIOCGRAB`: `_IOW('E', 0x90, int)`.
+    static let eviocgrab: UInt = 0x4004_4590
+    /// `EVIOCREVOKE`: `_IOW('E', 0x91, int)`.
+    static let eviocrevoke: UInt = 0x4004_4591
+    /// `UI_DEV_DESTROY`: `_IO('U', 2)`.
+    static let uiDevDestroy: UInt = 0x5502
+
+    /// Whether `fd` still reads a device: `EVIOCGVERSION` answers (it fails
+    /// with ENODEV once the file is revoked or the device unplugged).
+    static func readsDevice(_ fd: Int32) -> Bool {
+        var version: CInt = 0
+        return withUnsafeMutableBytes(of: &version, { ioctl(fd, eviocgversion, $0.baseAddress!) }) == 0
+    }
+
+    /// What probing a grab with `EVIOCGRAB` 1 found.
+    enum GrabProbe: Equatable {
+        /// No grab was held; the probe's grab was given back at once.
+        case free
+        /// A grab is held (EBUSY).
+        case held
+        /// The kernel refused for another reason (the device is gone).
+        case failed
+    }
+
+    /// Probes the grab of `fd` with `EVIOCGRAB` 1, giving back at once a grab it took.
+    static func probeGrab(_ fd: Int32) -> GrabProbe {
+        if ioctl(fd, eviocgrab, 1) == 0 {
+            _ = ioctl(fd, eviocgrab, 0)
+            return .free
+        }
+        return errno == EBUSY ? .held : .failed
+    }
+
+    /// `EVIOCREVOKE` on `fd`: false when the kernel refused.
+    static func revoke(_ fd: Int32) -> Bool {
+        ioctl(fd, eviocrevoke, 0) == 0
+    }
+
+    /// Reads and drops whatever the kernel queued on a non-blocking evdev descriptor.
+    static func drain(_ fd: Int32) {
+        var buffer = [input_event](repeating: input_event(), count: 64)
+        while case .done(let n)? = buffer.withUnsafeMutableBytes({ try? Syscall.read(fd, into: $0) }), n > 0 {}
+    }
+
+    /// `UI_DEV_DESTROY` on a uinput descriptor.
+    @discardableResult
+    static func destroyUinput(descriptor fd: Int32) -> Bool {
+        ioctl(fd, uiDevDestroy) == 0
+    }
+
+    /// The created device's sysfs name (`inputN`) from `UI_GET_SYSNAME`, nil when the descriptor holds none.
+    static func uinputSysname(_ fd: Int32) -> String? {
+        var name = [CChar](repeating: 0, count: 64)
+        // UI_GET_SYSNAME(len): _IOC(_IOC_READ, 'U', 44, len).
+        let request = UInt(2 << 30) | UInt(name.count << 16) | UInt(0x55 << 8) | 44
+        let rc = name.withUnsafeMutableBytes { ioctl(fd, request, $0.baseAddress!) }
+        guard rc >= 0 else { return nil }
+        let s = String(decoding: name.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return s.isEmpty ? nil : s
+    }
+
+    /// The `/dev/input/eventN` node of the input device at `syspath`, nil when none is found.
+    static func eventNode(syspath: String) -> String? {
+        guard let dir = opendir(syspath) else { return nil }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasPrefix("event") { return "/dev/input/" + name }
+        }
+        return nil
     }
 }

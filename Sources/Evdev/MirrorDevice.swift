@@ -20,7 +20,7 @@ extension UinputDevice {
     ///
     /// - Throws: ``EvdevError`` `.uinputFailed` naming the mirror when
     ///   `/dev/uinput` is missing or not writable or the kernel refuses the description.
-    public static func mirror(of original: DeviceDescription, key: String = "0") throws(EvdevError) -> UinputDevice {
+    package static func mirror(of original: DeviceDescription, key: String = "0") throws(EvdevError) -> UinputDevice {
         try UinputDevice(description: MirrorDescription.make(from: original, key: key))
     }
 }

@@ -2,7 +2,7 @@
 import TouchCore
 
 /// How a call to ``EvdevDevice/readAvailable(into:)`` ended.
-public enum ReadOutcome: Hashable, Sendable {
+package enum ReadOutcome: Hashable, Sendable {
     /// Everything queued was read (the kernel said EAGAIN, or a read took less than the buffer held);
     /// wait for the descriptor to become readable.
     case drained
@@ -16,25 +16,25 @@ public enum ReadOutcome: Hashable, Sendable {
 
 /// What a resync after `SYN_DROPPED` found: the device's state when
 /// libevdev re-read it, and the events libevdev synthesized to get there.
-public struct DeviceResync: Hashable, Sendable {
+package struct DeviceResync: Hashable, Sendable {
     /// Timestamp of the `SYN_DROPPED` event.
-    public var droppedAt: Timestamp
+    package var droppedAt: Timestamp
     /// libevdev's sync events: the changes from the last state it saw to the
     /// current one (slot changes, keys released or pressed), ending with
     /// `SYN_REPORT`. Empty when nothing changed.
-    public var syncEvents: [InputEvent]
+    package var syncEvents: [InputEvent]
     /// Every slot's current state (empty for devices without slots); axes
     /// the device does not declare are nil.
-    public var slots: [SlotSnapshot]
+    package var slots: [SlotSnapshot]
     /// The slot the next `ABS_MT_*` event applies to, or nil without slots.
-    public var currentSlot: Int?
+    package var currentSlot: Int?
     /// `EV_KEY` codes currently down, ascending.
-    public var keysDown: [UInt16]
+    package var keysDown: [UInt16]
     /// Current values of the non-multitouch absolute axes.
-    public var axisValues: [UInt16: Int32]
+    package var axisValues: [UInt16: Int32]
 
     /// Creates a report.
-    public init(
+    package init(
         droppedAt: Timestamp, syncEvents: [InputEvent], slots: [SlotSnapshot], currentSlot: Int?,
         keysDown: [UInt16], axisValues: [UInt16: Int32]
     ) {
@@ -47,5 +47,5 @@ public struct DeviceResync: Hashable, Sendable {
     }
 
     /// The slots that hold a contact.
-    public var activeSlots: [SlotSnapshot] { slots.filter(\.isActive) }
+    package var activeSlots: [SlotSnapshot] { slots.filter(\.isActive) }
 }

@@ -10,13 +10,13 @@ import TouchCore
 /// Used by the kernel tests and by `touchctl replay --live`. The device
 /// exists until ``close()`` (or deinitialization) destroys it.
 /// Force-feedback capabilities are not replicated.
-public final class UinputDevice {
+package final class UinputDevice {
     /// The description the device was created from.
-    public let deviceDescription: DeviceDescription
+    package let deviceDescription: DeviceDescription
     /// The device's node, `/dev/input/eventN`, when libevdev could find it.
-    public let devnode: String?
+    package let devnode: String?
     /// The device's sysfs path (`/sys/devices/virtual/input/inputN`), when known.
-    public let syspath: String?
+    package let syspath: String?
 
     private var handle: OpaquePointer?
     private var uinput: OpaquePointer?
@@ -35,7 +35,7 @@ public final class UinputDevice {
     ///
     /// - Throws: ``EvdevError`` `.uinputFailed` naming the device when
     ///   `/dev/uinput` is missing or the kernel rejects the description.
-    public init(description: DeviceDescription) throws(EvdevError) {
+    package init(description: DeviceDescription) throws(EvdevError) {
         let handle = try Libevdev.handle(declaring: description)
         let created: (device: OpaquePointer, uinputFD: Int32?)
         do {
@@ -58,7 +58,7 @@ public final class UinputDevice {
     ///
     /// - Throws: ``EvdevError`` `.uinputFailed` when `fd` holds no created
     ///   device (`UI_GET_SYSNAME` fails: destroyed, or never created).
-    public init(adopting fd: Int32, description: DeviceDescription) throws(EvdevError) {
+    package init(adopting fd: Int32, description: DeviceDescription) throws(EvdevError) {
         guard let sysname = Libevdev.uinputSysname(fd) else {
             throw EvdevError(.uinputFailed, device: description.name, message: "the stored uinput descriptor holds no device", errno: 19 /* ENODEV */)
         }
@@ -71,12 +71,12 @@ public final class UinputDevice {
     deinit { close() }
 
     /// Whether ``close()`` has been called.
-    public var isClosed: Bool { uinput == nil && adoptedFD == nil }
+    package var isClosed: Bool { uinput == nil && adoptedFD == nil }
 
     /// Lets go of the device without destroying it (another process holds a
     /// duplicate of its descriptor and takes it over): the descriptor is
     /// closed, the device stays. Idempotent.
-    public func detach() {
+    package func detach() {
         if let adoptedFD { Libevdev.closeNode(adoptedFD) }
         adoptedFD = nil
         // libevdev's uinput handle would destroy the device when freed: it is left to the process's exit.
@@ -87,7 +87,7 @@ public final class UinputDevice {
 
     /// Injects one event. The kernel stamps it with the current time; write
     /// `SYN_REPORT` to end a frame.
-    public func write(type: EventType, code: UInt16, value: Int32) throws(EvdevError) {
+    package func write(type: EventType, code: UInt16, value: Int32) throws(EvdevError) {
         guard let uinput else {
             throw EvdevError(.closed, device: name, message: "the uinput device is destroyed")
         }
@@ -95,18 +95,18 @@ public final class UinputDevice {
     }
 
     /// Injects one event (its timestamp is ignored: the kernel stamps events itself).
-    public func write(_ event: InputEvent) throws(EvdevError) {
+    package func write(_ event: InputEvent) throws(EvdevError) {
         try write(type: event.type, code: event.code, value: event.value)
     }
 
     /// Injects events in order (timestamps ignored).
-    public func write(_ events: some Sequence<InputEvent>) throws(EvdevError) {
+    package func write(_ events: some Sequence<InputEvent>) throws(EvdevError) {
         for event in events { try write(event) }
     }
 
     /// Injects events in order with one `write(2)` (timestamps ignored): what
     /// a pass-through mirror does with each frame.
-    public func writeBatch(_ events: [InputEvent]) throws(EvdevError) {
+    package func writeBatch(_ events: [InputEvent]) throws(EvdevError) {
         if let adoptedFD {
             guard !events.isEmpty else { return }
             try Libevdev.writeEvents(adoptedFD, events, buffer: &batchBuffer, device: name)
@@ -122,14 +122,14 @@ public final class UinputDevice {
     /// The device's `/dev/uinput` descriptor (-1 once destroyed): a process
     /// holding a duplicate (the pass-through guard) can write to the device,
     /// and keeps it alive after this one is gone.
-    public var fileDescriptor: Int32 { adoptedFD ?? uinput.map { Libevdev.uinputDescriptor($0) } ?? -1 }
+    package var fileDescriptor: Int32 { adoptedFD ?? uinput.map { Libevdev.uinputDescriptor($0) } ?? -1 }
 
     /// Ends every contact of a multitouch uinput device open on `fd`, from any
     /// process holding the descriptor: each of `slots` slots gets tracking id
     /// -1 (the kernel drops it for a slot without contact), then `BTN_TOUCH`,
     /// the finger-count keys, the stylus buttons and the pen tools go up (a
     /// pen's tip up and proximity out), in one frame. False when the write fails.
-    public static func endContacts(onDescriptor fd: Int32, slots: Int) -> Bool {
+    package static func endContacts(onDescriptor fd: Int32, slots: Int) -> Bool {
         var events: [input_event] = []
         func add(_ type: Int32, _ code: UInt16, _ value: Int32) {
             var e = input_event()
@@ -156,7 +156,7 @@ public final class UinputDevice {
     }
 
     /// Destroys the device: readers see ENODEV and udev reports its removal. Idempotent.
-    public func close() {
+    package func close() {
         if let adoptedFD {
             Libevdev.destroyUinput(descriptor: adoptedFD)
             Libevdev.closeNode(adoptedFD)

@@ -6,16 +6,16 @@ import TouchCore
 /// `ID_INPUT_KEYBOARD` and every reader (libinput, so every Wayland compositor; X11; the
 /// console) takes it as a keyboard. It types what the daemon's configuration binds to system
 /// shortcuts (docs/shortcuts.md).
-public final class VirtualKeyboard {
+package final class VirtualKeyboard {
     /// The device's name as readers see it.
-    public static let deviceName = "touchd keyboard"
+    package static let deviceName = "touchd keyboard"
 
     /// The uinput device.
-    public let device: UinputDevice
+    package let device: UinputDevice
     private var frame: [InputEvent] = []
 
     /// The description the keyboard is created from: `BUS_VIRTUAL`, `EV_KEY` with every keyboard key.
-    public static var deviceDescription: DeviceDescription {
+    package static var deviceDescription: DeviceDescription {
         DeviceDescription(name: deviceName, id: InputID(bustype: 0x06, vendor: 0x7464, product: 0x6b62, version: 1),
                           codes: [.syn: CodeSet([0]), .key: CodeSet(KeyboardKey.allCodes)])
     }
@@ -23,14 +23,14 @@ public final class VirtualKeyboard {
     /// Creates the keyboard. Needs write access to `/dev/uinput`.
     ///
     /// - Throws: ``EvdevError`` `.uinputFailed` when `/dev/uinput` cannot be used.
-    public init() throws(EvdevError) {
+    package init() throws(EvdevError) {
         device = try UinputDevice(description: Self.deviceDescription)
         frame.reserveCapacity(20)
     }
 
     /// Types a combination: presses the keys in order (one frame), then releases them in reverse
     /// order (a second frame), as a person holding a modifier would.
-    public func type(_ keys: [KeyboardKey]) throws(EvdevError) {
+    package func type(_ keys: [KeyboardKey]) throws(EvdevError) {
         guard !keys.isEmpty else { return }
         frame.removeAll(keepingCapacity: true)
         for k in keys { frame.append(InputEvent(time: .zero, type: .key, code: k.code, value: 1)) }
@@ -43,5 +43,5 @@ public final class VirtualKeyboard {
     }
 
     /// Destroys the device.
-    public func close() { device.close() }
+    package func close() { device.close() }
 }

@@ -5,9 +5,9 @@ import TouchCore
 /// `touchctl replay --explain` prints and what the live view and the
 /// renderer draw. It says who took part and what the items are (count and
 /// types), never their data.
-public struct DragSessionRecord: Hashable, Sendable, CustomStringConvertible {
+package struct DragSessionRecord: Hashable, Sendable, CustomStringConvertible {
     /// What was decided.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// The source's drag began on a surface that offers items: asked for them.
         case opened(request: Int)
         /// The source answered with items: the session is active.
@@ -31,26 +31,26 @@ public struct DragSessionRecord: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// When (a frame's, a deadline's or an answer's time).
-    public var time: Timestamp
+    package var time: Timestamp
     /// The session.
-    public var session: Int
+    package var session: Int
     /// The source's owner (a client's `client-N`, `config` for a configuration file's surface).
-    public var source: String
+    package var source: String
     /// The source surface.
-    public var sourceSurface: SurfaceID
+    package var sourceSurface: SurfaceID
     /// The screen of the session's touch.
-    public var screen: Int
+    package var screen: Int
     /// The session's touch, in screen pixels.
-    public var location: Point
+    package var location: Point
     /// How many items the session holds.
-    public var items: Int
+    package var items: Int
     /// Their types, in order of first appearance.
-    public var types: [String]
+    package var types: [String]
     /// What was decided.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Creates a record.
-    public init(time: Timestamp, session: Int, source: String, sourceSurface: SurfaceID, screen: Int = 0, location: Point, items: Int,
+    package init(time: Timestamp, session: Int, source: String, sourceSurface: SurfaceID, screen: Int = 0, location: Point, items: Int,
                 types: [String], kind: Kind) {
         self.screen = screen
         self.time = time
@@ -64,7 +64,7 @@ public struct DragSessionRecord: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// One line, as `touchctl replay --explain` prints it.
-    public var description: String {
+    package var description: String {
         var s = "\(time) session \(session): "
         let what = items == 1 ? "1 item" : "\(items) items"
         let typed = types.isEmpty ? "" : " (" + types.joined(separator: ", ") + ")"
@@ -104,16 +104,16 @@ public struct DragSessionRecord: Hashable, Sendable, CustomStringConvertible {
 /// the daemon answering for it, as it has no client: the items its drags offer
 /// and its taps add, and what it proposes as a drop target. It makes sessions
 /// replayable offline (`touchctl replay --explain`, `touchctl render`).
-public struct SurfaceDragConfiguration: Hashable, Sendable, Codable {
+package struct SurfaceDragConfiguration: Hashable, Sendable, Codable {
     /// What the surface does (offers items, adds items, drop types, compact).
-    public var roles: DragRoles
+    package var roles: DragRoles
     /// What it gives when asked for items (none: it declines).
-    public var items: [DragItem]
+    package var items: [DragItem]
     /// What it proposes when a session's touch enters it (a drop target).
-    public var proposal: DropOperation
+    package var proposal: DropOperation
 
     /// Creates a configuration.
-    public init(roles: DragRoles, items: [DragItem] = [], proposal: DropOperation = .copy) {
+    package init(roles: DragRoles, items: [DragItem] = [], proposal: DropOperation = .copy) {
         self.roles = roles
         self.items = items
         self.proposal = proposal
@@ -125,7 +125,7 @@ public struct SurfaceDragConfiguration: Hashable, Sendable, Codable {
 
     /// Decodes `offersItems`, `addsItems`, `dropTypes`, `compact`, `items` (as in
     /// `drag-items`) and `proposal` (`copy` by default).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try rejectUnknownKeys(decoder, known: Set(CodingKeys.allCases.map(\.stringValue)), what: "drag")
         roles = DragRoles(offersItems: try c.decodeIfPresent(Bool.self, forKey: .offersItems) ?? false,
@@ -148,7 +148,7 @@ public struct SurfaceDragConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Encodes every key.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(roles.offersItems, forKey: .offersItems)
         try c.encode(roles.addsItems, forKey: .addsItems)

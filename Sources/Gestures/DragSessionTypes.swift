@@ -4,22 +4,22 @@ import TouchCore
 /// What a surface does in drag sessions across clients (semantics §12), as a
 /// client declares it: UIKit attaches a drag interaction and a drop
 /// interaction to a view the same way, apart from its gesture recognizers.
-public struct DragRoles: Hashable, Sendable {
+package struct DragRoles: Hashable, Sendable {
     /// Its `drag` recognizers open a session and its owner is asked for items.
-    public var offersItems: Bool
+    package var offersItems: Bool
     /// During a session, a tap recognized on it asks its owner for items to add.
-    public var addsItems: Bool
+    package var addsItems: Bool
     /// MIME types it accepts as a drop target (`text/plain`, `image/*`, `*/*`);
     /// empty: not a drop target.
-    public var dropTypes: [String]
+    package var dropTypes: [String]
     /// Its long presses alongside a drag wait until the drag fails, which for a
     /// touch held still is its lift (UIKit's compact environment); false, the
     /// default: they begin at their own time and the drag may still take the
     /// touch (semantics §12.8).
-    public var compact: Bool
+    package var compact: Bool
 
     /// Creates roles; the default is none.
-    public init(offersItems: Bool = false, addsItems: Bool = false, dropTypes: [String] = [], compact: Bool = false) {
+    package init(offersItems: Bool = false, addsItems: Bool = false, dropTypes: [String] = [], compact: Bool = false) {
         self.offersItems = offersItems
         self.addsItems = addsItems
         self.dropTypes = dropTypes
@@ -27,10 +27,10 @@ public struct DragRoles: Hashable, Sendable {
     }
 
     /// True when it plays no part in drag sessions and asks for nothing.
-    public var isEmpty: Bool { !offersItems && !addsItems && dropTypes.isEmpty && !compact }
+    package var isEmpty: Bool { !offersItems && !addsItems && dropTypes.isEmpty && !compact }
 
     /// Whether it accepts an item of one of `types` (exact, `type/*` or `*/*`, case-insensitive).
-    public func accepts(anyOf types: [String]) -> Bool {
+    package func accepts(anyOf types: [String]) -> Bool {
         for accepted in dropTypes {
             for t in types where DragRoles.matches(accepted, t) { return true }
         }
@@ -57,14 +57,14 @@ extension String {
 }
 
 /// One representation of a dragged item: a MIME type and the data in it.
-public struct DragRepresentation: Hashable, Sendable {
+package struct DragRepresentation: Hashable, Sendable {
     /// A MIME type (`text/plain`, `text/uri-list`, `image/png`).
-    public var type: String
+    package var type: String
     /// The data, as the client gave it (binary data base64-encoded by the client).
-    public var data: String
+    package var data: String
 
     /// Creates a representation.
-    public init(type: String, data: String) {
+    package init(type: String, data: String) {
         self.type = type
         self.data = data
     }
@@ -72,21 +72,21 @@ public struct DragRepresentation: Hashable, Sendable {
 
 /// An item of a drag session: the same thing in one or more types, the
 /// source's preferred first (UIKit's item provider, inline).
-public struct DragItem: Hashable, Sendable {
+package struct DragItem: Hashable, Sendable {
     /// Its representations (at least one).
-    public var representations: [DragRepresentation]
+    package var representations: [DragRepresentation]
 
     /// Creates an item.
-    public init(_ representations: [DragRepresentation]) {
+    package init(_ representations: [DragRepresentation]) {
         self.representations = representations
     }
 
     /// Bytes of data it carries (UTF-8), what the session's limit counts.
-    public var dataBytes: Int { representations.reduce(0) { $0 + $1.data.utf8.count } }
+    package var dataBytes: Int { representations.reduce(0) { $0 + $1.data.utf8.count } }
 }
 
 /// What a drop target proposes for the session over it (UIKit's `UIDropOperation`).
-public enum DropOperation: String, Hashable, Sendable, CaseIterable {
+package enum DropOperation: String, Hashable, Sendable, CaseIterable {
     /// The target would copy the items.
     case copy
     /// The target would move them (the source removes its own).
@@ -98,7 +98,7 @@ public enum DropOperation: String, Hashable, Sendable, CaseIterable {
 }
 
 /// How a session ended, as every party is told.
-public enum DragOutcome: String, Hashable, Sendable {
+package enum DragOutcome: String, Hashable, Sendable {
     /// Dropped on a target that proposed `copy`.
     case copy
     /// Dropped on a target that proposed `move`.
@@ -108,7 +108,7 @@ public enum DragOutcome: String, Hashable, Sendable {
 }
 
 /// Why a session ended.
-public enum DragEndReason: String, Hashable, Sendable {
+package enum DragEndReason: String, Hashable, Sendable {
     /// The touch lifted (a drop, or a cancel when no target took it).
     case lifted
     /// The touch was cancelled: a system gesture claimed it, its device was
@@ -123,9 +123,9 @@ public enum DragEndReason: String, Hashable, Sendable {
 }
 
 /// Something a drag session tells one client (semantics §12).
-public struct DragSessionEvent: Hashable, Sendable {
+package struct DragSessionEvent: Hashable, Sendable {
     /// What happened.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// To the source: its drag began on a surface that offers items; answer
         /// request `request` with the items before the deadline.
         case itemsRequested(request: Int)
@@ -148,20 +148,20 @@ public struct DragSessionEvent: Hashable, Sendable {
     }
 
     /// When (the frame's or deadline's time, or the time of the answer that caused it).
-    public var time: Timestamp
+    package var time: Timestamp
     /// The session.
-    public var session: Int
+    package var session: Int
     /// The client owner it is for.
-    public var owner: String
+    package var owner: String
     /// The surface of that client it is about (nil for `ended` to a party without one).
-    public var surface: SurfaceID?
+    package var surface: SurfaceID?
     /// The session's touch, in screen pixels (nil for `ended`).
-    public var location: Point?
+    package var location: Point?
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Creates an event.
-    public init(time: Timestamp, session: Int, owner: String, surface: SurfaceID?, location: Point?, kind: Kind) {
+    package init(time: Timestamp, session: Int, owner: String, surface: SurfaceID?, location: Point?, kind: Kind) {
         self.time = time
         self.session = session
         self.owner = owner
@@ -171,14 +171,14 @@ public struct DragSessionEvent: Hashable, Sendable {
     }
 
     /// Whether a later event of the same session for the same client says all it did (coalescing).
-    public var isUpdate: Bool { kind == .moved }
+    package var isUpdate: Bool { kind == .moved }
 }
 
 /// Why an answer to a drag session was refused; the protocol's error code and
 /// message come from it.
-public struct DragRequestError: Error, Hashable, Sendable {
+package struct DragRequestError: Error, Hashable, Sendable {
     /// What is wrong.
-    public enum Code: String, Hashable, Sendable {
+    package enum Code: String, Hashable, Sendable {
         /// No pending request of that number for this client (never asked, answered already, or expired).
         case unknownRequest = "unknown-request"
         /// No session of that number over this client's surfaces.
@@ -189,12 +189,12 @@ public struct DragRequestError: Error, Hashable, Sendable {
         case badField = "bad-field"
     }
     /// What is wrong.
-    public var code: Code
+    package var code: Code
     /// Says what and where.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

@@ -13,19 +13,19 @@ import TouchCore
 /// follows the drag recognizer, so whatever ends the drag (a lift, a system
 /// gesture's claim, an unplug, the surface going away) ends the session.
 /// See docs/state-machines/drag-session.md.
-public struct DragSessions: Sendable {
+package struct DragSessions: Sendable {
     /// How long a source or an adding client has to answer, in microseconds:
     /// the hold of the drag already took half a second, and a client on the
     /// same machine answers in well under a millisecond.
-    public static let answerTimeoutMicroseconds: Int64 = 250_000
+    package static let answerTimeoutMicroseconds: Int64 = 250_000
     /// Items a session holds at most.
-    public static let maxItems = 64
+    package static let maxItems = 64
     /// Representations an item has at most.
-    public static let maxRepresentations = 8
+    package static let maxRepresentations = 8
     /// Bytes of data (UTF-8) a session holds at most, all items together. A
     /// `perform` carrying them stays inside a client's outgoing queue (1 MiB)
     /// even if every byte needed a six-byte JSON escape.
-    public static let maxDataBytes = 131_072
+    package static let maxDataBytes = 131_072
 
     struct Session: Sendable {
         var id: Int
@@ -69,23 +69,23 @@ public struct DragSessions: Sendable {
     var now = Timestamp.zero
 
     /// The earliest time at which ``advance(to:into:)`` would do something.
-    public private(set) var nextDeadline: Timestamp?
+    package private(set) var nextDeadline: Timestamp?
 
     /// Positions, in the outputs the last ``observe(_:engine:into:)`` read, of
     /// taps held back for an answer (semantics §12.5): the caller leaves them
     /// out of what it delivers.
-    public private(set) var heldOutputs: [Int] = []
+    package private(set) var heldOutputs: [Int] = []
     /// Held taps whose answer brought no item (none, no answer in time, or
     /// the session ended first): they go on as taps, late. The caller
     /// delivers them and calls ``clearReleasedTaps()``.
-    public private(set) var releasedTaps: [GestureEvent] = []
+    package private(set) var releasedTaps: [GestureEvent] = []
 
     /// Decisions since the caller last cleared them (``clearRecords()``), for
     /// explanations and views; the touch's moves over a target make none.
-    public private(set) var records: [DragSessionRecord] = []
+    package private(set) var records: [DragSessionRecord] = []
 
     /// Forgets the records once read.
-    public mutating func clearRecords() {
+    package mutating func clearRecords() {
         if !records.isEmpty { records.removeAll(keepingCapacity: true) }
     }
 
@@ -96,20 +96,20 @@ public struct DragSessions: Sendable {
     }
 
     /// Forgets the released taps once delivered.
-    public mutating func clearReleasedTaps() { releasedTaps.removeAll(keepingCapacity: true) }
+    package mutating func clearReleasedTaps() { releasedTaps.removeAll(keepingCapacity: true) }
 
     /// Taps held back for an answer now.
-    public var pendingTaps: Int { requests.reduce(0) { $0 + ($1.heldTap == nil ? 0 : 1) } }
+    package var pendingTaps: Int { requests.reduce(0) { $0 + ($1.heldTap == nil ? 0 : 1) } }
 
     /// Creates an empty table.
-    public init() {}
+    package init() {}
 
     /// True when no session is open and no surface plays a part: the engine's
     /// outputs need not be looked at.
-    public var isIdle: Bool { sessions.isEmpty && roles.isEmpty }
+    package var isIdle: Bool { sessions.isEmpty && roles.isEmpty }
 
     /// The sessions open, for inspection (the live view, tests).
-    public var openSessions: [DragSessionSnapshot] {
+    package var openSessions: [DragSessionSnapshot] {
         sessions.map {
             DragSessionSnapshot(id: $0.id, owner: $0.owner, surface: $0.surface, location: $0.location,
                                 isActive: $0.awaiting == nil, items: $0.items.count, types: $0.types,
@@ -121,17 +121,17 @@ public struct DragSessions: Sendable {
 
     /// Sets what a surface does in drag sessions (empty roles remove it). A
     /// target that no longer accepts the items is left at the next move.
-    public mutating func setRoles(_ r: DragRoles, of surface: SurfaceID, owner: String) {
+    package mutating func setRoles(_ r: DragRoles, of surface: SurfaceID, owner: String) {
         roles[surface] = r.isEmpty ? nil : r
         roleOwners[surface] = r.isEmpty ? nil : owner
     }
 
     /// The roles of a surface.
-    public func roles(of surface: SurfaceID) -> DragRoles { roles[surface] ?? DragRoles() }
+    package func roles(of surface: SurfaceID) -> DragRoles { roles[surface] ?? DragRoles() }
 
     /// A surface went away: it plays no part any more, and a session over it
     /// has no target (its client removed it, and is told nothing more of it).
-    public mutating func surfaceRemoved(_ id: SurfaceID) {
+    package mutating func surfaceRemoved(_ id: SurfaceID) {
         roles[id] = nil
         roleOwners[id] = nil
         // A tap held for an answer on it is no tap of a surface that exists any more.
@@ -145,7 +145,7 @@ public struct DragSessions: Sendable {
     /// A client went away (call before its surfaces are removed from the
     /// engine): its sessions end (`source-gone`) for the other parties, it is
     /// no target any more, and its pending requests are forgotten.
-    public mutating func ownerGone(_ owner: String, at time: Timestamp, into out: inout [DragSessionEvent]) {
+    package mutating func ownerGone(_ owner: String, at time: Timestamp, into out: inout [DragSessionEvent]) {
         for (id, o) in roleOwners where o == owner {
             roles[id] = nil
             roleOwners[id] = nil
@@ -171,7 +171,7 @@ public struct DragSessions: Sendable {
 
     /// Follows what the engine produced (a frame's, a deadline's, a surface
     /// change's outputs), in order.
-    public mutating func observe(_ outputs: [EngineOutput], engine: borrowing Engine, into out: inout [DragSessionEvent]) {
+    package mutating func observe(_ outputs: [EngineOutput], engine: borrowing Engine, into out: inout [DragSessionEvent]) {
         if !heldOutputs.isEmpty { heldOutputs.removeAll(keepingCapacity: true) }
         guard !isIdle else { return }
         for (n, o) in outputs.enumerated() {
@@ -297,7 +297,7 @@ public struct DragSessions: Sendable {
 
     /// Requests not answered by `time` expire: a source's session ends
     /// (`timed-out`, the drag goes on without it); an adding tap adds nothing.
-    public mutating func advance(to time: Timestamp, into out: inout [DragSessionEvent]) {
+    package mutating func advance(to time: Timestamp, into out: inout [DragSessionEvent]) {
         guard let d = nextDeadline, d <= time else { return }
         while let r = requests.min(by: { $0.deadline < $1.deadline }), r.deadline <= time {
             requests.removeAll { $0.id == r.id }
@@ -324,7 +324,7 @@ public struct DragSessions: Sendable {
     /// - Throws: `unknown-request` when the client has no such pending
     ///   request; `limit-exceeded` when the session would hold too much
     ///   (nothing is added then); `bad-field` for an item without representations.
-    public mutating func offerItems(
+    package mutating func offerItems(
         _ items: [DragItem], request: Int, from owner: String, at time: Timestamp, engine: borrowing Engine,
         into out: inout [DragSessionEvent]
     ) throws(DragRequestError) {
@@ -385,7 +385,7 @@ public struct DragSessions: Sendable {
     ///
     /// - Throws: `unknown-session` unless `owner` owns the surface the session is over.
     /// `time`: when the proposal came (for the record); by default the latest time the sessions saw.
-    public mutating func propose(_ operation: DropOperation, session: Int, from owner: String, at time: Timestamp? = nil) throws(DragRequestError) {
+    package mutating func propose(_ operation: DropOperation, session: Int, from owner: String, at time: Timestamp? = nil) throws(DragRequestError) {
         let time = time ?? now
         guard let i = sessions.firstIndex(where: { $0.id == session && $0.target?.owner == owner }) else {
             throw DragRequestError(.unknownSession, "session: no drag session \(session) over this client's surfaces")
@@ -398,23 +398,23 @@ public struct DragSessions: Sendable {
 }
 
 /// A session as the live view and tests see it.
-public struct DragSessionSnapshot: Hashable, Sendable {
+package struct DragSessionSnapshot: Hashable, Sendable {
     /// The session's number.
-    public var id: Int
+    package var id: Int
     /// The source's owner.
-    public var owner: String
+    package var owner: String
     /// The source surface.
-    public var surface: SurfaceID
+    package var surface: SurfaceID
     /// The touch, in screen pixels.
-    public var location: Point
+    package var location: Point
     /// False while the source has not answered.
-    public var isActive: Bool
+    package var isActive: Bool
     /// How many items.
-    public var items: Int
+    package var items: Int
     /// Their types.
-    public var types: [String]
+    package var types: [String]
     /// The target under the touch.
-    public var target: SurfaceID?
+    package var target: SurfaceID?
     /// Its last proposal.
-    public var proposal: DropOperation
+    package var proposal: DropOperation
 }

@@ -7,11 +7,11 @@ import TouchCore
 ///
 /// Feed every ``TouchFrame`` to ``handle(_:into:)`` in time order and call
 /// ``advance(to:into:)`` when ``nextDeadline`` passes with no input.
-public struct Engine: Sendable {
+package struct Engine: Sendable {
     /// The configuration in force.
-    public internal(set) var configuration: GestureConfiguration
+    package internal(set) var configuration: GestureConfiguration
     /// When false, no ``DebugRecord``s are produced (saves their allocations).
-    public var recordsDebug = true
+    package var recordsDebug = true
 
     var slots: [RecognizerSlot] = []
     var freeSlots: [Int] = []
@@ -48,7 +48,7 @@ public struct Engine: Sendable {
     var edgeWindows: [Int: Timestamp] = [:]
     /// Whether the user's session is locked or not the seat's (semantics section 13): the
     /// shortcuts and edge swipes not marked `whenLocked` are disabled, so the locker gets every touch.
-    public internal(set) var sessionQuiet = false
+    package internal(set) var sessionQuiet = false
 
     /// The earliest time at which ``advance(to:)`` would do something, if any.
     ///
@@ -59,30 +59,30 @@ public struct Engine: Sendable {
     /// made the caller copy the whole engine first (a retain and a release of
     /// every buffer it holds; docs/performance.md, "A round of input: copies of
     /// the engine, the runtime's check").
-    public internal(set) var nextDeadline: Timestamp?
+    package internal(set) var nextDeadline: Timestamp?
 
     /// Devices whose contacts go to a pass-through mirror: their touches also produce
     /// ``EngineOutput/mirror(_:)`` events (semantics §9). Applies to touches that begin afterwards.
-    public var mirroredDevices: Set<DeviceID> = []
+    package var mirroredDevices: Set<DeviceID> = []
 
     /// Surfaces whose long presses alongside a drag wait until the drag fails,
     /// which for a touch held still is its lift (UIKit's compact environment,
     /// semantics §12.8); elsewhere a long press begins at its own time beside
     /// the drag, which may still take the touch. Set by ``setCompact(_:surface:)``.
-    public private(set) var compactSurfaces: Set<SurfaceID> = []
+    package private(set) var compactSurfaces: Set<SurfaceID> = []
 
     /// Makes a surface's long presses alongside a drag wait until the drag
     /// fails (`true`, compact) or begin at their own time beside it (`false`,
     /// regular, the default; semantics §12.8). Applies at once, also to the
     /// interactions in progress.
-    public mutating func setCompact(_ compact: Bool, surface: SurfaceID) {
+    package mutating func setCompact(_ compact: Bool, surface: SurfaceID) {
         let changed = compact ? compactSurfaces.insert(surface).inserted : compactSurfaces.remove(surface) != nil
         if changed { resolveRelations() }
     }
 
     /// Creates an engine. Surfaces with unknown parents are treated as roots; call
     /// ``GestureConfiguration/validate()`` first to reject such configurations.
-    public init(configuration: GestureConfiguration) {
+    package init(configuration: GestureConfiguration) {
         self.configuration = configuration
         dirtySlots.reserveCapacity(64)
         scratch.reserveCapacity(64)
@@ -93,7 +93,7 @@ public struct Engine: Sendable {
     // MARK: Input
 
     /// Handles one frame; returns what it caused, in order.
-    public mutating func handle(_ frame: TouchFrame) -> [EngineOutput] {
+    package mutating func handle(_ frame: TouchFrame) -> [EngineOutput] {
         var buffer: [EngineOutput] = []
         handle(frame, into: &buffer)
         return buffer
@@ -101,7 +101,7 @@ public struct Engine: Sendable {
 
     /// Handles one frame, appending what it caused to `output` (reuse the buffer to avoid allocation).
     /// Deadlines up to the frame's time fire first.
-    public mutating func handle(_ frame: TouchFrame, into output: inout [EngineOutput]) {
+    package mutating func handle(_ frame: TouchFrame, into output: inout [EngineOutput]) {
         swap(&out, &output)
         defer { swap(&out, &output) }
         fireDeadlines(upTo: frame.time)
@@ -121,14 +121,14 @@ public struct Engine: Sendable {
     }
 
     /// Fires the deadlines up to `time` (long presses, double-tap windows...); returns what they caused.
-    public mutating func advance(to time: Timestamp) -> [EngineOutput] {
+    package mutating func advance(to time: Timestamp) -> [EngineOutput] {
         var buffer: [EngineOutput] = []
         advance(to: time, into: &buffer)
         return buffer
     }
 
     /// Fires the deadlines up to `time`, appending what they caused to `output`.
-    public mutating func advance(to time: Timestamp, into output: inout [EngineOutput]) {
+    package mutating func advance(to time: Timestamp, into output: inout [EngineOutput]) {
         swap(&out, &output)
         defer { swap(&out, &output) }
         fireDeadlines(upTo: time)
@@ -146,10 +146,10 @@ public struct Engine: Sendable {
     }
 
     /// True when no touch is down, no recognizer is engaged and no raw delivery is pending.
-    public var isIdle: Bool { arena.engaged.isEmpty && records.isEmpty }
+    package var isIdle: Bool { arena.engaged.isEmpty && records.isEmpty }
 
     /// The state of a recognizer (for tests and inspection); nil when there is no such recognizer.
-    public func state(of name: String, surface: SurfaceID?) -> RecognizerState? {
+    package func state(of name: String, surface: SurfaceID?) -> RecognizerState? {
         slotIndex(name: name, surface: surface).map { slots[$0].core.state }
     }
 

@@ -6,7 +6,7 @@ import TouchCore
 extension Engine {
     /// Replaces the whole configuration; returns what that caused (recognizers cancelled...).
     @discardableResult
-    public mutating func setConfiguration(_ configuration: GestureConfiguration) -> [EngineOutput] {
+    package mutating func setConfiguration(_ configuration: GestureConfiguration) -> [EngineOutput] {
         self.configuration = configuration
         return reconfigure()
     }
@@ -17,7 +17,7 @@ extension Engine {
     /// touch sequence ends. Returns what that caused (nothing when the
     /// screens are unchanged).
     @discardableResult
-    public mutating func setScreens(_ screens: [ScreenGeometry]) -> [EngineOutput] {
+    package mutating func setScreens(_ screens: [ScreenGeometry]) -> [EngineOutput] {
         guard screens != configuration.screens else { return [] }
         configuration.screens = screens
         return reconfigure()
@@ -25,14 +25,14 @@ extension Engine {
 
     /// Replaces every surface (system recognizers and screens stay); returns what that caused.
     @discardableResult
-    public mutating func setSurfaces(_ surfaces: [SurfaceConfiguration]) -> [EngineOutput] {
+    package mutating func setSurfaces(_ surfaces: [SurfaceConfiguration]) -> [EngineOutput] {
         configuration.surfaces = surfaces
         return reconfigure()
     }
 
     /// Adds a surface, or replaces the one with the same id; returns what that caused.
     @discardableResult
-    public mutating func upsertSurface(_ surface: SurfaceConfiguration) -> [EngineOutput] {
+    package mutating func upsertSurface(_ surface: SurfaceConfiguration) -> [EngineOutput] {
         if let i = configuration.surfaces.firstIndex(where: { $0.id == surface.id }) {
             configuration.surfaces[i] = surface
         } else {
@@ -43,7 +43,7 @@ extension Engine {
 
     /// Removes a surface (its children become roots); returns what that caused (empty when there is no such surface).
     @discardableResult
-    public mutating func removeSurface(_ id: SurfaceID) -> [EngineOutput] {
+    package mutating func removeSurface(_ id: SurfaceID) -> [EngineOutput] {
         guard let i = configuration.surfaces.firstIndex(where: { $0.id == id }) else { return [] }
         configuration.surfaces.remove(at: i)
         return reconfigure()
@@ -53,7 +53,7 @@ extension Engine {
     /// recognizer cancels it; re-enabling makes it ready for the next touch sequence (semantics section 3).
     /// Returns what that caused, or nil when there is no such recognizer.
     @discardableResult
-    public mutating func setRecognizerEnabled(_ enabled: Bool, name: String, surface: SurfaceID?) -> [EngineOutput]? {
+    package mutating func setRecognizerEnabled(_ enabled: Bool, name: String, surface: SurfaceID?) -> [EngineOutput]? {
         if let surface {
             guard let si = configuration.surfaces.firstIndex(where: { $0.id == surface }),
                   let ri = configuration.surfaces[si].recognizers.firstIndex(where: { $0.name == name }) else { return nil }
@@ -69,7 +69,7 @@ extension Engine {
     /// while quiet, shortcuts and edge swipes not marked `whenLocked` are disabled (those engaged
     /// are cancelled), so they neither claim touches nor fire. Returns what that caused.
     @discardableResult
-    public mutating func setSessionQuiet(_ quiet: Bool) -> [EngineOutput] {
+    package mutating func setSessionQuiet(_ quiet: Bool) -> [EngineOutput] {
         guard quiet != sessionQuiet else { return [] }
         sessionQuiet = quiet
         return reconfigure()

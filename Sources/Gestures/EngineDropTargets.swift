@@ -6,13 +6,13 @@ import TouchCore
 /// and disabled surfaces, section 2.1), across every owner's surfaces.
 extension Engine {
     /// The screen of a surface the engine knows.
-    public func screen(ofSurface id: SurfaceID) -> Int? {
+    package func screen(ofSurface id: SurfaceID) -> Int? {
         index.byID[id].map { index.entries[$0].config.screen }
     }
 
     /// The first surface, from the one a touch at `point` would hit up
     /// through its ancestors, that `accepts`; nil when none does.
-    public func firstSurface(
+    package func firstSurface(
         at point: Point, screen: Int, where accepts: (SurfaceID) -> Bool
     ) -> (surface: SurfaceID, owner: String)? {
         var cursor = index.hit(point, screen: screen)

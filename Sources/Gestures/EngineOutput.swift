@@ -2,7 +2,7 @@
 import TouchCore
 
 /// One output of the ``Engine``, in the order things happened.
-public enum EngineOutput: Hashable, Sendable {
+package enum EngineOutput: Hashable, Sendable {
     /// An action of a recognizer.
     case gesture(GestureEvent)
     /// A raw touch delivered to a surface's responder stream (semantics section 5).
@@ -24,16 +24,16 @@ public enum EngineOutput: Hashable, Sendable {
 /// never delivered if it succeeds; a delivered contact that a claiming
 /// recognizer takes is `cancelled`. A pen's hover (proximity without
 /// contact) is `hover`, delivered as it comes: nothing claims it.
-public struct MirrorTouchEvent: Hashable, Sendable {
+package struct MirrorTouchEvent: Hashable, Sendable {
     /// When it was delivered (the frame or deadline that released it).
-    public var time: Timestamp
+    package var time: Timestamp
     /// The phase delivered: `began`, `moved`, `ended`, `cancelled`, or a pen's `hover`.
-    public var phase: TouchPhase
+    package var phase: TouchPhase
     /// The touch: as it began for a `began`, as last seen otherwise.
-    public var touch: Touch
+    package var touch: Touch
 
     /// Creates a mirror event.
-    public init(time: Timestamp, phase: TouchPhase, touch: Touch) {
+    package init(time: Timestamp, phase: TouchPhase, touch: Touch) {
         self.time = time
         self.phase = phase
         self.touch = touch
@@ -45,20 +45,20 @@ public struct MirrorTouchEvent: Hashable, Sendable {
 /// The delivered phase can differ from the touch's own: a recognizer that
 /// recognizes turns the raw stream's `ended` into `cancelled`, and delayed
 /// phases are delivered when the recognizer holding them decides.
-public struct RawTouchEvent: Hashable, Sendable {
+@usableFromInline package struct RawTouchEvent: Hashable, Sendable {
     /// When it was delivered (the frame or deadline that released it).
-    public var time: Timestamp
+    @usableFromInline package var time: Timestamp
     /// The surface whose stream this is.
-    public var surface: SurfaceID
+    @usableFromInline package var surface: SurfaceID
     /// The surface's owner.
-    public var owner: String
+    package var owner: String
     /// The phase delivered: `began`, `moved`, `ended` or `cancelled`.
-    public var phase: TouchPhase
+    @usableFromInline package var phase: TouchPhase
     /// The touch, as last seen (its own `phase` and `time` are the input's).
-    public var touch: Touch
+    @usableFromInline package var touch: Touch
 
     /// Creates a raw touch event.
-    public init(time: Timestamp, surface: SurfaceID, owner: String, phase: TouchPhase, touch: Touch) {
+    package init(time: Timestamp, surface: SurfaceID, owner: String, phase: TouchPhase, touch: Touch) {
         self.time = time
         self.surface = surface
         self.owner = owner
@@ -68,7 +68,7 @@ public struct RawTouchEvent: Hashable, Sendable {
 }
 
 /// The state of a recognizer's state machine (semantics section 3).
-public enum RecognizerState: String, Hashable, Sendable, CaseIterable, Codable {
+package enum RecognizerState: String, Hashable, Sendable, CaseIterable, Codable {
     /// Undecided (also the resting state).
     case possible
     /// Discrete gesture happened (terminal).
@@ -85,7 +85,7 @@ public enum RecognizerState: String, Hashable, Sendable, CaseIterable, Codable {
     case failed
 
     /// True for recognized, ended, cancelled and failed.
-    @inlinable public var isTerminal: Bool {
+    @inlinable package var isTerminal: Bool {
         switch self {
         case .recognized, .ended, .cancelled, .failed: return true
         case .possible, .began, .changed: return false
@@ -93,7 +93,7 @@ public enum RecognizerState: String, Hashable, Sendable, CaseIterable, Codable {
     }
 
     /// True for began and changed.
-    @inlinable public var isActive: Bool {
+    @inlinable package var isActive: Bool {
         switch self {
         case .began, .changed: return true
         case .possible, .recognized, .ended, .cancelled, .failed: return false
@@ -102,9 +102,9 @@ public enum RecognizerState: String, Hashable, Sendable, CaseIterable, Codable {
 }
 
 /// One line of the engine's explanation of an interaction (semantics section 8).
-public struct DebugRecord: Hashable, Sendable, CustomStringConvertible {
+package struct DebugRecord: Hashable, Sendable, CustomStringConvertible {
     /// What the record says.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A touch began: the surface it hit and the recognizers in play for it (qualified names).
         case inPlay(surface: SurfaceID?, recognizers: [String])
         /// A touch reached no surface and no recognizer (outside every visible surface, or blocked).
@@ -142,18 +142,18 @@ public struct DebugRecord: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// When.
-    public var time: Timestamp
+    package var time: Timestamp
     /// The interaction (a group of touches and the recognizers engaged by them), when known.
-    public var interaction: Int?
+    package var interaction: Int?
     /// The touch concerned, when one is.
-    public var touch: TouchID?
+    package var touch: TouchID?
     /// The recognizer concerned (`surface/name`, or `owner:name` for system recognizers), when one is.
-    public var recognizer: String?
+    package var recognizer: String?
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Creates a record.
-    public init(time: Timestamp, interaction: Int?, touch: TouchID?, recognizer: String?, kind: Kind) {
+    package init(time: Timestamp, interaction: Int?, touch: TouchID?, recognizer: String?, kind: Kind) {
         self.time = time
         self.interaction = interaction
         self.touch = touch
@@ -162,7 +162,7 @@ public struct DebugRecord: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// One line: `time [i<interaction>] [t<touch>] [recognizer]: what`.
-    public var description: String {
+    package var description: String {
         var s = time.description
         if let interaction { s += " i\(interaction)" }
         if let touch { s += " t\(touch)" }

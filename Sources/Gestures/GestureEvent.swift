@@ -2,7 +2,7 @@
 import TouchCore
 
 /// The state a ``GestureEvent`` reports (semantics section 3).
-public enum GestureState: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum GestureState: String, Hashable, Sendable, CaseIterable, Codable {
     /// A discrete gesture happened.
     case recognized
     /// A continuous gesture started.
@@ -16,7 +16,7 @@ public enum GestureState: String, Hashable, Sendable, CaseIterable, Codable {
 }
 
 /// The direction of a swipe, in screen coordinates (y grows downwards).
-public enum SwipeDirection: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum SwipeDirection: String, Hashable, Sendable, CaseIterable, Codable {
     /// Towards smaller x.
     case left
     /// Towards larger x.
@@ -28,7 +28,7 @@ public enum SwipeDirection: String, Hashable, Sendable, CaseIterable, Codable {
 }
 
 /// An edge of a surface (for edge pans) or of a screen (for system edge swipes).
-public enum SurfaceEdge: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum SurfaceEdge: String, Hashable, Sendable, CaseIterable, Codable {
     /// x = frame.x
     case left
     /// x = frame.x + frame.width
@@ -43,52 +43,52 @@ public enum SurfaceEdge: String, Hashable, Sendable, CaseIterable, Codable {
 ///
 /// Events carry everything a client needs (semantics section 4: the state of a
 /// recognizer is only meaningful inside an action).
-public struct GestureEvent: Hashable, Sendable {
+@usableFromInline package struct GestureEvent: Hashable, Sendable {
     /// When it happened (the frame's timestamp, or the deadline that fired).
-    public var time: Timestamp
+    @usableFromInline package var time: Timestamp
     /// The device whose touches made the gesture.
-    public var device: DeviceID
+    @usableFromInline package var device: DeviceID
     /// The surface the recognizer belongs to; nil for system recognizers.
-    public var surface: SurfaceID?
+    @usableFromInline package var surface: SurfaceID?
     /// The owner of the recognizer (a client id, `config` or `system`).
-    public var owner: String
+    @usableFromInline package var owner: String
     /// The recognizer's name.
-    public var recognizer: String
+    @usableFromInline package var recognizer: String
     /// What was recognized.
-    public var kind: GestureKind
+    @usableFromInline package var kind: GestureKind
     /// `recognized` for discrete kinds; `began`/`changed`/`ended`/`cancelled` for continuous ones.
-    public var state: GestureState
+    @usableFromInline package var state: GestureState
     /// Number of touches taking part.
-    public var touches: Int
+    @usableFromInline package var touches: Int
     /// The type of those touches (the first one's when types are mixed).
-    public var touchType: TouchType
+    @usableFromInline package var touchType: TouchType
     /// Centroid of the touches, in screen pixels.
-    public var location: Point
+    @usableFromInline package var location: Point
     /// Tap: the number of taps.
-    public var taps: Int?
+    @usableFromInline package var taps: Int?
     /// Swipe: its direction.
-    public var direction: SwipeDirection?
+    @usableFromInline package var direction: SwipeDirection?
     /// Pan, edge-pan, edge-swipe, drag: translation of the centroid since the gesture started, in pixels.
-    public var translation: Point?
+    @usableFromInline package var translation: Point?
     /// Pan, edge-pan, edge-swipe, drag, swipe: velocity of the centroid in pixels per second.
-    public var velocity: Point?
+    @usableFromInline package var velocity: Point?
     /// Pinch: span relative to the span at the start (1 = unchanged).
-    public var scale: Double?
+    @usableFromInline package var scale: Double?
     /// Pinch: scale change per second.
-    public var scaleVelocity: Double?
+    @usableFromInline package var scaleVelocity: Double?
     /// Rotate: radians since the start, clockwise positive in screen coordinates.
-    public var rotation: Double?
+    @usableFromInline package var rotation: Double?
     /// Rotate: radians per second.
-    public var rotationVelocity: Double?
+    @usableFromInline package var rotationVelocity: Double?
     /// Edge-pan, edge-swipe: the edge it started from.
-    public var edge: SurfaceEdge?
+    @usableFromInline package var edge: SurfaceEdge?
     /// Edge-swipe: what the system gesture is for (`home`, `notifications`, `back`...).
-    public var purpose: String?
+    @usableFromInline package var purpose: String?
     /// True for recognizers owned by the system (published with `"system": true`).
-    public var isSystem: Bool
+    @usableFromInline package var isSystem: Bool
 
     /// Creates an event.
-    public init(
+    package init(
         time: Timestamp, device: DeviceID, surface: SurfaceID?, owner: String, recognizer: String,
         kind: GestureKind, state: GestureState, touches: Int, touchType: TouchType, location: Point,
         taps: Int? = nil, direction: SwipeDirection? = nil, translation: Point? = nil, velocity: Point? = nil,

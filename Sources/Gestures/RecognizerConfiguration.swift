@@ -2,28 +2,28 @@
 import TouchCore
 
 /// A rectangle in screen pixels.
-public struct ScreenRect: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct ScreenRect: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Left edge.
-    public var x: Double
+    package var x: Double
     /// Top edge.
-    public var y: Double
+    package var y: Double
     /// Width (not negative).
-    public var width: Double
+    package var width: Double
     /// Height (not negative).
-    public var height: Double
+    package var height: Double
 
     /// Creates a rectangle.
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
     /// True when `p` is inside (left/top edges included, right/bottom excluded).
-    @inlinable public func contains(_ p: Point) -> Bool {
+    @inlinable package func contains(_ p: Point) -> Bool {
         p.x >= x && p.y >= y && p.x < x + width && p.y < y + height
     }
 
     /// The overlap of two rectangles (empty when they do not overlap).
-    public func intersection(_ o: ScreenRect) -> ScreenRect {
+    package func intersection(_ o: ScreenRect) -> ScreenRect {
         let left = Swift.max(x, o.x), top = Swift.max(y, o.y)
         let right = Swift.min(x + width, o.x + o.width), bottom = Swift.min(y + height, o.y + o.height)
         return ScreenRect(x: left, y: top, width: Swift.max(0, right - left), height: Swift.max(0, bottom - top))
@@ -32,7 +32,7 @@ public struct ScreenRect: Hashable, Sendable, Codable, CustomStringConvertible {
     enum CodingKeys: String, CodingKey { case x, y, width, height }
 
     /// Decodes `{x, y, width, height}`; x and y default to 0.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         x = try c.decodeIfPresent(Double.self, forKey: .x) ?? 0
         y = try c.decodeIfPresent(Double.self, forKey: .y) ?? 0
@@ -42,23 +42,23 @@ public struct ScreenRect: Hashable, Sendable, Codable, CustomStringConvertible {
         try require(height >= 0, CodingKeys.height, c, "must not be negative")
     }
 
-    public var description: String { "\(x),\(y) \(width)x\(height)" }
+    package var description: String { "\(x),\(y) \(width)x\(height)" }
 }
 
 /// A set of recognizers named in a relation: all of them, or some by name.
 ///
 /// Decodes from `all`, `none`, a single name, or a list of names.
-public enum RecognizerSet: Hashable, Sendable, Codable {
+package enum RecognizerSet: Hashable, Sendable, Codable {
     /// Every recognizer.
     case all
     /// The recognizers with these names (resolved within the same owner, preferring the same surface).
     case names([String])
 
     /// No recognizer.
-    public static let none = RecognizerSet.names([])
+    package static let none = RecognizerSet.names([])
 
     /// True when `name` is in the set.
-    @inlinable public func contains(_ name: String) -> Bool {
+    @inlinable package func contains(_ name: String) -> Bool {
         switch self {
         case .all: return true
         case .names(let names): return names.contains(name)
@@ -66,7 +66,7 @@ public enum RecognizerSet: Hashable, Sendable, Codable {
     }
 
     /// Decodes `all`, `none`, a name, or a list of names.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let word = try? c.decode(String.self) {
             switch word {
@@ -80,7 +80,7 @@ public enum RecognizerSet: Hashable, Sendable, Codable {
     }
 
     /// Encodes `all` or the list of names.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .all: try c.encode("all")
@@ -94,9 +94,9 @@ public enum RecognizerSet: Hashable, Sendable, Codable {
 /// Decoded from a mapping whose `kind` key selects the recognizer and whose
 /// other keys are the kind's parameters next to the common ones, for example
 /// `{name: double-tap, kind: tap, taps: 2, maxTouches: 5}`.
-public struct RecognizerConfiguration: Hashable, Sendable, Codable {
+package struct RecognizerConfiguration: Hashable, Sendable, Codable {
     /// A recognizer kind with its parameters.
-    public enum Kind: Hashable, Sendable, Codable {
+    package enum Kind: Hashable, Sendable, Codable {
         /// See ``TapRecognizer``.
         case tap(TapParameters)
         /// See ``LongPressRecognizer``.
@@ -119,7 +119,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         case edgeSwipe(EdgeSwipeParameters)
 
         /// The gesture kind this recognizer reports.
-        public var gestureKind: GestureKind {
+        package var gestureKind: GestureKind {
             switch self {
             case .tap: return .tap
             case .longPress: return .longPress
@@ -153,7 +153,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         }
 
         /// Decodes the `kind` key and the kind's parameters from the same mapping.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: TagKey.self)
             let word = try c.decode(String.self, forKey: .kind)
             guard let kind = RecognizerKind(rawValue: word) else {
@@ -176,7 +176,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
         }
 
         /// Encodes `kind` and the parameters into the same mapping.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: TagKey.self)
             try c.encode(gestureKind.rawValue, forKey: .kind)
             switch self {
@@ -195,43 +195,43 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Unique per owner; used in events, logs and relations.
-    public var name: String
+    package var name: String
     /// What it recognizes, with its parameters.
-    public var kind: Kind
+    package var kind: Kind
     /// Touch types it accepts (section 2.3; default ``RecognizerKind/defaultTouchTypes``: all three, no touchpads for holds).
-    public var allowedTouchTypes: Set<TouchType>
+    package var allowedTouchTypes: Set<TouchType>
     /// Tracks one touch type at a time (section 2.4; default true).
-    public var requiresExclusiveTouchType: Bool
+    package var requiresExclusiveTouchType: Bool
     /// A disabled recognizer sees no touches (disabling an active one cancels it).
-    public var enabled: Bool
+    package var enabled: Bool
     /// Declarative `gestureRecognizerShouldBegin`: false fails it at the moment it would begin (section 3).
-    public var shouldBegin: Bool
+    package var shouldBegin: Bool
     /// Section 5 (default true).
-    public var cancelsTouchesInView: Bool
+    package var cancelsTouchesInView: Bool
     /// Section 5 (default false).
-    public var delaysTouchesBegan: Bool
+    package var delaysTouchesBegan: Bool
     /// Section 5 (default true).
-    public var delaysTouchesEnded: Bool
+    package var delaysTouchesEnded: Bool
     /// Recognizers it may recognize together with (either side allowing is enough; default none).
-    public var simultaneousWith: RecognizerSet
+    package var simultaneousWith: RecognizerSet
     /// Recognizers that must fail before its actions are delivered (section 4).
-    public var requiresFailureOf: [String]
+    package var requiresFailureOf: [String]
     /// Recognizers it may exclude (default all).
-    public var canPrevent: RecognizerSet
+    package var canPrevent: RecognizerSet
     /// Recognizers that may exclude it (default all).
-    public var canBePreventedBy: RecognizerSet
+    package var canBePreventedBy: RecognizerSet
     /// Only touches beginning in this rectangle, relative to the surface's origin (screen pixels for system recognizers).
-    public var region: ScreenRect?
+    package var region: ScreenRect?
     /// When it begins (or recognizes) it claims its touches: every other
     /// recognizer and every raw stream, a pass-through mirror's included, gets
     /// them cancelled (semantics §9.5, Android's "pilfer"). Drags and the
     /// system's edge swipes claim whatever this says. Default false; a client
     /// needs the daemon's `access.claimTouches` grant to ask for it.
-    public var claimsTouches: Bool = false
+    package var claimsTouches: Bool = false
 
     /// Creates a recognizer configuration; every setting but name and kind has the semantics' default
     /// (`allowedTouchTypes` nil: the kind's ``RecognizerKind/defaultTouchTypes``).
-    public init(
+    package init(
         name: String, kind: Kind, allowedTouchTypes: Set<TouchType>? = nil,
         requiresExclusiveTouchType: Bool = true, enabled: Bool = true, shouldBegin: Bool = true,
         cancelsTouchesInView: Bool = true, delaysTouchesBegan: Bool = false, delaysTouchesEnded: Bool = true,
@@ -261,7 +261,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Decodes, with the semantics' default for every missing key.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try self.init(from: decoder, alsoKnown: [], what: "recognizer")
     }
 
@@ -291,7 +291,7 @@ public struct RecognizerConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Encodes every key (touch types in a stable order).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
         try kind.encode(to: encoder)

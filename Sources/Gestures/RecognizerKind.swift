@@ -2,7 +2,7 @@
 import TouchCore
 
 /// The `kind` of a ``GestureEvent``: the kind of the recognizer that sent it.
-public typealias GestureKind = RecognizerKind
+@usableFromInline package typealias GestureKind = RecognizerKind
 
 /// The recognizer kinds: what a recognizer recognizes, and the `kind` of a ``GestureEvent``.
 ///
@@ -10,7 +10,7 @@ public typealias GestureKind = RecognizerKind
 /// the wire protocol and logs; everything else a kind implies for arbitration is declared in
 /// the properties below, whose switches name every case, so adding a case makes the compiler
 /// list what to decide. The steps: docs/recognizers.md, "Adding a recognizer kind".
-public enum RecognizerKind: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum RecognizerKind: String, Hashable, Sendable, CaseIterable, Codable {
     /// One or more quick touches (discrete).
     case tap
     /// Touches held still for a while (continuous).
@@ -33,7 +33,7 @@ public enum RecognizerKind: String, Hashable, Sendable, CaseIterable, Codable {
     case edgeSwipe = "edge-swipe"
 
     /// True for kinds that go straight from `possible` to `recognized` (tap, swipe).
-    @inlinable public var isDiscrete: Bool {
+    @inlinable package var isDiscrete: Bool {
         switch self {
         case .tap, .swipe: return true
         case .longPress, .pan, .pinch, .rotate, .edgePan, .hover, .drag, .edgeSwipe: return false
@@ -79,7 +79,7 @@ public enum RecognizerKind: String, Hashable, Sendable, CaseIterable, Codable {
     /// every type, except that holds (long press, drag) leave touchpads out. On a touchpad a
     /// finger rests before it scrolls or swipes, and libinput has no long press there, so a
     /// hold would take every such gesture (docs/recognizers.md, "Touchpads").
-    public var defaultTouchTypes: Set<TouchType> {
+    package var defaultTouchTypes: Set<TouchType> {
         switch self {
         case .longPress, .drag: return [.direct, .stylus]
         case .tap, .pan, .swipe, .pinch, .rotate, .edgePan, .hover, .edgeSwipe: return Set(TouchType.allCases)

@@ -51,24 +51,24 @@ func decodeTouchRange<K: CodingKey>(
 }
 
 /// Parameters of a `tap` recognizer.
-public struct TapParameters: Hashable, Sendable, Codable {
+package struct TapParameters: Hashable, Sendable, Codable {
     /// Taps required (1 = single tap, 2 = double tap...).
-    public var taps: Int
+    package var taps: Int
     /// Fewest touches down together in each tap.
-    public var minTouches: Int
+    package var minTouches: Int
     /// Most touches down together in each tap.
-    public var maxTouches: Int
+    package var maxTouches: Int
     /// Most a touch may move during a tap, in mm.
-    public var maxMovement: Double
+    package var maxMovement: Double
     /// Longest a tap may be held, in ms.
-    public var maxDuration: Double
+    package var maxDuration: Double
     /// Longest from one tap's lift to the next tap's touch, in ms.
-    public var maxInterval: Double
+    package var maxInterval: Double
     /// Farthest the next tap may land from the first, in mm.
-    public var maxDistance: Double
+    package var maxDistance: Double
 
     /// Creates tap parameters.
-    public init(taps: Int = 1, minTouches: Int = 1, maxTouches: Int = 1, maxMovement: Double = 3,
+    package init(taps: Int = 1, minTouches: Int = 1, maxTouches: Int = 1, maxMovement: Double = 3,
                 maxDuration: Double = 300, maxInterval: Double = 300, maxDistance: Double = 15) {
         self.taps = taps; self.minTouches = minTouches; self.maxTouches = maxTouches
         self.maxMovement = maxMovement; self.maxDuration = maxDuration
@@ -78,7 +78,7 @@ public struct TapParameters: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable { case taps, minTouches, maxTouches, maxMovement, maxDuration, maxInterval, maxDistance }
 
     /// Decodes, with a default for every missing key.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = TapParameters()
         taps = try c.decodeIfPresent(Int.self, forKey: .taps) ?? d.taps
@@ -96,18 +96,18 @@ public struct TapParameters: Hashable, Sendable, Codable {
 }
 
 /// Parameters of a `long-press` recognizer.
-public struct LongPressParameters: Hashable, Sendable, Codable {
+package struct LongPressParameters: Hashable, Sendable, Codable {
     /// How long the touches must be held, in ms.
-    public var minDuration: Double
+    package var minDuration: Double
     /// Fewest touches.
-    public var minTouches: Int
+    package var minTouches: Int
     /// Most touches.
-    public var maxTouches: Int
+    package var maxTouches: Int
     /// Most a touch may move before the press is recognized, in mm.
-    public var allowableMovement: Double
+    package var allowableMovement: Double
 
     /// Creates long-press parameters.
-    public init(minDuration: Double = 500, minTouches: Int = 1, maxTouches: Int = 1, allowableMovement: Double = 3) {
+    package init(minDuration: Double = 500, minTouches: Int = 1, maxTouches: Int = 1, allowableMovement: Double = 3) {
         self.minDuration = minDuration; self.minTouches = minTouches; self.maxTouches = maxTouches
         self.allowableMovement = allowableMovement
     }
@@ -115,7 +115,7 @@ public struct LongPressParameters: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable { case minDuration, minTouches, maxTouches, allowableMovement }
 
     /// Decodes, with a default for every missing key.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = LongPressParameters()
         minDuration = try c.decodeIfPresent(Double.self, forKey: .minDuration) ?? d.minDuration
@@ -127,23 +127,23 @@ public struct LongPressParameters: Hashable, Sendable, Codable {
 }
 
 /// Parameters of a `pan` recognizer.
-public struct PanParameters: Hashable, Sendable, Codable {
+package struct PanParameters: Hashable, Sendable, Codable {
     /// Fewest touches.
-    public var minTouches: Int
+    package var minTouches: Int
     /// Most touches (more are ignored once the pan began; before, they fail it).
-    public var maxTouches: Int
+    package var maxTouches: Int
     /// How far the centroid must move before the pan begins, in mm.
-    public var slop: Double
+    package var slop: Double
 
     /// Creates pan parameters.
-    public init(minTouches: Int = 1, maxTouches: Int = 10, slop: Double = 2) {
+    package init(minTouches: Int = 1, maxTouches: Int = 10, slop: Double = 2) {
         self.minTouches = minTouches; self.maxTouches = maxTouches; self.slop = slop
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case minTouches, maxTouches, slop }
 
     /// Decodes, with a default for every missing key.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = PanParameters()
         (minTouches, maxTouches) = try decodeTouchRange(c, min: .minTouches, max: .maxTouches, defaults: (d.minTouches, d.maxTouches))
@@ -153,22 +153,22 @@ public struct PanParameters: Hashable, Sendable, Codable {
 }
 
 /// Parameters of a `swipe` recognizer.
-public struct SwipeParameters: Hashable, Sendable, Codable {
+package struct SwipeParameters: Hashable, Sendable, Codable {
     /// The directions that count.
-    public var directions: Set<SwipeDirection>
+    package var directions: Set<SwipeDirection>
     /// Fewest touches.
-    public var minTouches: Int
+    package var minTouches: Int
     /// Most touches.
-    public var maxTouches: Int
+    package var maxTouches: Int
     /// Shortest stroke, in mm.
-    public var minDistance: Double
+    package var minDistance: Double
     /// Slowest stroke, in mm/s.
-    public var minVelocity: Double
+    package var minVelocity: Double
     /// Most the stroke may deviate from the direction's axis, in degrees.
-    public var directionTolerance: Double
+    package var directionTolerance: Double
 
     /// Creates swipe parameters.
-    public init(directions: Set<SwipeDirection> = Set(SwipeDirection.allCases), minTouches: Int = 1, maxTouches: Int = 1,
+    package init(directions: Set<SwipeDirection> = Set(SwipeDirection.allCases), minTouches: Int = 1, maxTouches: Int = 1,
                 minDistance: Double = 10, minVelocity: Double = 100, directionTolerance: Double = 30) {
         self.directions = directions; self.minTouches = minTouches; self.maxTouches = maxTouches
         self.minDistance = minDistance; self.minVelocity = minVelocity; self.directionTolerance = directionTolerance
@@ -177,7 +177,7 @@ public struct SwipeParameters: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable { case directions, minTouches, maxTouches, minDistance, minVelocity, directionTolerance }
 
     /// Decodes, with a default for every missing key.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = SwipeParameters()
         directions = try c.decodeIfPresent(Set<SwipeDirection>.self, forKey: .directions) ?? d.directions
@@ -192,7 +192,7 @@ public struct SwipeParameters: Hashable, Sendable, Codable {
     }
 
     /// Encodes the directions in a stable order.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(SwipeDirection.allCases.filter { directions.contains($0) }, forKey: .directions)
         try c.encode(minTouches, forKey: .minTouches)
@@ -204,23 +204,23 @@ public struct SwipeParameters: Hashable, Sendable, Codable {
 }
 
 /// Parameters of a `pinch` recognizer.
-public struct PinchParameters: Hashable, Sendable, Codable {
+package struct PinchParameters: Hashable, Sendable, Codable {
     /// Fewest touches (at least 2).
-    public var minTouches: Int
+    package var minTouches: Int
     /// Most touches.
-    public var maxTouches: Int
+    package var maxTouches: Int
     /// How much the mean distance of the touches from their centroid must change before the pinch begins, in mm.
-    public var threshold: Double
+    package var threshold: Double
 
     /// Creates pinch parameters.
-    public init(minTouches: Int = 2, maxTouches: Int = 10, threshold: Double = 3) {
+    package init(minTouches: Int = 2, maxTouches: Int = 10, threshold: Double = 3) {
         self.minTouches = minTouches; self.maxTouches = maxTouches; self.threshold = threshold
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case minTouches, maxTouches, threshold }
 
     /// Decodes, with a default for every missing key.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = PinchParameters()
         (minTouches, maxTouches) = try decodeTouchRange(c, min: .minTouches, max: .maxTouches, defaults: (d.minTouches, d.maxTouches))
@@ -231,23 +231,23 @@ public struct PinchParameters: Hashable, Sendable, Codable {
 }
 
 /// Parameters of a `rotate` recognizer.
-public struct RotateParameters: Hashable, Sendable, Codable {
+package struct RotateParameters: Hashable, Sendable, Codable {
     /// Fewest touches (at least 2).
-    public var minTouches: Int
+    package var minTouches: Int
     /// Most touches.
-    public var maxTouches: Int
+    package var maxTouches: Int
     /// How far the touches must turn before the rotation begins, in radians.
-    public var threshold: Double
+    package var threshold: Double
 
     /// Creates rotate parameters.
-    public init(minTouches: Int = 2, maxTouches: Int = 10, threshold: Double = 0.2) {
+    package init(minTouches: Int = 2, maxTouches: Int = 10, threshold: Double = 0.2) {
         self.minTouches = minTouches; self.maxTouches = maxTouches; self.threshold = threshold
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case minTouches, maxTouches, threshold }
 
     /// Decodes, with a default for every missing key.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = RotateParameters()
         (minTouches, maxTouches) = try decodeTouchRange(c, min: .minTouches, max: .maxTouches, defaults: (d.minTouches, d.maxTouches))
@@ -258,20 +258,20 @@ public struct RotateParameters: Hashable, Sendable, Codable {
 }
 
 /// Parameters of an `edge-pan` recognizer (an app's pan from an edge of its surface).
-public struct EdgePanParameters: Hashable, Sendable, Codable {
+package struct EdgePanParameters: Hashable, Sendable, Codable {
     /// The edges it listens to.
-    public var edges: Set<SurfaceEdge>
+    package var edges: Set<SurfaceEdge>
     /// Width of the zone along each edge where the touch must start, in mm.
-    public var edgeZone: Double
+    package var edgeZone: Double
     /// How far the centroid must move away from the edge before the pan begins, in mm.
-    public var slop: Double
+    package var slop: Double
     /// Fewest touches.
-    public var minTouches: Int
+    package var minTouches: Int
     /// Most touches.
-    public var maxTouches: Int
+    package var maxTouches: Int
 
     /// Creates edge-pan parameters.
-    public init(edges: Set<SurfaceEdge> = Set(SurfaceEdge.allCases), edgeZone: Double = 5, slop: Double = 2,
+    package init(edges: Set<SurfaceEdge> = Set(SurfaceEdge.allCases), edgeZone: Double = 5, slop: Double = 2,
                 minTouches: Int = 1, maxTouches: Int = 1) {
         self.edges = edges; self.edgeZone = edgeZone; self.slop = slop
         self.minTouches = minTouches; self.maxTouches = maxTouches
@@ -280,7 +280,7 @@ public struct EdgePanParameters: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable { case edges, edgeZone, slop, minTouches, maxTouches }
 
     /// Decodes, with a default for every missing key.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = EdgePanParameters()
         edges = try c.decodeIfPresent(Set<SurfaceEdge>.self, forKey: .edges) ?? d.edges
@@ -293,7 +293,7 @@ public struct EdgePanParameters: Hashable, Sendable, Codable {
     }
 
     /// Encodes the edges in a stable order.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(SurfaceEdge.allCases.filter { edges.contains($0) }, forKey: .edges)
         try c.encode(edgeZone, forKey: .edgeZone)
@@ -304,30 +304,30 @@ public struct EdgePanParameters: Hashable, Sendable, Codable {
 }
 
 /// Parameters of a `hover` recognizer (a stylus in proximity over the surface).
-public struct HoverParameters: Hashable, Sendable, Codable {
+package struct HoverParameters: Hashable, Sendable, Codable {
     /// Creates hover parameters (there are none yet).
-    public init() {}
+    package init() {}
     /// Decodes (no keys yet).
-    public init(from decoder: any Decoder) throws {}
+    package init(from decoder: any Decoder) throws {}
     /// Encodes nothing.
-    public func encode(to encoder: any Encoder) throws {}
+    package func encode(to encoder: any Encoder) throws {}
 }
 
 /// Parameters of a `drag` recognizer (semantics section 7: hold, then move).
-public struct DragParameters: Hashable, Sendable, Codable {
+package struct DragParameters: Hashable, Sendable, Codable {
     /// How long the touch must be held before it can lift an item, in ms.
-    public var minDuration: Double
+    package var minDuration: Double
     /// Most the touch may move while being held, in mm.
-    public var allowableMovement: Double
+    package var allowableMovement: Double
     /// How far it must move after the hold for the drag to begin, in mm.
-    public var slop: Double
+    package var slop: Double
     /// Fewest touches.
-    public var minTouches: Int
+    package var minTouches: Int
     /// Most touches.
-    public var maxTouches: Int
+    package var maxTouches: Int
 
     /// Creates drag parameters.
-    public init(minDuration: Double = 500, allowableMovement: Double = 3, slop: Double = 2, minTouches: Int = 1, maxTouches: Int = 1) {
+    package init(minDuration: Double = 500, allowableMovement: Double = 3, slop: Double = 2, minTouches: Int = 1, maxTouches: Int = 1) {
         self.minDuration = minDuration; self.allowableMovement = allowableMovement; self.slop = slop
         self.minTouches = minTouches; self.maxTouches = maxTouches
     }
@@ -335,7 +335,7 @@ public struct DragParameters: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable { case minDuration, allowableMovement, slop, minTouches, maxTouches }
 
     /// Decodes, with a default for every missing key.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = DragParameters()
         minDuration = try c.decodeIfPresent(Double.self, forKey: .minDuration) ?? d.minDuration

@@ -6,14 +6,14 @@ import TouchCore
 // screen, arbitrated like the edge swipes' siblings. Reference: docs/shortcuts.md.
 
 /// When a shortcut's keys are typed.
-public enum ShortcutKeyMoment: String, Hashable, Sendable, CaseIterable, Codable {
+package enum ShortcutKeyMoment: String, Hashable, Sendable, CaseIterable, Codable {
     /// When the gesture begins (continuous kinds) or is recognized (tap, swipe): the default.
     case start
     /// When the gesture ends (continuous kinds) or is recognized (tap, swipe): lisgd's "on release".
     case end
 
     /// Decodes `start` or `end`, naming both when the text is neither.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self = try Self.decodeNamingCases(from: decoder)
     }
 }
@@ -36,16 +36,16 @@ extension CaseIterable where Self: RawRepresentable, RawValue == String {
 
 /// A pointer button a shortcut clicks on touchd's own uinput pointer (`click`): the secondary
 /// click for apps without touch support (a long press or a two-finger tap as a right click).
-public enum PointerButton: String, Hashable, Sendable, CaseIterable, Codable {
+package enum PointerButton: String, Hashable, Sendable, CaseIterable, Codable {
     case left, right, middle
 
     /// Decodes `left`, `right` or `middle`, naming all three when the text is none.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self = try Self.decodeNamingCases(from: decoder)
     }
 
     /// The evdev code (`BTN_LEFT`, `BTN_RIGHT`, `BTN_MIDDLE`).
-    public var code: UInt16 {
+    package var code: UInt16 {
         switch self {
         case .left: return EventCode.btnLeft
         case .right: return EventCode.btnRight
@@ -60,28 +60,28 @@ public enum PointerButton: String, Hashable, Sendable, CaseIterable, Codable {
 /// with four more keys: `whenLocked` (stays on while the session is locked), `screen` (index, default 0), `keys` (a key combination such as
 /// `[KEY_LEFTMETA, KEY_TAB]` that touchd types on its own uinput keyboard) and `keysOn`
 /// (`start` or `end`). A shortcut always claims its touches when it begins (``RecognizerConfiguration/claimsTouches``).
-public struct ShortcutConfiguration: Hashable, Sendable, Codable {
+package struct ShortcutConfiguration: Hashable, Sendable, Codable {
     /// The recognizer; its name is the shortcut's name, carried by its events as `recognizer`.
-    public var recognizer: RecognizerConfiguration
+    package var recognizer: RecognizerConfiguration
     /// The screen whose touches it takes.
-    public var screen: Int
+    package var screen: Int
     /// Keys pressed in order and released in reverse order when it fires (empty: none).
-    public var keys: [KeyboardKey]
+    package var keys: [KeyboardKey]
     /// When the keys are typed.
-    public var keysOn: ShortcutKeyMoment
+    package var keysOn: ShortcutKeyMoment
     /// Whether it stays on while the session is locked or not the seat's (semantics section 13):
     /// an unlock or emergency gesture. Off by default: on a locked screen the locker gets the touches.
-    public var whenLocked: Bool
+    package var whenLocked: Bool
     /// A button clicked at the gesture's location on touchd's pointer when it fires (at
     /// `keysOn`'s moment), for the app beneath: `right` turns a long press into a context menu.
-    public var click: PointerButton?
+    package var click: PointerButton?
 
     /// Kinds a shortcut may have: what takes touches on a screen (not hover; `edge-swipe` is
     /// `systemGestures`'; a drag's pick-up is an app's business).
-    public static let kinds: [RecognizerKind] = [.tap, .longPress, .pan, .swipe, .pinch, .rotate, .edgePan]
+    package static let kinds: [RecognizerKind] = [.tap, .longPress, .pan, .swipe, .pinch, .rotate, .edgePan]
 
     /// Creates a shortcut; the recognizer is made to claim its touches.
-    public init(recognizer: RecognizerConfiguration, screen: Int = 0, keys: [KeyboardKey] = [], keysOn: ShortcutKeyMoment = .start,
+    package init(recognizer: RecognizerConfiguration, screen: Int = 0, keys: [KeyboardKey] = [], keysOn: ShortcutKeyMoment = .start,
                 whenLocked: Bool = false) {
         var r = recognizer
         r.claimsTouches = true
@@ -93,12 +93,12 @@ public struct ShortcutConfiguration: Hashable, Sendable, Codable {
     }
 
     /// The shortcut's name.
-    public var name: String { recognizer.name }
+    package var name: String { recognizer.name }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case screen, keys, keysOn, whenLocked, click }
 
     /// Decodes a recognizer mapping with `screen`, `keys` and `keysOn`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         var r = try RecognizerConfiguration(from: decoder, alsoKnown: CodingKeys.allCases.map(\.stringValue), what: "shortcut")
         let kind = r.kind.gestureKind
@@ -121,7 +121,7 @@ public struct ShortcutConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Encodes the recognizer's keys and the shortcut's.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try recognizer.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(screen, forKey: .screen)

@@ -2,62 +2,62 @@
 import TouchCore
 
 /// Identifies a surface (our word for a view); unique across owners.
-public struct SurfaceID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+@usableFromInline package struct SurfaceID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The identifier.
-    public var rawValue: String
+    @usableFromInline package var rawValue: String
     /// Creates a surface id.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    @usableFromInline package init(rawValue: String) { self.rawValue = rawValue }
     /// Creates a surface id.
-    public init(_ value: String) { self.rawValue = value }
+    package init(_ value: String) { self.rawValue = value }
     /// Creates a surface id from a literal.
-    public init(stringLiteral value: String) { self.rawValue = value }
+    @usableFromInline package init(stringLiteral value: String) { self.rawValue = value }
     /// Decodes a plain string.
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    @usableFromInline package init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
     /// Encodes a plain string.
-    public func encode(to encoder: any Encoder) throws {
+    @usableFromInline package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(rawValue)
     }
-    public static func < (a: SurfaceID, b: SurfaceID) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { rawValue }
+    @usableFromInline package static func < (a: SurfaceID, b: SurfaceID) -> Bool { a.rawValue < b.rawValue }
+    @usableFromInline package var description: String { rawValue }
 }
 
 /// A rectangle of a screen that receives touches, with its recognizers (semantics section 2).
-public struct SurfaceConfiguration: Hashable, Sendable, Codable {
+package struct SurfaceConfiguration: Hashable, Sendable, Codable {
     /// Unique across owners.
-    public var id: SurfaceID
+    package var id: SurfaceID
     /// Who declared it: a client id, `config` for the configuration file, `default` for the built-in one.
-    public var owner: String
+    package var owner: String
     /// Where it is, in screen pixels.
-    public var frame: ScreenRect
+    package var frame: ScreenRect
     /// Index of the screen.
-    public var screen: Int
+    package var screen: Int
     /// Stacking order among siblings: larger is on top. Ties go to the smaller id.
-    public var z: Int
+    package var z: Int
     /// The surface it is nested in; its recognizers also see this surface's touches.
-    public var parent: SurfaceID?
+    package var parent: SurfaceID?
     /// Hidden surfaces and their children are skipped by hit testing.
-    public var hidden: Bool
+    package var hidden: Bool
     /// Disabled surfaces and their children are skipped by hit testing.
-    public var enabled: Bool
+    package var enabled: Bool
     /// When false, only the first touch reaches the raw stream (recognizers are not affected).
-    public var multipleTouch: Bool
+    package var multipleTouch: Bool
     /// While touched, touches on other surfaces of the screen are blocked (and vice versa).
-    public var exclusiveTouch: Bool
+    package var exclusiveTouch: Bool
     /// Its recognizers.
-    public var recognizers: [RecognizerConfiguration]
+    package var recognizers: [RecognizerConfiguration]
     /// Screen edges whose system gesture it asks to defer (semantics section 6; default none):
     /// the first swipe from such an edge comes to it, a second one soon after goes to the system.
-    public var deferEdges: Set<SurfaceEdge>
+    package var deferEdges: Set<SurfaceEdge>
     /// A child surface whose `deferEdges` count instead of this surface's.
-    public var delegateDeferralTo: SurfaceID?
+    package var delegateDeferralTo: SurfaceID?
     /// It covers the screen for an immersive app (for the `onlyFullScreen` deferral policy).
-    public var fullScreen: Bool
+    package var fullScreen: Bool
     /// Its part in drag sessions, for a configuration file's surface (clients say theirs with `drag-surface`).
-    public var drag: SurfaceDragConfiguration?
+    package var drag: SurfaceDragConfiguration?
 
     /// Creates a surface.
-    public init(
+    package init(
         id: SurfaceID, owner: String = "config", frame: ScreenRect, screen: Int = 0, z: Int = 0,
         parent: SurfaceID? = nil, hidden: Bool = false, enabled: Bool = true, multipleTouch: Bool = true,
         exclusiveTouch: Bool = false, recognizers: [RecognizerConfiguration] = [],
@@ -82,7 +82,7 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
     }
 
     /// True when it has something to say about deferral: edges to defer, or a child that decides.
-    public var hasDeferralPreference: Bool { !deferEdges.isEmpty || delegateDeferralTo != nil }
+    package var hasDeferralPreference: Bool { !deferEdges.isEmpty || delegateDeferralTo != nil }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, owner, frame, screen, z, parent, hidden, enabled, multipleTouch, exclusiveTouch, recognizers
@@ -90,7 +90,7 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Decodes; `id` and `frame` are required, everything else has a default.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(SurfaceID.self, forKey: .id)
         try require(!id.rawValue.isEmpty, CodingKeys.id, c, "must not be empty")
@@ -118,7 +118,7 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Encodes every key (deferred edges in a stable order).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(owner, forKey: .owner)
@@ -139,27 +139,27 @@ public struct SurfaceConfiguration: Hashable, Sendable, Codable {
 }
 
 /// The size of one screen, as the gesture engine needs it.
-public struct ScreenGeometry: Hashable, Sendable {
+package struct ScreenGeometry: Hashable, Sendable {
     /// Width in pixels.
-    public var width: Int
+    package var width: Int
     /// Height in pixels.
-    public var height: Int
+    package var height: Int
     /// Pixels per millimetre, when the screen's physical size is known.
-    public var pixelsPerMillimetre: Double?
+    package var pixelsPerMillimetre: Double?
     /// Areas along the edges the system keeps (a status bar, rounded
     /// corners), as the user sees the screen: the system edge zones start at
     /// their inner edge (semantics §11).
-    public var insets: ScreenInsets
+    package var insets: ScreenInsets
 
     /// Creates a screen size.
-    public init(width: Int, height: Int, pixelsPerMillimetre: Double? = nil, insets: ScreenInsets = ScreenInsets()) {
+    package init(width: Int, height: Int, pixelsPerMillimetre: Double? = nil, insets: ScreenInsets = ScreenInsets()) {
         self.width = width; self.height = height; self.pixelsPerMillimetre = pixelsPerMillimetre
         self.insets = insets
     }
 
     /// The screen less its insets, in pixels: where the system edge swipes
     /// measure their edges from.
-    public var safeArea: ScreenRect {
+    package var safeArea: ScreenRect {
         let w = Double(width), h = Double(height)
         let left = Swift.min(insets.left, w), top = Swift.min(insets.top, h)
         return ScreenRect(x: left, y: top, width: Swift.max(0, w - left - insets.right),
@@ -167,32 +167,32 @@ public struct ScreenGeometry: Hashable, Sendable {
     }
 
     /// Used when a screen's physical size is unknown: about a 15.6-inch 1080p panel (141 dpi).
-    public static let fallbackPixelsPerMillimetre = 5.6
+    package static let fallbackPixelsPerMillimetre = 5.6
 }
 
 /// Pixels kept by the system along each edge of a screen, as the user sees it.
-public struct ScreenInsets: Hashable, Sendable, Codable {
+package struct ScreenInsets: Hashable, Sendable, Codable {
     /// Pixels along the top edge.
-    public var top: Double
+    package var top: Double
     /// Pixels along the right edge.
-    public var right: Double
+    package var right: Double
     /// Pixels along the bottom edge.
-    public var bottom: Double
+    package var bottom: Double
     /// Pixels along the left edge.
-    public var left: Double
+    package var left: Double
 
     /// Creates insets; every edge defaults to none.
-    public init(top: Double = 0, right: Double = 0, bottom: Double = 0, left: Double = 0) {
+    package init(top: Double = 0, right: Double = 0, bottom: Double = 0, left: Double = 0) {
         self.top = top; self.right = right; self.bottom = bottom; self.left = left
     }
 
     /// Whether no edge is kept.
-    public var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
+    package var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case top, right, bottom, left }
 
     /// Decodes `top`, `right`, `bottom` and `left`, each optional, finite and not negative.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func edge(_ k: CodingKeys) throws -> Double {
             let v = try c.decodeIfPresent(Double.self, forKey: k) ?? 0
@@ -206,47 +206,47 @@ public struct ScreenInsets: Hashable, Sendable, Codable {
 }
 
 /// A semantic problem in a gesture configuration, naming the surface and field at fault.
-public struct GestureConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct GestureConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The surface at fault, when one is.
-    public var surface: SurfaceID?
+    package var surface: SurfaceID?
     /// The field at fault (`parent`, `recognizers[2].requiresFailureOf`...).
-    public var field: String
+    package var field: String
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// The surface the field names when no such surface exists (an unknown
     /// `parent` or `delegateDeferralTo`); nil for any other fault.
-    public var unknownSurface: SurfaceID?
+    package var unknownSurface: SurfaceID?
     /// Creates an error.
-    public init(surface: SurfaceID?, field: String, message: String, unknownSurface: SurfaceID? = nil) {
+    package init(surface: SurfaceID?, field: String, message: String, unknownSurface: SurfaceID? = nil) {
         self.surface = surface; self.field = field; self.message = message; self.unknownSurface = unknownSurface
     }
-    public var description: String {
+    package var description: String {
         (surface.map { "surface \($0): " } ?? "") + "\(field): \(message)"
     }
 }
 
 /// Surfaces and recognizers: the gesture part of the configuration file, or of the clients' registrations.
-public struct GestureConfiguration: Hashable, Sendable, Codable {
+package struct GestureConfiguration: Hashable, Sendable, Codable {
     /// The surfaces.
-    public var surfaces: [SurfaceConfiguration]
+    package var surfaces: [SurfaceConfiguration]
     /// Recognizers owned by the system, in play for every touch that begins in their region
     /// (the hook for system edge gestures, semantics section 6). Decoded from `systemRecognizers`.
-    public var systemRecognizers: [RecognizerConfiguration]
+    package var systemRecognizers: [RecognizerConfiguration]
     /// Extra recognizers for every built-in `screen` surface, when extending the built-in configuration.
-    public var recognizers: [RecognizerConfiguration]
+    package var recognizers: [RecognizerConfiguration]
     /// When true, a configuration file replaces the built-in surfaces instead of extending them.
-    public var replaceDefaults: Bool
+    package var replaceDefaults: Bool
     /// Screen sizes (not decoded: the daemon fills them from the screen configuration).
-    public var screens: [ScreenGeometry]
+    package var screens: [ScreenGeometry]
     /// The system edge swipes, one entry per screen that has them (semantics section 6). Empty here;
     /// the built-in configuration has one entry per screen with every edge enabled.
-    public var systemGestures: [SystemGestureConfiguration]
+    package var systemGestures: [SystemGestureConfiguration]
     /// System shortcuts (semantics section 10): recognizers owned by `system` on a screen, claiming
     /// their touches when they begin. Decoded from `shortcuts`; none built in.
-    public var shortcuts: [ShortcutConfiguration] = []
+    package var shortcuts: [ShortcutConfiguration] = []
 
     /// Creates a configuration.
-    public init(surfaces: [SurfaceConfiguration] = [], systemRecognizers: [RecognizerConfiguration] = [],
+    package init(surfaces: [SurfaceConfiguration] = [], systemRecognizers: [RecognizerConfiguration] = [],
                 recognizers: [RecognizerConfiguration] = [], replaceDefaults: Bool = false, screens: [ScreenGeometry] = [],
                 systemGestures: [SystemGestureConfiguration] = [], shortcuts: [ShortcutConfiguration] = []) {
         self.surfaces = surfaces
@@ -262,7 +262,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
 
     /// Decodes `surfaces`, `recognizers`, `systemRecognizers`, `systemGestures`, `shortcuts` and `replaceDefaults`, all optional.
     /// Other keys of the file (screens, devices...) are left to their own decoders.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         surfaces = try c.decodeIfPresent([SurfaceConfiguration].self, forKey: .surfaces) ?? []
         systemRecognizers = try c.decodeIfPresent([RecognizerConfiguration].self, forKey: .systemRecognizers) ?? []
@@ -274,7 +274,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Encodes the decoded keys.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(surfaces, forKey: .surfaces)
         try c.encode(systemRecognizers, forKey: .systemRecognizers)
@@ -288,7 +288,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
     /// owned by `default`, with `tap` (requires `double-tap` to fail), `double-tap`, `long-press`, `pan`,
     /// `swipe`, `pinch` and `rotate`; pan, swipe, pinch and rotate are simultaneous with each other.
     /// Every screen has the four system edge swipes with their defaults (``SystemGestureConfiguration``).
-    public static func `default`(screens: [ScreenGeometry]) -> GestureConfiguration {
+    package static func `default`(screens: [ScreenGeometry]) -> GestureConfiguration {
         let continuous: [String] = ["pan", "swipe", "pinch", "rotate"]
         func others(_ name: String) -> RecognizerSet { .names(continuous.filter { $0 != name }) }
         let recognizers: [RecognizerConfiguration] = [
@@ -319,7 +319,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
     /// (replacing surfaces with the same id), and `recognizers` are added to every surface of `base`
     /// owned by `default` (replacing recognizers with the same name). `systemGestures` replace `base`'s
     /// entries for the same screens (with or without `replaceDefaults`).
-    public func applied(to base: GestureConfiguration) -> GestureConfiguration {
+    package func applied(to base: GestureConfiguration) -> GestureConfiguration {
         var result = base
         result.systemRecognizers = base.systemRecognizers + systemRecognizers
         result.shortcuts = base.shortcuts + shortcuts
@@ -354,7 +354,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
     /// names unique per surface, failure requirements naming recognizers that exist for the owner,
     /// no recognizer of a surface requiring, through others, its own failure, no `edge-swipe` on a
     /// surface, deferral delegated only to a descendant, and one `systemGestures` entry per screen.
-    public func validate() throws(GestureConfigurationError) {
+    package func validate() throws(GestureConfigurationError) {
         var screensSeen = Set<Int>()
         for (i, entry) in systemGestures.enumerated() where !screensSeen.insert(entry.screen).inserted {
             throw GestureConfigurationError(surface: nil, field: "systemGestures[\(i)].screen", message: "screen \(entry.screen) configured twice")

@@ -3,18 +3,18 @@ import TouchCore
 
 /// How the system answered a surface's request to defer edges (semantics section 6):
 /// published as `{"type":"system","event":"deferral","surface":ID,"requested":[...],"granted":[...]}`.
-public struct DeferralDecision: Hashable, Sendable {
+package struct DeferralDecision: Hashable, Sendable {
     /// The surface that asked.
-    public var surface: SurfaceID
+    package var surface: SurfaceID
     /// Its owner (who must learn the decision).
-    public var owner: String
+    package var owner: String
     /// The edges it asked to defer, in the order left, right, top, bottom.
-    public var requested: [SurfaceEdge]
+    package var requested: [SurfaceEdge]
     /// The edges the policy lets it defer (a subset of `requested`), same order.
-    public var granted: [SurfaceEdge]
+    package var granted: [SurfaceEdge]
 
     /// Creates a decision.
-    public init(surface: SurfaceID, owner: String, requested: [SurfaceEdge], granted: [SurfaceEdge]) {
+    package init(surface: SurfaceID, owner: String, requested: [SurfaceEdge], granted: [SurfaceEdge]) {
         self.surface = surface
         self.owner = owner
         self.requested = requested
@@ -23,9 +23,9 @@ public struct DeferralDecision: Hashable, Sendable {
 }
 
 /// Something the system gesture layer tells the shell and the surfaces' owners (semantics section 6).
-public struct SystemEvent: Hashable, Sendable {
+package struct SystemEvent: Hashable, Sendable {
     /// What happened.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A surface's deferral request was evaluated: when a surface with `deferEdges` is added or
         /// changed, when its request changes, and when the policy changes.
         case deferral(DeferralDecision)
@@ -37,19 +37,19 @@ public struct SystemEvent: Hashable, Sendable {
 
     /// When (the frame or the configuration change that caused it; zero for configuration changes
     /// made before any input).
-    public var time: Timestamp
+    package var time: Timestamp
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Creates a system event.
-    public init(time: Timestamp, kind: Kind) {
+    package init(time: Timestamp, kind: Kind) {
         self.time = time
         self.kind = kind
     }
 }
 
 /// What the system did with a touch that began in the zone of an edge a surface asked to defer.
-public enum EdgeDeferralOutcome: String, Hashable, Sendable, CaseIterable {
+package enum EdgeDeferralOutcome: String, Hashable, Sendable, CaseIterable {
     /// Deferral granted, no window open: the touch goes to the app first; the system only watches for the hint.
     case deferred
     /// Deferral granted, but within the window after a hint: the system gesture comes first.

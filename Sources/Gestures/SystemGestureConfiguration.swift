@@ -6,7 +6,7 @@ import TouchCore
 // says about them, per screen. Defaults and the reasons for them: docs/system-gestures.md.
 
 /// Whether the system honours a surface's request to defer the system gesture of an edge.
-public enum DeferralPolicy: String, Hashable, Sendable, CaseIterable, Codable {
+package enum DeferralPolicy: String, Hashable, Sendable, CaseIterable, Codable {
     /// Any surface may defer the edge.
     case allow
     /// Requests are ignored: the system gesture always comes first.
@@ -20,45 +20,45 @@ public enum DeferralPolicy: String, Hashable, Sendable, CaseIterable, Codable {
 /// Decoded from a mapping such as
 /// `{screen: 0, edges: [bottom, left], edgeZone: 5, purposes: {bottom: home}, deferral: {bottom: onlyFullScreen}}`;
 /// every key is optional. `deferral` may also be one word for every edge (`deferral: refuse`).
-public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
+package struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     /// Index of the screen.
-    public var screen: Int
+    package var screen: Int
     /// Edges with a system swipe (empty: none on this screen).
-    public var edges: Set<SurfaceEdge>
+    package var edges: Set<SurfaceEdge>
     /// Width of the zone along each edge where a system swipe must start, in mm.
-    public var edgeZone: Double
+    package var edgeZone: Double
     /// How far the touch must travel inwards before the system gesture begins, in mm.
-    public var minTravel: Double
+    package var minTravel: Double
     /// Largest angle between the movement and the inward direction, in degrees.
-    public var maxAngle: Double
+    package var maxAngle: Double
     /// How long after touch-down the system gesture may still begin, in ms; then it fails.
-    public var timeLimit: Double
+    package var timeLimit: Double
     /// What each edge's gesture is for (`home`, `notifications`...); carried in its events as `purpose`.
-    public var purposes: [SurfaceEdge: String]
+    package var purposes: [SurfaceEdge: String]
     /// Per edge: whether surfaces may defer the edge's system gesture.
-    public var deferral: [SurfaceEdge: DeferralPolicy]
+    package var deferral: [SurfaceEdge: DeferralPolicy]
     /// After the hint of a deferred edge, how long a second swipe from it goes to the system, in ms.
-    public var deferralWindow: Double
+    package var deferralWindow: Double
     /// Per edge: keys touchd types on its own uinput keyboard when the edge's swipe begins
     /// (pressed in order, released in reverse order; docs/shortcuts.md).
-    public var keys: [SurfaceEdge: [KeyboardKey]] = [:]
+    package var keys: [SurfaceEdge: [KeyboardKey]] = [:]
     /// Edges whose swipe stays on while the session is locked or not the seat's (semantics
     /// section 13; `whenLocked: true` for every edge, or a list of edges). Empty: the locker
     /// gets every touch.
-    public var whenLocked: Set<SurfaceEdge> = []
+    package var whenLocked: Set<SurfaceEdge> = []
     /// Whether touchpads (indirect touches mapped to this screen) start edge swipes too. Off by
     /// default: a touchpad has no bezel to swipe in from, a finger joining a scroll lands at the
     /// pad's border all the time, and libinput, macOS and Windows 11 have no touchpad edge swipes
     /// (docs/system-gestures.md, "Touchpads").
-    public var touchpads = false
+    package var touchpads = false
 
     /// Default purposes: bottom = home, top = notifications, left = back, right = side-panel.
-    public static let defaultPurposes: [SurfaceEdge: String] = [
+    package static let defaultPurposes: [SurfaceEdge: String] = [
         .bottom: "home", .top: "notifications", .left: "back", .right: "side-panel",
     ]
 
     /// Creates the system gestures of a screen; every setting has the documented default.
-    public init(screen: Int = 0, edges: Set<SurfaceEdge> = Set(SurfaceEdge.allCases), edgeZone: Double = 5,
+    package init(screen: Int = 0, edges: Set<SurfaceEdge> = Set(SurfaceEdge.allCases), edgeZone: Double = 5,
                 minTravel: Double = 6, maxAngle: Double = 30, timeLimit: Double = 300,
                 purposes: [SurfaceEdge: String] = SystemGestureConfiguration.defaultPurposes,
                 deferral: [SurfaceEdge: DeferralPolicy] = [:], deferralWindow: Double = 2000) {
@@ -74,17 +74,17 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     }
 
     /// The purpose of an edge's gesture (the edge's name when none is configured).
-    public func purpose(of edge: SurfaceEdge) -> String { purposes[edge] ?? edge.rawValue }
+    package func purpose(of edge: SurfaceEdge) -> String { purposes[edge] ?? edge.rawValue }
 
     /// The deferral policy of an edge (`allow` when none is configured).
-    public func policy(of edge: SurfaceEdge) -> DeferralPolicy { deferral[edge] ?? .allow }
+    package func policy(of edge: SurfaceEdge) -> DeferralPolicy { deferral[edge] ?? .allow }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case screen, edges, edgeZone, minTravel, maxAngle, timeLimit, purposes, deferral, deferralWindow, keys, whenLocked, touchpads
     }
 
     /// Decodes, with a default for every missing key; `purposes` and `deferral` are keyed by edge name.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try rejectUnknownKeys(decoder, known: Set(CodingKeys.allCases.map(\.stringValue)), what: "systemGestures")
         let d = SystemGestureConfiguration()
@@ -155,7 +155,7 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Encodes every key, edges in a stable order.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(screen, forKey: .screen)
         try c.encode(SurfaceEdge.allCases.filter { edges.contains($0) }, forKey: .edges)
@@ -184,26 +184,26 @@ public struct SystemGestureConfiguration: Hashable, Sendable, Codable {
 
 /// Parameters of an `edge-swipe` recognizer: one edge's system swipe (generated from
 /// ``SystemGestureConfiguration``; surfaces may not declare it).
-public struct EdgeSwipeParameters: Hashable, Sendable, Codable {
+package struct EdgeSwipeParameters: Hashable, Sendable, Codable {
     /// The screen edge it watches.
-    public var edge: SurfaceEdge
+    package var edge: SurfaceEdge
     /// What the gesture is for, carried in its events.
-    public var purpose: String
+    package var purpose: String
     /// Width of the zone along the edge where the touch must start, in mm.
-    public var edgeZone: Double
+    package var edgeZone: Double
     /// Inward travel needed to begin, in mm.
-    public var minTravel: Double
+    package var minTravel: Double
     /// Largest angle from the inward direction, in degrees.
-    public var maxAngle: Double
+    package var maxAngle: Double
     /// Time after touch-down after which it can no longer begin, in ms.
-    public var timeLimit: Double
+    package var timeLimit: Double
 
     /// Movement below this (mm) says nothing about direction (finger roll); the angle is judged beyond it.
     /// The pan's slop: an app's pan is never held back longer than it would take to begin anyway.
-    public static let directionDistance = 2.0
+    package static let directionDistance = 2.0
 
     /// Creates edge-swipe parameters (defaults as ``SystemGestureConfiguration``).
-    public init(edge: SurfaceEdge, purpose: String? = nil, edgeZone: Double = 5, minTravel: Double = 6,
+    package init(edge: SurfaceEdge, purpose: String? = nil, edgeZone: Double = 5, minTravel: Double = 6,
                 maxAngle: Double = 30, timeLimit: Double = 300) {
         self.edge = edge
         self.purpose = purpose ?? SystemGestureConfiguration.defaultPurposes[edge] ?? edge.rawValue
@@ -216,7 +216,7 @@ public struct EdgeSwipeParameters: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable { case edge, purpose, edgeZone, minTravel, maxAngle, timeLimit }
 
     /// Decodes; `edge` is required.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let edge = try c.decode(SurfaceEdge.self, forKey: .edge)
         let d = EdgeSwipeParameters(edge: edge)

@@ -25,13 +25,13 @@ extension Engine {
     /// Replaces the system gestures (edges, thresholds, purposes, deferral policy); returns what that
     /// caused, including a ``SystemEvent/Kind/deferral(_:)`` for every surface whose grant changed.
     @discardableResult
-    public mutating func setSystemGestures(_ entries: [SystemGestureConfiguration]) -> [EngineOutput] {
+    package mutating func setSystemGestures(_ entries: [SystemGestureConfiguration]) -> [EngineOutput] {
         configuration.systemGestures = entries
         return reconfigure()
     }
 
     /// How the policy answers a surface's current deferral request; nil when it requests nothing.
-    public func deferral(of surface: SurfaceID) -> DeferralDecision? { deferrals[surface] }
+    package func deferral(of surface: SurfaceID) -> DeferralDecision? { deferrals[surface] }
 
     // MARK: Deferral requests
 

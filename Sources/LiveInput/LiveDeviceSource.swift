@@ -44,12 +44,12 @@ import Udev
 /// ``LiveClock/now()`` reads the same clock.
 ///
 /// One thread owns a source; only ``wakeup`` may be used from other threads.
-public final class LiveDeviceSource {
+package final class LiveDeviceSource {
     /// Decides, for an opened candidate device, whether and how to use it.
-    public typealias Decide = (LiveDeviceCandidate) -> DeviceSettingsDecision
+    package typealias Decide = (LiveDeviceCandidate) -> DeviceSettingsDecision
 
     /// Interrupts ``waitAndRead(timeoutMilliseconds:)`` from any thread or a signal handler.
-    public let wakeup: LiveWakeup
+    package let wakeup: LiveWakeup
 
     private struct OpenDevice {
         var id: DeviceID
@@ -75,7 +75,7 @@ public final class LiveDeviceSource {
     /// opened and grabbed by a previous touchd (systemd's file descriptor
     /// store, docs/pass-through.md "Across a restart") to take over instead
     /// of opening the node; nil to open it.
-    public var adopt: ((_ node: String) -> Int32?)?
+    package var adopt: ((_ node: String) -> Int32?)?
 
     /// Creates a source; nothing is opened before ``start()``.
     ///
@@ -89,7 +89,7 @@ public final class LiveDeviceSource {
     ///   - wakeup: the pipe that interrupts the wait, when the thread reading
     ///     the source also waits for other work (nil: a new one).
     /// - Throws: ``LiveInputError`` when udev or the wakeup pipe cannot be set up.
-    public init(
+    package init(
         watchesHotplug: Bool = true,
         accepts: @escaping (UdevDeviceInfo) -> Bool = { _ in true },
         decide: @escaping Decide,
@@ -111,7 +111,7 @@ public final class LiveDeviceSource {
     }
 
     /// The devices being read, in order of opening.
-    public var devices: [(id: DeviceID, description: DeviceDescription, info: LiveDeviceInfo)] {
+    package var devices: [(id: DeviceID, description: DeviceDescription, info: LiveDeviceInfo)] {
         open.map { ($0.id, $0.device.deviceDescription, $0.info) }
     }
 
@@ -128,7 +128,7 @@ public final class LiveDeviceSource {
     /// udev monitor is already listening, so devices added meanwhile are not missed.
     ///
     /// - Throws: ``LiveInputError`` when udev cannot enumerate devices.
-    public func start() throws(LiveInputError) -> [LiveInputEvent] {
+    package func start() throws(LiveInputError) -> [LiveInputEvent] {
         let present = try presentTouchDevices()
         var out: [LiveInputEvent] = []
         for info in present { consider(info, into: &out) }
@@ -141,7 +141,7 @@ public final class LiveDeviceSource {
     ///
     /// - Throws: ``LiveInputError`` when `poll(2)` or the udev monitor fails.
     ///   A failing device is reported and dropped, never thrown.
-    public func waitAndRead(timeoutMilliseconds: Int32) throws(LiveInputError) -> [LiveInputEvent] {
+    package func waitAndRead(timeoutMilliseconds: Int32) throws(LiveInputError) -> [LiveInputEvent] {
         var out: [LiveInputEvent] = []
         try waitAndRead(timeoutMilliseconds: timeoutMilliseconds, into: &out)
         return out
@@ -152,7 +152,7 @@ public final class LiveDeviceSource {
     /// lets every round reuse it and the read buffer, so a steady stream
     /// allocates nothing per round (docs/performance.md, "A round of input:
     /// copies of the engine, the runtime's check").
-    public func waitAndRead(timeoutMilliseconds: Int32, into out: inout [LiveInputEvent]) throws(LiveInputError) {
+    package func waitAndRead(timeoutMilliseconds: Int32, into out: inout [LiveInputEvent]) throws(LiveInputError) {
         pollSet.removeAll(keepingCapacity: true)
         pollSet.append(pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0))
         pollSet.append(pollfd(fd: monitor?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
@@ -175,14 +175,14 @@ public final class LiveDeviceSource {
 
     /// Reads whatever every device has queued, without waiting (before
     /// firing a deadline, so that input stamped before it is seen first).
-    public func readAll() -> [LiveInputEvent] {
+    package func readAll() -> [LiveInputEvent] {
         var out: [LiveInputEvent] = []
         readAll(into: &out)
         return out
     }
 
     /// ``readAll()`` appending to `out` (a caller that reuses its buffer allocates nothing).
-    public func readAll(into out: inout [LiveInputEvent]) {
+    package func readAll(into out: inout [LiveInputEvent]) {
         // By position: a read that finds a device gone removes it from `open`.
         var i = 0
         while i < open.count {
@@ -194,7 +194,7 @@ public final class LiveDeviceSource {
 
     /// Whether a contact of the device is down, as the events read so far say
     /// (a slot holds a contact, `BTN_TOUCH` is down, or a pen is in proximity).
-    public func hasContactDown(_ id: DeviceID) -> Bool {
+    package func hasContactDown(_ id: DeviceID) -> Bool {
         guard let d = open.first(where: { $0.id == id })?.device else { return false }
         // A pen in proximity counts: the compositor saw it come and must see it go.
         let keys = d.keysDown()
@@ -203,20 +203,20 @@ public final class LiveDeviceSource {
     }
 
     /// The device's open descriptor (for a watchdog that may release its grab), nil when it is not open.
-    public func descriptor(of id: DeviceID) -> Int32? {
+    package func descriptor(of id: DeviceID) -> Int32? {
         open.first(where: { $0.id == id })?.device.fileDescriptor
     }
 
     /// Takes (`grab`) or releases the device's exclusive grab (`EVIOCGRAB`).
     ///
     /// - Throws: ``EvdevError`` naming the device when the kernel refuses.
-    public func setGrab(_ grab: Bool, of id: DeviceID) throws(EvdevError) {
+    package func setGrab(_ grab: Bool, of id: DeviceID) throws(EvdevError) {
         guard let d = open.first(where: { $0.id == id })?.device, d.isGrabbed != grab else { return }
         if grab { try d.grab() } else { try d.ungrab() }
     }
 
     /// Closes one device as if it had been removed.
-    public func close(_ id: DeviceID) -> [LiveInputEvent] {
+    package func close(_ id: DeviceID) -> [LiveInputEvent] {
         guard let i = open.firstIndex(where: { $0.id == id }) else { return [] }
         let d = open.remove(at: i)
         waitingGrabs[id] = nil
@@ -225,7 +225,7 @@ public final class LiveDeviceSource {
     }
 
     /// Closes every device (releasing grabs), reporting each as removed.
-    public func closeAll() -> [LiveInputEvent] {
+    package func closeAll() -> [LiveInputEvent] {
         let now = LiveClock.now()
         let out = open.map { LiveInputEvent.deviceRemoved($0.id, at: now) }
         for d in open { d.device.close() }
@@ -295,13 +295,13 @@ public final class LiveDeviceSource {
     /// else its phys, ``MirrorDescription/isMirror(phys:)``, or the name
     /// suffix of earlier versions' mirrors); nil otherwise. Not by its name:
     /// a mirror keeps its original's.
-    public static func ownMirrorReason(_ info: UdevDeviceInfo, description: DeviceDescription?) -> String? {
+    package static func ownMirrorReason(_ info: UdevDeviceInfo, description: DeviceDescription?) -> String? {
         let marked = description.map { MirrorDescription.isMirror(phys: $0.phys) || MirrorDescription.isMirror(name: $0.name) } ?? false
         return info.isTouchdMirror || marked ? ownMirror : nil
     }
 
     /// The reason a mirror is ignored, as `touchctl devices` shows it.
-    public static let ownMirror = "touchd's own pass-through mirror"
+    package static let ownMirror = "touchd's own pass-through mirror"
 
     // `TOUCHD_IGNORE` set to a true word, checked before the device is opened
     // (one touchd may not open is still reported ignored). The decider checks
@@ -320,7 +320,7 @@ public final class LiveDeviceSource {
     /// must see every contact it saw begin end.
     ///
     /// - Throws: ``LiveInputError`` when udev cannot enumerate devices (nothing changes then).
-    public func decideAgain() throws(LiveInputError) -> [LiveInputEvent] {
+    package func decideAgain() throws(LiveInputError) -> [LiveInputEvent] {
         let present = try presentTouchDevices()
         var out: [LiveInputEvent] = []
         for info in present {
@@ -331,11 +331,11 @@ public final class LiveDeviceSource {
     }
 
     /// Whether a grab waits for a device's contacts to lift (one load: checked after each read).
-    public var hasGrabsWaiting: Bool { !waitingGrabs.isEmpty }
+    package var hasGrabsWaiting: Bool { !waitingGrabs.isEmpty }
 
     /// Takes or releases the grab waiting for `id` (call when no contact of it
     /// is down); returns the grab now in force, nil when none was waiting.
-    public func applyWaitingGrab(of id: DeviceID) throws(EvdevError) -> Bool? {
+    package func applyWaitingGrab(of id: DeviceID) throws(EvdevError) -> Bool? {
         guard let grab = waitingGrabs.removeValue(forKey: id), let i = open.firstIndex(where: { $0.id == id }) else { return nil }
         if open[i].device.isGrabbed != grab {
             if grab { try open[i].device.grab() } else { try open[i].device.ungrab() }
@@ -464,16 +464,16 @@ public final class LiveDeviceSource {
 }
 
 /// `CLOCK_MONOTONIC`, the clock of live events' kernel timestamps.
-public enum LiveClock {
+package enum LiveClock {
     /// The current time on `CLOCK_MONOTONIC`.
-    public static func now() -> Timestamp {
+    package static func now() -> Timestamp {
         let ts = Syscall.clockTime(CLOCK_MONOTONIC)
         return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
     }
 
     /// Milliseconds from now until `deadline` for `poll(2)`: rounded up, 0 when
     /// it has passed, -1 (wait forever) for no deadline, at most `cap` when given.
-    public static func pollTimeout(until deadline: Timestamp?, now: Timestamp = LiveClock.now(), cap: Int32? = nil) -> Int32 {
+    package static func pollTimeout(until deadline: Timestamp?, now: Timestamp = LiveClock.now(), cap: Int32? = nil) -> Int32 {
         guard let deadline else { return cap ?? -1 }
         let micros = deadline.microseconds - now.microseconds
         let ms = micros <= 0 ? 0 : (micros + 999) / 1000

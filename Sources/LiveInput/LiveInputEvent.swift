@@ -4,24 +4,24 @@ import TouchCore
 import Udev
 
 /// What touchd knows about a live device it reads.
-public struct LiveDeviceInfo: Hashable, Sendable {
+package struct LiveDeviceInfo: Hashable, Sendable {
     /// `/dev/input/eventN`.
-    public var node: String
+    package var node: String
     /// `/sys/devices/.../eventN`.
-    public var syspath: String
+    package var syspath: String
     /// Touchscreen, tablet or touchpad, as udev classified it.
-    public var kind: TouchDeviceKind?
+    package var kind: TouchDeviceKind?
     /// Every udev property of the node.
-    public var udevProperties: [String: String]
+    package var udevProperties: [String: String]
     /// Mapping, grab, and where each setting came from.
-    public var settings: DeviceSettings
+    package var settings: DeviceSettings
     /// The device's kernel state when it was opened (libevdev's slot, key
     /// and axis values): the pipeline starts from it, so the first contact
     /// is placed where the device says (semantics §9). Nil when unknown.
-    public var stateAtOpen: DeviceState?
+    package var stateAtOpen: DeviceState?
 
     /// Creates a device record.
-    public init(node: String, syspath: String, kind: TouchDeviceKind?, udevProperties: [String: String],
+    package init(node: String, syspath: String, kind: TouchDeviceKind?, udevProperties: [String: String],
                 settings: DeviceSettings, stateAtOpen: DeviceState? = nil) {
         self.node = node
         self.syspath = syspath
@@ -33,7 +33,7 @@ public struct LiveDeviceInfo: Hashable, Sendable {
 }
 
 /// One thing a ``LiveDeviceSource`` reports, in the order it happened.
-public enum LiveInputEvent: Sendable {
+package enum LiveInputEvent: Sendable {
     /// A device was opened and is read from now on. `description` is what libevdev reported.
     case deviceAdded(DeviceID, DeviceDescription, info: LiveDeviceInfo)
     /// udev reported new properties for a device being read (a `change` event,

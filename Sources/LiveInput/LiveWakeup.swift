@@ -12,16 +12,16 @@ import SystemCalls
 /// which is async-signal-safe).
 ///
 /// The pipe lives as long as this object; keep it alive while anyone may call ``wake()``.
-public final class LiveWakeup: Sendable {
+package final class LiveWakeup: Sendable {
     /// The read end, polled by the source (non-blocking).
-    public let readDescriptor: Int32
+    package let readDescriptor: Int32
     /// The write end: writing a byte wakes the poll (non-blocking; a full pipe is already awake).
-    public let writeDescriptor: Int32
+    package let writeDescriptor: Int32
 
     /// Creates the pipe.
     ///
     /// - Throws: ``LiveInputError`` when the system cannot create a pipe.
-    public init() throws(LiveInputError) {
+    package init() throws(LiveInputError) {
         let ends: (read: Int32, write: Int32)
         do {
             ends = try Syscall.pipe(flags: O_NONBLOCK | O_CLOEXEC)
@@ -38,13 +38,13 @@ public final class LiveWakeup: Sendable {
     }
 
     /// Makes the current or next poll return with ``LiveInputEvent/woken``. Thread- and signal-safe.
-    public func wake() {
+    package func wake() {
         var byte: UInt8 = 1
         _ = withUnsafeBytes(of: &byte) { try? Syscall.write(writeDescriptor, $0) }
     }
 
     /// Empties the pipe; true when it held at least one byte.
-    public func drain() -> Bool {
+    package func drain() -> Bool {
         var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         var woke = false
         while case let .done(n)? = withUnsafeMutableBytes(of: &buffer, { try? Syscall.read(readDescriptor, into: $0) }), n > 0 {
@@ -55,23 +55,23 @@ public final class LiveWakeup: Sendable {
 }
 
 /// A failure of the live input machinery itself (not of one device), naming what failed.
-public struct LiveInputError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct LiveInputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What failed (`poll`, `wakeup pipe`, `netlink:udev`).
-    public var subject: String
+    package var subject: String
     /// What was being done.
-    public var message: String
+    package var message: String
     /// The errno, 0 when none.
-    public var errno: Int32
+    package var errno: Int32
 
     /// Creates an error.
-    public init(subject: String, message: String, errno: Int32 = 0) {
+    package init(subject: String, message: String, errno: Int32 = 0) {
         self.subject = subject
         self.message = message
         self.errno = errno
     }
 
     /// `subject: message: strerror (errno N)`.
-    public var description: String {
+    package var description: String {
         guard errno != 0 else { return "\(subject): \(message)" }
         let text = strerror(errno).map { String(cString: $0) } ?? "error"
         return "\(subject): \(message): \(text) (errno \(errno))"

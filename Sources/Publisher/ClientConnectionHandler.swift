@@ -28,11 +28,6 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     private var context: ChannelHandlerContext?
     // A read NIO asked for while reading is paused.
     private var readPending = false
-    /// `goodbye` is queued: nothing more is delivered, and the connection
-    /// closes once the queue has reached the socket (or when the hub's
-    /// shutdown grace ends).
-    private var saidGoodbye = false
-    private var closingAfterGoodbye = false
     // Event-loop writes not yet known to be in the socket: the lane stays
     // closed until they are (each flush that wrote adds one).
     private var unconfirmed = 0
@@ -380,7 +375,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// Delivers the runs of lines `runs` of a batch the publishing thread
     /// handed over for this client.
     func deliver(_ all: ByteBuffer, runs: [Range<Int>], ends: [Int], batch: [EventAttributes], now: Double) {
-        guard machine.isActive, !saidGoodbye else { return }
+        guard machine.acceptsEvents else { return }
         claimLane()
         for run in runs { deliver(all, lines: run, ends: ends, batch: batch, now: now) }
     }
@@ -474,13 +469,12 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// takes, and closes once all of it is written (the hub closes a client
     /// that does not read at the end of the shutdown grace).
     func sayGoodbye(_ reason: GoodbyeReason) {
-        guard context != nil, machine.isActive else { return }
+        guard context != nil, machine.sayGoodbye() else { return }
         lane?.seal()
         var w = JSONWriter(capacity: 48)
         MessageEncoder.goodbye(reason: reason, into: &w)
         w.newline()
         queue.appendControl(ByteBuffer(bytes: w.bytes))
-        saidGoodbye = true
         flushQueue()
     }
 
@@ -488,8 +482,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     // reading gets every event it was sent, then `goodbye`); one that does
     // not read is closed by the hub at the end of the shutdown grace.
     private func closeIfGoodbyeWritten() {
-        guard saidGoodbye, !closingAfterGoodbye, queue.isEmpty, let context else { return }
-        closingAfterGoodbye = true
+        guard let context, machine.closeIfGoodbyeWritten(drained: queue.isEmpty) else { return }
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
     }

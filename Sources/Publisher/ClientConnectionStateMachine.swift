@@ -17,6 +17,11 @@ struct ClientConnectionStateMachine {
         var inputClosed = false
         /// Every request read is answered and written: closing.
         var closingAfterInput = false
+        /// The daemon is shutting down: `goodbye` is queued behind what was
+        /// queued before it; no event is delivered after it.
+        var goodbyeQueued = false
+        /// `goodbye` and everything before it are written: closing.
+        var closingAfterGoodbye = false
     }
 
     /// Where the connection is in its life.
@@ -54,9 +59,16 @@ struct ClientConnectionStateMachine {
     }
 
     /// Whether the publishing thread may write to the client again once
-    /// nothing of it waits: active and not closing after a half-close.
+    /// nothing of it waits: active, not closing after a half-close, no
+    /// `goodbye` queued.
     var mayReopenLane: Bool {
-        if case let .active(c) = state { return !c.closingAfterInput }
+        if case let .active(c) = state { return !c.closingAfterInput && !c.goodbyeQueued }
+        return false
+    }
+
+    /// Whether events are delivered: active and no `goodbye` queued.
+    var acceptsEvents: Bool {
+        if case let .active(c) = state { return !c.goodbyeQueued }
         return false
     }
 
@@ -185,6 +197,34 @@ struct ClientConnectionStateMachine {
         case var .active(c):
             guard c.inputClosed, !c.closingAfterInput, !c.requestInFlight, pending.isEmpty, drained else { return false }
             c.closingAfterInput = true
+            state = .active(c)
+            return true
+        case .idle, .refused, .revoked, .stuck, .closed:
+            return false
+        }
+    }
+
+    /// The daemon is shutting down: true once, when the client is served
+    /// (queue `goodbye` after what is queued, seal the lane).
+    mutating func sayGoodbye() -> Bool {
+        switch state {
+        case var .active(c):
+            guard !c.goodbyeQueued else { return false }
+            c.goodbyeQueued = true
+            state = .active(c)
+            return true
+        case .idle, .refused, .revoked, .stuck, .closed:
+            return false
+        }
+    }
+
+    /// Whether the connection is done after `goodbye`: `drained` when its
+    /// queue is empty. True once: close it after what is written.
+    mutating func closeIfGoodbyeWritten(drained: Bool) -> Bool {
+        switch state {
+        case var .active(c):
+            guard c.goodbyeQueued, !c.closingAfterGoodbye, drained else { return false }
+            c.closingAfterGoodbye = true
             state = .active(c)
             return true
         case .idle, .refused, .revoked, .stuck, .closed:

@@ -2,28 +2,28 @@
 import Wire
 
 /// Identifies one connection for its lifetime (never reused while the publisher runs).
-public struct ClientID: RawRepresentable, Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
-    public var rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
-    public var description: String { "client \(rawValue)" }
+package struct ClientID: RawRepresentable, Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
+    package var rawValue: UInt64
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
+    package var description: String { "client \(rawValue)" }
 }
 
 /// The peer's credentials as the kernel reports them: `SO_PEERCRED`
 /// (`struct ucred`) and `SO_PEERGROUPS`, both as of when it connected.
-public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
+package struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     /// Effective user id of the peer when it connected.
-    public var uid: UInt32
+    package var uid: UInt32
     /// Effective group id of the peer when it connected.
-    public var gid: UInt32
+    package var gid: UInt32
     /// Process id of the peer.
-    public var pid: Int32
+    package var pid: Int32
     /// Supplementary group ids of the peer when it connected, ascending
     /// without repeats (they may or may not include ``gid``; empty when the
     /// kernel could not tell).
-    public private(set) var groups: [UInt32]
+    package private(set) var groups: [UInt32]
 
     /// Creates credentials; `groups` are sorted and their repeats dropped.
-    public init(uid: UInt32, gid: UInt32, pid: Int32, groups: [UInt32] = []) {
+    package init(uid: UInt32, gid: UInt32, pid: Int32, groups: [UInt32] = []) {
         self.uid = uid
         self.gid = gid
         self.pid = pid
@@ -31,7 +31,7 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `group` is among the supplementary ``groups`` (binary search).
-    public func hasSupplementaryGroup(_ group: UInt32) -> Bool {
+    package func hasSupplementaryGroup(_ group: UInt32) -> Bool {
         var low = 0
         var high = groups.count
         while low < high {
@@ -59,44 +59,44 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         return sorted
     }
 
-    public var description: String { "uid \(uid) gid \(gid) pid \(pid)" }
+    package var description: String { "uid \(uid) gid \(gid) pid \(pid)" }
 }
 
 /// Who a request or a disconnection comes from.
-public struct ClientInfo: Hashable, Sendable, CustomStringConvertible {
+package struct ClientInfo: Hashable, Sendable, CustomStringConvertible {
     /// The connection's id.
-    public var id: ClientID
+    package var id: ClientID
     /// Peer credentials; nil when the transport has none (in-memory test channels).
-    public var credentials: PeerCredentials?
+    package var credentials: PeerCredentials?
 
     /// Creates a client description.
-    public init(id: ClientID, credentials: PeerCredentials?) {
+    package init(id: ClientID, credentials: PeerCredentials?) {
         self.id = id
         self.credentials = credentials
     }
 
-    public var description: String {
+    package var description: String {
         if let credentials { return "\(id) (\(credentials))" }
         return id.description
     }
 }
 
 /// A set of users and groups that a privilege is granted to.
-public struct AccessGrant: Hashable, Sendable {
+package struct AccessGrant: Hashable, Sendable {
     /// User ids granted.
-    public var uids: Set<UInt32>
+    package var uids: Set<UInt32>
     /// Group ids granted, matched against the peer's primary group and its
     /// supplementary groups.
-    public var gids: Set<UInt32>
+    package var gids: Set<UInt32>
 
     /// Creates a grant.
-    public init(uids: Set<UInt32> = [], gids: Set<UInt32> = []) {
+    package init(uids: Set<UInt32> = [], gids: Set<UInt32> = []) {
         self.uids = uids
         self.gids = gids
     }
 
     /// Whether a peer with these credentials holds the grant (never without credentials).
-    public func includes(_ credentials: PeerCredentials?) -> Bool {
+    package func includes(_ credentials: PeerCredentials?) -> Bool {
         guard let credentials else { return false }
         if uids.contains(credentials.uid) || gids.contains(credentials.gid) { return true }
         // Walk the smaller side: a peer may be in thousands of groups.
@@ -108,27 +108,27 @@ public struct AccessGrant: Hashable, Sendable {
 }
 
 /// What the configuration allows beyond the defaults.
-public struct AccessPolicy: Hashable, Sendable {
+package struct AccessPolicy: Hashable, Sendable {
     /// Who sees the raw touches of other clients' surfaces.
-    public var seeAllTouches: AccessGrant
+    package var seeAllTouches: AccessGrant
     /// Who may hold a connection, checked on the peer's credentials when it
     /// connects and again when a new policy is put in force; nil: anyone the
     /// socket file's permissions let in. A peer left out gets
     /// `not-permitted` and is closed.
-    public var connect: AccessGrant?
+    package var connect: AccessGrant?
     /// Who may register recognizers that claim their touches
     /// (`claimsTouches`): taking touches from every other app, through a
     /// pass-through mirror too (semantics §9.5). Nobody by default.
-    public var claimTouches: AccessGrant
+    package var claimTouches: AccessGrant
     /// Who may change the screen geometry (the `screens` request: rotation,
     /// insets, screens added or removed, devices mapped; semantics §11).
     /// Nobody by default.
-    public var changeScreens: AccessGrant
+    package var changeScreens: AccessGrant
 
     /// Creates a policy; by default nobody sees other clients' touches, claims
     /// touches or changes the screens, and the socket file's permissions
     /// alone decide who connects.
-    public init(seeAllTouches: AccessGrant = AccessGrant(), connect: AccessGrant? = nil, claimTouches: AccessGrant = AccessGrant(),
+    package init(seeAllTouches: AccessGrant = AccessGrant(), connect: AccessGrant? = nil, claimTouches: AccessGrant = AccessGrant(),
                 changeScreens: AccessGrant = AccessGrant()) {
         self.seeAllTouches = seeAllTouches
         self.connect = connect
@@ -138,7 +138,7 @@ public struct AccessPolicy: Hashable, Sendable {
 
     /// Whether a peer with these credentials may connect (never without
     /// credentials when ``connect`` is set).
-    public func admits(_ credentials: PeerCredentials?) -> Bool {
+    package func admits(_ credentials: PeerCredentials?) -> Bool {
         guard let connect else { return true }
         return connect.includes(credentials)
     }

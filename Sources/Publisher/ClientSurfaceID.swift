@@ -4,24 +4,24 @@ import Wire
 /// A client's surface: the connection that registered it and the id the
 /// client gave it (ids are the client's own: two clients may both have a
 /// `main`; docs/protocol.md, "Visibility and permissions").
-public struct ClientSurfaceID: Hashable, Sendable, CustomStringConvertible {
+package struct ClientSurfaceID: Hashable, Sendable, CustomStringConvertible {
     /// The connection.
-    public var client: ClientID
+    package var client: ClientID
     /// The surface's id on that connection.
-    public var local: String
+    package var local: String
 
     /// A client's surface.
-    public init(client: ClientID, local: String) {
+    package init(client: ClientID, local: String) {
         self.client = client
         self.local = local
     }
 
-    public var description: String { "client \(client.rawValue) surface \"\(local)\"" }
+    package var description: String { "client \(client.rawValue) surface \"\(local)\"" }
 }
 
 /// Why a client's surface request is refused by whoever owns the surfaces (the daemon's `ClientRegistry`), with the
 /// client's own surface id; ``requestError`` is the protocol's answer.
-public enum ClientSurfaceError: Error, Hashable, Sendable {
+package enum ClientSurfaceError: Error, Hashable, Sendable {
     /// `register` of an id the connection already has.
     case alreadyRegistered(ClientSurfaceID)
     /// An id naming none of the connection's surfaces; `field` is the
@@ -31,7 +31,7 @@ public enum ClientSurfaceError: Error, Hashable, Sendable {
     case tooMany(limit: Int)
 
     /// The protocol error (docs/protocol.md, "Error codes").
-    public var requestError: RequestError {
+    package var requestError: RequestError {
         switch self {
         case let .alreadyRegistered(id):
             return RequestError(.surfaceExists, "surface \"\(id.local)\" is already registered; use update")

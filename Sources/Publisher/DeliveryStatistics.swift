@@ -8,23 +8,23 @@
 ///
 /// Recording a batch is two clock reads around `publish` (plus two around
 /// its routing when it is handed over) and bucket increments (no allocation).
-public struct DeliveryStatistics: Sendable, Equatable, CustomStringConvertible {
+package struct DeliveryStatistics: Sendable, Equatable, CustomStringConvertible {
     /// A distribution of durations in log-linear buckets: exact microseconds
     /// below 8 us, then 8 buckets per power of two (within 12.5 %).
-    public struct Distribution: Sendable, Equatable {
+    package struct Distribution: Sendable, Equatable {
         private var counts = [UInt32](repeating: 0, count: Self.bucketCount)
         /// Durations recorded.
-        public private(set) var count = 0
+        package private(set) var count = 0
         /// The longest, in nanoseconds (exact).
-        public private(set) var maximum: UInt64 = 0
+        package private(set) var maximum: UInt64 = 0
 
         static let bucketCount = 8 + 40 * 8
 
         /// An empty distribution.
-        public init() {}
+        package init() {}
 
         /// Adds a duration in nanoseconds.
-        public mutating func record(nanoseconds ns: UInt64) {
+        package mutating func record(nanoseconds ns: UInt64) {
             counts[Self.bucket(ns)] &+= 1
             count += 1
             if ns > maximum { maximum = ns }
@@ -32,7 +32,7 @@ public struct DeliveryStatistics: Sendable, Equatable, CustomStringConvertible {
 
         /// The upper bound of the bucket holding the `p`-th percentile
         /// (0-100), in nanoseconds, never above the maximum; 0 when empty.
-        public func percentile(_ p: Double) -> UInt64 {
+        package func percentile(_ p: Double) -> UInt64 {
             guard count > 0 else { return 0 }
             let rank = max(1, Int((p / 100 * Double(count)).rounded(.up)))
             var seen = 0
@@ -45,7 +45,7 @@ public struct DeliveryStatistics: Sendable, Equatable, CustomStringConvertible {
         }
 
         /// `p50 41 us, p99 180 us, max 2.3 ms`.
-        public var summary: String {
+        package var summary: String {
             "p50 \(Self.text(percentile(50))), p99 \(Self.text(percentile(99))), max \(Self.text(maximum))"
         }
 
@@ -71,22 +71,22 @@ public struct DeliveryStatistics: Sendable, Equatable, CustomStringConvertible {
 
     /// `publish` calls on the publishing (engine's) thread, one in
     /// `Publisher.timedOneIn` (16) timed.
-    public var direct = Distribution()
+    package var direct = Distribution()
     /// Batches published.
-    public var batches = 0
+    package var batches = 0
     /// From the end of a `publish` call to the start of its routing on the
     /// event loop, for batches handed over.
-    public var hop = Distribution()
+    package var hop = Distribution()
     /// Routing a batch to every client, flushes included.
-    public var routing = Distribution()
+    package var routing = Distribution()
 
     /// Empty statistics.
-    public init() {}
+    package init() {}
 
     /// `812 batches; publish p50 9 us, p99 20 us, max 96 us; 3 handed to the event loop; hop to the event loop p50 41 us, p99 180 us, max 2.3 ms; routing p50 12 us, p99 40 us, max 96 us`
     /// (without the hop and routing when none was handed over; the publish
     /// times are those of the batches timed, one in 16).
-    public var description: String {
+    package var description: String {
         let count = max(batches, direct.count, hop.count)
         guard count > 0 else { return "no batches" }
         var text = "\(count) batches; publish \(direct.summary); \(hop.count) handed to the event loop"

@@ -14,39 +14,39 @@ import Wire
 ///
 /// Reuse one batch (``removeAll()``) and nothing is allocated once its
 /// buffers have grown to the largest frame.
-public struct EventBatch: Sendable {
+package struct EventBatch: Sendable {
     /// The events' attributes, for subscription filters and coalescing.
-    public private(set) var attributes: [EventAttributes] = []
+    package private(set) var attributes: [EventAttributes] = []
     /// The names the attributes refer to (``BatchName``), each once.
-    public private(set) var names: [String] = []
+    package private(set) var names: [String] = []
     /// End offset in ``bytes`` of each event's line (after its newline).
-    public private(set) var ends: [Int] = []
+    package private(set) var ends: [Int] = []
     /// The lines, each followed by a newline.
-    public private(set) var writer = JSONWriter(capacity: 4096)
+    package private(set) var writer = JSONWriter(capacity: 4096)
 
     /// An empty batch.
-    public init() {
+    package init() {
         attributes.reserveCapacity(64)
         names.reserveCapacity(16)
         ends.reserveCapacity(64)
     }
 
     /// A batch of events that carry their own lines (tests, occasional events).
-    public init(_ events: [PublishedEvent]) {
+    package init(_ events: [PublishedEvent]) {
         self.init()
         for e in events { append(e) }
     }
 
     /// The lines, each followed by a newline.
-    public var bytes: [UInt8] { writer.bytes }
+    package var bytes: [UInt8] { writer.bytes }
     /// Whether it holds no event.
-    public var isEmpty: Bool { attributes.isEmpty }
+    package var isEmpty: Bool { attributes.isEmpty }
     /// The number of events.
-    public var count: Int { attributes.count }
+    package var count: Int { attributes.count }
 
     /// Adds an event with these attributes (see ``PublishedEvent``) whose
     /// line `encode` writes (one JSON object, no newline).
-    public mutating func append(
+    package mutating func append(
         stream: EventStream, kind: String? = nil, recognizer: String? = nil, device: UInt32? = nil,
         touchType: String? = nil, surface: String? = nil, owner: ClientID? = nil, time: Double,
         touchID: UInt32? = nil, isUpdate: Bool = false, toEveryone: Bool = false, observersOnly: Bool = false,
@@ -62,7 +62,7 @@ public struct EventBatch: Sendable {
     }
 
     /// Adds an event with its attributes; `encode` writes its line (the event's own `line` is ignored).
-    public mutating func append(_ event: PublishedEvent, encode: (inout JSONWriter) -> Void) {
+    package mutating func append(_ event: PublishedEvent, encode: (inout JSONWriter) -> Void) {
         append(stream: event.stream, kind: event.kind, recognizer: event.recognizer, device: event.device,
                touchType: event.touchType, surface: event.surface, owner: event.owner, time: event.time,
                touchID: event.touchID, isUpdate: event.isUpdate, toEveryone: event.toEveryone, observersOnly: event.observersOnly,
@@ -70,7 +70,7 @@ public struct EventBatch: Sendable {
     }
 
     /// Adds an event with the line it carries.
-    public mutating func append(_ event: PublishedEvent) {
+    package mutating func append(_ event: PublishedEvent) {
         append(event) { $0.raw(bytes: event.line) }
     }
 
@@ -95,18 +95,18 @@ public struct EventBatch: Sendable {
     static let namesCompared = 8
 
     /// The name at `n` (nil for ``BatchName/none``).
-    public func name(_ n: BatchName) -> String? {
+    package func name(_ n: BatchName) -> String? {
         n.isSome ? names[Int(n.index)] : nil
     }
 
     /// Event `i`'s line, without its newline.
-    public func line(_ i: Int) -> ArraySlice<UInt8> {
+    package func line(_ i: Int) -> ArraySlice<UInt8> {
         let start = i == 0 ? 0 : ends[i - 1]
         return writer.bytes[start..<ends[i] - 1]
     }
 
     /// Event `i` as a value of its own, without its line.
-    public func event(_ i: Int) -> PublishedEvent {
+    package func event(_ i: Int) -> PublishedEvent {
         let a = attributes[i]
         return PublishedEvent(
             stream: a.stream, kind: name(a.kind), recognizer: name(a.recognizer), device: a.device,
@@ -115,10 +115,10 @@ public struct EventBatch: Sendable {
     }
 
     /// The events, without their lines (copies: for tests and inspection).
-    public var events: [PublishedEvent] { attributes.indices.map(event) }
+    package var events: [PublishedEvent] { attributes.indices.map(event) }
 
     /// The events with their lines (copies: for tests and inspection).
-    public var eventsWithLines: [PublishedEvent] {
+    package var eventsWithLines: [PublishedEvent] {
         attributes.indices.map { i in
             var e = event(i)
             e.line = Array(line(i))
@@ -127,7 +127,7 @@ public struct EventBatch: Sendable {
     }
 
     /// Forgets the events, keeping the buffers.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         attributes.removeAll(keepingCapacity: true)
         names.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)

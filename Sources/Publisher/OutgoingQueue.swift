@@ -15,9 +15,9 @@ import Wire
 /// bytes of buffer header per line) and a ring of `maxEvents` slots. The ring
 /// is given back once a backlog drains (``pop()``) and when the client goes
 /// (``removeAll()``), so a client that fell behind once does not keep it.
-public struct OutgoingQueue: Sendable {
+package struct OutgoingQueue: Sendable {
     /// What happened to an offered event.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// Queued for writing.
         case queued
         /// Dropped; it will be counted in the next `overflow`.
@@ -27,40 +27,40 @@ public struct OutgoingQueue: Sendable {
     }
 
     /// Event count limit.
-    public let maxEvents: Int
+    package let maxEvents: Int
     /// Byte limit.
-    public let maxBytes: Int
+    package let maxBytes: Int
     /// Seconds of continuous dropping before ``Outcome/stuck``.
-    public let stuckTimeout: Double
+    package let stuckTimeout: Double
 
     // Ring capacity kept when the queue is empty; larger rings are released on draining.
     private static let retainedCapacity = 16
     private var lines = CircularBuffer<ByteBuffer>(initialCapacity: OutgoingQueue.retainedCapacity)
     /// Bytes queued (lines with their newlines).
-    public private(set) var byteCount = 0
+    package private(set) var byteCount = 0
     /// Events dropped since the last `overflow` was queued.
-    public private(set) var lost = 0
+    package private(set) var lost = 0
     private var lastLostTime = 0.0
     // Clock time of the first drop of the current run of drops.
     private var droppingSince: Double?
 
     /// Creates an empty queue.
-    public init(maxEvents: Int, maxBytes: Int, stuckTimeout: Double) {
+    package init(maxEvents: Int, maxBytes: Int, stuckTimeout: Double) {
         self.maxEvents = maxEvents
         self.maxBytes = maxBytes
         self.stuckTimeout = stuckTimeout
     }
 
     /// Lines queued.
-    public var count: Int { lines.count }
+    package var count: Int { lines.count }
     /// Whether nothing is queued.
-    public var isEmpty: Bool { lines.isEmpty }
+    package var isEmpty: Bool { lines.isEmpty }
     /// Whether the next event would be dropped.
-    public var isFull: Bool { lines.count >= maxEvents || byteCount >= maxBytes }
+    package var isFull: Bool { lines.count >= maxEvents || byteCount >= maxBytes }
 
     /// Offers an event line (newline included); `time` is its event time,
     /// `now` the monotonic clock.
-    public mutating func offer(_ line: ByteBuffer, time: Double, now: Double) -> Outcome {
+    package mutating func offer(_ line: ByteBuffer, time: Double, now: Double) -> Outcome {
         if lines.count >= maxEvents || byteCount + line.readableBytes > maxBytes {
             lost += 1
             lastLostTime = time
@@ -77,21 +77,21 @@ public struct OutgoingQueue: Sendable {
     }
 
     /// Queues a control line (newline included); never dropped.
-    public mutating func appendControl(_ line: ByteBuffer) {
+    package mutating func appendControl(_ line: ByteBuffer) {
         if lost > 0 { appendOverflow() }
         append(line)
     }
 
     /// Puts a line ahead of everything queued (the rest of a line already
     /// partly written to the socket); never dropped.
-    public mutating func prependControl(_ line: ByteBuffer) {
+    package mutating func prependControl(_ line: ByteBuffer) {
         lines.prepend(line)
         byteCount += line.readableBytes
     }
 
     /// Takes the oldest line; when the queue runs dry with events lost, the
     /// `overflow` line comes out last.
-    public mutating func pop() -> ByteBuffer? {
+    package mutating func pop() -> ByteBuffer? {
         if lines.isEmpty {
             guard lost > 0 else { return nil }
             droppingSince = nil
@@ -109,10 +109,10 @@ public struct OutgoingQueue: Sendable {
     }
 
     /// Slots the ring holds before it has to grow (for tests of the release on draining).
-    public var ringCapacity: Int { lines.capacity }
+    package var ringCapacity: Int { lines.capacity }
 
     /// Forgets everything queued.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         lines = CircularBuffer(initialCapacity: Self.retainedCapacity)
         byteCount = 0
         lost = 0

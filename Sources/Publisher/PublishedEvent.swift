@@ -6,43 +6,43 @@ import Wire
 /// appends its events to an ``EventBatch`` instead, which keeps their
 /// attributes as ``EventAttributes`` and their lines in one buffer. The
 /// publisher never parses `line`.
-public struct PublishedEvent: Sendable {
+package struct PublishedEvent: Sendable {
     /// The stream it belongs to.
-    public var stream: EventStream
+    package var stream: EventStream
     /// Gesture kind (`tap`, `pan`, ...), for `kinds` filters.
-    public var kind: String?
+    package var kind: String?
     /// Recognizer name, for `recognizers` filters.
-    public var recognizer: String?
+    package var recognizer: String?
     /// Device id, for `devices` filters.
-    public var device: UInt32?
+    package var device: UInt32?
     /// Touch type (`direct`, `indirect`, `stylus`), for `touchTypes` filters.
-    public var touchType: String?
+    package var touchType: String?
     /// Surface id, for `surfaces` filters.
-    public var surface: String?
+    package var surface: String?
     /// The client owning the surface: such events go to that client only
     /// (and, for the touch stream, to clients granted `seeAllTouches`).
-    public var owner: ClientID?
+    package var owner: ClientID?
     /// Event time in seconds (the `time` field of the message); reported in `overflow`.
-    public var time: Double
+    package var time: Double
     /// The touch a `touch` event is about, for coalescing (nil for other events).
-    public var touchID: UInt32?
+    package var touchID: UInt32?
     /// Whether it is a continuous update (a touch moving or hovering, a
     /// gesture `changed`): for a client that asked for coalescing, a later
     /// update of the same subject replaces it while it is held (``HeldLines``).
-    public var isUpdate: Bool
+    package var isUpdate: Bool
     /// Whether every client gets it, whatever it subscribes to (the
     /// `screens` message: semantics §11.3).
-    public var toEveryone: Bool = false
+    package var toEveryone: Bool = false
     /// Whether it goes only to observers: clients granted `seeAllTouches`
     /// that subscribe to its stream, never to a party of what it describes
     /// (a drag session's decisions, which name every party's surfaces).
-    public var observersOnly: Bool = false
+    package var observersOnly: Bool = false
     /// The encoded JSON object, without a newline; empty for the events of an
     /// ``EventBatch``, whose lines are in the batch's buffer.
-    public var line: [UInt8]
+    package var line: [UInt8]
 
     /// Creates an event.
-    public init(
+    package init(
         stream: EventStream, kind: String? = nil, recognizer: String? = nil, device: UInt32? = nil,
         touchType: String? = nil, surface: String? = nil, owner: ClientID? = nil, time: Double,
         touchID: UInt32? = nil, isUpdate: Bool = false, line: [UInt8]
@@ -63,15 +63,15 @@ public struct PublishedEvent: Sendable {
 
 /// A name an event of an ``EventBatch`` carries (gesture kind, recognizer,
 /// touch type, surface id): its position in the batch's ``EventBatch/names``.
-public struct BatchName: Hashable, Sendable, BitwiseCopyable {
+package struct BatchName: Hashable, Sendable, BitwiseCopyable {
     /// The position; -1 for none.
-    public var index: Int32
+    package var index: Int32
 
     /// No name: the event does not carry that attribute.
-    public static let none = BatchName(index: -1)
+    package static let none = BatchName(index: -1)
 
     /// Whether there is a name.
-    @inline(__always) public var isSome: Bool { index >= 0 }
+    @inline(__always) package var isSome: Bool { index >= 0 }
 }
 
 /// What routing reads of an event of an ``EventBatch`` (the attributes of a
@@ -80,38 +80,38 @@ public struct BatchName: Hashable, Sendable, BitwiseCopyable {
 /// and dropped without a reference count being touched (with strings in
 /// them, that was a third of routing: docs/performance.md, "What a client
 /// costs the input thread").
-public struct EventAttributes: Sendable, BitwiseCopyable {
+package struct EventAttributes: Sendable, BitwiseCopyable {
     /// The stream it belongs to.
-    public var stream: EventStream
+    package var stream: EventStream
     /// Gesture kind, for `kinds` filters.
-    public var kind: BatchName
+    package var kind: BatchName
     /// Recognizer name, for `recognizers` filters.
-    public var recognizer: BatchName
+    package var recognizer: BatchName
     /// Device id, for `devices` filters.
-    public var device: UInt32?
+    package var device: UInt32?
     /// Touch type, for `touchTypes` filters.
-    public var touchType: BatchName
+    package var touchType: BatchName
     /// Surface id, for `surfaces` filters.
-    public var surface: BatchName
+    package var surface: BatchName
     /// The client owning the surface (see ``PublishedEvent/owner``).
-    public var owner: ClientID?
+    package var owner: ClientID?
     /// Event time in seconds.
-    public var time: Double
+    package var time: Double
     /// The touch a `touch` event is about, for coalescing.
-    public var touchID: UInt32?
+    package var touchID: UInt32?
     /// Whether it is a continuous update (see ``PublishedEvent/isUpdate``).
-    public var isUpdate: Bool
+    package var isUpdate: Bool
     /// Whether every client gets it (see ``PublishedEvent/toEveryone``).
-    public var toEveryone: Bool = false
+    package var toEveryone: Bool = false
     /// Whether only observers get it (see ``PublishedEvent/observersOnly``).
-    public var observersOnly: Bool = false
+    package var observersOnly: Bool = false
 }
 
 extension SubscriptionFilter {
     /// Whether an event of a batch passes: every key present must list the
     /// event's value (its names read from the batch's `names`); a key is
     /// ignored for events that do not carry that attribute.
-    public func matches(_ e: EventAttributes, names: [String]) -> Bool {
+    package func matches(_ e: EventAttributes, names: [String]) -> Bool {
         if let list = kinds, e.kind.isSome, !list.contains(names[Int(e.kind.index)]) { return false }
         if let list = recognizers, e.recognizer.isSome, !list.contains(names[Int(e.recognizer.index)]) { return false }
         if let list = devices, let v = e.device, !list.contains(v) { return false }
@@ -123,9 +123,9 @@ extension SubscriptionFilter {
 
 /// A client's subscriptions: an event is wanted when any subscription lists
 /// its stream and its filter matches.
-public struct SubscriptionSet: Sendable {
+package struct SubscriptionSet: Sendable {
     /// The subscriptions, oldest first.
-    public private(set) var subscriptions: [Subscription] = []
+    package private(set) var subscriptions: [Subscription] = []
     // The streams each subscription lists, as bits (`EventStream.bit`), and
     // which streams at least one lists: routing asks for every event and
     // every client, so without hashing.
@@ -133,13 +133,13 @@ public struct SubscriptionSet: Sendable {
     private var streams: UInt8 = 0
 
     /// Creates an empty set.
-    public init() {}
+    package init() {}
 
     /// Number of subscriptions.
-    public var count: Int { subscriptions.count }
+    package var count: Int { subscriptions.count }
 
     /// Adds a subscription.
-    public mutating func add(_ s: Subscription) {
+    package mutating func add(_ s: Subscription) {
         subscriptions.append(s)
         streamBits.append(EventStream.bits(s.events))
         streams |= streamBits[streamBits.count - 1]
@@ -147,7 +147,7 @@ public struct SubscriptionSet: Sendable {
 
     /// Removes the streams from every subscription (nil: removes everything);
     /// subscriptions left without streams disappear.
-    public mutating func remove(_ events: [EventStream]?) {
+    package mutating func remove(_ events: [EventStream]?) {
         guard let events else {
             subscriptions.removeAll()
             streamBits.removeAll()
@@ -163,10 +163,10 @@ public struct SubscriptionSet: Sendable {
     }
 
     /// Whether any subscription lists the stream.
-    public func includes(_ stream: EventStream) -> Bool { streams & stream.bit != 0 }
+    package func includes(_ stream: EventStream) -> Bool { streams & stream.bit != 0 }
 
     /// Whether an event of a batch is wanted, its names read from the batch's `names`.
-    public func wants(_ e: EventAttributes, names: [String]) -> Bool {
+    package func wants(_ e: EventAttributes, names: [String]) -> Bool {
         let bit = e.stream.bit
         guard streams & bit != 0 else { return false }
         for k in subscriptions.indices where streamBits[k] & bit != 0 && subscriptions[k].filter.matches(e, names: names) { return true }

@@ -17,7 +17,7 @@ import Musl
 /// subscriptions and surfaces entitle them to. The engine hands events over
 /// with ``publish(_:)``, which never waits for a client. All connections are
 /// served by one event loop thread owned by the publisher.
-public final class Publisher: Sendable {
+package final class Publisher: Sendable {
     let hub: ClientHub
     private let acceptor: SocketAcceptor
     private let group: MultiThreadedEventLoopGroup
@@ -50,7 +50,7 @@ public final class Publisher: Sendable {
     /// Listens on a new socket file at `socketPath` (its directory must exist;
     /// a stale socket file is replaced, a live one or another file is an error),
     /// with the configured mode and group.
-    public static func listen(
+    package static func listen(
         socketPath: String, configuration: PublisherConfiguration = PublisherConfiguration(),
         delegate: any PublisherDelegate, hello: @escaping @Sendable () -> HelloSnapshot
     ) async throws -> Publisher {
@@ -79,7 +79,7 @@ public final class Publisher: Sendable {
     /// Serves an already bound and listening stream socket, e.g. one passed
     /// by systemd socket activation (the socket file and its permissions are
     /// systemd's business; the file is left in place on shutdown).
-    public static func listen(
+    package static func listen(
         descriptor: CInt, configuration: PublisherConfiguration = PublisherConfiguration(),
         delegate: any PublisherDelegate, hello: @escaping @Sendable () -> HelloSnapshot
     ) async throws -> Publisher {
@@ -126,7 +126,7 @@ public final class Publisher: Sendable {
     }
 
     /// The socket file path, when listening on one created by the publisher.
-    public var path: String? { socketPath }
+    package var path: String? { socketPath }
 
     /// Hands a batch of events to the clients. Non-blocking: the batch is
     /// encoded already (one buffer); each client that is keeping up gets its lines written
@@ -134,7 +134,7 @@ public final class Publisher: Sendable {
     /// the rest (clients behind, or whose socket took only part of it) are
     /// handed to the publisher's event loop with one task for all of them;
     /// slow clients lose events (and get `overflow`) instead of slowing anyone.
-    public func publish(_ batch: EventBatch) {
+    package func publish(_ batch: EventBatch) {
         guard !batch.isEmpty, !stopped.load(ordering: .acquiring) else { return }
         let hub = self.hub
         let lanes = hub.lanes.withLock { $0 }
@@ -162,7 +162,7 @@ public final class Publisher: Sendable {
     /// coalescing client are to go out without waiting for another frame
     /// (`coalesce`, docs/protocol.md); nil when nothing is held. The engine's
     /// owner wakes up for it and calls ``releaseHeld(upTo:)``. One atomic load.
-    public var heldDeadline: Double? {
+    package var heldDeadline: Double? {
         let d = Double(bitPattern: heldDeadlineBits.load(ordering: .acquiring))
         return d.isFinite ? d : nil
     }
@@ -170,7 +170,7 @@ public final class Publisher: Sendable {
     /// Sends the held updates whose deadline has come by `time` (event time,
     /// seconds, on the clock of the events). Called from the publishing
     /// thread; does nothing before ``heldDeadline``.
-    public func releaseHeld(upTo time: Double) {
+    package func releaseHeld(upTo time: Double) {
         guard let due = heldDeadline, due <= time + DirectWriter.timeTolerance,
               !stopped.load(ordering: .acquiring) else { return }
         let hub = self.hub
@@ -187,7 +187,7 @@ public final class Publisher: Sendable {
 
     /// Hands events that carry their own lines to the clients, as one
     /// batch (see the `EventBatch` variant).
-    public func publish(_ events: [PublishedEvent]) {
+    package func publish(_ events: [PublishedEvent]) {
         guard !events.isEmpty else { return }
         publish(EventBatch(events))
     }
@@ -196,7 +196,7 @@ public final class Publisher: Sendable {
     /// each took on the publishing thread, and for those handed to the event
     /// loop the hop and the routing there; nil once the publisher has shut
     /// down. Resets the figures.
-    public func takeStatistics() async -> DeliveryStatistics? {
+    package func takeStatistics() async -> DeliveryStatistics? {
         guard !stopped.load(ordering: .acquiring) else { return nil }
         let hub = self.hub
         guard var s = try? await hub.eventLoop.submit({ hub.takeStatistics() }).get() else { return nil }
@@ -216,7 +216,7 @@ public final class Publisher: Sendable {
     /// Whether any client subscribes to `stream` now: the engine's owner
     /// skips encoding events nobody would receive (one atomic load, no lock).
     /// Events a client's own surfaces produce go to it whatever this says.
-    public func wants(_ stream: EventStream) -> Bool {
+    package func wants(_ stream: EventStream) -> Bool {
         hub.wants(stream)
     }
 
@@ -226,7 +226,7 @@ public final class Publisher: Sendable {
     /// is granted or withdrawn at once for every client. Returns the number
     /// of clients closed.
     @discardableResult
-    public func updateAccess(_ policy: AccessPolicy) async -> Int {
+    package func updateAccess(_ policy: AccessPolicy) async -> Int {
         guard !stopped.load(ordering: .acquiring) else { return 0 }
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.apply(policy) }.get()) ?? 0
@@ -235,19 +235,19 @@ public final class Publisher: Sendable {
     /// Runs `body` on the event loop's thread and returns its result (nil
     /// once the publisher has shut down): for what has to be done by that
     /// thread itself, such as setting its scheduling policy.
-    public func onEventLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
+    package func onEventLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
         guard !stopped.load(ordering: .acquiring) else { return nil }
         return try? await hub.eventLoop.submit(body).get()
     }
 
     /// The access policy in force.
-    public func access() async -> AccessPolicy {
+    package func access() async -> AccessPolicy {
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.access }.get()) ?? hub.configuration.access
     }
 
     /// The number of connected clients.
-    public func clientCount() async -> Int {
+    package func clientCount() async -> Int {
         guard !stopped.load(ordering: .acquiring) else { return 0 }
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.count }.get()) ?? 0
@@ -256,14 +256,14 @@ public final class Publisher: Sendable {
     /// The number of connected clients holding at least one subscription.
     /// Counted on the event loop: events published after this returns reach
     /// the subscriptions it counted.
-    public func subscribedClientCount() async -> Int {
+    package func subscribedClientCount() async -> Int {
         guard !stopped.load(ordering: .acquiring) else { return 0 }
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.subscribedCount }.get()) ?? 0
     }
 
     /// The connected clients, oldest first.
-    public func clients() async -> [ClientInfo] {
+    package func clients() async -> [ClientInfo] {
         guard !stopped.load(ordering: .acquiring) else { return [] }
         let hub = self.hub
         return (try? await hub.eventLoop.submit { hub.clients }.get()) ?? []
@@ -272,7 +272,7 @@ public final class Publisher: Sendable {
     /// Says `goodbye` to every client, closes all connections and the
     /// listening socket, waits for `clientDisconnected` calls to return, and
     /// stops the event loop. Removes the socket file it created.
-    public func shutdown(reason: GoodbyeReason = .shutdown) async {
+    package func shutdown(reason: GoodbyeReason = .shutdown) async {
         let first = !stopped.exchange(true, ordering: .acquiringAndReleasing)
         guard first else { return }
         let hub = self.hub

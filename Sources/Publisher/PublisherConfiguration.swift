@@ -3,51 +3,51 @@ import NIOCore
 import Wire
 
 /// The limits the publisher enforces (docs/protocol.md lists them for clients).
-public struct PublisherLimits: Hashable, Sendable {
+package struct PublisherLimits: Hashable, Sendable {
     /// Longest request line in bytes, newline excluded. Longer lines get
     /// `line-too-long` and are skipped up to their newline.
-    public var maxRequestLineBytes: Int = 65_536
+    package var maxRequestLineBytes: Int = 65_536
     /// Simultaneous connections; one more gets `limit-exceeded` and is closed.
-    public var maxConnections: Int = 256
+    package var maxConnections: Int = 256
     /// Surfaces one connection may register.
-    public var maxSurfacesPerClient: Int = 64
+    package var maxSurfacesPerClient: Int = 64
     /// Recognizers one surface may have.
-    public var maxRecognizersPerSurface: Int = 64
+    package var maxRecognizersPerSurface: Int = 64
     /// Subscriptions one connection may hold.
-    public var maxSubscriptionsPerClient: Int = 32
+    package var maxSubscriptionsPerClient: Int = 32
     /// Events waiting for one client before new ones are dropped (and an `overflow` follows).
-    public var maxQueuedEvents: Int = 4096
+    package var maxQueuedEvents: Int = 4096
     /// Bytes waiting for one client before new events are dropped. With
     /// `maxQueuedEvents`, this bounds what a client that stops reading pins
     /// until it is found stuck: 4096 lines of 190-300 bytes (touch, gesture,
     /// debug) are 0.8-1.2 MB, so both limits meet at typical line sizes.
-    public var maxQueuedBytes: Int = 1 << 20
+    package var maxQueuedBytes: Int = 1 << 20
     /// A client whose queue keeps dropping events for longer than this (seconds) is disconnected.
-    public var stuckTimeout: Double = 5
+    package var stuckTimeout: Double = 5
     /// Requests read but not yet answered; past this the server stops reading from the client.
-    public var maxPendingRequests: Int = 16
+    package var maxPendingRequests: Int = 16
     /// On shutdown, how long (seconds) clients get to receive `goodbye` before being closed.
-    public var shutdownGrace: Double = 1
+    package var shutdownGrace: Double = 1
 
     /// The default limits.
-    public init() {}
+    package init() {}
 }
 
 /// Everything the publisher needs besides the socket and the delegate.
-public struct PublisherConfiguration: Sendable {
+package struct PublisherConfiguration: Sendable {
     /// Limits.
-    public var limits: PublisherLimits
+    package var limits: PublisherLimits
     /// Privileges by peer credentials.
-    public var access: AccessPolicy
+    package var access: AccessPolicy
     /// Permission bits of the socket file (owner and group may connect by default).
-    public var socketMode: UInt32
+    package var socketMode: UInt32
     /// Group id to give the socket file (nil: the daemon's group).
-    public var socketGroup: UInt32?
+    package var socketGroup: UInt32?
     /// A monotonic clock in seconds, used only for the stuck-client timeout (tests inject one).
-    public var clock: @Sendable () -> Double
+    package var clock: @Sendable () -> Double
 
     /// Creates a configuration.
-    public init(
+    package init(
         limits: PublisherLimits = PublisherLimits(), access: AccessPolicy = AccessPolicy(),
         socketMode: UInt32 = 0o660, socketGroup: UInt32? = nil,
         clock: @escaping @Sendable () -> Double = { Double(NIODeadline.now().uptimeNanoseconds) / 1e9 }
@@ -61,16 +61,16 @@ public struct PublisherConfiguration: Sendable {
 }
 
 /// What `hello` reports; asked for at each connection since devices come and go.
-public struct HelloSnapshot: Hashable, Sendable {
+package struct HelloSnapshot: Hashable, Sendable {
     /// Devices in service.
-    public var devices: [HelloDevice]
+    package var devices: [HelloDevice]
     /// Configured screens.
-    public var screens: [HelloScreen]
+    package var screens: [HelloScreen]
     /// The seat's session as the daemon follows it (nil: not said).
-    public var session: LoginSessionStatus?
+    package var session: LoginSessionStatus?
 
     /// Creates a snapshot.
-    public init(devices: [HelloDevice], screens: [HelloScreen], session: LoginSessionStatus? = nil) {
+    package init(devices: [HelloDevice], screens: [HelloScreen], session: LoginSessionStatus? = nil) {
         self.devices = devices
         self.screens = screens
         self.session = session
@@ -82,7 +82,7 @@ public struct HelloSnapshot: Hashable, Sendable {
 /// own surfaces), and calls these one request at a time per client, in order.
 /// Throwing sends an `error` with the thrown code and message; returning
 /// sends an `ack`.
-public protocol PublisherDelegate: Sendable {
+package protocol PublisherDelegate: Sendable {
     /// A client registers a surface. The delegate owns the clients'
     /// surfaces: it refuses an id the connection already has
     /// (`surface-exists`) or a connection at `checks.maxSurfaces`, then
@@ -107,16 +107,16 @@ public protocol PublisherDelegate: Sendable {
 
 /// What the connection found about a `register` or `update` that does not
 /// depend on the client's other surfaces, for the delegate that owns them.
-public struct SurfaceChecks: Hashable, Sendable {
+package struct SurfaceChecks: Hashable, Sendable {
     /// The connection's limit of surfaces (`limits.maxSurfacesPerClient`).
-    public var maxSurfaces: Int
+    package var maxSurfaces: Int
     /// Why the connection refuses the surface (too many recognizers, a claim
     /// the client is not granted); answered after the delegate's checks of
     /// the surface's id, so a request gets the same error whoever checks.
-    public var refusal: RequestError?
+    package var refusal: RequestError?
 
     /// Checks with a limit and, if any, a refusal.
-    public init(maxSurfaces: Int, refusal: RequestError? = nil) {
+    package init(maxSurfaces: Int, refusal: RequestError? = nil) {
         self.maxSurfaces = maxSurfaces
         self.refusal = refusal
     }
@@ -124,12 +124,12 @@ public struct SurfaceChecks: Hashable, Sendable {
 
 extension PublisherDelegate {
     /// Without a screen geometry to change: `not-permitted`.
-    public func changeScreens(_ change: ScreenChange, from client: ClientInfo) async throws(RequestError) {
+    package func changeScreens(_ change: ScreenChange, from client: ClientInfo) async throws(RequestError) {
         throw RequestError(.notPermitted, "this server does not change screens")
     }
 
     /// Without drag sessions: `unknown-op`, as an older server answers.
-    public func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError) {
+    package func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError) {
         throw RequestError(.unknownOp, "unknown op \"\(request.op)\"")
     }
 }

@@ -2,7 +2,7 @@
 import NIOCore
 
 /// One framed request line, or the news that a line was too long.
-public enum RequestFrame: Sendable, Equatable {
+package enum RequestFrame: Sendable, Equatable {
     /// A complete line without its `\n` (and without a trailing `\r`).
     case line(ByteBuffer)
     /// A line passed the length limit; its bytes up to the next newline are skipped.
@@ -12,21 +12,21 @@ public enum RequestFrame: Sendable, Equatable {
 /// Splits the inbound byte stream into lines at `\n`, enforcing a maximum
 /// length without buffering more than that: once a line passes the limit,
 /// `.tooLong` is emitted at once and the rest of the line is discarded as it arrives.
-public struct RequestFrameDecoder: ByteToMessageDecoder {
-    public typealias InboundOut = RequestFrame
+package struct RequestFrameDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = RequestFrame
 
     /// Longest accepted line, newline excluded.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     private var discarding = false
     // Bytes at the front of the buffer already searched for a newline.
     private var scanned = 0
 
     /// Creates a decoder.
-    public init(maxLineBytes: Int) {
+    package init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
     }
 
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let view = buffer.readableBytesView
         let searchStart = view.index(view.startIndex, offsetBy: scanned)
         guard let newline = view[searchStart...].firstIndex(of: UInt8(ascii: "\n")) else {
@@ -66,7 +66,7 @@ public struct RequestFrameDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    package mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         // Complete lines still count; an unterminated last line is dropped.
         while try decode(context: context, buffer: &buffer) == .continue {}
         buffer.moveReaderIndex(forwardBy: buffer.readableBytes)

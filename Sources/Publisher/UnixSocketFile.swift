@@ -10,19 +10,19 @@ import Darwin
 import SystemCalls
 
 /// Why the publisher could not start listening.
-public struct PublisherError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct PublisherError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What failed, naming the path or descriptor at fault.
-    public var message: String
+    package var message: String
     /// The `errno` value, when a system call failed.
-    public var errno: Int32?
+    package var errno: Int32?
 
     /// Creates an error.
-    public init(_ message: String, errno: Int32? = nil) {
+    package init(_ message: String, errno: Int32? = nil) {
         self.message = message
         self.errno = errno
     }
 
-    public var description: String {
+    package var description: String {
         guard let errno else { return message }
         return "\(message): \(String(cString: strerror(errno)))"
     }

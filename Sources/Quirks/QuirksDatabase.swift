@@ -8,23 +8,23 @@ import TouchCore
 /// attributes change in the pipeline is TouchCore's ``QuirkAttributes``.
 
 /// A parse error, naming the file and line.
-public struct QuirksError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct QuirksError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file (as given to the parser).
-    public var file: String
+    package var file: String
     /// 1-based line.
-    public var line: Int
+    package var line: Int
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(file: String, line: Int, message: String) {
+    package init(file: String, line: Int, message: String) {
         self.file = file; self.line = line; self.message = message
     }
     /// `file:line: message`.
-    public var description: String { "\(file):\(line): \(message)" }
+    package var description: String { "\(file):\(line): \(message)" }
 }
 
 /// One `Match*` line of a section.
-public enum QuirkMatch: Hashable, Sendable {
+package enum QuirkMatch: Hashable, Sendable {
     /// `MatchBus`: usb, bluetooth, i2c, ps2, rmi, spi, virtual, host.
     case bus(UInt16)
     /// `MatchVendor`.
@@ -46,52 +46,52 @@ public enum QuirkMatch: Hashable, Sendable {
 }
 
 /// One `Attr*` or `Model*` line.
-public struct QuirkProperty: Hashable, Sendable {
+package struct QuirkProperty: Hashable, Sendable {
     /// The key, such as `AttrSizeHint` or `ModelAppleTouchpad`.
-    public var key: String
+    package var key: String
     /// The value as written.
-    public var value: String
+    package var value: String
     /// 1-based line.
-    public var line: Int
+    package var line: Int
     /// Creates a property.
-    public init(key: String, value: String, line: Int) { self.key = key; self.value = value; self.line = line }
+    package init(key: String, value: String, line: Int) { self.key = key; self.value = value; self.line = line }
 }
 
 /// One `[section]` of a quirks file.
-public struct QuirkSection: Hashable, Sendable {
+package struct QuirkSection: Hashable, Sendable {
     /// The name between the brackets.
-    public var name: String
+    package var name: String
     /// The file it is in.
-    public var file: String
+    package var file: String
     /// Line of the `[name]` header.
-    public var line: Int
+    package var line: Int
     /// Its matches; all must hold.
-    public var matches: [QuirkMatch]
+    package var matches: [QuirkMatch]
     /// Its attributes and model flags, in file order.
-    public var properties: [QuirkProperty]
+    package var properties: [QuirkProperty]
     /// Creates a section.
-    public init(name: String, file: String, line: Int, matches: [QuirkMatch], properties: [QuirkProperty]) {
+    package init(name: String, file: String, line: Int, matches: [QuirkMatch], properties: [QuirkProperty]) {
         self.name = name; self.file = file; self.line = line; self.matches = matches; self.properties = properties
     }
 }
 
 /// What matching looks at: the device and, on a live system, the machine.
-public struct QuirkDeviceFacts: Hashable, Sendable {
+package struct QuirkDeviceFacts: Hashable, Sendable {
     /// Bus type, vendor, product, version.
-    public var id: InputID
+    package var id: InputID
     /// Device name.
-    public var name: String
+    package var name: String
     /// Unique id (`uniq`), when known.
-    public var uniq: String?
+    package var uniq: String?
     /// The udev types the device has (`touchpad`, `touchscreen`, `tablet`...).
-    public var udevTypes: Set<String>
+    package var udevTypes: Set<String>
     /// `/sys/class/dmi/id/modalias`, when known (never in a recording).
-    public var dmiModalias: String?
+    package var dmiModalias: String?
     /// The device tree's `compatible` string, when known.
-    public var deviceTree: String?
+    package var deviceTree: String?
 
     /// Creates facts.
-    public init(id: InputID, name: String, uniq: String? = nil, udevTypes: Set<String>, dmiModalias: String? = nil, deviceTree: String? = nil) {
+    package init(id: InputID, name: String, uniq: String? = nil, udevTypes: Set<String>, dmiModalias: String? = nil, deviceTree: String? = nil) {
         self.id = id; self.name = name; self.uniq = uniq; self.udevTypes = udevTypes
         self.dmiModalias = dmiModalias; self.deviceTree = deviceTree
     }
@@ -99,7 +99,7 @@ public struct QuirkDeviceFacts: Hashable, Sendable {
     /// Facts from a description: udev's `ID_INPUT_*` properties when it has them,
     /// else the types the classification gives (indirect fingers: touchpad, direct:
     /// touchscreen, stylus: tablet), as udev's input_id would say.
-    public init(_ d: DeviceDescription, classification: DeviceClassification, dmiModalias: String? = nil, deviceTree: String? = nil) {
+    package init(_ d: DeviceDescription, classification: DeviceClassification, dmiModalias: String? = nil, deviceTree: String? = nil) {
         var types = Set<String>()
         let udevKeys: [(String, String)] = [
             ("ID_INPUT_TOUCHPAD", "touchpad"), ("ID_INPUT_TOUCHSCREEN", "touchscreen"), ("ID_INPUT_TABLET", "tablet"),
@@ -118,13 +118,13 @@ public struct QuirkDeviceFacts: Hashable, Sendable {
 }
 
 /// Parses libinput quirks files.
-public enum QuirksParser {
+package enum QuirksParser {
     /// Bus names libinput accepts in `MatchBus`, with their `BUS_*` numbers.
-    public static let buses: [String: UInt16] = [
+    package static let buses: [String: UInt16] = [
         "usb": 0x03, "bluetooth": 0x05, "virtual": 0x06, "ps2": 0x11, "host": 0x19, "i2c": 0x18, "spi": 0x1C, "rmi": 0x1D,
     ]
     /// Udev types libinput accepts in `MatchUdevType`.
-    public static let udevTypes: Set<String> = [
+    package static let udevTypes: Set<String> = [
         "touchpad", "mouse", "pointingstick", "keyboard", "joystick", "tablet", "tablet-pad", "touchscreen", "trackball",
     ]
 
@@ -132,7 +132,7 @@ public enum QuirksParser {
     /// no leading whitespace, a section has at least one match and one
     /// attribute or model, no match twice, models are 0 or 1, no quoted
     /// strings, hex ids in upper case, and the attributes touchd uses well formed.
-    public static func parse(_ text: String, file: String) throws(QuirksError) -> [QuirkSection] {
+    package static func parse(_ text: String, file: String) throws(QuirksError) -> [QuirkSection] {
         var sections: [QuirkSection] = []
         var current: QuirkSection?
         var seenMatches = Set<String>()
@@ -235,25 +235,25 @@ public enum QuirksParser {
 }
 
 /// The quirks database: sections of every file, in the order libinput reads them.
-public struct QuirksDatabase: Hashable, Sendable {
+package struct QuirksDatabase: Hashable, Sendable {
     /// All sections, in reading order (files in version-sort order, `local-overrides.quirks` last).
-    public var sections: [QuirkSection]
+    package var sections: [QuirkSection]
     /// This machine's `/sys/class/dmi/id/modalias`, for `MatchDMIModalias` (nil in replays).
-    public var dmiModalias: String?
+    package var dmiModalias: String?
     /// This machine's device-tree `compatible` string, for `MatchDeviceTree` (nil in replays).
-    public var deviceTree: String?
+    package var deviceTree: String?
 
     /// Creates a database from sections already in reading order.
-    public init(sections: [QuirkSection] = []) { self.sections = sections }
+    package init(sections: [QuirkSection] = []) { self.sections = sections }
 
     /// The quirks for a device: matched on its description and this machine.
-    public func attributes(for d: DeviceDescription) -> QuirkAttributes {
+    package func attributes(for d: DeviceDescription) -> QuirkAttributes {
         guard !sections.isEmpty else { return QuirkAttributes() }
         return attributes(for: QuirkDeviceFacts(d, classification: DeviceClassification(d), dmiModalias: dmiModalias, deviceTree: deviceTree))
     }
 
     /// Parses files given as (name, text), sorting them as libinput does.
-    public init(files: [(name: String, text: String)]) throws(QuirksError) {
+    package init(files: [(name: String, text: String)]) throws(QuirksError) {
         var all: [QuirkSection] = []
         for f in Self.readingOrder(files.map(\.name)).compactMap({ n in files.first { $0.name == n } }) {
             all += try QuirksParser.parse(f.text, file: f.name)
@@ -262,7 +262,7 @@ public struct QuirksDatabase: Hashable, Sendable {
     }
 
     /// Names in libinput's reading order: version sort (numbers compared as numbers), `local-overrides.quirks` last.
-    public static func readingOrder(_ names: [String]) -> [String] {
+    package static func readingOrder(_ names: [String]) -> [String] {
         func isOverride(_ n: String) -> Bool { n.hasSuffix("local-overrides.quirks") }
         return names.sorted { a, b in
             if isOverride(a) != isOverride(b) { return !isOverride(a) }
@@ -290,7 +290,7 @@ public struct QuirksDatabase: Hashable, Sendable {
 
     /// Whether every match of `section` holds for `device`. A DMI or device-tree
     /// match never holds when the machine's value is unknown (replays).
-    public static func matches(_ section: QuirkSection, _ device: QuirkDeviceFacts) -> Bool {
+    package static func matches(_ section: QuirkSection, _ device: QuirkDeviceFacts) -> Bool {
         section.matches.allSatisfy { m in
             switch m {
             case .bus(let b): return device.id.bustype == b
@@ -307,7 +307,7 @@ public struct QuirksDatabase: Hashable, Sendable {
     }
 
     /// The attributes of every matching section, later ones overriding earlier ones.
-    public func attributes(for device: QuirkDeviceFacts) -> QuirkAttributes {
+    package func attributes(for device: QuirkDeviceFacts) -> QuirkAttributes {
         var a = QuirkAttributes()
         for s in sections where Self.matches(s, device) {
             for p in s.properties { a.set(QuirkAttributes.Entry(key: p.key, value: p.value, file: s.file, line: p.line, section: s.name)) }

@@ -7,16 +7,16 @@ import Foundation
 import TouchCore
 
 /// Reads libinput's quirks files (the parsing is ``QuirksParser``, pure).
-public enum QuirksLoader {
+package enum QuirksLoader {
     /// Where libinput's packages install the database (Debian: libinput-data / libinput-bin).
-    public static let installedDirectory = "/usr/share/libinput"
+    package static let installedDirectory = "/usr/share/libinput"
     /// The administrator's overrides, read after every other file.
-    public static let localOverrides = "/etc/libinput/local-overrides.quirks"
+    package static let localOverrides = "/etc/libinput/local-overrides.quirks"
 
     /// Every `*.quirks` file of `directory` (and `overrides`, when it exists), parsed
     /// in libinput's reading order. A missing directory is an empty database; an
     /// unreadable or malformed file is an error naming the file and line.
-    public static func load(directory: String, overrides: String? = nil) throws(QuirksError) -> QuirksDatabase {
+    package static func load(directory: String, overrides: String? = nil) throws(QuirksError) -> QuirksDatabase {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".quirks") }
         var files: [(name: String, text: String)] = []
         for name in names {
@@ -32,7 +32,7 @@ public enum QuirksLoader {
 
     /// The installed database with the local overrides, and this machine's DMI
     /// modalias and device-tree `compatible` for the matches that need them.
-    public static func loadInstalled() throws(QuirksError) -> QuirksDatabase {
+    package static func loadInstalled() throws(QuirksError) -> QuirksDatabase {
         var database = try load(directory: installedDirectory, overrides: localOverrides)
         let machine = machineFacts()
         database.dmiModalias = machine.dmiModalias
@@ -41,7 +41,7 @@ public enum QuirksLoader {
     }
 
     /// `/sys/class/dmi/id/modalias` and the first device-tree `compatible` string, when present.
-    public static func machineFacts() -> (dmiModalias: String?, deviceTree: String?) {
+    package static func machineFacts() -> (dmiModalias: String?, deviceTree: String?) {
         func text(_ path: String) -> String? {
             guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return nil }
             return String(decoding: data, as: UTF8.self)

@@ -10,26 +10,26 @@ import TouchCore
 import YAMLReader
 
 /// A configuration file that could not be used: names the file, the line and the key at fault.
-public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file.
-    public var file: String
+    package var file: String
     /// The line of the key at fault, from 1; nil when no line is at fault (an unreadable file).
-    public var line: Int?
+    package var line: Int?
     /// Where in the file (`devices[1].rotation`), or empty for the whole file.
-    public var path: String
+    package var path: String
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Any further errors the same read found (``TouchdConfiguration/check(yaml:file:)`` gives them all).
-    public var more: [ConfigurationError] = []
+    package var more: [ConfigurationError] = []
     /// Creates an error.
-    public init(file: String, line: Int? = nil, path: String = "", _ message: String) {
+    package init(file: String, line: Int? = nil, path: String = "", _ message: String) {
         self.file = file
         self.line = line
         self.path = path
         self.message = message
     }
     /// `file:line: key: message`, as compilers and `sshd -t` write it.
-    public var description: String {
+    package var description: String {
         let place = line.map { "\(file):\($0)" } ?? file
         return path.isEmpty ? "\(place): \(message)" : "\(place): \(path): \(message)"
     }
@@ -38,25 +38,25 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
 /// One screen of the configuration: its size in pixels and, optionally, in
 /// millimetres, as the panel is built (unturned); how far the picture is
 /// turned on it; and the areas the system keeps along its edges.
-public struct ScreenEntry: Hashable, Sendable, Codable {
+package struct ScreenEntry: Hashable, Sendable, Codable {
     /// The screen's name, used by device rules (`screen: main`).
-    public var name: String
+    package var name: String
     /// Width in pixels of the panel unturned (the mode's width).
-    public var width: Int
+    package var width: Int
     /// Height in pixels of the panel unturned.
-    public var height: Int
+    package var height: Int
     /// Physical size of the panel unturned, which gives the pixel density edge zones and edge pans use.
-    public var sizeMM: SizeMM?
+    package var sizeMM: SizeMM?
     /// How far the picture is turned clockwise on the panel (0, 90, 180, 270;
     /// `xrandr --rotate right` is 90): with 90 or 270 the screen the user
     /// sees is `height` x `width`, and its edges are the turned ones.
-    public var rotation: Rotation
+    package var rotation: Rotation
     /// Pixels the system keeps along each edge as the user sees the screen
     /// (a status bar, rounded corners): system edge zones start inside them.
-    public var insets: ScreenInsets
+    package var insets: ScreenInsets
 
     /// Creates a screen entry.
-    public init(name: String, width: Int, height: Int, sizeMM: SizeMM? = nil, rotation: Rotation = .none,
+    package init(name: String, width: Int, height: Int, sizeMM: SizeMM? = nil, rotation: Rotation = .none,
                 insets: ScreenInsets = ScreenInsets()) {
         self.name = name
         self.width = width
@@ -67,18 +67,18 @@ public struct ScreenEntry: Hashable, Sendable, Codable {
     }
 
     /// Width in pixels as the user sees the screen (after ``rotation``).
-    public var viewWidth: Int { rotation.swapsAxes ? height : width }
+    package var viewWidth: Int { rotation.swapsAxes ? height : width }
     /// Height in pixels as the user sees the screen.
-    public var viewHeight: Int { rotation.swapsAxes ? width : height }
+    package var viewHeight: Int { rotation.swapsAxes ? width : height }
     /// Physical size as the user sees the screen.
-    public var viewSizeMM: SizeMM? {
+    package var viewSizeMM: SizeMM? {
         guard let s = sizeMM else { return nil }
         return rotation.swapsAxes ? SizeMM(width: s.height, height: s.width) : s
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case name, width, height, sizeMM, rotation, insets }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decodeIfPresent(String.self, forKey: .name) ?? "default"
         width = try c.decode(Int.self, forKey: .width)
@@ -103,24 +103,24 @@ public struct ScreenEntry: Hashable, Sendable, Codable {
 
 /// Which devices a rule applies to. Every key given must match (glob patterns
 /// with `*` and `?` for names and syspaths; numbers may be written in hex).
-public struct DeviceMatch: Hashable, Sendable, Codable {
+package struct DeviceMatch: Hashable, Sendable, Codable {
     /// Kernel device name pattern.
-    public var name: String?
+    package var name: String?
     /// USB/I2C vendor id.
-    public var vendor: UInt16?
+    package var vendor: UInt16?
     /// Product id.
-    public var product: UInt16?
+    package var product: UInt16?
     /// Bus type (3 USB, 0x18 I2C...).
-    public var bustype: UInt16?
+    package var bustype: UInt16?
     /// sysfs path pattern (live devices only).
-    public var syspath: String?
+    package var syspath: String?
     /// udev properties that must have these values.
-    public var udev: [String: String]?
+    package var udev: [String: String]?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case name, vendor, product, bustype, syspath, udev }
 
     /// Creates a match.
-    public init(name: String? = nil, vendor: UInt16? = nil, product: UInt16? = nil, bustype: UInt16? = nil, syspath: String? = nil, udev: [String: String]? = nil) {
+    package init(name: String? = nil, vendor: UInt16? = nil, product: UInt16? = nil, bustype: UInt16? = nil, syspath: String? = nil, udev: [String: String]? = nil) {
         self.name = name
         self.vendor = vendor
         self.product = product
@@ -129,7 +129,7 @@ public struct DeviceMatch: Hashable, Sendable, Codable {
         self.udev = udev
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decodeIfPresent(String.self, forKey: .name)
         vendor = try Self.decodeID(c, .vendor)
@@ -155,7 +155,7 @@ public struct DeviceMatch: Hashable, Sendable, Codable {
     }
 
     /// Whether a device matches.
-    public func matches(_ d: DeviceDescription, syspath devicePath: String? = nil, udevProperties: [String: String] = [:]) -> Bool {
+    package func matches(_ d: DeviceDescription, syspath devicePath: String? = nil, udevProperties: [String: String] = [:]) -> Bool {
         if let name, !Glob.matches(name, d.name) { return false }
         if let vendor, vendor != d.id.vendor { return false }
         if let product, product != d.id.product { return false }
@@ -173,32 +173,32 @@ public struct DeviceMatch: Hashable, Sendable, Codable {
 
 /// A device rule: what to do with the devices it matches. Rules apply in
 /// order; a later matching rule overrides the keys it sets.
-public struct DeviceRule: Hashable, Sendable, Codable {
+package struct DeviceRule: Hashable, Sendable, Codable {
     /// Which devices.
-    public var match: DeviceMatch
+    package var match: DeviceMatch
     /// Screen by index or name.
-    public var screen: ScreenReference?
+    package var screen: ScreenReference?
     /// Rotation in degrees clockwise: 0, 90, 180, 270.
-    public var rotation: Rotation?
+    package var rotation: Rotation?
     /// libinput-style calibration matrix, six numbers.
-    public var calibration: [Double]?
+    package var calibration: [Double]?
     /// Physical size override.
-    public var sizeMM: SizeMM?
+    package var sizeMM: SizeMM?
     /// Ignore the device (with this rule as the reason).
-    public var ignore: Bool?
+    package var ignore: Bool?
     /// Grab the device exclusively (live devices only).
-    public var grab: Bool?
+    package var grab: Bool?
     /// Pass-through (live devices only): grab the device and serve the
     /// compositor a mirror of it carrying only what the app world may see
     /// (semantics §9; docs/pass-through.md). Off by default.
-    public var passThrough: Bool?
+    package var passThrough: Bool?
     /// How a touch the app world has ends on the mirror when touchd takes it:
     /// `cancel` or `lift` (the default; docs/pass-through.md).
-    public var passThroughEnding: MirrorEnding?
+    package var passThroughEnding: MirrorEnding?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case match, screen, rotation, calibration, sizeMM, ignore, grab, passThrough, passThroughEnding }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         match = try c.decodeIfPresent(DeviceMatch.self, forKey: .match) ?? DeviceMatch()
         screen = try c.decodeIfPresent(ScreenReference.self, forKey: .screen)
@@ -233,18 +233,18 @@ public struct DeviceRule: Hashable, Sendable, Codable {
 }
 
 /// A screen named by index (`0`) or name (`main`).
-public enum ScreenReference: Hashable, Sendable, Codable {
+package enum ScreenReference: Hashable, Sendable, Codable {
     /// By position in `screens`.
     case index(Int)
     /// By `name`.
     case name(String)
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let i = try? c.decode(Int.self) { self = .index(i) } else { self = .name(try c.decode(String.self)) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .index(let i): try c.encode(i)
@@ -255,42 +255,42 @@ public enum ScreenReference: Hashable, Sendable, Codable {
 
 /// The whole configuration file (`/etc/touchd/touchd.yaml`, `--config FILE`);
 /// docs/configuration.md documents every key.
-public struct TouchdConfiguration: Sendable {
+package struct TouchdConfiguration: Sendable {
     /// Screens; one 1920x1080 screen named `default` when the file has none.
-    public var screens: [ScreenEntry]
+    package var screens: [ScreenEntry]
     /// Device rules, in order.
-    public var devices: [DeviceRule]
+    package var devices: [DeviceRule]
     /// The gesture part as the file gives it (surfaces, recognizers, replaceDefaults).
-    public var gestureFile: GestureConfiguration
+    package var gestureFile: GestureConfiguration
     /// libinput's quirks database (not from the file: the daemon reads the installed
     /// one, touchctl `--quirks DIR`); applied below the device rules (docs/udev.md).
-    public var quirks = QuirksDatabase()
+    package var quirks = QuirksDatabase()
     /// The daemon's sections: `socket`, `access`, `scheduling`.
-    public var daemon = DaemonFileSettings()
+    package var daemon = DaemonFileSettings()
     /// The file the configuration was read from and its parsed text, to name
     /// the line of a key in errors found after reading (a user that does not exist).
-    public var source: (file: String, root: YAMLNode)?
+    package var source: (file: String, root: YAMLNode)?
 
     /// An error about the key at `path` (`access.connect.users[1]`), with its line when the file has it.
-    public func error(at path: String, _ message: String) -> ConfigurationError {
+    package func error(at path: String, _ message: String) -> ConfigurationError {
         guard let source else { return ConfigurationError(file: "", path: path, message) }
         return ConfigurationError(file: source.file, line: source.root.line(of: path), path: path, message)
     }
 
     /// The built-in configuration.
-    public init() {
+    package init() {
         screens = [ScreenEntry(name: "default", width: 1920, height: 1080)]
         devices = []
         gestureFile = GestureConfiguration()
     }
 
     /// Screens as TouchCore maps devices onto them.
-    public var screenConfigurations: [ScreenConfiguration] {
+    package var screenConfigurations: [ScreenConfiguration] {
         screens.map { ScreenConfiguration(name: $0.name, width: $0.viewWidth, height: $0.viewHeight, rotation: $0.rotation) }
     }
 
     /// The engine's configuration: the built-in one, extended or replaced by the file's.
-    public var gestures: GestureConfiguration {
+    package var gestures: GestureConfiguration {
         let geometry = screens.map { s in
             ScreenGeometry(width: s.viewWidth, height: s.viewHeight, pixelsPerMillimetre: s.sizeMM.map { Double(s.width) / $0.width },
                            insets: s.insets)
@@ -304,14 +304,14 @@ public struct TouchdConfiguration: Sendable {
     /// configured size take the size of their touchscreen
     /// (``withScreenSizes(from:)``), so that millimetre thresholds are the same
     /// live, in the daemon and in offline replay.
-    public func gestures(for devices: [DeviceInfo]) -> GestureConfiguration {
+    package func gestures(for devices: [DeviceInfo]) -> GestureConfiguration {
         withScreenSizes(from: devices).gestures
     }
 
     /// This configuration with a physical size for every screen that has none
     /// configured: the size of the first touchscreen mapped to it (a
     /// touchscreen covers its screen), turned by the device's rotation.
-    public func withScreenSizes(from devices: [DeviceInfo]) -> TouchdConfiguration {
+    package func withScreenSizes(from devices: [DeviceInfo]) -> TouchdConfiguration {
         var c = self
         for i in c.screens.indices where c.screens[i].sizeMM == nil {
             guard let d = devices.first(where: { $0.mapping.screen == i && $0.classification.fingerType == .direct }) else { continue }
@@ -325,12 +325,12 @@ public struct TouchdConfiguration: Sendable {
     }
 
     /// Reads and checks a configuration file.
-    public static func load(path: String) throws(ConfigurationError) -> TouchdConfiguration {
+    package static func load(path: String) throws(ConfigurationError) -> TouchdConfiguration {
         try parse(yaml: text(path: path), file: path)
     }
 
     /// Reads a configuration file and checks all of it (``check(yaml:file:)``).
-    public static func check(path: String) -> Result<TouchdConfiguration, Errors> {
+    package static func check(path: String) -> Result<TouchdConfiguration, Errors> {
         do {
             return check(yaml: try text(path: path), file: path)
         } catch {
@@ -350,7 +350,7 @@ public struct TouchdConfiguration: Sendable {
 
     /// Parses and checks configuration text; `file` names it in errors. Throws
     /// the first error found, with the others in ``ConfigurationError/more``.
-    public static func parse(yaml: String, file: String) throws(ConfigurationError) -> TouchdConfiguration {
+    package static func parse(yaml: String, file: String) throws(ConfigurationError) -> TouchdConfiguration {
         switch check(yaml: yaml, file: file) {
         case .success(let c): return c
         case .failure(let errors):
@@ -361,16 +361,16 @@ public struct TouchdConfiguration: Sendable {
     }
 
     /// Every error of a configuration file, in the file's order (``check(yaml:file:)``).
-    public struct Errors: Error, Sendable {
+    package struct Errors: Error, Sendable {
         /// The errors; never empty.
-        public var errors: [ConfigurationError]
+        package var errors: [ConfigurationError]
     }
 
     /// Reads configuration text and checks all of it: every section and every
     /// item of a list is read even when another fails, every key no section
     /// knows is reported with the nearest known one, and the screens device
     /// rules name must exist. The result is the configuration, or every error.
-    public static func check(yaml: String, file: String) -> Result<TouchdConfiguration, Errors> {
+    package static func check(yaml: String, file: String) -> Result<TouchdConfiguration, Errors> {
         let root: YAMLNode
         do {
             root = try YAMLParser.parse(yaml) ?? YAMLNode(.mapping([]), line: 1, column: 1)

@@ -13,21 +13,21 @@ import YAMLReader
 
 /// Users and groups by name or number (`{users: [root, "1000"], groups: [input]}`),
 /// as the file gives them; the daemon resolves the names.
-public struct AccessNames: Hashable, Sendable, Decodable {
+package struct AccessNames: Hashable, Sendable, Decodable {
     /// User names or uids.
-    public var users: [String]
+    package var users: [String]
     /// Group names or gids.
-    public var groups: [String]
+    package var groups: [String]
 
     /// Creates a list of names.
-    public init(users: [String] = [], groups: [String] = []) {
+    package init(users: [String] = [], groups: [String] = []) {
         self.users = users
         self.groups = groups
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case users, groups }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         users = try c.decodeIfPresent([String].self, forKey: .users) ?? []
         groups = try c.decodeIfPresent([String].self, forKey: .groups) ?? []
@@ -35,20 +35,20 @@ public struct AccessNames: Hashable, Sendable, Decodable {
 }
 
 /// `socket`: where the daemon listens when systemd passes no socket (read at start only).
-public struct SocketSettings: Hashable, Sendable, Decodable {
+package struct SocketSettings: Hashable, Sendable, Decodable {
     /// The socket path (nil: `--socket`, else `/run/touchd/touchd.sock`).
-    public var path: String?
+    package var path: String?
     /// Permission bits of the socket file.
-    public var mode: UInt32 = 0o660
+    package var mode: UInt32 = 0o660
     /// Group of the socket file, a name or a gid (nil: the daemon's group).
-    public var group: String?
+    package var group: String?
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable { case path, mode, group }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         path = try c.decodeIfPresent(String.self, forKey: .path)
         if let p = path, !p.hasPrefix("/") {
@@ -65,22 +65,22 @@ public struct SocketSettings: Hashable, Sendable, Decodable {
 }
 
 /// `access`: who may connect, see other clients' touches, claim touches and change screens.
-public struct AccessSettings: Hashable, Sendable, Decodable {
+package struct AccessSettings: Hashable, Sendable, Decodable {
     /// `seeAllTouches` (nobody by default).
-    public var seeAllTouches = AccessNames()
+    package var seeAllTouches = AccessNames()
     /// `claimTouches` (nobody by default).
-    public var claimTouches = AccessNames()
+    package var claimTouches = AccessNames()
     /// `changeScreens` (nobody by default).
-    public var changeScreens = AccessNames()
+    package var changeScreens = AccessNames()
     /// `connect` (nil: whoever the socket file's permissions let in).
-    public var connect: AccessNames?
+    package var connect: AccessNames?
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable { case seeAllTouches, claimTouches, changeScreens, connect }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         seeAllTouches = try c.decodeIfPresent(AccessNames.self, forKey: .seeAllTouches) ?? AccessNames()
         claimTouches = try c.decodeIfPresent(AccessNames.self, forKey: .claimTouches) ?? AccessNames()
@@ -90,18 +90,18 @@ public struct AccessSettings: Hashable, Sendable, Decodable {
 }
 
 /// `scheduling`: the input path's threads.
-public struct SchedulingSettings: Hashable, Sendable, Decodable {
+package struct SchedulingSettings: Hashable, Sendable, Decodable {
     /// The highest `SCHED_FIFO` priority (Linux's `sched_get_priority_max`).
-    public static let maximumPriority = 99
+    package static let maximumPriority = 99
     /// `SCHED_FIFO` priority of the input thread and the event loop; 0: normal scheduling.
-    public var realtimePriority = 10
+    package var realtimePriority = 10
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable { case realtimePriority }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if c.contains(.realtimePriority) {
             guard let p = try? c.decode(Int.self, forKey: .realtimePriority), (0...Self.maximumPriority).contains(p) else {
@@ -115,15 +115,15 @@ public struct SchedulingSettings: Hashable, Sendable, Decodable {
 }
 
 /// The daemon's own sections of the file.
-public struct DaemonFileSettings: Hashable, Sendable {
+package struct DaemonFileSettings: Hashable, Sendable {
     /// `socket`.
-    public var socket = SocketSettings()
+    package var socket = SocketSettings()
     /// `access`.
-    public var access = AccessSettings()
+    package var access = AccessSettings()
     /// `scheduling`.
-    public var scheduling = SchedulingSettings()
+    package var scheduling = SchedulingSettings()
     /// The defaults.
-    public init() {}
+    package init() {}
 }
 
 /// The file's top level: each section decoded on its own, and each item of a
@@ -240,7 +240,7 @@ extension TouchdConfiguration {
     /// out, `(top level)` for the root), read from `sample`, a document with an
     /// item of every kind in every list. docs/configuration.md and
     /// touchd.yaml(5) list these lines (ConfigurationKeysTests compares them).
-    public static func keyIndex(sample: String) throws -> [String] {
+    package static func keyIndex(sample: String) throws -> [String] {
         guard let root = try YAMLParser.parse(sample) else { return [] }
         let known = try YAMLDecoder().knownKeys(ConfigurationFile.self, from: root)
         return known.keys.sorted().map { path in

@@ -26,7 +26,7 @@ extension TouchdConfiguration {
     /// A malformed udev property is skipped with a warning naming the device.
     /// `udevProperties` are the device's (live: udev's; replay: the
     /// recording's); `node` names the device in warnings.
-    public func deviceSettings(for description: DeviceDescription, syspath: String? = nil,
+    package func deviceSettings(for description: DeviceDescription, syspath: String? = nil,
                                udevProperties: [String: String] = [:], node: String? = nil) -> DeviceSettingsDecision {
         let udev = UdevSettingProperties(udevProperties, device: node ?? description.name)
         var s = DeviceSettings()

@@ -24,12 +24,12 @@ import TouchCore
 /// ``MirrorPenWriter``, on the legacy axes and keys, which are then the pen's
 /// alone (no pointer emulation for fingers), as touchd's own core reads such
 /// a device. Pure: events and times in, events out.
-public struct MirrorEventWriter: Sendable {
+package struct MirrorEventWriter: Sendable {
     /// Slots of the mirror (``DeviceDescription/slotCount`` of the mirror's description).
-    public let slotCount: Int
+    package let slotCount: Int
     let declared: DeviceDescription
     /// How a taken contact ends.
-    public let ending: MirrorEnding
+    package let ending: MirrorEnding
 
     struct Contact: Sendable {
         var touch: TouchID
@@ -86,7 +86,7 @@ public struct MirrorEventWriter: Sendable {
     /// Creates a writer for a mirror declaring `mirror` (its description
     /// decides which axes and keys are written); `ending` says how a taken
     /// contact ends.
-    public init(mirror: DeviceDescription, ending: MirrorEnding = .default) {
+    package init(mirror: DeviceDescription, ending: MirrorEnding = .default) {
         declared = mirror
         self.ending = ending
         func units(_ code: UInt16) -> Int32 {
@@ -107,10 +107,10 @@ public struct MirrorEventWriter: Sendable {
     }
 
     /// The contacts on the mirror now.
-    public var activeContacts: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    package var activeContacts: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 
     /// Appends the events of one mirror event (part of the frame ended by ``endFrame(at:into:)``).
-    public mutating func append(_ e: MirrorTouchEvent, into out: inout [InputEvent]) {
+    package mutating func append(_ e: MirrorTouchEvent, into out: inout [InputEvent]) {
         frameTime = e.time
         if e.touch.type == .stylus {
             if hasPen { pen.append(e) }
@@ -164,11 +164,11 @@ public struct MirrorEventWriter: Sendable {
 
     /// Whether events appended since the last frame end wait to be written
     /// (a pen's are gathered until ``endFrame(at:into:)``).
-    public var hasFramePending: Bool { pen.hasFramePending }
+    package var hasFramePending: Bool { pen.hasFramePending }
 
     /// Ends the frame: the keys and single-touch axes, the pen, `SYN_REPORT`;
     /// when a contact became a palm (or the pen has more), a second frame.
-    public mutating func endFrame(at time: Timestamp, into out: inout [InputEvent]) {
+    package mutating func endFrame(at time: Timestamp, into out: inout [InputEvent]) {
         frameTime = time
         keysAndPointer(into: &out)
         pen.flush(into: &out)
@@ -201,7 +201,7 @@ public struct MirrorEventWriter: Sendable {
 
     /// When ``advance(to:into:)`` has something to write: the next step of a
     /// taken contact's ending; nil when none is ending.
-    public var nextDeadline: Timestamp? {
+    package var nextDeadline: Timestamp? {
         guard lifting > 0 else { return pen.nextDeadline }
         var next: Timestamp? = pen.nextDeadline
         for c in slots {
@@ -213,7 +213,7 @@ public struct MirrorEventWriter: Sendable {
 
     /// Writes the steps of taken contacts' endings due by `time`, as one frame
     /// (nothing when none is due).
-    public mutating func advance(to time: Timestamp, into out: inout [InputEvent]) {
+    package mutating func advance(to time: Timestamp, into out: inout [InputEvent]) {
         guard lifting > 0 || pen.lift != nil else { return }
         var wrote = pen.advance(to: time, into: &out)
         frameTime = time
@@ -269,7 +269,7 @@ public struct MirrorEventWriter: Sendable {
     }
 
     /// Ends every contact (the device went away, pass-through stops): one frame, nothing left down.
-    public mutating func endAll(at time: Timestamp, into out: inout [InputEvent]) {
+    package mutating func endAll(at time: Timestamp, into out: inout [InputEvent]) {
         frameTime = time
         for s in slots.indices where slots[s] != nil {
             select(s, into: &out)

@@ -7,26 +7,26 @@ import TouchCore
 /// down, and whether it already left a tap's slop or was already ending. The
 /// next process ends these contacts with the device's ``MirrorEnding`` (never
 /// as a click). Times are `CLOCK_MONOTONIC`, the same clock in both processes.
-public struct MirrorHandover: Sendable, Equatable {
+package struct MirrorHandover: Sendable, Equatable {
     /// One contact left down on the mirror.
-    public struct Contact: Sendable, Equatable {
+    package struct Contact: Sendable, Equatable {
         /// Its slot on the mirror.
-        public var slot: Int
+        package var slot: Int
         /// Its tracking id on the mirror.
-        public var trackingID: Int32
+        package var trackingID: Int32
         /// Where the app last saw it.
-        public var x: Int32, y: Int32
+        package var x: Int32, y: Int32
         /// Where it went down.
-        public var downX: Int32, downY: Int32
+        package var downX: Int32, downY: Int32
         /// When it went down.
-        public var downTime: Timestamp
+        package var downTime: Timestamp
         /// Whether it went farther from its down than a tap's slop.
-        public var leftSlop: Bool
+        package var leftSlop: Bool
         /// Whether it was already being ended (a claim) when touchd stopped.
-        public var ending: Bool
+        package var ending: Bool
 
         /// Creates a contact.
-        public init(slot: Int, trackingID: Int32, x: Int32, y: Int32, downX: Int32, downY: Int32,
+        package init(slot: Int, trackingID: Int32, x: Int32, y: Int32, downX: Int32, downY: Int32,
                     downTime: Timestamp, leftSlop: Bool, ending: Bool) {
             self.slot = slot
             self.trackingID = trackingID
@@ -41,19 +41,19 @@ public struct MirrorHandover: Sendable, Equatable {
     }
 
     /// The contacts down on the mirror.
-    public var contacts: [Contact]
+    package var contacts: [Contact]
     /// The tracking id the mirror's next contact gets.
-    public var nextTrackingID: Int32
+    package var nextTrackingID: Int32
 
     /// Creates a handover.
-    public init(contacts: [Contact], nextTrackingID: Int32) {
+    package init(contacts: [Contact], nextTrackingID: Int32) {
         self.contacts = contacts
         self.nextTrackingID = nextTrackingID
     }
 
     /// One line per contact after a header: `mirror-handover 1 next=<id>`, then
     /// `contact slot=.. id=.. x=.. y=.. down-x=.. down-y=.. down-us=.. left-slop=0|1 ending=0|1`.
-    public var text: String {
+    package var text: String {
         var s = "mirror-handover 1 next=\(nextTrackingID)\n"
         for c in contacts {
             s += "contact slot=\(c.slot) id=\(c.trackingID) x=\(c.x) y=\(c.y) down-x=\(c.downX) down-y=\(c.downY)"
@@ -64,7 +64,7 @@ public struct MirrorHandover: Sendable, Equatable {
 
     /// Reads ``text``; nil when it is not a handover of this version (a contact
     /// line with a missing or malformed field makes the whole text unreadable).
-    public init?(text: String) {
+    package init?(text: String) {
         var lines = text.split(separator: "\n").makeIterator()
         guard let header = lines.next() else { return nil }
         let h = header.split(separator: " ")
@@ -94,7 +94,7 @@ public struct MirrorHandover: Sendable, Equatable {
 
 extension MirrorEventWriter {
     /// The contacts down on the mirror now, for the touchd that takes the mirror over.
-    public var handover: MirrorHandover {
+    package var handover: MirrorHandover {
         var contacts: [MirrorHandover.Contact] = []
         for (s, c) in slots.enumerated() {
             guard let c else { continue }
@@ -112,7 +112,7 @@ extension MirrorEventWriter {
     /// ``advance(to:into:)`` write the rest); with ``MirrorEnding/cancel`` a
     /// palm, then the end. Contacts already ending go on to their up. Writes
     /// one frame (two with cancel) into `out`. Call once, on a fresh writer.
-    public mutating func takeOver(_ handover: MirrorHandover, at time: Timestamp, into out: inout [InputEvent]) {
+    package mutating func takeOver(_ handover: MirrorHandover, at time: Timestamp, into out: inout [InputEvent]) {
         frameTime = time
         nextTrackingID = handover.nextTrackingID
         for c in handover.contacts where c.slot < slotCount && slots[c.slot] == nil {

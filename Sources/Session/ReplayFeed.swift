@@ -12,9 +12,9 @@ import Trace
 /// again after the same gap, as often as asked for, each pass with every
 /// device's state fresh (``Step/passBegins``). Offline replay and
 /// `touchd --replay` read the same feed; only the pacing differs.
-public struct ReplayFeed: Sendable {
+package struct ReplayFeed: Sendable {
     /// What comes next.
-    public enum Step: Hashable, Sendable {
+    package enum Step: Hashable, Sendable {
         /// Events of one device, up to the end of a frame (or up to where the
         /// next event is another device's): in the buffer given to ``next(into:)``.
         case events(DeviceID)
@@ -30,15 +30,15 @@ public struct ReplayFeed: Sendable {
     }
 
     /// The recordings, in replay order.
-    public let recordings: [Recording]
+    package let recordings: [Recording]
     /// Whether the recordings start again after the last one.
-    public let loops: Bool
+    package let loops: Bool
     /// The devices of all recordings with the ids the feed gives them.
-    public let devices: [(id: DeviceID, device: RecordedDevice)]
+    package let devices: [(id: DeviceID, device: RecordedDevice)]
     /// The pass under way, from 1.
-    public private(set) var pass = 1
+    package private(set) var pass = 1
     /// The time (shifted) of the last event handed out.
-    public private(set) var lastTime: Timestamp?
+    package private(set) var lastTime: Timestamp?
 
     private var file = 0
     private var index = 0
@@ -49,7 +49,7 @@ public struct ReplayFeed: Sendable {
     private var ended = false
 
     /// Creates a feed.
-    public init(recordings: [Recording], loops: Bool = false) {
+    package init(recordings: [Recording], loops: Bool = false) {
         self.recordings = recordings
         self.loops = loops
         var list: [(id: DeviceID, device: RecordedDevice)] = []
@@ -61,13 +61,13 @@ public struct ReplayFeed: Sendable {
     }
 
     /// The time (shifted) of the next event, nil at the end of a recording.
-    public var nextEventTime: Timestamp? {
+    package var nextEventTime: Timestamp? {
         guard !ended, file < recordings.count, index < recordings[file].events.count else { return nil }
         return Timestamp(microseconds: recordings[file].events[index].event.time.microseconds &+ offset)
     }
 
     /// The time the first event is stamped with (the start of the time line).
-    public var startTime: Timestamp {
+    package var startTime: Timestamp {
         recordings.first(where: { !$0.events.isEmpty })?.events[0].event.time ?? .zero
     }
 
@@ -79,7 +79,7 @@ public struct ReplayFeed: Sendable {
     /// end, up to one ``TouchSession/replayGapMicroseconds`` after the last
     /// recording ended (`lastEnd`); nil before a recording's end (its touches
     /// are cancelled at the time of its last event).
-    public static func deadlineLimit(before step: Step, group: [InputEvent], lastEnd: Timestamp) -> Timestamp? {
+    package static func deadlineLimit(before step: Step, group: [InputEvent], lastEnd: Timestamp) -> Timestamp? {
         switch step {
         case .events: return group.first?.time
         case .screens(_, let time): return time
@@ -89,7 +89,7 @@ public struct ReplayFeed: Sendable {
     }
 
     /// The next step; for ``Step/events(_:)`` the events replace `group`'s contents.
-    public mutating func next(into group: inout [InputEvent]) -> Step {
+    package mutating func next(into group: inout [InputEvent]) -> Step {
         group.removeAll(keepingCapacity: true)
         while true {
             guard !ended else { return .finished }

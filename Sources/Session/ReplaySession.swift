@@ -4,22 +4,22 @@ import TouchCore
 import Trace
 
 /// Which event streams a replay prints.
-public struct ReplayStreams: OptionSet, Hashable, Sendable {
+package struct ReplayStreams: OptionSet, Hashable, Sendable {
     /// The bits.
-    public var rawValue: UInt8
+    package var rawValue: UInt8
     /// Creates a stream set.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// `touch` events: the typed touches.
-    public static let touch = ReplayStreams(rawValue: 1 << 0)
+    package static let touch = ReplayStreams(rawValue: 1 << 0)
     /// `gesture` events: what the recognizers recognized.
-    public static let gesture = ReplayStreams(rawValue: 1 << 1)
+    package static let gesture = ReplayStreams(rawValue: 1 << 1)
     /// `debug` records: recognizer transitions and arbitration decisions.
-    public static let debug = ReplayStreams(rawValue: 1 << 2)
+    package static let debug = ReplayStreams(rawValue: 1 << 2)
     /// `system` events: deferral decisions and edge hints.
-    public static let system = ReplayStreams(rawValue: 1 << 3)
+    package static let system = ReplayStreams(rawValue: 1 << 3)
 
     /// Parses a comma-separated list such as `gesture,touch`.
-    public init(list: String) throws(ReplayError) {
+    package init(list: String) throws(ReplayError) {
         var s: ReplayStreams = []
         for part in list.split(separator: ",") {
             switch part.trimmingWhitespace() {
@@ -35,12 +35,12 @@ public struct ReplayStreams: OptionSet, Hashable, Sendable {
 }
 
 /// A replay that could not run.
-public struct ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 extension Substring {
@@ -53,7 +53,7 @@ extension Substring {
 }
 
 /// What a replay produces, in order.
-public enum ReplayOutput: Sendable {
+package enum ReplayOutput: Sendable {
     /// A typed touch from the pipeline (the `touch` stream).
     case touch(Touch)
     /// Something the gesture engine produced: a gesture, a surface's raw touch, a debug record.
@@ -65,26 +65,26 @@ public enum ReplayOutput: Sendable {
 
 /// A ``SessionSink`` that hands each touch and engine output to a closure
 /// as ``ReplayOutput`` (device events are left out).
-public struct ReplayOutputSink: SessionSink {
+package struct ReplayOutputSink: SessionSink {
     let emit: (ReplayOutput) -> Void
 
     /// Creates a sink calling `emit`.
-    public init(_ emit: @escaping (ReplayOutput) -> Void) { self.emit = emit }
+    package init(_ emit: @escaping (ReplayOutput) -> Void) { self.emit = emit }
 
-    public mutating func frame(_ frame: TouchFrame, outputs: [EngineOutput], engine: borrowing Engine) {
+    package mutating func frame(_ frame: TouchFrame, outputs: [EngineOutput], engine: borrowing Engine) {
         for t in frame.touches { emit(.touch(t)) }
         for o in outputs { emit(.engine(o)) }
     }
 
-    public mutating func engineOutputs(_ outputs: [EngineOutput]) {
+    package mutating func engineOutputs(_ outputs: [EngineOutput]) {
         for o in outputs { emit(.engine(o)) }
     }
 
-    public mutating func dragSessionRecords(_ records: [DragSessionRecord]) {
+    package mutating func dragSessionRecords(_ records: [DragSessionRecord]) {
         for r in records { emit(.drag(r)) }
     }
 
-    public mutating func device(_ event: SessionDeviceEvent) {}
+    package mutating func device(_ event: SessionDeviceEvent) {}
 }
 
 /// Runs recordings through the session core (``TouchSession``) on virtual
@@ -93,23 +93,23 @@ public struct ReplayOutputSink: SessionSink {
 /// Several recordings replay one after another as distinct devices
 /// (``ReplayFeed``): the first keeps its timestamps, each later one is shifted
 /// to start one second after the previous one ended.
-public struct ReplaySession {
+package struct ReplaySession {
     /// The recordings, in replay order.
-    public let recordings: [Recording]
+    package let recordings: [Recording]
     /// Screens, device rules and gestures.
-    public let configuration: TouchdConfiguration
+    package let configuration: TouchdConfiguration
 
     /// Creates a session.
-    public init(recordings: [Recording], configuration: TouchdConfiguration = TouchdConfiguration()) {
+    package init(recordings: [Recording], configuration: TouchdConfiguration = TouchdConfiguration()) {
         self.recordings = recordings
         self.configuration = configuration
     }
 
     /// The devices of all recordings with the ids the session gives them.
-    public var deviceList: [(id: DeviceID, device: RecordedDevice)] { ReplayFeed(recordings: recordings).devices }
+    package var deviceList: [(id: DeviceID, device: RecordedDevice)] { ReplayFeed(recordings: recordings).devices }
 
     /// Devices the configuration ignores, with the reason.
-    public var ignoredDevices: [(id: DeviceID, reason: String)] {
+    package var ignoredDevices: [(id: DeviceID, reason: String)] {
         deviceList.compactMap { entry in
             configuration.deviceSettings(for: entry.device.description, udevProperties: entry.device.description.udevProperties)
                 .ignoredBecause.map { (entry.id, $0) }
@@ -118,7 +118,7 @@ public struct ReplaySession {
 
     /// A session core with every device of the recordings added (those the
     /// configuration ignores are left out).
-    public func makeSession(recordsDebug: Bool = true) -> TouchSession {
+    package func makeSession(recordsDebug: Bool = true) -> TouchSession {
         var session = TouchSession(configuration: configuration, recordsDebug: recordsDebug)
         var sink = ReplayOutputSink { _ in }
         let start = ReplayFeed(recordings: recordings).startTime
@@ -127,11 +127,11 @@ public struct ReplaySession {
     }
 
     /// A pipeline with every device of the session that the configuration does not ignore.
-    public func makePipeline() -> TouchPipeline { makeSession().pipeline }
+    package func makePipeline() -> TouchPipeline { makeSession().pipeline }
 
     /// Replays every event through `pipeline` alone (no gesture engine), calling
     /// `frame` for each touch frame, including the end-of-recording cancellations.
-    public func frames(_ pipeline: inout TouchPipeline, _ frame: (TouchFrame) -> Void) {
+    package func frames(_ pipeline: inout TouchPipeline, _ frame: (TouchFrame) -> Void) {
         var feed = ReplayFeed(recordings: recordings)
         var group: [InputEvent] = []
         while true {
@@ -157,7 +157,7 @@ public struct ReplaySession {
     /// Replays every event in time order; `emit` receives each touch of each
     /// frame, then what the engine made of the frame. After the last event,
     /// every pending deadline of the engine is run.
-    public func run(recordsDebug: Bool = true, _ emit: (ReplayOutput) -> Void) {
+    package func run(recordsDebug: Bool = true, _ emit: (ReplayOutput) -> Void) {
         withoutActuallyEscaping(emit) { emit in
             var sink = ReplayOutputSink(emit)
             var session = makeSession(recordsDebug: recordsDebug)
@@ -169,7 +169,7 @@ public struct ReplaySession {
     /// A looping feed stops after `passes` passes. Deadlines fire as the
     /// paced and live drivers fire them (``ReplayFeed/deadlineLimit(before:group:lastEnd:)``);
     /// after the last pass, every pending one.
-    public static func drive<Sink: SessionSink>(_ session: inout TouchSession, feed: ReplayFeed, passes: Int = 1,
+    package static func drive<Sink: SessionSink>(_ session: inout TouchSession, feed: ReplayFeed, passes: Int = 1,
                                                 into sink: inout Sink) {
         var feed = feed
         var group: [InputEvent] = []

@@ -5,17 +5,17 @@ import TouchCore
 import Wire
 
 /// A screen geometry change that cannot be made: names the entry at fault.
-public struct ScreenChangeError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ScreenChangeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Where in the change (`screens[1].width`).
-    public var path: String
+    package var path: String
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(path: String, _ message: String) {
+    package init(path: String, _ message: String) {
         self.path = path
         self.message = message
     }
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 }
 
 /// The screen geometry set at runtime (semantics §11), laid over the
@@ -27,46 +27,46 @@ public struct ScreenChangeError: Error, Hashable, Sendable, CustomStringConverti
 /// replaces), so those drop out of the overrides; values the file left as
 /// they were keep their runtime setting (a rotation set by a rotation helper
 /// survives a reload that only changed device rules or gestures).
-public struct ScreenOverrides: Hashable, Sendable {
+package struct ScreenOverrides: Hashable, Sendable {
     /// What a change set for one screen.
-    public struct Screen: Hashable, Sendable {
+    package struct Screen: Hashable, Sendable {
         /// Panel width in pixels.
-        public var width: Int?
+        package var width: Int?
         /// Panel height in pixels.
-        public var height: Int?
+        package var height: Int?
         /// Panel size in millimetres.
-        public var sizeMM: SizeMM?
+        package var sizeMM: SizeMM?
         /// The picture's clockwise turn on the panel.
-        public var rotation: Rotation?
+        package var rotation: Rotation?
         /// Pixels the system keeps along each edge.
-        public var insets: ScreenInsets?
+        package var insets: ScreenInsets?
         /// Taken away.
-        public var removed = false
+        package var removed = false
     }
 
     /// Runtime settings by screen name.
-    public private(set) var screens: [String: Screen] = [:]
+    package private(set) var screens: [String: Screen] = [:]
     /// Screens added at runtime (not in the file), in the order they came.
-    public private(set) var added: [String] = []
+    package private(set) var added: [String] = []
     /// A device mapping set at runtime.
-    public struct DeviceScreen: Hashable, Sendable {
+    package struct DeviceScreen: Hashable, Sendable {
         /// Which devices (by id or name pattern).
-        public var selector: DeviceScreenAssignment
+        package var selector: DeviceScreenAssignment
         /// The screen's name.
-        public var screen: String
+        package var screen: String
     }
     /// Devices mapped at runtime, oldest first (a later one wins).
-    public private(set) var devices: [DeviceScreen] = []
+    package private(set) var devices: [DeviceScreen] = []
 
     /// None.
-    public init() {}
+    package init() {}
 
     /// Whether nothing is set.
-    public var isEmpty: Bool { screens.isEmpty && added.isEmpty && devices.isEmpty }
+    package var isEmpty: Bool { screens.isEmpty && added.isEmpty && devices.isEmpty }
 
     /// `file`'s screens with these settings: the file's in order (less the
     /// removed ones), then those added at runtime.
-    public func screens(over file: [ScreenEntry]) -> [ScreenEntry] {
+    package func screens(over file: [ScreenEntry]) -> [ScreenEntry] {
         var out: [ScreenEntry] = []
         for var s in file {
             if let o = screens[s.name] {
@@ -148,7 +148,7 @@ public struct ScreenOverrides: Hashable, Sendable {
     }
 
     /// The screen a runtime mapping gives a device, by name; nil when none matches.
-    public func screen(for id: DeviceID, name deviceName: String) -> String? {
+    package func screen(for id: DeviceID, name deviceName: String) -> String? {
         for d in devices.reversed() {
             if let n = d.selector.device, n != id.rawValue { continue }
             if let pattern = d.selector.name, !Glob.matches(pattern, deviceName) { continue }

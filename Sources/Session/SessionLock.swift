@@ -5,21 +5,21 @@ import Wire
 // system out. Pure: the daemon's follower (TouchDaemon's LogindFollower) does the D-Bus.
 
 /// The seat as logind describes it: its active session and that session's `LockedHint`.
-public struct LoginSeat: Hashable, Sendable {
+package struct LoginSeat: Hashable, Sendable {
     /// The active session's id (`Seat.ActiveSession`), nil when none is active.
-    public var activeSession: String?
+    package var activeSession: String?
     /// The active session's `LockedHint` (false when there is no active session).
-    public var locked: Bool
+    package var locked: Bool
 
     /// Creates a seat state.
-    public init(activeSession: String?, locked: Bool) {
+    package init(activeSession: String?, locked: Bool) {
         self.activeSession = activeSession
         self.locked = locked
     }
 }
 
 /// What the logind follower reports.
-public enum LoginReport: Hashable, Sendable {
+package enum LoginReport: Hashable, Sendable {
     /// The follower starts and has no answer yet: the system is quiet until it has one (a daemon
     /// restarted under a locked screen must not act before logind says it is unlocked).
     case connecting
@@ -42,15 +42,15 @@ public enum LoginReport: Hashable, Sendable {
 ///   locker, and nothing on such a machine can say it is locked.
 /// - logind lost after it answered: the last answer stands. A locked screen stays quiet while
 ///   the bus restarts: losing the bus must never unlock the system.
-public struct SessionLockPolicy: Hashable, Sendable {
+package struct SessionLockPolicy: Hashable, Sendable {
     /// The status in force.
-    public private(set) var status: LoginSessionStatus = .unknown
+    package private(set) var status: LoginSessionStatus = .unknown
 
     /// Starts at ``LoginSessionStatus/unknown`` (not quiet) until logind answers.
-    public init() {}
+    package init() {}
 
     /// Takes a report; returns the new status when it changed.
-    public mutating func observe(_ report: LoginReport) -> LoginSessionStatus? {
+    package mutating func observe(_ report: LoginReport) -> LoginSessionStatus? {
         let next: LoginSessionStatus
         switch report {
         case .connecting:

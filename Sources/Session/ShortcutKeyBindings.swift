@@ -7,41 +7,41 @@ import TouchCore
 /// only the daemon's configuration can make touchd type): the shortcuts' `keys` and the
 /// edge swipes' `keys`, looked up by the system gesture's name and state. Pure: the
 /// daemon types what ``keys(for:)`` returns on its uinput keyboard.
-public struct ShortcutKeyBindings: Hashable, Sendable {
+package struct ShortcutKeyBindings: Hashable, Sendable {
     /// A bound key combination and when it is typed.
-    public struct Binding: Hashable, Sendable {
+    package struct Binding: Hashable, Sendable {
         /// Pressed in order, released in reverse order.
-        public var keys: [KeyboardKey]
+        package var keys: [KeyboardKey]
         /// When it is typed.
-        public var moment: ShortcutKeyMoment
+        package var moment: ShortcutKeyMoment
     }
 
     /// By system recognizer name (`app-switcher`, `edge-bottom`, `edge-left-1`...).
-    public private(set) var byRecognizer: [String: Binding] = [:]
+    package private(set) var byRecognizer: [String: Binding] = [:]
 
     /// A bound pointer click: the button, the screen of the shortcut, when it clicks.
-    public struct Click: Hashable, Sendable {
+    package struct Click: Hashable, Sendable {
         /// The button pressed and released.
-        public var button: PointerButton
+        package var button: PointerButton
         /// The shortcut's screen: its pointer is that screen's.
-        public var screen: Int
+        package var screen: Int
         /// When it clicks.
-        public var moment: ShortcutKeyMoment
+        package var moment: ShortcutKeyMoment
 
         /// Creates a click binding.
-        public init(button: PointerButton, screen: Int, moment: ShortcutKeyMoment) {
+        package init(button: PointerButton, screen: Int, moment: ShortcutKeyMoment) {
             self.button = button; self.screen = screen; self.moment = moment
         }
     }
 
     /// The shortcuts' `click`s by name.
-    public private(set) var clicksByRecognizer: [String: Click] = [:]
+    package private(set) var clicksByRecognizer: [String: Click] = [:]
 
     /// The screens some shortcut clicks on (each gets a pointer).
-    public var clickScreens: Set<Int> { Set(clicksByRecognizer.values.map(\.screen)) }
+    package var clickScreens: Set<Int> { Set(clicksByRecognizer.values.map(\.screen)) }
 
     /// The bindings of a gesture configuration.
-    public init(_ configuration: GestureConfiguration) {
+    package init(_ configuration: GestureConfiguration) {
         for s in configuration.shortcuts where !s.keys.isEmpty {
             byRecognizer[s.name] = Binding(keys: s.keys, moment: s.keysOn)
         }
@@ -57,7 +57,7 @@ public struct ShortcutKeyBindings: Hashable, Sendable {
     }
 
     /// The click for a gesture event, or nil (same moments as keys).
-    public func click(for event: GestureEvent) -> Click? {
+    package func click(for event: GestureEvent) -> Click? {
         guard event.isSystem, !clicksByRecognizer.isEmpty, let c = clicksByRecognizer[event.recognizer] else { return nil }
         switch (c.moment, event.state) {
         case (_, .recognized), (.start, .began), (.end, .ended): return c
@@ -68,7 +68,7 @@ public struct ShortcutKeyBindings: Hashable, Sendable {
     /// Where a click goes on its screen's pointer: the gesture's location as a fraction of the
     /// screen as the user sees it (0...1 each way; the pointer's axes span the screen, so the
     /// compositor maps it whatever the screen's turn or size).
-    public static func pointerPosition(of event: GestureEvent, screenWidth: Int, screenHeight: Int) -> (x: Double, y: Double)? {
+    package static func pointerPosition(of event: GestureEvent, screenWidth: Int, screenHeight: Int) -> (x: Double, y: Double)? {
         guard screenWidth > 0, screenHeight > 0 else { return nil }
         let x = min(max(event.location.x / Double(screenWidth), 0), 1)
         let y = min(max(event.location.y / Double(screenHeight), 0), 1)
@@ -76,11 +76,11 @@ public struct ShortcutKeyBindings: Hashable, Sendable {
     }
 
     /// No key is bound: the daemon needs no keyboard.
-    public var isEmpty: Bool { byRecognizer.isEmpty }
+    package var isEmpty: Bool { byRecognizer.isEmpty }
 
     /// The keys to type for a gesture event, or nil. Only system gestures type keys; a
     /// discrete gesture's `recognized` is both its start and its end.
-    public func keys(for event: GestureEvent) -> [KeyboardKey]? {
+    package func keys(for event: GestureEvent) -> [KeyboardKey]? {
         guard event.isSystem, !byRecognizer.isEmpty, let b = byRecognizer[event.recognizer] else { return nil }
         switch (b.moment, event.state) {
         case (_, .recognized), (.start, .began), (.end, .ended): return b.keys

@@ -11,7 +11,7 @@ import Wire
 /// reused for the next frame: a sink reads them during the call and keeps
 /// copies only of what it needs (holding on to them makes the next frame
 /// copy the buffers).
-public protocol SessionSink {
+package protocol SessionSink {
     /// A frame of typed touches (the pipeline's output), then what the
     /// engine made of it. `engine` is the engine after the frame, for
     /// queries such as ``Engine/surface(ofContact:)``.
@@ -37,17 +37,17 @@ public protocol SessionSink {
 
 extension SessionSink {
     /// By default a sink has no use for the screens.
-    public mutating func screensChanged(_ screens: [ScreenEntry], at time: Timestamp) {}
+    package mutating func screensChanged(_ screens: [ScreenEntry], at time: Timestamp) {}
     /// By default a sink has no use for the session's state.
-    public mutating func sessionChanged(_ status: LoginSessionStatus, at time: Timestamp) {}
+    package mutating func sessionChanged(_ status: LoginSessionStatus, at time: Timestamp) {}
     /// By default a sink has no client to tell of drag sessions.
-    public mutating func dragSessionEvents(_ events: [DragSessionEvent]) {}
+    package mutating func dragSessionEvents(_ events: [DragSessionEvent]) {}
     /// By default a sink has no use for the drag sessions' decisions.
-    public mutating func dragSessionRecords(_ records: [DragSessionRecord]) {}
+    package mutating func dragSessionRecords(_ records: [DragSessionRecord]) {}
 }
 
 /// A device's arrival, change or departure, as a ``TouchSession`` reports it.
-public enum SessionDeviceEvent: Sendable {
+package enum SessionDeviceEvent: Sendable {
     /// In service from now on: what the pipeline made of it.
     case added(DeviceInfo, at: Timestamp)
     /// Its mapping or udev properties changed; when the mapping did, its
@@ -75,31 +75,31 @@ public enum SessionDeviceEvent: Sendable {
 /// what its devices have queued first). The engine fires each deadline up to
 /// the time at its own time, so live and offline runs of the same events give
 /// the same output.
-public struct TouchSession: Sendable {
+package struct TouchSession: Sendable {
     /// Gap between the end of one replayed recording (or replay pass) and the
     /// start of the next: every deadline of the previous one (tap windows,
     /// long presses) passes first.
-    public static let replayGapMicroseconds: Int64 = 1_000_000
+    package static let replayGapMicroseconds: Int64 = 1_000_000
 
     /// The configuration in force (screens, device rules, gestures): the
     /// file's with the screen geometry set at runtime laid over it.
-    public private(set) var configuration: TouchdConfiguration
+    package private(set) var configuration: TouchdConfiguration
     /// The configuration as its file gives it (the last one loaded).
-    public private(set) var fileConfiguration: TouchdConfiguration
+    package private(set) var fileConfiguration: TouchdConfiguration
     /// The screen geometry set at runtime (``changeScreens(_:into:)``).
-    public private(set) var screenOverrides = ScreenOverrides()
+    package private(set) var screenOverrides = ScreenOverrides()
     /// Events to typed touches.
-    public private(set) var pipeline: TouchPipeline
+    package private(set) var pipeline: TouchPipeline
     /// Touches to gestures.
-    public private(set) var engine: Engine
+    package private(set) var engine: Engine
     /// Whether the system is quiet for a locked session (semantics §13), from logind's reports.
-    public private(set) var lockPolicy = SessionLockPolicy()
+    package private(set) var lockPolicy = SessionLockPolicy()
     /// Surfaces registered at runtime (by clients), after the configuration's.
-    public private(set) var addedSurfaces: [SurfaceConfiguration] = []
+    package private(set) var addedSurfaces: [SurfaceConfiguration] = []
     /// The time of the last frame or deadline: cancellations that have no
     /// time of their own (a remap, a reload) are stamped with it, and none is
     /// stamped earlier.
-    public private(set) var lastTime = Timestamp.zero
+    package private(set) var lastTime = Timestamp.zero
 
     /// Devices the session was told about, in service or ignored, so that a
     /// new configuration can decide again about each.
@@ -119,7 +119,7 @@ public struct TouchSession: Sendable {
     var known: [KnownDevice] = []
 
     /// Drag sessions across clients (semantics §12), following the engine.
-    public private(set) var dragSessions = DragSessions()
+    package private(set) var dragSessions = DragSessions()
 
     /// Configuration file surfaces that play a part in drag sessions: the
     /// session answers for them (they have no client).
@@ -131,7 +131,7 @@ public struct TouchSession: Sendable {
 
     /// Creates a session with no device; `recordsDebug` turns the engine's
     /// explanations (``DebugRecord``s) on.
-    public init(configuration: TouchdConfiguration = TouchdConfiguration(), recordsDebug: Bool = true) {
+    package init(configuration: TouchdConfiguration = TouchdConfiguration(), recordsDebug: Bool = true) {
         self.configuration = configuration
         fileConfiguration = configuration
         pipeline = TouchPipeline(screens: configuration.screenConfigurations)
@@ -156,20 +156,20 @@ public struct TouchSession: Sendable {
     }
 
     /// Whether the engine produces ``DebugRecord``s (they cost allocations).
-    public var recordsDebug: Bool {
+    package var recordsDebug: Bool {
         get { engine.recordsDebug }
         set { engine.recordsDebug = newValue }
     }
 
     /// The earliest time at which ``advance(to:into:)`` would do something.
-    public var nextDeadline: Timestamp? {
+    package var nextDeadline: Timestamp? {
         guard let d = dragSessions.nextDeadline else { return engine.nextDeadline }
         guard let e = engine.nextDeadline else { return d }
         return min(d, e)
     }
 
     /// The devices in service.
-    public var devices: [DeviceInfo] { pipeline.devices }
+    package var devices: [DeviceInfo] { pipeline.devices }
 
     // MARK: Devices
 
@@ -183,7 +183,7 @@ public struct TouchSession: Sendable {
     /// zeros, and a contact already down then is ignored until it lifts
     /// (semantics §9, "the first touch is where the finger is").
     @discardableResult
-    public mutating func addDevice<Sink: SessionSink>(
+    package mutating func addDevice<Sink: SessionSink>(
         _ id: DeviceID, description: DeviceDescription, at time: Timestamp,
         syspath: String? = nil, udevProperties: [String: String] = [:], settings: DeviceSettings? = nil,
         state: DeviceState? = nil, into sink: inout Sink
@@ -210,7 +210,7 @@ public struct TouchSession: Sendable {
     /// recordings start (``ReplayFeed/startTime``). Returns why it is
     /// ignored, if it is.
     @discardableResult
-    public mutating func addRecordedDevice<Sink: SessionSink>(
+    package mutating func addRecordedDevice<Sink: SessionSink>(
         _ id: DeviceID, _ device: RecordedDevice, at time: Timestamp, into sink: inout Sink
     ) -> String? {
         addDevice(id, description: device.description, at: time, udevProperties: device.description.udevProperties,
@@ -219,7 +219,7 @@ public struct TouchSession: Sendable {
 
     /// A device's udev properties or settings changed: when its mapping did,
     /// its touches are cancelled and it is mapped anew.
-    public mutating func changeDevice<Sink: SessionSink>(
+    package mutating func changeDevice<Sink: SessionSink>(
         _ id: DeviceID, udevProperties: [String: String], settings: DeviceSettings, at time: Timestamp,
         into sink: inout Sink
     ) {
@@ -242,7 +242,7 @@ public struct TouchSession: Sendable {
     }
 
     /// Removes a device: its touches are cancelled.
-    public mutating func removeDevice<Sink: SessionSink>(_ id: DeviceID, at time: Timestamp, into sink: inout Sink) {
+    package mutating func removeDevice<Sink: SessionSink>(_ id: DeviceID, at time: Timestamp, into sink: inout Sink) {
         known.removeAll { $0.id == id }
         guard let info = pipeline.device(id) else { return }
         if let frame = pipeline.removeDevice(id, at: max(time, lastTime)) { run(frame, into: &sink) }
@@ -253,12 +253,12 @@ public struct TouchSession: Sendable {
     /// Sends `id`'s contacts to a pass-through mirror from now on (touches
     /// that begin afterwards): the outputs then carry ``EngineOutput/mirror(_:)``
     /// events, what the app world may see of each contact (semantics §9).
-    public mutating func mirror(_ id: DeviceID) {
+    package mutating func mirror(_ id: DeviceID) {
         engine.mirroredDevices.insert(id)
     }
 
     /// Stops mirroring `id` (touches that begin afterwards).
-    public mutating func stopMirroring(_ id: DeviceID) {
+    package mutating func stopMirroring(_ id: DeviceID) {
         engine.mirroredDevices.remove(id)
     }
 
@@ -266,7 +266,7 @@ public struct TouchSession: Sendable {
     /// was plugged in or opened (a replay pass begins anew): what its events
     /// changed is forgotten. Call ``finishTouches(at:into:)`` first; devices
     /// stay in service and nothing is announced.
-    public mutating func restartDevices() {
+    package mutating func restartDevices() {
         for info in pipeline.devices {
             let state = known.first { $0.id == info.id }?.state
             pipeline.addDevice(info.id, description: info.description, mapping: info.mapping, state: state)
@@ -284,7 +284,7 @@ public struct TouchSession: Sendable {
 
     /// Feeds events of one device, in order; every frame they complete goes
     /// through the engine.
-    public mutating func handle<Sink: SessionSink>(_ events: [InputEvent], from device: DeviceID, into sink: inout Sink) {
+    package mutating func handle<Sink: SessionSink>(_ events: [InputEvent], from device: DeviceID, into sink: inout Sink) {
         var next = 0
         while next < events.count {
             let (frame, after) = pipeline.process(events, startingAt: next, from: device)
@@ -296,7 +296,7 @@ public struct TouchSession: Sendable {
     /// Brings a device back in step after the kernel dropped events
     /// (`SYN_DROPPED`), from the device's state as re-read: touches whose
     /// contact vanished are cancelled, new ones begin.
-    public mutating func resync<Sink: SessionSink>(
+    package mutating func resync<Sink: SessionSink>(
         _ id: DeviceID, slots: [SlotSnapshot], keysDown: [UInt16], axisValues: [UInt16: Int32],
         droppedAt time: Timestamp, into sink: inout Sink
     ) {
@@ -307,7 +307,7 @@ public struct TouchSession: Sendable {
     }
 
     /// Fires the deadlines up to `time` (long presses, tap windows), each at its own time.
-    public mutating func advance<Sink: SessionSink>(to time: Timestamp, into sink: inout Sink) {
+    package mutating func advance<Sink: SessionSink>(to time: Timestamp, into sink: inout Sink) {
         lastTime = max(lastTime, time)
         outputs.removeAll(keepingCapacity: true)
         engine.advance(to: time, into: &outputs)
@@ -325,7 +325,7 @@ public struct TouchSession: Sendable {
 
     /// Cancels every touch still down (end of a recording, shutdown) and
     /// fires the deadlines up to `time`.
-    public mutating func finishTouches<Sink: SessionSink>(at time: Timestamp, into sink: inout Sink) {
+    package mutating func finishTouches<Sink: SessionSink>(at time: Timestamp, into sink: inout Sink) {
         for frame in pipeline.finish(at: max(time, lastTime)) { run(frame, into: &sink) }
         advance(to: time, into: &sink)
     }
@@ -333,14 +333,14 @@ public struct TouchSession: Sendable {
     /// Fires every pending deadline, each at its own time (the end of the
     /// input: a long press still held, a double-tap window). Deadlines that
     /// keep renewing themselves stop after 10 000.
-    public mutating func runDownDeadlines<Sink: SessionSink>(into sink: inout Sink) {
+    package mutating func runDownDeadlines<Sink: SessionSink>(into sink: inout Sink) {
         fireDeadlines(upTo: nil, into: &sink)
     }
 
     /// Fires each deadline due up to `limit` (every one when nil) at its own
     /// time, in order. Bounded, so that a deadline that keeps coming back
     /// cannot hold a driver.
-    public mutating func fireDeadlines<Sink: SessionSink>(upTo limit: Timestamp?, into sink: inout Sink) {
+    package mutating func fireDeadlines<Sink: SessionSink>(upTo limit: Timestamp?, into sink: inout Sink) {
         var fired = 0
         while let deadline = nextDeadline, limit.map({ deadline <= $0 }) ?? true, fired < 10_000 {
             advance(to: deadline, into: &sink)
@@ -422,14 +422,14 @@ public struct TouchSession: Sendable {
     // MARK: Drag sessions
 
     /// Sets what a surface does in drag sessions (semantics §12).
-    public mutating func setDragRoles(_ roles: DragRoles, of surface: SurfaceID, owner: String) {
+    package mutating func setDragRoles(_ roles: DragRoles, of surface: SurfaceID, owner: String) {
         dragSessions.setRoles(roles, of: surface, owner: owner)
         engine.setCompact(roles.compact, surface: surface)
     }
 
     /// A client answers a drag session's request with items (``DragSessions/offerItems(_:request:from:at:engine:into:)``),
     /// at the time of the last frame or deadline.
-    public mutating func offerDragItems<Sink: SessionSink>(
+    package mutating func offerDragItems<Sink: SessionSink>(
         _ items: [DragItem], request: Int, from owner: String, into sink: inout Sink
     ) throws(DragRequestError) {
         dragEvents.removeAll(keepingCapacity: true)
@@ -438,13 +438,13 @@ public struct TouchSession: Sendable {
     }
 
     /// The target under a session's touch proposes an operation (``DragSessions/propose(_:session:from:)``).
-    public mutating func proposeDrop(_ operation: DropOperation, session: Int, from owner: String) throws(DragRequestError) {
+    package mutating func proposeDrop(_ operation: DropOperation, session: Int, from owner: String) throws(DragRequestError) {
         try dragSessions.propose(operation, session: session, from: owner, at: lastTime)
     }
 
     /// The same, and the decision goes to `sink` at once (an observer sees the
     /// proposal without waiting for the touch to move).
-    public mutating func proposeDrop<Sink: SessionSink>(
+    package mutating func proposeDrop<Sink: SessionSink>(
         _ operation: DropOperation, session: Int, from owner: String, into sink: inout Sink
     ) throws(DragRequestError) {
         try dragSessions.propose(operation, session: session, from: owner, at: lastTime)
@@ -459,7 +459,7 @@ public struct TouchSession: Sendable {
     ///
     /// - Throws: the configuration error when the engine's configuration with
     ///   the surface would not be valid (nothing changes then).
-    public mutating func upsertSurface<Sink: SessionSink>(_ surface: SurfaceConfiguration, into sink: inout Sink)
+    package mutating func upsertSurface<Sink: SessionSink>(_ surface: SurfaceConfiguration, into sink: inout Sink)
         throws(GestureConfigurationError) {
         var candidate = engine.configuration
         if let i = candidate.surfaces.firstIndex(where: { $0.id == surface.id }) {
@@ -478,7 +478,7 @@ public struct TouchSession: Sendable {
     }
 
     /// Removes a surface registered at runtime; its active recognizers are cancelled.
-    public mutating func removeSurface<Sink: SessionSink>(_ id: SurfaceID, into sink: inout Sink) {
+    package mutating func removeSurface<Sink: SessionSink>(_ id: SurfaceID, into sink: inout Sink) {
         addedSurfaces.removeAll { $0.id == id }
         let out = engine.removeSurface(id)
         if !out.isEmpty { deliver(out, into: &sink) }
@@ -488,7 +488,7 @@ public struct TouchSession: Sendable {
 
     /// Removes every surface registered at runtime by `owner` (a client that
     /// went away); their active recognizers are cancelled.
-    public mutating func removeSurfaces<Sink: SessionSink>(owner: String, into sink: inout Sink) {
+    package mutating func removeSurfaces<Sink: SessionSink>(owner: String, into sink: inout Sink) {
         // Its sessions end as `source-gone` before its surfaces' recognizers are cancelled.
         dragEvents.removeAll(keepingCapacity: true)
         dragSessions.ownerGone(owner, at: lastTime, into: &dragEvents)
@@ -513,7 +513,7 @@ public struct TouchSession: Sendable {
     ///
     /// - Throws: ``ConfigurationError`` when the new gestures do not fit the
     ///   surfaces registered at runtime (nothing changes then).
-    public mutating func reload<Sink: SessionSink>(_ new: TouchdConfiguration, into sink: inout Sink) throws(ConfigurationError) {
+    package mutating func reload<Sink: SessionSink>(_ new: TouchdConfiguration, into sink: inout Sink) throws(ConfigurationError) {
         // The latest change of each value wins (ScreenOverrides): what the new file changed drops out of the overrides.
         var overrides = screenOverrides
         let oldFile = fileConfiguration
@@ -575,7 +575,7 @@ public struct TouchSession: Sendable {
     /// ``Trace/RecordedScreenChange``) as the daemon applied it when recording.
     /// Returns what was wrong when the request cannot be applied (nothing changes then).
     @discardableResult
-    public mutating func applyRecordedScreenChange<Sink: SessionSink>(_ request: JSONValue, into sink: inout Sink) -> String? {
+    package mutating func applyRecordedScreenChange<Sink: SessionSink>(_ request: JSONValue, into sink: inout Sink) -> String? {
         let envelope: RequestEnvelope
         do {
             envelope = try RequestDecoder.decode(request)
@@ -600,7 +600,7 @@ public struct TouchSession: Sendable {
     /// these settings except where its file changed them (``ScreenOverrides``).
     ///
     /// - Throws: ``ScreenChangeError`` naming the entry at fault (nothing changes then).
-    public mutating func changeScreens<Sink: SessionSink>(_ change: ScreenChange, into sink: inout Sink) throws(ScreenChangeError) {
+    package mutating func changeScreens<Sink: SessionSink>(_ change: ScreenChange, into sink: inout Sink) throws(ScreenChangeError) {
         var overrides = screenOverrides
         try overrides.apply(change, file: fileConfiguration.screens)
         let effective = fileConfiguration.overlaid(with: overrides)
@@ -619,7 +619,7 @@ public struct TouchSession: Sendable {
     /// Takes what logind says of the seat (semantics §13): when the status changes, the engine
     /// quiets or wakes the shortcuts and edge swipes (cancelling those engaged), then the sink
     /// gets the new status, stamped with the last event's time.
-    public mutating func observeLogin<Sink: SessionSink>(_ report: LoginReport, into sink: inout Sink) {
+    package mutating func observeLogin<Sink: SessionSink>(_ report: LoginReport, into sink: inout Sink) {
         guard let status = lockPolicy.observe(report) else { return }
         sink.engineOutputs(engine.setSessionQuiet(status.quiet))
         sink.sessionChanged(status, at: lastTime)
@@ -669,7 +669,7 @@ extension TouchdConfiguration {
     /// it: screens changed, added or removed; device rules, surfaces and
     /// system gestures that name a screen by index follow it to its new
     /// index (those of a removed screen are dropped).
-    public func overlaid(with overrides: ScreenOverrides) -> TouchdConfiguration {
+    package func overlaid(with overrides: ScreenOverrides) -> TouchdConfiguration {
         guard !overrides.isEmpty else { return self }
         var c = self
         c.screens = overrides.screens(over: screens)

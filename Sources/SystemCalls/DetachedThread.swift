@@ -3,7 +3,7 @@ import Glibc
 
 /// A named thread of its own (pthreads, without Foundation's `Thread`: touchd
 /// does not load Foundation, see docs/performance.md, "Memory without Foundation").
-public enum DetachedThread {
+package enum DetachedThread {
     private final class Start {
         let name: String
         let body: @Sendable () -> Void
@@ -17,7 +17,7 @@ public enum DetachedThread {
     /// bytes: what `top -H` and /proc/PID/task/*/comm show).
     ///
     /// - Throws: `pthread_create`'s error when no thread could be started.
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
         let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -8,14 +8,14 @@ extension Syscall {
 
     /// `open(2)`: a new descriptor for `path` (`O_CREAT` uses `mode`).
     @inlinable
-    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemCallError) -> Int32 {
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemCallError) -> Int32 {
         try valueOrErrno("open") { Glibc.open(path, flags, mode) }
     }
 
     /// `close(2)`. Not retried on `EINTR`: Linux has released the descriptor by then,
     /// and a retry could close one another thread has just been given.
     @inlinable
-    public static func close(_ fd: Int32) throws(SystemCallError) {
+    package static func close(_ fd: Int32) throws(SystemCallError) {
         guard Glibc.close(fd) == -1 else { return }
         let err = errno
         if err == EINTR { return }
@@ -23,7 +23,7 @@ extension Syscall {
     }
 
     /// `pipe2(2)`: a pipe whose ends get `flags` (`O_CLOEXEC`, `O_NONBLOCK`) atomically.
-    public static func pipe(flags: Int32 = O_CLOEXEC) throws(SystemCallError) -> (read: Int32, write: Int32) {
+    package static func pipe(flags: Int32 = O_CLOEXEC) throws(SystemCallError) -> (read: Int32, write: Int32) {
         var ends: (Int32, Int32) = (-1, -1)
         try withUnsafeMutableBytes(of: &ends) { raw throws(SystemCallError) in
             try nothingOrErrno("pipe2") { pipe2(raw.baseAddress!.assumingMemoryBound(to: Int32.self), flags) }
@@ -33,12 +33,12 @@ extension Syscall {
 
     /// `fcntl(F_DUPFD_CLOEXEC)`: a close-on-exec duplicate of `fd`.
     @inlinable
-    public static func duplicate(_ fd: Int32) throws(SystemCallError) -> Int32 {
+    package static func duplicate(_ fd: Int32) throws(SystemCallError) -> Int32 {
         try valueOrErrno("fcntl(F_DUPFD_CLOEXEC)") { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
     }
 
     /// `fcntl(F_GETFL)` then `fcntl(F_SETFL)` adding `O_NONBLOCK`.
-    public static func setNonBlocking(_ fd: Int32) throws(SystemCallError) {
+    package static func setNonBlocking(_ fd: Int32) throws(SystemCallError) {
         let flags = try valueOrErrno("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
         guard flags & O_NONBLOCK == 0 else { return }
         try nothingOrErrno("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
@@ -49,14 +49,14 @@ extension Syscall {
     /// `read(2)` into `buffer`: the bytes read (0 at end of file), or
     /// ``Outcome/wouldBlock`` when a non-blocking descriptor has nothing.
     @inlinable
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Outcome<Int> {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Outcome<Int> {
         try outcomeOrErrno("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
 
     /// `write(2)` of `bytes`: the bytes written (maybe fewer than given), or
     /// ``Outcome/wouldBlock`` when a non-blocking descriptor takes none.
     @inlinable
-    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Outcome<Int> {
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Outcome<Int> {
         try outcomeOrErrno("write") { Glibc.write(fd, bytes.baseAddress, bytes.count) }
     }
 
@@ -64,7 +64,7 @@ extension Syscall {
     /// continues where it stopped). For blocking descriptors: `EAGAIN` is an
     /// error here, with the bytes before it written.
     @inlinable
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
@@ -77,7 +77,7 @@ extension Syscall {
     }
 
     /// ``writeAll(_:_:)-(_,UnsafeRawBufferPointer)`` of an array's bytes.
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
         // Array's withUnsafeBytes rethrows untyped: the error is carried out by hand.
         var failure: SystemCallError?
         bytes.withUnsafeBytes { raw in
@@ -89,7 +89,7 @@ extension Syscall {
     // MARK: Files
 
     /// `stat(2)`, or `lstat(2)` when `followingLinks` is false (the link itself).
-    public static func status(of path: String, followingLinks: Bool = true) throws(SystemCallError) -> stat {
+    package static func status(of path: String, followingLinks: Bool = true) throws(SystemCallError) -> stat {
         var st = stat()
         if followingLinks {
             try nothingOrErrno("stat") { stat(path, &st) }
@@ -99,29 +99,53 @@ extension Syscall {
         return st
     }
 
+    /// `fstat(2)`: the status of the file `fd` is open on.
+    package static func status(ofDescriptor fd: Int32) throws(SystemCallError) -> stat {
+        var st = stat()
+        try nothingOrErrno("fstat") { fstat(fd, &st) }
+        return st
+    }
+
+    /// `mkdir(2)`; a directory already there is not an error.
+    package static func makeDirectory(_ path: String, mode: mode_t = 0o755) throws(SystemCallError) {
+        do {
+            try nothingOrErrno("mkdir") { mkdir(path, mode) }
+        } catch where error.errno == EEXIST {
+            return
+        }
+    }
+
+    /// `getenv(3)`: the variable's value, nil when it is not set.
+    package static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// `getpid(2)`.
+    package static func processID() -> Int32 { getpid() }
+
     /// `access(2)`: throws unless the calling process may access `path` as `mode`
     /// says (`R_OK`, `W_OK`, `X_OK`, `F_OK`), checked with its real user and group.
-    public static func access(_ path: String, _ mode: Int32) throws(SystemCallError) {
+    package static func access(_ path: String, _ mode: Int32) throws(SystemCallError) {
         try nothingOrErrno("access") { Glibc.access(path, mode) }
     }
 
     /// `unlink(2)`.
-    public static func unlink(_ path: String) throws(SystemCallError) {
+    package static func unlink(_ path: String) throws(SystemCallError) {
         try nothingOrErrno("unlink") { Glibc.unlink(path) }
     }
 
     /// `rename(2)`: `from` replaces `to` atomically.
-    public static func rename(_ from: String, to: String) throws(SystemCallError) {
+    package static func rename(_ from: String, to: String) throws(SystemCallError) {
         try nothingOrErrno("rename") { Glibc.rename(from, to) }
     }
 
     /// `chmod(2)`.
-    public static func chmod(_ path: String, mode: mode_t) throws(SystemCallError) {
+    package static func chmod(_ path: String, mode: mode_t) throws(SystemCallError) {
         try nothingOrErrno("chmod") { Glibc.chmod(path, mode) }
     }
 
     /// `chown(2)` of the group only (the owner is left as it is).
-    public static func chown(_ path: String, group: gid_t) throws(SystemCallError) {
+    package static func chown(_ path: String, group: gid_t) throws(SystemCallError) {
         try nothingOrErrno("chown") { Glibc.chown(path, uid_t.max, group) }
     }
 }

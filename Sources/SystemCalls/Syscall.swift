@@ -20,31 +20,31 @@ import Glibc
 // allocation, no closure context.
 
 /// A system call that failed: which one, and its `errno`.
-public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The C function that failed (`poll`, `send`, `open`).
-    public var call: String
+    package var call: String
     /// Its `errno` (never `EINTR`: interrupted calls are retried).
-    public var errno: Int32
+    package var errno: Int32
 
     /// Creates an error.
     @inlinable
-    public init(call: String, errno: Int32) {
+    package init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno
     }
 
     /// `call: strerror (errno N)`, e.g. `read: Bad file descriptor (errno 9)`.
-    public var description: String {
+    package var description: String {
         let text = strerror(errno).map { String(cString: $0) } ?? "unknown error"
         return "\(call): \(text) (errno \(errno))"
     }
 }
 
 /// The system calls touchd makes, one thin function each (see the target's notes above).
-public enum Syscall {
+package enum Syscall {
     /// What a call on a descriptor that may be non-blocking did.
     @frozen
-    public enum Outcome<Value> {
+    package enum Outcome<Value> {
         /// The call completed with this result.
         case done(Value)
         /// `EAGAIN` / `EWOULDBLOCK`: the descriptor is not ready; nothing was transferred.
@@ -91,7 +91,7 @@ public enum Syscall {
     /// Retries `body` while it returns `-EINTR`, for libraries that report
     /// failures as negative errno values (libevdev); returns its last result.
     @inlinable @inline(__always)
-    public static func retryingNegatedInterrupt(_ body: () -> Int32) -> Int32 {
+    package static func retryingNegatedInterrupt(_ body: () -> Int32) -> Int32 {
         var result: Int32
         repeat { result = body() } while result == -EINTR
         return result

@@ -9,7 +9,7 @@ extension Syscall {
     /// deadline, and retrying here for the time left would cost a clock read
     /// on every wait (a system call where the clock has no vDSO path).
     @inlinable
-    public static func poll(_ fds: UnsafeMutableBufferPointer<pollfd>, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int {
+    package static func poll(_ fds: UnsafeMutableBufferPointer<pollfd>, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int {
         let ready = Glibc.poll(fds.baseAddress, nfds_t(fds.count), timeoutMilliseconds)
         if ready >= 0 { return Int(ready) }
         let err = errno
@@ -19,7 +19,7 @@ extension Syscall {
 
     /// ``poll(_:timeoutMilliseconds:)`` of one descriptor: 1 when it is ready, 0 when the time passed.
     @inlinable
-    public static func poll(_ fd: inout pollfd, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int {
+    package static func poll(_ fd: inout pollfd, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int {
         try withUnsafeMutablePointer(to: &fd) { pointer throws(SystemCallError) in
             try poll(UnsafeMutableBufferPointer(start: pointer, count: 1), timeoutMilliseconds: timeoutMilliseconds)
         }
@@ -27,7 +27,7 @@ extension Syscall {
 
     /// `clock_gettime(2)` of `clock` (the clocks touchd reads always exist, so it cannot fail).
     @inlinable
-    public static func clockTime(_ clock: clockid_t = CLOCK_MONOTONIC) -> timespec {
+    package static func clockTime(_ clock: clockid_t = CLOCK_MONOTONIC) -> timespec {
         var ts = timespec()
         _ = clock_gettime(clock, &ts)
         return ts
@@ -42,7 +42,7 @@ extension Syscall {
 
     /// `clock_nanosleep(2)` until `time` on `clock` (at once when it has
     /// passed); a signal does not end the sleep early.
-    public static func sleep(until time: timespec, clock: clockid_t = CLOCK_MONOTONIC) throws(SystemCallError) {
+    package static func sleep(until time: timespec, clock: clockid_t = CLOCK_MONOTONIC) throws(SystemCallError) {
         var deadline = time
         while true {
             // Returns the error number itself rather than setting errno.
@@ -53,7 +53,7 @@ extension Syscall {
     }
 
     /// Sleeps for `milliseconds` on `CLOCK_MONOTONIC`, signals or not.
-    public static func sleep(milliseconds: Int) throws(SystemCallError) {
+    package static func sleep(milliseconds: Int) throws(SystemCallError) {
         let now = monotonicNanoseconds() + Int64(milliseconds) * 1_000_000
         try sleep(until: timespec(tv_sec: Int(now / 1_000_000_000), tv_nsec: Int(now % 1_000_000_000)))
     }
@@ -61,14 +61,14 @@ extension Syscall {
     // MARK: Scheduling
 
     /// `sched_setscheduler(2)` of the calling thread (pid 0: Linux schedules threads).
-    public static func setScheduler(policy: Int32, priority: Int32) throws(SystemCallError) {
+    package static func setScheduler(policy: Int32, priority: Int32) throws(SystemCallError) {
         var param = sched_param()
         param.sched_priority = priority
         try nothingOrErrno("sched_setscheduler") { sched_setscheduler(0, policy, &param) }
     }
 
     /// `sched_getscheduler(2)` and `sched_getparam(2)` of the calling thread.
-    public static func scheduler() throws(SystemCallError) -> (policy: Int32, priority: Int32) {
+    package static func scheduler() throws(SystemCallError) -> (policy: Int32, priority: Int32) {
         var param = sched_param()
         try nothingOrErrno("sched_getparam") { sched_getparam(0, &param) }
         let policy = try valueOrErrno("sched_getscheduler") { sched_getscheduler(0) }

@@ -5,21 +5,21 @@
 
 /// The attributes of the sections that matched one device, later sections
 /// overriding earlier ones key by key, each with the section it came from.
-public struct QuirkAttributes: Hashable, Sendable {
+package struct QuirkAttributes: Hashable, Sendable {
     /// One applied key: its value and where it came from.
-    public struct Entry: Hashable, Sendable {
+    package struct Entry: Hashable, Sendable {
         /// `AttrSizeHint`, `ModelAppleTouchpad`...
-        public var key: String
+        package var key: String
         /// The value as written.
-        public var value: String
+        package var value: String
         /// The file it came from.
-        public var file: String
+        package var file: String
         /// Its line in the file.
-        public var line: Int
+        package var line: Int
         /// The section's name.
-        public var section: String
+        package var section: String
         /// Creates an entry.
-        public init(key: String, value: String, file: String, line: Int, section: String) {
+        package init(key: String, value: String, file: String, line: Int, section: String) {
             self.key = key
             self.value = value
             self.file = file
@@ -27,39 +27,39 @@ public struct QuirkAttributes: Hashable, Sendable {
             self.section = section
         }
         /// `AttrSizeHint=104x75 (50-system-apple.quirks:8 [Apple Touchpads USB])`.
-        public var description: String { "\(key)=\(value) (\(file):\(line) [\(section)])" }
+        package var description: String { "\(key)=\(value) (\(file):\(line) [\(section)])" }
     }
 
     /// The applied keys in first-seen order.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
 
     /// Creates an empty set.
-    public init() {}
+    package init() {}
 
     /// Sets the entry's key (replacing an earlier value of that key).
-    public mutating func set(_ e: Entry) {
+    package mutating func set(_ e: Entry) {
         if let i = entries.firstIndex(where: { $0.key == e.key }) { entries[i] = e } else { entries.append(e) }
     }
 
     /// The entry for `key`, if any.
-    public subscript(key: String) -> Entry? { entries.first { $0.key == key } }
+    package subscript(key: String) -> Entry? { entries.first { $0.key == key } }
 
     /// `AttrSizeHint` in mm.
-    public var sizeHint: SizeMM? { self["AttrSizeHint"].flatMap { Self.dimensions($0.value) }.map { SizeMM(width: Double($0.0), height: Double($0.1)) } }
+    package var sizeHint: SizeMM? { self["AttrSizeHint"].flatMap { Self.dimensions($0.value) }.map { SizeMM(width: Double($0.0), height: Double($0.1)) } }
     /// `AttrResolutionHint` in units per mm (x, y).
-    public var resolutionHint: (x: Int32, y: Int32)? { self["AttrResolutionHint"].flatMap { Self.dimensions($0.value) }.map { (Int32($0.0), Int32($0.1)) } }
+    package var resolutionHint: (x: Int32, y: Int32)? { self["AttrResolutionHint"].flatMap { Self.dimensions($0.value) }.map { (Int32($0.0), Int32($0.1)) } }
 
     /// `AttrEventCode` and `AttrInputProp`: what the device is made to have or lack.
-    public var capabilityChanges: QuirkCapabilityChanges {
+    package var capabilityChanges: QuirkCapabilityChanges {
         QuirkCapabilityChanges(eventCodes: self["AttrEventCode"]?.value, inputProperties: self["AttrInputProp"]?.value)
     }
 
     /// Whether `ModelPressurePad=1`: the pad reports force, not contact, as pressure.
-    public var isPressurePad: Bool { self["ModelPressurePad"]?.value == "1" }
+    package var isPressurePad: Bool { self["ModelPressurePad"]?.value == "1" }
 
     /// What makes a contact a contact, or a palm (docs/udev.md). On a pressure pad
     /// pressure decides neither, as in libinput (a light finger is still a finger).
-    public var contactThresholds: ContactThresholds {
+    package var contactThresholds: ContactThresholds {
         var t = ContactThresholds()
         if let r = self["AttrPressureRange"].flatMap({ Self.range($0.value) }), r.high > r.low, !isPressurePad { t.pressure = r }
         if let r = self["AttrTouchSizeRange"].flatMap({ Self.range($0.value) }), r.high > r.low { t.touchSize = r }
@@ -72,7 +72,7 @@ public struct QuirkAttributes: Hashable, Sendable {
     /// (which set ``DeviceMapping/sizeMM`` first, if at all): when the device reports
     /// no resolution and nothing set a size, `AttrResolutionHint` (units per mm) or else
     /// `AttrSizeHint` (mm) gives it; the contact thresholds apply; the quirks are recorded.
-    public func apply(to mapping: inout DeviceMapping, description d: DeviceDescription) {
+    package func apply(to mapping: inout DeviceMapping, description d: DeviceDescription) {
         mapping.quirks = self
         mapping.contactThresholds = contactThresholds
         guard mapping.sizeMM == nil, !Self.reportsResolution(d) else { return }
@@ -89,7 +89,7 @@ public struct QuirkAttributes: Hashable, Sendable {
     }
 
     /// Whether a position axis reports a resolution (quirk hints apply only when none does).
-    public static func reportsResolution(_ d: DeviceDescription) -> Bool {
+    package static func reportsResolution(_ d: DeviceDescription) -> Bool {
         let axes = [EventCode.absMTPositionX, EventCode.absMTPositionY, EventCode.absX, EventCode.absY]
         return axes.contains { (d.absInfo[$0]?.resolution ?? 0) > 0 }
     }
@@ -112,21 +112,21 @@ public struct QuirkAttributes: Hashable, Sendable {
 /// Pressure and touch-size limits that decide what is a contact and what is
 /// a palm (libinput's `AttrPressureRange`, `AttrTouchSizeRange`,
 /// `AttrPalmPressureThreshold`, `AttrPalmSizeThreshold`), in raw axis units.
-public struct ContactThresholds: Hashable, Sendable {
+package struct ContactThresholds: Hashable, Sendable {
     /// A contact begins above `high` pressure and ends below `low`.
-    public var pressure: (high: Int32, low: Int32)?
+    package var pressure: (high: Int32, low: Int32)?
     /// A contact begins above `high` touch major and ends below `low`.
-    public var touchSize: (high: Int32, low: Int32)?
+    package var touchSize: (high: Int32, low: Int32)?
     /// At or above this pressure a contact is a palm.
-    public var palmPressure: Int32?
+    package var palmPressure: Int32?
     /// At or above this touch major a contact is a palm.
-    public var palmSize: Int32?
+    package var palmSize: Int32?
 
     /// No limits: every reported contact is one.
-    public init() {}
+    package init() {}
 
     /// Whether any limit is set.
-    public var isEmpty: Bool { pressure == nil && touchSize == nil && palmPressure == nil && palmSize == nil }
+    package var isEmpty: Bool { pressure == nil && touchSize == nil && palmPressure == nil && palmSize == nil }
 
     /// Whether a present contact touches: with hysteresis, a contact that touched keeps
     /// touching down to `low`, a new one needs more than `high`. Values the contact does
@@ -149,14 +149,14 @@ public struct ContactThresholds: Hashable, Sendable {
     }
 
     /// Equal limits.
-    public static func == (a: ContactThresholds, b: ContactThresholds) -> Bool {
+    package static func == (a: ContactThresholds, b: ContactThresholds) -> Bool {
         a.pressure?.high == b.pressure?.high && a.pressure?.low == b.pressure?.low
             && a.touchSize?.high == b.touchSize?.high && a.touchSize?.low == b.touchSize?.low
             && a.palmPressure == b.palmPressure && a.palmSize == b.palmSize
     }
 
     /// Hashes the limits.
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         h.combine(pressure?.high); h.combine(pressure?.low); h.combine(touchSize?.high); h.combine(touchSize?.low)
         h.combine(palmPressure); h.combine(palmSize)
     }
@@ -166,24 +166,24 @@ public struct ContactThresholds: Hashable, Sendable {
 /// `+BTN_RIGHT`, `-EV_KEY:0x118`) and `AttrInputProp` (`+INPUT_PROP_SEMI_MT`):
 /// libinput makes the device look as if it had (or lacked) them, and drops the
 /// events of disabled codes. Names touchd does not know are left out, not errors.
-public struct QuirkCapabilityChanges: Hashable, Sendable {
+package struct QuirkCapabilityChanges: Hashable, Sendable {
     /// One change of an event type (all its codes when `code` is nil) or code.
-    public struct CodeChange: Hashable, Sendable {
+    package struct CodeChange: Hashable, Sendable {
         /// True for `+`, false for `-`.
-        public var enable: Bool
+        package var enable: Bool
         /// The event type.
-        public var type: EventType
+        package var type: EventType
         /// The code, or nil for the whole type.
-        public var code: UInt16?
+        package var code: UInt16?
     }
 
     /// Code changes in the order written.
-    public var codes: [CodeChange] = []
+    package var codes: [CodeChange] = []
     /// Property changes (`INPUT_PROP_*` numbers) in the order written.
-    public var properties: [(enable: Bool, number: Int)] = []
+    package var properties: [(enable: Bool, number: Int)] = []
 
     /// Creates the changes of `AttrEventCode` and `AttrInputProp` values.
-    public init(eventCodes: String?, inputProperties: String?) {
+    package init(eventCodes: String?, inputProperties: String?) {
         for item in Self.items(eventCodes) {
             guard let (enable, name) = Self.sign(item), let change = Self.code(name, enable: enable) else { continue }
             codes.append(change)
@@ -199,10 +199,10 @@ public struct QuirkCapabilityChanges: Hashable, Sendable {
     }
 
     /// Whether there is nothing to change.
-    public var isEmpty: Bool { codes.isEmpty && properties.isEmpty }
+    package var isEmpty: Bool { codes.isEmpty && properties.isEmpty }
 
     /// `d` with the changes applied.
-    public func applied(to d: DeviceDescription) -> DeviceDescription {
+    package func applied(to d: DeviceDescription) -> DeviceDescription {
         var d = d
         for c in codes {
             if let code = c.code {
@@ -223,7 +223,7 @@ public struct QuirkCapabilityChanges: Hashable, Sendable {
     }
 
     /// The codes whose events are dropped (disabled codes, all codes of disabled types).
-    public var disabled: DisabledCodes {
+    package var disabled: DisabledCodes {
         var out = DisabledCodes()
         for c in codes {
             if let code = c.code {
@@ -238,12 +238,12 @@ public struct QuirkCapabilityChanges: Hashable, Sendable {
     }
 
     /// Equal changes.
-    public static func == (a: Self, b: Self) -> Bool {
+    package static func == (a: Self, b: Self) -> Bool {
         a.codes == b.codes && a.properties.map(\.enable) == b.properties.map(\.enable) && a.properties.map(\.number) == b.properties.map(\.number)
     }
 
     /// Hashes the changes.
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         h.combine(codes)
         for p in properties { h.combine(p.enable); h.combine(p.number) }
     }
@@ -290,17 +290,17 @@ public struct QuirkCapabilityChanges: Hashable, Sendable {
 }
 
 /// Event codes a device's quirks disabled: their events are dropped before they reach a tracker.
-public struct DisabledCodes: Hashable, Sendable {
+package struct DisabledCodes: Hashable, Sendable {
     /// Whole types.
-    public var types: Set<EventType> = []
+    package var types: Set<EventType> = []
     /// Single codes per type.
-    public var codes: [EventType: CodeSet] = [:]
+    package var codes: [EventType: CodeSet] = [:]
     /// Nothing disabled.
-    public init() {}
+    package init() {}
     /// Whether nothing is disabled.
-    public var isEmpty: Bool { types.isEmpty && codes.values.allSatisfy(\.isEmpty) }
+    package var isEmpty: Bool { types.isEmpty && codes.values.allSatisfy(\.isEmpty) }
     /// Whether events of `type`/`code` are dropped.
-    @inlinable public func contains(_ type: EventType, _ code: UInt16) -> Bool {
+    @inlinable package func contains(_ type: EventType, _ code: UInt16) -> Bool {
         types.contains(type) || (codes[type]?.contains(code) ?? false)
     }
 }

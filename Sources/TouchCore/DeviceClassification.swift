@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// How a device reports finger contacts.
-public enum ContactProtocol: Hashable, Sendable {
+package enum ContactProtocol: Hashable, Sendable {
     /// Multitouch protocol B: `ABS_MT_SLOT` selects one of `slots` slots
     /// (at most ``maxSlots``).
     case slotted(slots: Int)
@@ -16,57 +16,57 @@ public enum ContactProtocol: Hashable, Sendable {
     /// hostile uinput device) gets this many; events for slots beyond are
     /// dropped like those of any out-of-range slot. Without the limit such a
     /// device exhausted memory when added (found by fuzz-pipeline-engine).
-    public static let maxSlots = 256
+    package static let maxSlots = 256
 }
 
 /// What a device is, decided from its description alone (see docs/touches.md
 /// for every rule and heuristic).
-public struct DeviceClassification: Hashable, Sendable {
+package struct DeviceClassification: Hashable, Sendable {
     /// `direct` or `indirect` when the device reports finger contacts, nil otherwise.
-    public var fingerType: TouchType?
+    package var fingerType: TouchType?
     /// True when the device reports pen tools.
-    public var hasStylus: Bool
+    package var hasStylus: Bool
     /// The pen tools the device declares (`[.pen]` when a pen is inferred without tool codes).
-    public var stylusTools: [Tool]
+    package var stylusTools: [Tool]
     /// The touch types the device produces, in `TouchType` order.
-    public var touchTypes: [TouchType]
+    package var touchTypes: [TouchType]
     /// How finger contacts are reported.
-    public var contactProtocol: ContactProtocol
+    package var contactProtocol: ContactProtocol
     /// `INPUT_PROP_SEMI_MT`: slots are bounding-box corners, not fingers.
-    public var isSemiMT: Bool
+    package var isSemiMT: Bool
     /// Most fingers the device can report: the larger of its slot count and its
     /// highest `BTN_TOOL_*TAP` finger count (1 for single-touch, 0 without fingers).
-    public var maxFingerCount: Int
+    package var maxFingerCount: Int
     /// False for devices that produce no touches (pads, keyboards, mice).
-    public var isTouchDevice: Bool
+    package var isTouchDevice: Bool
     /// Single-touch devices whose position arrives on `ABS_Z`/`ABS_RX` instead of
     /// `ABS_X`/`ABS_Y` (eGalax USB TouchController, heuristic H3).
-    public var usesSecondaryPositionAxes: Bool
+    package var usesSecondaryPositionAxes: Bool
     /// The key that reports contact on a single-touch device: `BTN_TOUCH`,
     /// `BTN_TOOL_FINGER` when there is no `BTN_TOUCH`, or `BTN_LEFT` (heuristic H6).
-    public var contactKey: UInt16
+    package var contactKey: UInt16
     /// A sentence explaining the decision.
-    public var reason: String
+    package var reason: String
     /// Why no touch can come from the device (nil for touch devices): no
     /// position axes, or axes whose absinfo has no range. Daemon and
     /// `touchctl devices` ignore such a device with this reason.
-    public var unusableReason: String?
+    package var unusableReason: String?
 
     /// The pen tool codes, in kernel order.
-    public static let penToolCodes: [(code: UInt16, tool: Tool)] = [
+    package static let penToolCodes: [(code: UInt16, tool: Tool)] = [
         (EventCode.btnToolPen, .pen), (EventCode.btnToolRubber, .eraser), (EventCode.btnToolBrush, .brush),
         (EventCode.btnToolPencil, .pencil), (EventCode.btnToolAirbrush, .airbrush),
         (EventCode.btnToolMouse, .mouse), (EventCode.btnToolLens, .lens),
     ]
 
     /// Finger-count tool codes and the count each stands for.
-    public static let fingerCountCodes: [(code: UInt16, count: Int)] = [
+    package static let fingerCountCodes: [(code: UInt16, count: Int)] = [
         (EventCode.btnToolFinger, 1), (EventCode.btnToolDoubleTap, 2), (EventCode.btnToolTripleTap, 3),
         (EventCode.btnToolQuadTap, 4), (EventCode.btnToolQuintTap, 5),
     ]
 
     /// Classifies a device from its description.
-    public init(_ description: DeviceDescription) {
+    package init(_ description: DeviceDescription) {
         let d = description
         let props = d.properties
         func axis(_ code: UInt16) -> Bool {

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: MIT
 /// The range and resolution of one absolute axis (`struct input_absinfo`
 /// without its current value, which neither trace format stores).
-public struct AbsInfo: Hashable, Sendable {
+package struct AbsInfo: Hashable, Sendable {
     /// Smallest value the axis reports.
-    public var minimum: Int32
+    package var minimum: Int32
     /// Largest value the axis reports.
-    public var maximum: Int32
+    package var maximum: Int32
     /// Noise filter width.
-    public var fuzz: Int32
+    package var fuzz: Int32
     /// Dead zone.
-    public var flat: Int32
+    package var flat: Int32
     /// Units per millimetre for positions, units per radian for angles; 0 = unknown.
-    public var resolution: Int32
+    package var resolution: Int32
 
     /// Creates an absinfo.
-    public init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
+    package init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
         self.minimum = minimum
         self.maximum = maximum
         self.fuzz = fuzz
@@ -23,49 +23,49 @@ public struct AbsInfo: Hashable, Sendable {
     }
 
     /// `maximum - minimum` as a Double (may be zero or negative for a broken device).
-    @inlinable public var span: Double { Double(maximum) - Double(minimum) }
+    @inlinable package var span: Double { Double(maximum) - Double(minimum) }
 }
 
 /// A set of event codes of one type (the kernel's capability bitmask).
-public struct CodeSet: Hashable, Sendable, Sequence {
+package struct CodeSet: Hashable, Sendable, Sequence {
     @usableFromInline var words: [UInt64]
 
     /// An empty set.
-    public init() { words = [] }
+    package init() { words = [] }
 
     /// A set holding `codes`.
-    public init(_ codes: some Sequence<UInt16>) {
+    package init(_ codes: some Sequence<UInt16>) {
         words = []
         for c in codes { insert(c) }
     }
 
     /// Adds a code.
-    public mutating func insert(_ code: UInt16) {
+    package mutating func insert(_ code: UInt16) {
         let w = Int(code >> 6)
         if w >= words.count { words.append(contentsOf: repeatElement(0, count: w - words.count + 1)) }
         words[w] |= 1 << UInt64(code & 63)
     }
 
     /// Removes a code.
-    public mutating func remove(_ code: UInt16) {
+    package mutating func remove(_ code: UInt16) {
         let w = Int(code >> 6)
         if w < words.count { words[w] &= ~(1 << UInt64(code & 63)) }
     }
 
     /// Whether the set holds `code`.
-    @inlinable public func contains(_ code: UInt16) -> Bool {
+    @inlinable package func contains(_ code: UInt16) -> Bool {
         let w = Int(code >> 6)
         return w < words.count && words[w] & (1 << UInt64(code & 63)) != 0
     }
 
     /// True when no code is set.
-    public var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+    package var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
 
     /// The codes, ascending.
-    public var codes: [UInt16] { Array(self) }
+    package var codes: [UInt16] { Array(self) }
 
     /// Iterates the codes in ascending order.
-    public func makeIterator() -> AnyIterator<UInt16> {
+    package func makeIterator() -> AnyIterator<UInt16> {
         var w = 0
         var bits: UInt64 = words.first ?? 0
         let words = self.words
@@ -83,7 +83,7 @@ public struct CodeSet: Hashable, Sendable, Sequence {
         }
     }
 
-    public static func == (a: CodeSet, b: CodeSet) -> Bool {
+    package static func == (a: CodeSet, b: CodeSet) -> Bool {
         let n = Swift.max(a.words.count, b.words.count)
         for i in 0..<n where (i < a.words.count ? a.words[i] : 0) != (i < b.words.count ? b.words[i] : 0) {
             return false
@@ -91,7 +91,7 @@ public struct CodeSet: Hashable, Sendable, Sequence {
         return true
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var end = words.count
         while end > 0 && words[end - 1] == 0 { end -= 1 }
         for i in 0..<end { hasher.combine(words[i]) }
@@ -99,17 +99,17 @@ public struct CodeSet: Hashable, Sendable, Sequence {
 }
 
 /// Bus type, vendor, product and version (`struct input_id`).
-public struct InputID: Hashable, Sendable {
+package struct InputID: Hashable, Sendable {
     /// `BUS_*` number (0x03 USB, 0x18 I2C, 0x11 i8042, 0x05 Bluetooth, 0x1d RMI).
-    public var bustype: UInt16
+    package var bustype: UInt16
     /// Vendor id.
-    public var vendor: UInt16
+    package var vendor: UInt16
     /// Product id.
-    public var product: UInt16
+    package var product: UInt16
     /// Version.
-    public var version: UInt16
+    package var version: UInt16
     /// Creates an input id.
-    public init(bustype: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0) {
+    package init(bustype: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0) {
         self.bustype = bustype
         self.vendor = vendor
         self.product = product
@@ -120,25 +120,25 @@ public struct InputID: Hashable, Sendable {
 /// Everything known about an input device before any event arrives: what a
 /// trace header (evemu `N:/I:/P:/B:/A:` lines, libinput-record `evdev:`) or
 /// libevdev says about it.
-public struct DeviceDescription: Hashable, Sendable {
+package struct DeviceDescription: Hashable, Sendable {
     /// The kernel's device name.
-    public var name: String
+    package var name: String
     /// Bus, vendor, product, version.
-    public var id: InputID
+    package var id: InputID
     /// `INPUT_PROP_*` bits.
-    public var properties: InputProperties
+    package var properties: InputProperties
     /// Supported codes per event type. A type with no codes but present as a key is still "supported".
-    public var codes: [EventType: CodeSet]
+    package var codes: [EventType: CodeSet]
     /// Absinfo per `ABS_*` code.
-    public var absInfo: [UInt16: AbsInfo]
+    package var absInfo: [UInt16: AbsInfo]
     /// udev properties recorded with the device (libinput-record `udev.properties`), if any.
-    public var udevProperties: [String: String]
+    package var udevProperties: [String: String]
     /// The kernel's physical path (`EVIOCGPHYS`, e.g. `usb-0000:00:14.0-7/input0`) when
     /// read from a live device that has one; traces do not record it.
-    public var phys: String?
+    package var phys: String?
 
     /// Creates a description.
-    public init(
+    package init(
         name: String,
         id: InputID = InputID(),
         properties: InputProperties = [],
@@ -157,21 +157,21 @@ public struct DeviceDescription: Hashable, Sendable {
     }
 
     /// Whether the device declares `code` of `type`.
-    @inlinable public func supports(_ type: EventType, _ code: UInt16) -> Bool {
+    @inlinable package func supports(_ type: EventType, _ code: UInt16) -> Bool {
         codes[type]?.contains(code) ?? false
     }
 
     /// Whether the device declares any code of `type`.
-    public func supports(_ type: EventType) -> Bool { codes[type] != nil }
+    package func supports(_ type: EventType) -> Bool { codes[type] != nil }
 
     /// Number of multitouch slots (`ABS_MT_SLOT` max + 1), or 0 when the device has no slots.
-    public var slotCount: Int {
+    package var slotCount: Int {
         guard supports(.abs, EventCode.absMTSlot), let info = absInfo[EventCode.absMTSlot] else { return 0 }
         return max(0, Int(info.maximum) - Int(info.minimum) + 1)
     }
 
     /// Declares `code` of `type`, optionally with its absinfo.
-    public mutating func enable(_ type: EventType, _ code: UInt16, absInfo info: AbsInfo? = nil) {
+    package mutating func enable(_ type: EventType, _ code: UInt16, absInfo info: AbsInfo? = nil) {
         codes[type, default: CodeSet()].insert(code)
         if let info { absInfo[code] = info }
     }

@@ -4,9 +4,9 @@
 ///
 /// Order of operations for screen pixels (docs/units.md): normalise to 0...1
 /// -> calibration matrix -> rotation -> scale to the screen's pixels.
-public struct DeviceGeometry: Hashable, Sendable {
+package struct DeviceGeometry: Hashable, Sendable {
     /// Where the physical size came from.
-    public enum Source: String, Hashable, Sendable, Codable {
+    package enum Source: String, Hashable, Sendable, Codable {
         /// The axes' resolution (units per mm).
         case resolution
         /// A per-device override in the configuration.
@@ -18,25 +18,25 @@ public struct DeviceGeometry: Hashable, Sendable {
     }
 
     /// The horizontal position axis (`ABS_MT_POSITION_X` on multitouch devices, else `ABS_X`).
-    public var xAxis: AbsInfo
+    package var xAxis: AbsInfo
     /// The vertical position axis.
-    public var yAxis: AbsInfo
+    package var yAxis: AbsInfo
     /// Surface width in millimetres.
-    public var width: Double
+    package var width: Double
     /// Surface height in millimetres.
-    public var height: Double
+    package var height: Double
     /// Where ``width`` and ``height`` came from.
-    public var source: Source
+    package var source: Source
 
     /// Length in mm the longer axis is assumed to span when a device reports no
     /// resolution: 200 mm for touchscreens and pen tablets, 100 mm for touchpads.
-    public static func fallbackLongerSide(for classification: DeviceClassification) -> Double {
+    package static func fallbackLongerSide(for classification: DeviceClassification) -> Double {
         if classification.fingerType == .indirect && !classification.hasStylus { return 100 }
         return 200
     }
 
     /// Creates the geometry of a device; `override` (from ``DeviceMapping/sizeMM``) wins over resolution.
-    public init(_ description: DeviceDescription, classification: DeviceClassification, override: SizeMM? = nil) {
+    package init(_ description: DeviceDescription, classification: DeviceClassification, override: SizeMM? = nil) {
         let d = description
         let pair: (UInt16, UInt16)
         if d.absInfo[EventCode.absMTPositionX] != nil && d.absInfo[EventCode.absMTPositionY] != nil,
@@ -53,7 +53,7 @@ public struct DeviceGeometry: Hashable, Sendable {
     }
 
     /// Creates a geometry from two axes.
-    public init(xAxis: AbsInfo, yAxis: AbsInfo, fallbackLongerSide: Double = 200, override: SizeMM? = nil) {
+    package init(xAxis: AbsInfo, yAxis: AbsInfo, fallbackLongerSide: Double = 200, override: SizeMM? = nil) {
         self.xAxis = xAxis
         self.yAxis = yAxis
         let sx = max(xAxis.span, 0), sy = max(yAxis.span, 0)
@@ -77,43 +77,43 @@ public struct DeviceGeometry: Hashable, Sendable {
     }
 
     /// The physical size.
-    public var size: SizeMM { SizeMM(width: width, height: height) }
+    package var size: SizeMM { SizeMM(width: width, height: height) }
 
     /// Axis units per millimetre, horizontally and vertically (derived from the size, so fallbacks and overrides apply).
-    public var unitsPerMM: (x: Double, y: Double) {
+    package var unitsPerMM: (x: Double, y: Double) {
         (width > 0 ? max(xAxis.span, 0) / width : 0, height > 0 ? max(yAxis.span, 0) / height : 0)
     }
 
     /// A raw value on `axis` as 0...1 of its range (not clamped).
-    @inlinable public static func normalise(_ value: Int32, on axis: AbsInfo) -> Double {
+    @inlinable package static func normalise(_ value: Int32, on axis: AbsInfo) -> Double {
         let span = axis.span
         return span > 0 ? (Double(value) - Double(axis.minimum)) / span : 0
     }
 
     /// A raw position on the primary axes, normalised to 0...1.
-    @inlinable public func normalised(x: Int32, y: Int32) -> Point {
+    @inlinable package func normalised(x: Int32, y: Int32) -> Point {
         Point(x: Self.normalise(x, on: xAxis), y: Self.normalise(y, on: yAxis))
     }
 
     /// A normalised position in millimetres from the top-left corner (device axes).
-    @inlinable public func millimetres(normalised p: Point) -> Point {
+    @inlinable package func millimetres(normalised p: Point) -> Point {
         Point(x: p.x * width, y: p.y * height)
     }
 
     /// A raw position in millimetres from the top-left corner (device axes).
-    @inlinable public func millimetres(x: Int32, y: Int32) -> Point {
+    @inlinable package func millimetres(x: Int32, y: Int32) -> Point {
         millimetres(normalised: normalised(x: x, y: y))
     }
 
     /// A normalised position in screen pixels: calibration, then rotation
     /// (the device's, then the screen's turn undone), then scaling.
-    @inlinable public func screenPoint(normalised p: Point, mapping: DeviceMapping, screen: ScreenConfiguration) -> Point {
+    @inlinable package func screenPoint(normalised p: Point, mapping: DeviceMapping, screen: ScreenConfiguration) -> Point {
         let r = mapping.rotation.then(screen.rotation.inverse).apply(mapping.calibration.apply(p))
         return Point(x: r.x * Double(screen.width), y: r.y * Double(screen.height))
     }
 
     /// A raw position in screen pixels.
-    @inlinable public func screenPoint(x: Int32, y: Int32, mapping: DeviceMapping, screen: ScreenConfiguration) -> Point {
+    @inlinable package func screenPoint(x: Int32, y: Int32, mapping: DeviceMapping, screen: ScreenConfiguration) -> Point {
         screenPoint(normalised: normalised(x: x, y: y), mapping: mapping, screen: screen)
     }
 }

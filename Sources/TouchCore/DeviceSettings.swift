@@ -2,7 +2,7 @@
 /// Where one setting of a device came from (docs/udev.md, "Which setting
 /// wins"), so that `touchctl devices` and the log can say why: "screen 1
 /// from udev TOUCHD_SCREEN", "pass-through from touchd.yaml line 12".
-public enum SettingOrigin: Hashable, Sendable, CustomStringConvertible {
+package enum SettingOrigin: Hashable, Sendable, CustomStringConvertible {
     /// A key of the configuration file's device rules: its path
     /// (`devices[1].screen`), and the file and line when the configuration
     /// was read from a file.
@@ -17,7 +17,7 @@ public enum SettingOrigin: Hashable, Sendable, CustomStringConvertible {
 
     /// `configuration, FILE line N (devices[0].screen)`, `udev TOUCHD_SCREEN`,
     /// `libinput quirk`, `default`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .configuration(let key, let file, let line):
             guard let file, let line else { return "configuration (\(key))" }
@@ -29,7 +29,7 @@ public enum SettingOrigin: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the setting came from the configuration file.
-    public var isConfiguration: Bool {
+    package var isConfiguration: Bool {
         if case .configuration = self { return true }
         return false
     }
@@ -38,66 +38,66 @@ public enum SettingOrigin: Hashable, Sendable, CustomStringConvertible {
 /// How touchd uses one device, decided once for every path (the live daemon,
 /// `touchctl`, `touchd --replay`, offline replay): its mapping onto a screen,
 /// whether it is grabbed or passed through, and where each setting came from.
-public struct DeviceSettings: Hashable, Sendable {
+package struct DeviceSettings: Hashable, Sendable {
     /// Screen, rotation, calibration, size override and quirks, ready for
     /// ``TouchPipeline/addDevice(_:description:mapping:state:)``.
-    public var mapping = DeviceMapping()
+    package var mapping = DeviceMapping()
     /// Whether to take the exclusive grab (`EVIOCGRAB`).
-    public var grab = false
+    package var grab = false
     /// Whether the device is served to the compositor through a pass-through
     /// mirror (semantics §9): it is then grabbed as well.
-    public var passThrough = false
+    package var passThrough = false
     /// How a touch the app world has ends on the mirror when touchd takes it
     /// (configuration key `passThroughEnding`).
-    public var passThroughEnding = MirrorEnding.default
+    package var passThroughEnding = MirrorEnding.default
     /// Where each setting came from.
-    public var origins = Origins()
+    package var origins = Origins()
     /// Malformed or unusable udev properties that were skipped, each naming the device.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
 
     /// Where each setting of ``DeviceSettings`` came from.
-    public struct Origins: Hashable, Sendable {
+    package struct Origins: Hashable, Sendable {
         /// Of ``DeviceMapping/screen``.
-        public var screen = SettingOrigin.device
+        package var screen = SettingOrigin.device
         /// Of ``DeviceMapping/rotation``.
-        public var rotation = SettingOrigin.device
+        package var rotation = SettingOrigin.device
         /// Of ``DeviceMapping/calibration``.
-        public var calibration = SettingOrigin.device
+        package var calibration = SettingOrigin.device
         /// Of ``DeviceMapping/sizeMM`` (`.device` when it is nil: the pipeline
         /// uses the axis resolution or its documented fallback).
-        public var size = SettingOrigin.device
+        package var size = SettingOrigin.device
         /// Of ``DeviceSettings/grab``.
-        public var grab = SettingOrigin.device
+        package var grab = SettingOrigin.device
         /// Of ``DeviceSettings/passThrough``.
-        public var passThrough = SettingOrigin.device
+        package var passThrough = SettingOrigin.device
         /// Of ``DeviceSettings/passThroughEnding``.
-        public var passThroughEnding = SettingOrigin.device
+        package var passThroughEnding = SettingOrigin.device
 
         /// Every setting from the device or the default.
-        public init() {}
+        package init() {}
     }
 
     /// The defaults: screen 0, no grab, no pass-through, everything from the device.
-    public init(mapping: DeviceMapping = DeviceMapping()) {
+    package init(mapping: DeviceMapping = DeviceMapping()) {
         self.mapping = mapping
     }
 }
 
 /// What to do with a device: the one decision every path makes the same way.
-public enum DeviceSettingsDecision: Hashable, Sendable {
+package enum DeviceSettingsDecision: Hashable, Sendable {
     /// Leave it alone, for this reason.
     case ignore(reason: String)
     /// Read it with these settings.
     case use(DeviceSettings)
 
     /// The settings, nil when the device is ignored.
-    public var settings: DeviceSettings? {
+    package var settings: DeviceSettings? {
         if case .use(let s) = self { return s }
         return nil
     }
 
     /// Why the device is ignored, nil when it is used.
-    public var ignoredBecause: String? {
+    package var ignoredBecause: String? {
         if case .ignore(let reason) = self { return reason }
         return nil
     }

@@ -10,18 +10,18 @@
 /// (semantics §9, "the first touch is where the finger is"). The pipeline
 /// starts a device from this state instead
 /// (``TouchPipeline/addDevice(_:description:mapping:state:)``).
-public struct DeviceState: Hashable, Sendable {
+package struct DeviceState: Hashable, Sendable {
     /// Every slot's values (empty for a device without slots).
-    public var slots: [SlotSnapshot]
+    package var slots: [SlotSnapshot]
     /// The slot the next `ABS_MT_*` event applies to, nil without slots.
-    public var currentSlot: Int?
+    package var currentSlot: Int?
     /// `EV_KEY` codes down, ascending.
-    public var keysDown: [UInt16]
+    package var keysDown: [UInt16]
     /// Values of the non-multitouch absolute axes (`ABS_X`, `ABS_PRESSURE`, tilt...).
-    public var axisValues: [UInt16: Int32]
+    package var axisValues: [UInt16: Int32]
 
     /// Creates a state.
-    public init(slots: [SlotSnapshot] = [], currentSlot: Int? = nil, keysDown: [UInt16] = [], axisValues: [UInt16: Int32] = [:]) {
+    package init(slots: [SlotSnapshot] = [], currentSlot: Int? = nil, keysDown: [UInt16] = [], axisValues: [UInt16: Int32] = [:]) {
         self.slots = slots
         self.currentSlot = currentSlot
         self.keysDown = keysDown
@@ -30,7 +30,7 @@ public struct DeviceState: Hashable, Sendable {
 
     /// Whether a contact is down in this state: a slot holds one, or
     /// `BTN_TOUCH` is down. The pipeline ignores such a contact until it lifts.
-    public var hasContactDown: Bool {
+    package var hasContactDown: Bool {
         slots.contains(where: \.isActive) || keysDown.contains(EventCode.btnTouch)
     }
 }

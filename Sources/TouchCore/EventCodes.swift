@@ -1,41 +1,41 @@
 // SPDX-License-Identifier: MIT
 /// An evdev event type (`EV_*` in linux/input-event-codes.h).
-public struct EventType: RawRepresentable, Hashable, Comparable, Sendable {
+package struct EventType: RawRepresentable, Hashable, Comparable, Sendable {
     /// The kernel's number.
-    public var rawValue: UInt16
+    package var rawValue: UInt16
     /// Creates an event type from the kernel's number.
-    @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
-    @inlinable public static func < (a: EventType, b: EventType) -> Bool { a.rawValue < b.rawValue }
+    @inlinable package init(rawValue: UInt16) { self.rawValue = rawValue }
+    @inlinable package static func < (a: EventType, b: EventType) -> Bool { a.rawValue < b.rawValue }
 
     /// `EV_SYN`
-    public static let syn = EventType(rawValue: 0x00)
+    package static let syn = EventType(rawValue: 0x00)
     /// `EV_KEY`
-    public static let key = EventType(rawValue: 0x01)
+    package static let key = EventType(rawValue: 0x01)
     /// `EV_REL`
-    public static let rel = EventType(rawValue: 0x02)
+    package static let rel = EventType(rawValue: 0x02)
     /// `EV_ABS`
-    public static let abs = EventType(rawValue: 0x03)
+    package static let abs = EventType(rawValue: 0x03)
     /// `EV_MSC`
-    public static let msc = EventType(rawValue: 0x04)
+    package static let msc = EventType(rawValue: 0x04)
     /// `EV_SW`
-    public static let sw = EventType(rawValue: 0x05)
+    package static let sw = EventType(rawValue: 0x05)
     /// `EV_LED`
-    public static let led = EventType(rawValue: 0x11)
+    package static let led = EventType(rawValue: 0x11)
     /// `EV_SND`
-    public static let snd = EventType(rawValue: 0x12)
+    package static let snd = EventType(rawValue: 0x12)
     /// `EV_REP`
-    public static let rep = EventType(rawValue: 0x14)
+    package static let rep = EventType(rawValue: 0x14)
     /// `EV_FF`
-    public static let ff = EventType(rawValue: 0x15)
+    package static let ff = EventType(rawValue: 0x15)
     /// `EV_PWR`
-    public static let pwr = EventType(rawValue: 0x16)
+    package static let pwr = EventType(rawValue: 0x16)
     /// `EV_FF_STATUS`
-    public static let ffStatus = EventType(rawValue: 0x17)
+    package static let ffStatus = EventType(rawValue: 0x17)
     /// `EV_MAX`
-    public static let max = EventType(rawValue: 0x1f)
+    package static let max = EventType(rawValue: 0x1f)
 
     /// The highest code of this type the kernel defines (`*_MAX`), or 0x2ff.
-    public var maxCode: UInt16 {
+    package var maxCode: UInt16 {
         switch rawValue {
         case 0x00: return 0x0f
         case 0x01: return 0x2ff
@@ -54,159 +54,159 @@ public struct EventType: RawRepresentable, Hashable, Comparable, Sendable {
 
 /// Event codes used by touch devices, named after the kernel's constants.
 /// Codes are plain `UInt16` because their meaning depends on the event type.
-public enum EventCode {
+package enum EventCode {
     /// `SYN_REPORT`: end of a hardware frame.
-    public static let synReport: UInt16 = 0
+    package static let synReport: UInt16 = 0
     /// `SYN_CONFIG`
-    public static let synConfig: UInt16 = 1
+    package static let synConfig: UInt16 = 1
     /// `SYN_MT_REPORT`: end of one contact in multitouch protocol A.
-    public static let synMTReport: UInt16 = 2
+    package static let synMTReport: UInt16 = 2
     /// `SYN_DROPPED`: the kernel's buffer overran; state must be resynced.
-    public static let synDropped: UInt16 = 3
+    package static let synDropped: UInt16 = 3
 
     /// `BTN_LEFT`
-    public static let btnLeft: UInt16 = 0x110
+    package static let btnLeft: UInt16 = 0x110
     /// `BTN_RIGHT`
-    public static let btnRight: UInt16 = 0x111
+    package static let btnRight: UInt16 = 0x111
     /// `BTN_MIDDLE`
-    public static let btnMiddle: UInt16 = 0x112
+    package static let btnMiddle: UInt16 = 0x112
     /// `BTN_TOOL_PEN`
-    public static let btnToolPen: UInt16 = 0x140
+    package static let btnToolPen: UInt16 = 0x140
     /// `BTN_TOOL_RUBBER` (eraser)
-    public static let btnToolRubber: UInt16 = 0x141
+    package static let btnToolRubber: UInt16 = 0x141
     /// `BTN_TOOL_BRUSH`
-    public static let btnToolBrush: UInt16 = 0x142
+    package static let btnToolBrush: UInt16 = 0x142
     /// `BTN_TOOL_PENCIL`
-    public static let btnToolPencil: UInt16 = 0x143
+    package static let btnToolPencil: UInt16 = 0x143
     /// `BTN_TOOL_AIRBRUSH`
-    public static let btnToolAirbrush: UInt16 = 0x144
+    package static let btnToolAirbrush: UInt16 = 0x144
     /// `BTN_TOOL_FINGER`
-    public static let btnToolFinger: UInt16 = 0x145
+    package static let btnToolFinger: UInt16 = 0x145
     /// `BTN_TOOL_MOUSE`
-    public static let btnToolMouse: UInt16 = 0x146
+    package static let btnToolMouse: UInt16 = 0x146
     /// `BTN_TOOL_LENS`
-    public static let btnToolLens: UInt16 = 0x147
+    package static let btnToolLens: UInt16 = 0x147
     /// `BTN_TOOL_QUINTTAP`: five fingers.
-    public static let btnToolQuintTap: UInt16 = 0x148
+    package static let btnToolQuintTap: UInt16 = 0x148
     /// `BTN_STYLUS3`
-    public static let btnStylus3: UInt16 = 0x149
+    package static let btnStylus3: UInt16 = 0x149
     /// `BTN_TOUCH`
-    public static let btnTouch: UInt16 = 0x14a
+    package static let btnTouch: UInt16 = 0x14a
     /// `BTN_STYLUS`
-    public static let btnStylus: UInt16 = 0x14b
+    package static let btnStylus: UInt16 = 0x14b
     /// `BTN_STYLUS2`
-    public static let btnStylus2: UInt16 = 0x14c
+    package static let btnStylus2: UInt16 = 0x14c
     /// `BTN_TOOL_DOUBLETAP`: two fingers.
-    public static let btnToolDoubleTap: UInt16 = 0x14d
+    package static let btnToolDoubleTap: UInt16 = 0x14d
     /// `BTN_TOOL_TRIPLETAP`: three fingers.
-    public static let btnToolTripleTap: UInt16 = 0x14e
+    package static let btnToolTripleTap: UInt16 = 0x14e
     /// `BTN_TOOL_QUADTAP`: four fingers.
-    public static let btnToolQuadTap: UInt16 = 0x14f
+    package static let btnToolQuadTap: UInt16 = 0x14f
 
     /// `ABS_X`
-    public static let absX: UInt16 = 0x00
+    package static let absX: UInt16 = 0x00
     /// `ABS_Y`
-    public static let absY: UInt16 = 0x01
+    package static let absY: UInt16 = 0x01
     /// `ABS_Z`
-    public static let absZ: UInt16 = 0x02
+    package static let absZ: UInt16 = 0x02
     /// `ABS_RX`
-    public static let absRX: UInt16 = 0x03
+    package static let absRX: UInt16 = 0x03
     /// `ABS_RY`
-    public static let absRY: UInt16 = 0x04
+    package static let absRY: UInt16 = 0x04
     /// `ABS_RZ`
-    public static let absRZ: UInt16 = 0x05
+    package static let absRZ: UInt16 = 0x05
     /// `ABS_THROTTLE`
-    public static let absThrottle: UInt16 = 0x06
+    package static let absThrottle: UInt16 = 0x06
     /// `ABS_WHEEL`
-    public static let absWheel: UInt16 = 0x08
+    package static let absWheel: UInt16 = 0x08
     /// `ABS_PRESSURE`
-    public static let absPressure: UInt16 = 0x18
+    package static let absPressure: UInt16 = 0x18
     /// `ABS_DISTANCE`
-    public static let absDistance: UInt16 = 0x19
+    package static let absDistance: UInt16 = 0x19
     /// `ABS_TILT_X`
-    public static let absTiltX: UInt16 = 0x1a
+    package static let absTiltX: UInt16 = 0x1a
     /// `ABS_TILT_Y`
-    public static let absTiltY: UInt16 = 0x1b
+    package static let absTiltY: UInt16 = 0x1b
     /// `ABS_TOOL_WIDTH`
-    public static let absToolWidth: UInt16 = 0x1c
+    package static let absToolWidth: UInt16 = 0x1c
     /// `ABS_MISC`
-    public static let absMisc: UInt16 = 0x28
+    package static let absMisc: UInt16 = 0x28
     /// `ABS_MT_SLOT`
-    public static let absMTSlot: UInt16 = 0x2f
+    package static let absMTSlot: UInt16 = 0x2f
     /// `ABS_MT_TOUCH_MAJOR`
-    public static let absMTTouchMajor: UInt16 = 0x30
+    package static let absMTTouchMajor: UInt16 = 0x30
     /// `ABS_MT_TOUCH_MINOR`
-    public static let absMTTouchMinor: UInt16 = 0x31
+    package static let absMTTouchMinor: UInt16 = 0x31
     /// `ABS_MT_WIDTH_MAJOR`
-    public static let absMTWidthMajor: UInt16 = 0x32
+    package static let absMTWidthMajor: UInt16 = 0x32
     /// `ABS_MT_WIDTH_MINOR`
-    public static let absMTWidthMinor: UInt16 = 0x33
+    package static let absMTWidthMinor: UInt16 = 0x33
     /// `ABS_MT_ORIENTATION`
-    public static let absMTOrientation: UInt16 = 0x34
+    package static let absMTOrientation: UInt16 = 0x34
     /// `ABS_MT_POSITION_X`
-    public static let absMTPositionX: UInt16 = 0x35
+    package static let absMTPositionX: UInt16 = 0x35
     /// `ABS_MT_POSITION_Y`
-    public static let absMTPositionY: UInt16 = 0x36
+    package static let absMTPositionY: UInt16 = 0x36
     /// `ABS_MT_TOOL_TYPE`
-    public static let absMTToolType: UInt16 = 0x37
+    package static let absMTToolType: UInt16 = 0x37
     /// `ABS_MT_BLOB_ID`
-    public static let absMTBlobID: UInt16 = 0x38
+    package static let absMTBlobID: UInt16 = 0x38
     /// `ABS_MT_TRACKING_ID`
-    public static let absMTTrackingID: UInt16 = 0x39
+    package static let absMTTrackingID: UInt16 = 0x39
     /// `ABS_MT_PRESSURE`
-    public static let absMTPressure: UInt16 = 0x3a
+    package static let absMTPressure: UInt16 = 0x3a
     /// `ABS_MT_DISTANCE`
-    public static let absMTDistance: UInt16 = 0x3b
+    package static let absMTDistance: UInt16 = 0x3b
     /// `ABS_MT_TOOL_X`
-    public static let absMTToolX: UInt16 = 0x3c
+    package static let absMTToolX: UInt16 = 0x3c
     /// `ABS_MT_TOOL_Y`
-    public static let absMTToolY: UInt16 = 0x3d
+    package static let absMTToolY: UInt16 = 0x3d
 
     /// `MSC_SERIAL`: tool serial number.
-    public static let mscSerial: UInt16 = 0x00
+    package static let mscSerial: UInt16 = 0x00
     /// `MSC_SCAN`
-    public static let mscScan: UInt16 = 0x04
+    package static let mscScan: UInt16 = 0x04
     /// `MSC_TIMESTAMP`: device timestamp in microseconds.
-    public static let mscTimestamp: UInt16 = 0x05
+    package static let mscTimestamp: UInt16 = 0x05
 
     /// `MT_TOOL_FINGER`, a value of `ABS_MT_TOOL_TYPE`.
-    public static let mtToolFinger: Int32 = 0
+    package static let mtToolFinger: Int32 = 0
     /// `MT_TOOL_PEN`, a value of `ABS_MT_TOOL_TYPE`.
-    public static let mtToolPen: Int32 = 1
+    package static let mtToolPen: Int32 = 1
     /// `MT_TOOL_PALM`, a value of `ABS_MT_TOOL_TYPE`.
-    public static let mtToolPalm: Int32 = 2
+    package static let mtToolPalm: Int32 = 2
 }
 
 /// Input device properties (`INPUT_PROP_*`), as a bit set.
-public struct InputProperties: OptionSet, Hashable, Sendable {
+package struct InputProperties: OptionSet, Hashable, Sendable {
     /// Bit *n* is property *n*.
-    public var rawValue: UInt32
+    package var rawValue: UInt32
     /// Creates a property set from its bits.
-    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+    @inlinable package init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Creates a property set from property numbers.
-    public init(numbers: some Sequence<Int>) {
+    package init(numbers: some Sequence<Int>) {
         var bits: UInt32 = 0
         for n in numbers where n >= 0 && n < 32 { bits |= 1 << UInt32(n) }
         self.rawValue = bits
     }
 
     /// `INPUT_PROP_POINTER` (0): needs a pointer (touchpads).
-    public static let pointer = InputProperties(rawValue: 1 << 0)
+    package static let pointer = InputProperties(rawValue: 1 << 0)
     /// `INPUT_PROP_DIRECT` (1): direct input (touchscreens, screen tablets).
-    public static let direct = InputProperties(rawValue: 1 << 1)
+    package static let direct = InputProperties(rawValue: 1 << 1)
     /// `INPUT_PROP_BUTTONPAD` (2): clickpad.
-    public static let buttonpad = InputProperties(rawValue: 1 << 2)
+    package static let buttonpad = InputProperties(rawValue: 1 << 2)
     /// `INPUT_PROP_SEMI_MT` (3): slots are bounding box corners.
-    public static let semiMT = InputProperties(rawValue: 1 << 3)
+    package static let semiMT = InputProperties(rawValue: 1 << 3)
     /// `INPUT_PROP_TOPBUTTONPAD` (4)
-    public static let topButtonpad = InputProperties(rawValue: 1 << 4)
+    package static let topButtonpad = InputProperties(rawValue: 1 << 4)
     /// `INPUT_PROP_POINTING_STICK` (5)
-    public static let pointingStick = InputProperties(rawValue: 1 << 5)
+    package static let pointingStick = InputProperties(rawValue: 1 << 5)
     /// `INPUT_PROP_ACCELEROMETER` (6)
-    public static let accelerometer = InputProperties(rawValue: 1 << 6)
+    package static let accelerometer = InputProperties(rawValue: 1 << 6)
     /// `INPUT_PROP_PRESSUREPAD` (7)
-    public static let pressurepad = InputProperties(rawValue: 1 << 7)
+    package static let pressurepad = InputProperties(rawValue: 1 << 7)
 
     /// The property numbers set, ascending.
-    public var numbers: [Int] { (0..<32).filter { rawValue & (1 << UInt32($0)) != 0 } }
+    package var numbers: [Int] { (0..<32).filter { rawValue & (1 << UInt32($0)) != 0 } }
 }

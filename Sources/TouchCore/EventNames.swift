@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// The kernel's names for event types, codes and properties, for people
 /// (`touchctl describe`, evemu comments, error messages).
-public enum EventNames {
+package enum EventNames {
     /// `EV_ABS` for type 3; `EV_0x1e` for a type with no name.
-    public static func type(_ type: EventType) -> String {
+    package static func type(_ type: EventType) -> String {
         switch type.rawValue {
         case 0x00: return "EV_SYN"
         case 0x01: return "EV_KEY"
@@ -22,7 +22,7 @@ public enum EventNames {
     }
 
     /// `ABS_MT_POSITION_X` for (EV_ABS, 0x35); `ABS_0x1d` for a code with no name.
-    public static func code(_ type: EventType, _ code: UInt16) -> String {
+    package static func code(_ type: EventType, _ code: UInt16) -> String {
         let table: [UInt16: String]
         let prefix: String
         switch type.rawValue {
@@ -37,7 +37,7 @@ public enum EventNames {
     }
 
     /// `INPUT_PROP_DIRECT` for 1.
-    public static func property(_ number: Int) -> String {
+    package static func property(_ number: Int) -> String {
         let names = ["INPUT_PROP_POINTER", "INPUT_PROP_DIRECT", "INPUT_PROP_BUTTONPAD", "INPUT_PROP_SEMI_MT",
                      "INPUT_PROP_TOPBUTTONPAD", "INPUT_PROP_POINTING_STICK", "INPUT_PROP_ACCELEROMETER",
                      "INPUT_PROP_PRESSUREPAD"]

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// Shell globs as libinput and udev use them (fnmatch without flags): `*`, `?`, `[...]`;
 /// quirks files and the configuration's device matches (`match.name`, `match.syspath`).
-public enum Glob {
+package enum Glob {
     /// Whether `text` matches `pattern` whole.
-    public static func matches(_ pattern: String, _ text: String) -> Bool {
+    package static func matches(_ pattern: String, _ text: String) -> Bool {
         let p = Array(pattern.unicodeScalars), t = Array(text.unicodeScalars)
         var pi = 0, ti = 0, star = -1, mark = 0
         while ti < t.count {

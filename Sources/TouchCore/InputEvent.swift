@@ -4,40 +4,40 @@
 ///
 /// TouchCore and Gestures never read a clock: every time they see comes from
 /// an event, so replay is exact.
-public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+@usableFromInline package struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Microseconds since the clock's origin.
-    public var microseconds: Int64
+    @usableFromInline package var microseconds: Int64
 
     /// Creates a timestamp from microseconds since the clock's origin.
-    @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
+    @inlinable package init(microseconds: Int64) { self.microseconds = microseconds }
 
     /// Creates a timestamp from the `struct timeval` halves an event carries.
-    @inlinable public init(seconds: Int64, microseconds: Int64) {
+    @inlinable package init(seconds: Int64, microseconds: Int64) {
         self.microseconds = seconds &* 1_000_000 &+ microseconds
     }
 
     /// The origin of the clock.
-    public static let zero = Timestamp(microseconds: 0)
+    package static let zero = Timestamp(microseconds: 0)
 
     /// Seconds as a floating-point number (microsecond precision).
-    @inlinable public var seconds: Double { Double(microseconds) / 1_000_000 }
+    @inlinable package var seconds: Double { Double(microseconds) / 1_000_000 }
 
     /// This timestamp moved by a number of milliseconds (may be fractional or negative).
-    @inlinable public func adding(milliseconds: Double) -> Timestamp {
+    @inlinable package func adding(milliseconds: Double) -> Timestamp {
         Timestamp(microseconds: microseconds &+ Int64((milliseconds * 1000).rounded()))
     }
 
     /// Milliseconds from `earlier` to this timestamp.
-    @inlinable public func milliseconds(since earlier: Timestamp) -> Double {
+    @inlinable package func milliseconds(since earlier: Timestamp) -> Double {
         Double(microseconds &- earlier.microseconds) / 1000
     }
 
-    @inlinable public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    @inlinable package static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.microseconds < rhs.microseconds
     }
 
     /// `seconds.microseconds`, as evemu prints it.
-    public var description: String {
+    @usableFromInline package var description: String {
         let sign = microseconds < 0 ? "-" : ""
         let m = microseconds.magnitude
         let frac = String(m % 1_000_000)
@@ -46,18 +46,18 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 /// One evdev event: `struct input_event` with the time folded into a ``Timestamp``.
-public struct InputEvent: Hashable, Sendable {
+package struct InputEvent: Hashable, Sendable {
     /// When the kernel stamped the event.
-    public var time: Timestamp
+    package var time: Timestamp
     /// The event type (`EV_*`).
-    public var type: EventType
+    package var type: EventType
     /// The event code; its meaning depends on ``type`` (see ``EventCode``).
-    public var code: UInt16
+    package var code: UInt16
     /// The signed 32-bit value.
-    public var value: Int32
+    package var value: Int32
 
     /// Creates an event.
-    @inlinable public init(time: Timestamp, type: EventType, code: UInt16, value: Int32) {
+    @inlinable package init(time: Timestamp, type: EventType, code: UInt16, value: Int32) {
         self.time = time
         self.type = type
         self.code = code
@@ -65,18 +65,18 @@ public struct InputEvent: Hashable, Sendable {
     }
 
     /// True for `EV_SYN / SYN_REPORT`, the end of a hardware frame.
-    @inlinable public var isSynReport: Bool { type == .syn && code == EventCode.synReport }
+    @inlinable package var isSynReport: Bool { type == .syn && code == EventCode.synReport }
 }
 
 /// Identifies one input device inside a pipeline (a trace's device index, or
 /// the number the daemon gave a live device).
-public struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+@usableFromInline package struct DeviceID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The number.
-    public var rawValue: UInt32
+    @usableFromInline package var rawValue: UInt32
     /// Creates a device id.
-    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+    @inlinable package init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Creates a device id.
-    @inlinable public init(_ value: Int) { self.rawValue = UInt32(truncatingIfNeeded: value) }
-    @inlinable public static func < (a: DeviceID, b: DeviceID) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { String(rawValue) }
+    @inlinable package init(_ value: Int) { self.rawValue = UInt32(truncatingIfNeeded: value) }
+    @inlinable package static func < (a: DeviceID, b: DeviceID) -> Bool { a.rawValue < b.rawValue }
+    @usableFromInline package var description: String { String(rawValue) }
 }

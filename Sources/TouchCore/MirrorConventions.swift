@@ -30,12 +30,12 @@
 /// `BTN_TOUCH` and `ABS_X`/`ABS_Y` are for readers of the legacy axes
 /// (libinput ignores them on multitouch devices): `BTN_TOUCH` 1 with the
 /// first contact down, 0 with the last one ended.
-public enum MirrorConventions {
+package enum MirrorConventions {
     /// `SYN_REPORT`, ending a frame.
-    public static let frameEnd = [event(.syn, EventCode.synReport, 0)]
+    package static let frameEnd = [event(.syn, EventCode.synReport, 0)]
 
     /// A new contact in `slot`; `firstContact` when no other contact is down (adds `BTN_TOUCH` 1).
-    public static func down(slot: Int32, trackingID: Int32, x: Int32, y: Int32, firstContact: Bool) -> [InputEvent] {
+    package static func down(slot: Int32, trackingID: Int32, x: Int32, y: Int32, firstContact: Bool) -> [InputEvent] {
         var events = [
             event(.abs, EventCode.absMTSlot, slot),
             // Before the tracking id: libinput reads the tool type when the contact starts.
@@ -51,7 +51,7 @@ public enum MirrorConventions {
     }
 
     /// The contact in `slot` moved.
-    public static func motion(slot: Int32, x: Int32, y: Int32) -> [InputEvent] {
+    package static func motion(slot: Int32, x: Int32, y: Int32) -> [InputEvent] {
         [
             event(.abs, EventCode.absMTSlot, slot),
             event(.abs, EventCode.absMTPositionX, x),
@@ -63,7 +63,7 @@ public enum MirrorConventions {
 
     /// The first half of a cancel: the contact in `slot` becomes a palm
     /// (libinput: TOUCH_CANCEL). Follow it, in a later frame, with ``end(slot:lastContact:)``.
-    public static func palm(slot: Int32) -> [InputEvent] {
+    package static func palm(slot: Int32) -> [InputEvent] {
         [
             event(.abs, EventCode.absMTSlot, slot),
             event(.abs, EventCode.absMTToolType, EventCode.mtToolPalm),
@@ -73,7 +73,7 @@ public enum MirrorConventions {
     /// The contact in `slot` ends: lifted (libinput: TOUCH_UP), or the second
     /// half of a cancel (nothing). `lastContact` when no other contact stays down
     /// (adds `BTN_TOUCH` 0).
-    public static func end(slot: Int32, lastContact: Bool) -> [InputEvent] {
+    package static func end(slot: Int32, lastContact: Bool) -> [InputEvent] {
         var events = [
             event(.abs, EventCode.absMTSlot, slot),
             event(.abs, EventCode.absMTTrackingID, -1),

@@ -31,18 +31,18 @@
 /// `ABS_MT_DISTANCE`), `MSC_TIMESTAMP` and a pen's `MSC_SERIAL`. It adds no `BTN_TOOL_FINGER` and no
 /// `INPUT_PROP_POINTER`: udev's `input_id` calls it a touchscreen exactly when
 /// it calls the original one.
-public enum MirrorDescription {
+package enum MirrorDescription {
     /// What mirrors of earlier touchd versions appended to the original's
     /// name (`"Atmel maXTouch Touchscreen (touchd pass-through)"`): such a
     /// device is still recognised as a mirror. Mirrors now keep the original's name.
-    public static let nameSuffix = " (touchd pass-through)"
+    package static let nameSuffix = " (touchd pass-through)"
 
     /// The start of a mirror's phys: `touchd-mirror-<key>`.
-    public static let physPrefix = "touchd-mirror-"
+    package static let physPrefix = "touchd-mirror-"
 
     /// A mirror's phys for `key` (the original's node name, `event5`), kept
     /// to what uinput takes and what a udev file name may hold.
-    public static func phys(key: String) -> String {
+    package static func phys(key: String) -> String {
         let safe = key.unicodeScalars.map { s -> Character in
             (s.isASCII && (s.properties.isAlphabetic || s.properties.numericType != nil || s == "-" || s == "_")) ? Character(s) : "_"
         }
@@ -50,7 +50,7 @@ public enum MirrorDescription {
     }
 
     /// Whether a device of this phys is a touchd mirror.
-    public static func isMirror(phys: String?) -> Bool {
+    package static func isMirror(phys: String?) -> Bool {
         phys?.hasPrefix(physPrefix) ?? false
     }
 
@@ -60,7 +60,7 @@ public enum MirrorDescription {
     /// device. `LIBINPUT_*` (calibration, device group, ignore, quirks
     /// overrides), `WL_*` (`WL_OUTPUT`, `WL_SEAT`), `ID_INPUT_WIDTH_MM` and
     /// `ID_INPUT_HEIGHT_MM`, `ID_SEAT`. Sorted by name.
-    public static func carriedProperties(_ properties: [String: String]) -> [(key: String, value: String)] {
+    package static func carriedProperties(_ properties: [String: String]) -> [(key: String, value: String)] {
         properties.filter { key, value in
             (key.hasPrefix("LIBINPUT_") || key.hasPrefix("WL_") || key == "ID_INPUT_WIDTH_MM" || key == "ID_INPUT_HEIGHT_MM"
                 || key == "ID_SEAT") && !value.contains("\n") && !key.contains("=")
@@ -68,15 +68,15 @@ public enum MirrorDescription {
     }
 
     /// uinput's name limit (`UINPUT_MAX_NAME_SIZE`, 80 bytes with the terminating NUL).
-    public static let maximumNameBytes = 79
+    package static let maximumNameBytes = 79
 
     /// Slots of a mirror whose original has none (protocol A or single-touch):
     /// as many as libinput gives a protocol A device through mtdev.
-    public static let defaultSlotCount = 10
+    package static let defaultSlotCount = 10
 
     /// The mirror's description for `original`; `key` names it in its phys
     /// (``phys(key:)``: the original's node name).
-    public static func make(from original: DeviceDescription, key: String = "0") -> DeviceDescription {
+    package static func make(from original: DeviceDescription, key: String = "0") -> DeviceDescription {
         var mirror = DeviceDescription(
             name: String(original.name.utf8.prefix(maximumNameBytes)) ?? original.name, id: original.id,
             properties: original.properties, phys: phys(key: key))
@@ -138,7 +138,7 @@ public enum MirrorDescription {
 
     /// `name` with ``nameSuffix``, the original part cut (at a character
     /// boundary) so that the whole fits ``maximumNameBytes``.
-    public static func name(for name: String) -> String {
+    package static func name(for name: String) -> String {
         let room = maximumNameBytes - nameSuffix.utf8.count
         var kept = Substring(name)
         while kept.utf8.count > room { kept.removeLast() }
@@ -146,7 +146,7 @@ public enum MirrorDescription {
     }
 
     /// Whether a device of this name is a touchd mirror.
-    public static func isMirror(name: String) -> Bool {
+    package static func isMirror(name: String) -> Bool {
         name.hasSuffix(nameSuffix)
     }
 

@@ -4,7 +4,7 @@
 /// recognizer) or when it is orphaned (semantics §9, "no app keeps a touch
 /// down"; docs/pass-through.md, "How a taken touch ends"). Per device,
 /// configuration key `passThroughEnding`.
-public enum MirrorEnding: String, Hashable, Sendable, CaseIterable, Codable {
+package enum MirrorEnding: String, Hashable, Sendable, CaseIterable, Codable {
     /// A palm for one frame, then the end: libinput reports `TOUCH_CANCEL`
     /// and no `TOUCH_UP`. Only for compositors that pass libinput's cancel on
     /// to apps (`wl_touch.cancel`); where they drop it, the app keeps the
@@ -23,22 +23,22 @@ public enum MirrorEnding: String, Hashable, Sendable, CaseIterable, Codable {
 
     /// What a device gets unless configured: ``lift``, since no compositor of
     /// Debian 12 passes libinput's cancel on (docs/pass-through.md's table).
-    public static let `default` = MirrorEnding.lift
+    package static let `default` = MirrorEnding.lift
 }
 
 /// The timing of ``MirrorEnding/lift``.
-public enum MirrorLiftTiming {
+package enum MirrorLiftTiming {
     /// How far a contact that has not left a tap's slop goes and comes back
     /// (toolkits' slops are 8 to 16 px, 2 to 4 mm on a panel).
-    public static let excursionMM = 6.0
+    package static let excursionMM = 6.0
     /// How long after going out it comes back (more than a 60 Hz frame, so a
     /// toolkit that merges the motions of one frame still sees it leave).
-    public static let returnMilliseconds = 50.0
+    package static let returnMilliseconds = 50.0
     /// How long it holds still before the up: longer than the sampling
     /// window of velocity trackers (GTK's swipe 150 ms, Android's 100 ms,
     /// Chromium's 40 ms stop detection), so no fling.
-    public static let stillMilliseconds = 200.0
+    package static let stillMilliseconds = 200.0
     /// The earliest up after the down: later than a tap (the compositor test
     /// calls down-to-up within 300 ms and 10 px a tap).
-    public static let notBeforeMilliseconds = 350.0
+    package static let notBeforeMilliseconds = 350.0
 }

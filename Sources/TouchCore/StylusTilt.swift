@@ -3,13 +3,13 @@
 ///
 /// TouchCore may not import a C math library, so the few functions needed are
 /// implemented here with series that are exact to ~1e-15 on the ranges used.
-public enum StylusTilt {
+package enum StylusTilt {
     /// Tilt angle in radians of a raw tilt value.
     ///
     /// With a resolution (units per radian) the value is measured from 0 when the
     /// range is signed, else from the range's centre. Without one, the range is
     /// assumed to span -64...+64 degrees around its centre (old Wacom 0...127).
-    public static func radians(_ value: Int32, axis: AbsInfo) -> Double {
+    package static func radians(_ value: Int32, axis: AbsInfo) -> Double {
         let lo = Double(axis.minimum), hi = Double(axis.maximum)
         let centre = (lo < 0 && hi > 0) ? 0 : (lo + hi) / 2
         let v = Double(value) - centre
@@ -21,7 +21,7 @@ public enum StylusTilt {
 
     /// Altitude (pi/2 = perpendicular) and azimuth (0 along +x, clockwise, 0..<2pi)
     /// from tilt angles, as W3C Pointer Events convert `tiltX`/`tiltY`.
-    public static func altitudeAzimuth(tiltX: Double, tiltY: Double) -> (altitude: Double, azimuth: Double) {
+    package static func altitudeAzimuth(tiltX: Double, tiltY: Double) -> (altitude: Double, azimuth: Double) {
         let limit = Double.pi / 2
         let tx = min(max(tiltX, -limit), limit), ty = min(max(tiltY, -limit), limit)
         if tx == 0 && ty == 0 { return (limit, 0) }
@@ -34,7 +34,7 @@ public enum StylusTilt {
     }
 
     /// An angle folded into 0..<2pi.
-    public static func normaliseAngle(_ a: Double) -> Double {
+    package static func normaliseAngle(_ a: Double) -> Double {
         let full = 2 * Double.pi
         var r = a.truncatingRemainder(dividingBy: full)
         if r < 0 { r += full }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// The kind of contact, as in UIKit's `UITouch.TouchType`.
-public enum TouchType: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum TouchType: String, Hashable, Sendable, CaseIterable, Codable {
     /// A finger on a touchscreen: the point touched is the point on screen.
     case direct
     /// A finger on a touchpad: movement is relative to the screen.
@@ -10,7 +10,7 @@ public enum TouchType: String, Hashable, Sendable, CaseIterable, Codable {
 }
 
 /// The tool that made a touch.
-public enum Tool: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum Tool: String, Hashable, Sendable, CaseIterable, Codable {
     /// A finger.
     case finger
     /// A palm (the device said `MT_TOOL_PALM`): such touches are cancelled.
@@ -32,7 +32,7 @@ public enum Tool: String, Hashable, Sendable, CaseIterable, Codable {
 }
 
 /// Where a touch is in its life.
-public enum TouchPhase: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum TouchPhase: String, Hashable, Sendable, CaseIterable, Codable {
     /// The contact started.
     case began
     /// The contact moved (or changed pressure, size, tilt or buttons).
@@ -46,66 +46,66 @@ public enum TouchPhase: String, Hashable, Sendable, CaseIterable, Codable {
     case hover
 
     /// True for `ended` and `cancelled`.
-    @inlinable public var isTerminal: Bool { self == .ended || self == .cancelled }
+    @inlinable package var isTerminal: Bool { self == .ended || self == .cancelled }
 }
 
 /// A stable identifier for one touch, unique among the active touches of a pipeline.
-public struct TouchID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+@usableFromInline package struct TouchID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The number.
-    public var rawValue: UInt32
+    @usableFromInline package var rawValue: UInt32
     /// Creates a touch id.
-    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+    @inlinable package init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Creates a touch id.
-    @inlinable public init(_ value: Int) { self.rawValue = UInt32(truncatingIfNeeded: value) }
-    @inlinable public static func < (a: TouchID, b: TouchID) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { String(rawValue) }
+    @inlinable package init(_ value: Int) { self.rawValue = UInt32(truncatingIfNeeded: value) }
+    @inlinable package static func < (a: TouchID, b: TouchID) -> Bool { a.rawValue < b.rawValue }
+    @usableFromInline package var description: String { String(rawValue) }
 }
 
 /// A 2-D point or vector.
-public struct Point: Hashable, Sendable, CustomStringConvertible {
+@usableFromInline package struct Point: Hashable, Sendable, CustomStringConvertible {
     /// Horizontal coordinate.
-    public var x: Double
+    @usableFromInline package var x: Double
     /// Vertical coordinate (grows downwards on screen).
-    public var y: Double
+    @usableFromInline package var y: Double
     /// Creates a point.
-    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
+    @inlinable package init(x: Double, y: Double) { self.x = x; self.y = y }
     /// The origin.
-    public static let zero = Point(x: 0, y: 0)
+    package static let zero = Point(x: 0, y: 0)
     /// Euclidean distance to `other`.
-    @inlinable public func distance(to other: Point) -> Double {
+    @inlinable package func distance(to other: Point) -> Double {
         let dx = x - other.x, dy = y - other.y
         return (dx * dx + dy * dy).squareRoot()
     }
-    @inlinable public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
-    @inlinable public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
-    @inlinable public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
-    @inlinable public static func / (a: Point, s: Double) -> Point { Point(x: a.x / s, y: a.y / s) }
+    @inlinable package static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    @inlinable package static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    @inlinable package static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
+    @inlinable package static func / (a: Point, s: Double) -> Point { Point(x: a.x / s, y: a.y / s) }
     /// Length of the vector.
-    @inlinable public var length: Double { (x * x + y * y).squareRoot() }
-    public var description: String { "(\(x), \(y))" }
+    @inlinable package var length: Double { (x * x + y * y).squareRoot() }
+    @usableFromInline package var description: String { "(\(x), \(y))" }
 }
 
 /// Barrel and side buttons held on a stylus (or touchpad buttons), as a bit set.
-public struct ToolButtons: OptionSet, Hashable, Sendable {
+@usableFromInline package struct ToolButtons: OptionSet, Hashable, Sendable {
     /// The bits.
-    public var rawValue: UInt8
+    @usableFromInline package var rawValue: UInt8
     /// Creates a button set from its bits.
-    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// `BTN_STYLUS`
-    public static let stylus = ToolButtons(rawValue: 1 << 0)
+    package static let stylus = ToolButtons(rawValue: 1 << 0)
     /// `BTN_STYLUS2`
-    public static let stylus2 = ToolButtons(rawValue: 1 << 1)
+    package static let stylus2 = ToolButtons(rawValue: 1 << 1)
     /// `BTN_STYLUS3`
-    public static let stylus3 = ToolButtons(rawValue: 1 << 2)
+    package static let stylus3 = ToolButtons(rawValue: 1 << 2)
     /// `BTN_LEFT`
-    public static let left = ToolButtons(rawValue: 1 << 3)
+    package static let left = ToolButtons(rawValue: 1 << 3)
     /// `BTN_RIGHT`
-    public static let right = ToolButtons(rawValue: 1 << 4)
+    package static let right = ToolButtons(rawValue: 1 << 4)
     /// `BTN_MIDDLE`
-    public static let middle = ToolButtons(rawValue: 1 << 5)
+    package static let middle = ToolButtons(rawValue: 1 << 5)
 
     /// Names of the buttons held, in bit order (`stylus`, `stylus2`, ...).
-    public var names: [String] {
+    package var names: [String] {
         var out: [String] = []
         if contains(.stylus) { out.append("stylus") }
         if contains(.stylus2) { out.append("stylus2") }
@@ -118,53 +118,53 @@ public struct ToolButtons: OptionSet, Hashable, Sendable {
 }
 
 /// One typed touch at one moment: what the gesture engine and clients see.
-public struct Touch: Hashable, Sendable {
+@usableFromInline package struct Touch: Hashable, Sendable {
     /// Stable for the touch's life; unique among active touches of the pipeline.
-    public var id: TouchID
+    @usableFromInline package var id: TouchID
     /// The device that reported it.
-    public var device: DeviceID
+    @usableFromInline package var device: DeviceID
     /// Where the touch is in its life.
-    public var phase: TouchPhase
+    @usableFromInline package var phase: TouchPhase
     /// Direct, indirect or stylus.
-    public var type: TouchType
+    @usableFromInline package var type: TouchType
     /// Finger, palm or a pen tool.
-    public var tool: Tool
+    @usableFromInline package var tool: Tool
     /// The kernel timestamp of the frame that produced this state.
-    public var time: Timestamp
+    @usableFromInline package var time: Timestamp
     /// Position on the device's screen, in pixels (after calibration and rotation).
-    public var location: Point
+    @usableFromInline package var location: Point
     /// ``location`` in the previous event of this touch (equal to it on `began`).
-    public var previousLocation: Point
+    package var previousLocation: Point
     /// Position on the device surface in millimetres from its top-left corner (device axes).
-    public var locationMM: Point
+    @usableFromInline package var locationMM: Point
     /// Index of the screen the device maps to.
-    public var screen: Int
+    @usableFromInline package var screen: Int
     /// Normalised pressure 0...1, when the device reports pressure.
-    public var force: Double?
+    @usableFromInline package var force: Double?
     /// Half the contact's major axis in millimetres, when reported.
-    public var majorRadius: Double?
+    @usableFromInline package var majorRadius: Double?
     /// Half the contact's minor axis in millimetres, when reported.
-    public var minorRadius: Double?
+    @usableFromInline package var minorRadius: Double?
     /// Stylus altitude angle in radians (pi/2 = perpendicular to the surface), when tilt is reported.
-    public var altitude: Double?
+    @usableFromInline package var altitude: Double?
     /// Stylus azimuth angle in radians (0 = pointing along +x, clockwise on screen), when tilt is reported.
-    public var azimuth: Double?
+    @usableFromInline package var azimuth: Double?
     /// Hover distance, normalised 0...1 of the axis range (0 = touching range), when reported.
-    public var distance: Double?
+    @usableFromInline package var distance: Double?
     /// Buttons held.
-    public var buttons: ToolButtons
+    @usableFromInline package var buttons: ToolButtons
     /// Tool serial (`MSC_SERIAL`), when the device reports one.
-    public var serial: UInt32?
+    @usableFromInline package var serial: UInt32?
     /// For ``TouchPhase/hover``: false on the last event of a proximity span.
-    public var inProximity: Bool
+    @usableFromInline package var inProximity: Bool
     /// The contact as the device reported it, in its own units: what a
     /// pass-through mirror writes (semantics §9).
-    public var deviceValues: DeviceContactValues = DeviceContactValues()
+    package var deviceValues: DeviceContactValues = DeviceContactValues()
     /// True for a touch inferred from a finger count (`BTN_TOOL_TRIPLETAP` on a two-slot touchpad) rather than reported by a slot.
-    public var isSynthetic: Bool
+    @usableFromInline package var isSynthetic: Bool
 
     /// Creates a touch.
-    public init(
+    package init(
         id: TouchID, device: DeviceID, phase: TouchPhase, type: TouchType, tool: Tool, time: Timestamp,
         location: Point, previousLocation: Point? = nil, locationMM: Point = .zero, screen: Int = 0,
         force: Double? = nil, majorRadius: Double? = nil, minorRadius: Double? = nil,
@@ -197,32 +197,32 @@ public struct Touch: Hashable, Sendable {
 /// A contact's axis values in the device's own units, as the kernel reported
 /// them (`ABS_MT_*`, or `ABS_X`/`ABS_Y` for a single-touch device or a pen,
 /// with a pen's tilt and distance).
-public struct DeviceContactValues: Hashable, Sendable {
+package struct DeviceContactValues: Hashable, Sendable {
     /// Position on the device's x axis.
-    public var x: Int32
+    package var x: Int32
     /// Position on the device's y axis.
-    public var y: Int32
+    package var y: Int32
     /// Pressure, when the device reports it.
-    public var pressure: Int32?
+    package var pressure: Int32?
     /// Touch major axis, when reported.
-    public var touchMajor: Int32?
+    package var touchMajor: Int32?
     /// Touch minor axis, when reported.
-    public var touchMinor: Int32?
+    package var touchMinor: Int32?
     /// A pen's `ABS_TILT_X`, when reported.
-    public var tiltX: Int32?
+    package var tiltX: Int32?
     /// A pen's `ABS_TILT_Y`, when reported.
-    public var tiltY: Int32?
+    package var tiltY: Int32?
     /// A pen's `ABS_DISTANCE` (hover height), when reported.
-    public var distance: Int32?
+    package var distance: Int32?
     /// A pen's tool id (`ABS_MISC`, Wacom), when reported.
-    public var toolID: Int32?
+    package var toolID: Int32?
     /// A pen's `ABS_Z` (an art pen's barrel rotation), when reported.
-    public var rotation: Int32?
+    package var rotation: Int32?
     /// A pen's `ABS_WHEEL` (an airbrush's finger wheel), when reported.
-    public var wheel: Int32?
+    package var wheel: Int32?
 
     /// Creates values.
-    public init(x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil, touchMajor: Int32? = nil, touchMinor: Int32? = nil,
+    package init(x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil, touchMajor: Int32? = nil, touchMinor: Int32? = nil,
                 tiltX: Int32? = nil, tiltY: Int32? = nil, distance: Int32? = nil, toolID: Int32? = nil,
                 rotation: Int32? = nil, wheel: Int32? = nil) {
         self.x = x
@@ -242,15 +242,15 @@ public struct DeviceContactValues: Hashable, Sendable {
 /// The touches that changed in one hardware frame (one `SYN_REPORT`) of one device.
 ///
 /// A frame lists each touch at most once; touches that did not change are not listed.
-public struct TouchFrame: Hashable, Sendable {
+package struct TouchFrame: Hashable, Sendable {
     /// The device that produced the frame.
-    public var device: DeviceID
+    package var device: DeviceID
     /// The frame's kernel timestamp.
-    public var time: Timestamp
+    package var time: Timestamp
     /// The touches that began, moved, ended, were cancelled, or hovered in this frame.
-    public var touches: [Touch]
+    package var touches: [Touch]
     /// Creates a frame.
-    public init(device: DeviceID, time: Timestamp, touches: [Touch]) {
+    package init(device: DeviceID, time: Timestamp, touches: [Touch]) {
         self.device = device
         self.time = time
         self.touches = touches

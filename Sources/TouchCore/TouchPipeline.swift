@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: MIT
 /// Everything the pipeline knows about one device.
-public struct DeviceInfo: Hashable, Sendable {
+package struct DeviceInfo: Hashable, Sendable {
     /// The device's id in the pipeline.
-    public var id: DeviceID
+    package var id: DeviceID
     /// Its description.
-    public var description: DeviceDescription
+    package var description: DeviceDescription
     /// What it is.
-    public var classification: DeviceClassification
+    package var classification: DeviceClassification
     /// Its physical size and unit conversions.
-    public var geometry: DeviceGeometry
+    package var geometry: DeviceGeometry
     /// How it maps onto its screen.
-    public var mapping: DeviceMapping
+    package var mapping: DeviceMapping
     /// The screen it maps onto (``DeviceMapping/screen`` resolved; screen 0 when that index does not exist).
-    public var screen: ScreenConfiguration
+    package var screen: ScreenConfiguration
     /// Creates a device info.
-    public init(id: DeviceID, description: DeviceDescription, classification: DeviceClassification,
+    package init(id: DeviceID, description: DeviceDescription, classification: DeviceClassification,
                 geometry: DeviceGeometry, mapping: DeviceMapping, screen: ScreenConfiguration) {
         self.id = id
         self.description = description
@@ -27,29 +27,29 @@ public struct DeviceInfo: Hashable, Sendable {
 
 /// The state of one multitouch slot as libevdev reports it after a sync
 /// (`libevdev_get_slot_value` for each `ABS_MT_*` code).
-public struct SlotSnapshot: Hashable, Sendable {
+package struct SlotSnapshot: Hashable, Sendable {
     /// The slot index (ignored for protocol-A devices).
-    public var slot: Int
+    package var slot: Int
     /// `ABS_MT_TRACKING_ID`; -1 = no contact.
-    public var trackingID: Int32
+    package var trackingID: Int32
     /// `ABS_MT_POSITION_X`.
-    public var x: Int32
+    package var x: Int32
     /// `ABS_MT_POSITION_Y`.
-    public var y: Int32
+    package var y: Int32
     /// `ABS_MT_PRESSURE`, when the device has it.
-    public var pressure: Int32?
+    package var pressure: Int32?
     /// `ABS_MT_TOUCH_MAJOR`, when the device has it.
-    public var touchMajor: Int32?
+    package var touchMajor: Int32?
     /// `ABS_MT_TOUCH_MINOR`, when the device has it.
-    public var touchMinor: Int32?
+    package var touchMinor: Int32?
     /// `ABS_MT_TOOL_TYPE` (`MT_TOOL_*`), when the device has it.
-    public var toolType: Int32?
+    package var toolType: Int32?
     /// `ABS_MT_DISTANCE`, when the device has it.
-    public var distance: Int32?
+    package var distance: Int32?
     /// Whether a contact is in the slot (tracking id not -1).
-    @inlinable public var isActive: Bool { trackingID >= 0 }
+    @inlinable package var isActive: Bool { trackingID >= 0 }
     /// Creates a snapshot.
-    public init(slot: Int, trackingID: Int32, x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil,
+    package init(slot: Int, trackingID: Int32, x: Int32 = 0, y: Int32 = 0, pressure: Int32? = nil,
                 touchMajor: Int32? = nil, touchMinor: Int32? = nil, toolType: Int32? = nil, distance: Int32? = nil) {
         self.slot = slot
         self.trackingID = trackingID
@@ -69,21 +69,21 @@ public struct SlotSnapshot: Hashable, Sendable {
 /// are unique across the pipeline's devices, handed out from 1 in order of
 /// appearance. The per-event path does not allocate in steady state: the
 /// returned frame's array is reused by the next call (drop it before then).
-public struct TouchPipeline: Sendable {
+package struct TouchPipeline: Sendable {
     /// The screens devices map onto.
-    public private(set) var screens: [ScreenConfiguration]
+    package private(set) var screens: [ScreenConfiguration]
     /// Per-device state in the order devices were added; `directory` finds a device's position.
     private var assemblers: [DeviceFrameAssembler] = []
     private var directory = DeviceDirectory()
     private var ids = TouchIDAllocator()
     private var buffer: [Touch] = []
     /// Events received for devices the pipeline does not know (ignored).
-    public private(set) var unknownDeviceEvents = 0
+    package private(set) var unknownDeviceEvents = 0
     /// Counts geometry changes: a touch keeps the placement of the generation it began in.
     private var generation: UInt32 = 0
 
     /// Creates a pipeline; with no screens, one default screen is used.
-    public init(screens: [ScreenConfiguration] = [ScreenConfiguration()]) {
+    package init(screens: [ScreenConfiguration] = [ScreenConfiguration()]) {
         self.screens = screens.isEmpty ? [ScreenConfiguration()] : screens
         buffer.reserveCapacity(32)
     }
@@ -92,7 +92,7 @@ public struct TouchPipeline: Sendable {
     /// ``finish(at:)`` first) and takes new screens. Touch ids keep counting, so
     /// an id is never handed out twice by one pipeline (a daemon reloading its
     /// configuration keeps its clients' ids unique).
-    public mutating func reset(screens: [ScreenConfiguration]) {
+    package mutating func reset(screens: [ScreenConfiguration]) {
         self.screens = screens.isEmpty ? [ScreenConfiguration()] : screens
         assemblers.removeAll()
         directory = DeviceDirectory()
@@ -108,7 +108,7 @@ public struct TouchPipeline: Sendable {
     /// `state` is ignored until it lifts: its beginning was never seen, and a
     /// touch is never delivered half-way.
     @discardableResult
-    public mutating func addDevice(
+    package mutating func addDevice(
         _ id: DeviceID, description original: DeviceDescription, mapping: DeviceMapping = DeviceMapping(), state: DeviceState? = nil
     ) -> DeviceInfo {
         // libinput quirks may add or remove codes and properties (AttrEventCode, AttrInputProp).
@@ -137,7 +137,7 @@ public struct TouchPipeline: Sendable {
     /// (no jump, no lost end). `mappings` gives a device its new mapping (devices
     /// not in it keep theirs). Returns the devices whose ``DeviceInfo`` changed.
     @discardableResult
-    public mutating func changeGeometry(screens new: [ScreenConfiguration], mappings: [DeviceID: DeviceMapping] = [:]) -> [DeviceInfo] {
+    package mutating func changeGeometry(screens new: [ScreenConfiguration], mappings: [DeviceID: DeviceMapping] = [:]) -> [DeviceInfo] {
         screens = new.isEmpty ? [ScreenConfiguration()] : new
         generation &+= 1
         var changed: [DeviceInfo] = []
@@ -161,19 +161,19 @@ public struct TouchPipeline: Sendable {
     /// current slot, keys and axes), nil when the device is not added: what
     /// ``addDevice(_:description:mapping:state:)`` needs to take the device
     /// up again after it was removed and added anew (a new mapping, a reload).
-    public func deviceState(_ id: DeviceID) -> DeviceState? { directory.position(of: id).map { assemblers[$0].state } }
+    package func deviceState(_ id: DeviceID) -> DeviceState? { directory.position(of: id).map { assemblers[$0].state } }
 
     /// The device with `id`, if added.
-    public func device(_ id: DeviceID) -> DeviceInfo? { directory.position(of: id).map { assemblers[$0].info } }
+    package func device(_ id: DeviceID) -> DeviceInfo? { directory.position(of: id).map { assemblers[$0].info } }
 
     /// All devices, in the order they were added.
-    public var devices: [DeviceInfo] { assemblers.map(\.info) }
+    package var devices: [DeviceInfo] { assemblers.map(\.info) }
 
     /// Touches in contact on all devices (hovering styluses excluded).
-    public var activeTouchCount: Int { assemblers.reduce(0) { $0 + $1.activeTouchCount } }
+    package var activeTouchCount: Int { assemblers.reduce(0) { $0 + $1.activeTouchCount } }
 
     /// Feeds one event; returns a frame when a `SYN_REPORT` completes a frame that changed a touch.
-    public mutating func process(_ event: InputEvent, from device: DeviceID) -> TouchFrame? {
+    package mutating func process(_ event: InputEvent, from device: DeviceID) -> TouchFrame? {
         // Most events leave the buffer empty; clearing an empty array still costs a call.
         if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
         guard let p = directory.position(of: device) else {
@@ -191,7 +191,7 @@ public struct TouchPipeline: Sendable {
     /// the first event not fed. The same as calling ``process(_:from:)`` for
     /// each, with the device looked up once: a caller that keeps the pipeline
     /// in a class (the daemon's engine) enters it once per frame, not once per event.
-    public mutating func process(_ events: [InputEvent], startingAt start: Int, from device: DeviceID) -> (frame: TouchFrame?, next: Int) {
+    package mutating func process(_ events: [InputEvent], startingAt start: Int, from device: DeviceID) -> (frame: TouchFrame?, next: Int) {
         if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
         guard start < events.count else { return (nil, events.count) }
         guard let p = directory.position(of: device) else {
@@ -210,7 +210,7 @@ public struct TouchPipeline: Sendable {
     }
 
     /// Removes a device; its active touches are cancelled and its hover spans end.
-    public mutating func removeDevice(_ id: DeviceID, at time: Timestamp) -> TouchFrame? {
+    package mutating func removeDevice(_ id: DeviceID, at time: Timestamp) -> TouchFrame? {
         guard let p = directory.position(of: id) else { return nil }
         var a = assemblers.remove(at: p)
         directory.set(id, position: nil)
@@ -222,7 +222,7 @@ public struct TouchPipeline: Sendable {
 
     /// End of input: every active touch is cancelled and every hover span ends,
     /// one frame per device that had something active, in device order.
-    public mutating func finish(at time: Timestamp) -> [TouchFrame] {
+    package mutating func finish(at time: Timestamp) -> [TouchFrame] {
         var frames: [TouchFrame] = []
         for p in assemblers.indices {
             buffer.removeAll(keepingCapacity: true)
@@ -239,7 +239,7 @@ public struct TouchPipeline: Sendable {
     ///
     /// Touches whose contact disappeared or changed identity are cancelled (not
     /// ended); new contacts begin; contacts still there move.
-    public mutating func resync(
+    package mutating func resync(
         device: DeviceID, slots: [SlotSnapshot], keysDown: [UInt16] = [], absValues: [UInt16: Int32] = [:], at time: Timestamp
     ) -> TouchFrame? {
         guard let p = directory.position(of: device) else { return nil }

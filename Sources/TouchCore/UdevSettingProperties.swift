@@ -1,48 +1,48 @@
 // SPDX-License-Identifier: MIT
 /// A udev property of a device that touchd reads as a setting but could not
 /// use: names the device, the property, its value and what was expected.
-public struct UdevPropertyError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct UdevPropertyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The device (its node, or what the caller names it by).
-    public var device: String
+    package var device: String
     /// The property, e.g. `TOUCHD_SIZE_MM`.
-    public var property: String
+    package var property: String
     /// `KEY="value": expected ...`.
-    public var message: String
+    package var message: String
 
     /// `device: KEY="value": expected ...`.
-    public var description: String { "\(device): \(message)" }
+    package var description: String { "\(device): \(message)" }
 }
 
 /// The udev properties that are device settings (docs/udev.md), read from a
 /// device's property list without I/O: the live input reads them from udev,
 /// a replay from the recording's `udev` line, and both decide through
 /// ``DeviceSettings`` the same way.
-public struct UdevSettingProperties: Hashable, Sendable {
+package struct UdevSettingProperties: Hashable, Sendable {
     /// The properties as udev gives them.
-    public var properties: [String: String]
+    package var properties: [String: String]
     /// The device's name in errors (its node).
-    public var device: String
+    package var device: String
 
     /// Reads settings from `properties`; `device` names it in errors.
-    public init(_ properties: [String: String], device: String) {
+    package init(_ properties: [String: String], device: String) {
         self.properties = properties
         self.device = device
     }
 
     /// `TOUCHD_SCREEN`: a screen name or index, nil when unset or empty.
-    public var screen: String? {
+    package var screen: String? {
         guard let value = properties["TOUCHD_SCREEN"]?.trimmedWhitespace, !value.isEmpty else { return nil }
         return value
     }
 
     /// `TOUCHD_MIRROR=1`: touchd's own pass-through mirror, which touchd never reads.
-    public var isTouchdMirror: Bool { properties["TOUCHD_MIRROR"]?.trimmedWhitespace == "1" }
+    package var isTouchdMirror: Bool { properties["TOUCHD_MIRROR"]?.trimmedWhitespace == "1" }
 
     /// `TOUCHD_IGNORE`: true when a udev rule tells touchd to leave the device alone.
     ///
     /// - Throws: ``UdevPropertyError`` for a value other than `1/0`,
     ///   `true/false`, `yes/no`, `on/off` (any case) or empty.
-    public func ignore() throws(UdevPropertyError) -> Bool {
+    package func ignore() throws(UdevPropertyError) -> Bool {
         guard let raw = properties["TOUCHD_IGNORE"] else { return false }
         if raw.trimmedWhitespace.isEmpty { return false }
         return try flag("TOUCHD_IGNORE", raw)
@@ -53,7 +53,7 @@ public struct UdevSettingProperties: Hashable, Sendable {
     ///
     /// - Throws: ``UdevPropertyError`` for a value other than `1/0`,
     ///   `true/false`, `yes/no`, `on/off` (any case).
-    public func passThrough() throws(UdevPropertyError) -> Bool? {
+    package func passThrough() throws(UdevPropertyError) -> Bool? {
         guard let raw = properties["TOUCHD_PASS_THROUGH"] else { return nil }
         return try flag("TOUCHD_PASS_THROUGH", raw)
     }
@@ -62,7 +62,7 @@ public struct UdevSettingProperties: Hashable, Sendable {
     /// size, overriding what the device reports; nil when unset.
     ///
     /// - Throws: ``UdevPropertyError`` when malformed or not positive.
-    public func sizeOverride() throws(UdevPropertyError) -> SizeMM? {
+    package func sizeOverride() throws(UdevPropertyError) -> SizeMM? {
         guard let raw = properties["TOUCHD_SIZE_MM"] else { return nil }
         let parts = raw.trimmedWhitespace.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]),
@@ -74,7 +74,7 @@ public struct UdevSettingProperties: Hashable, Sendable {
 
     /// `ID_INPUT_WIDTH_MM` and `ID_INPUT_HEIGHT_MM`, which udev derives from the
     /// axis resolution; nil unless both are present and positive numbers.
-    public var reportedSize: SizeMM? {
+    package var reportedSize: SizeMM? {
         guard let w = properties["ID_INPUT_WIDTH_MM"].flatMap({ Double($0.trimmedWhitespace) }),
               let h = properties["ID_INPUT_HEIGHT_MM"].flatMap({ Double($0.trimmedWhitespace) }),
               w > 0, h > 0, w.isFinite, h.isFinite else { return nil }
@@ -86,7 +86,7 @@ public struct UdevSettingProperties: Hashable, Sendable {
     ///
     /// - Returns: nil when unset.
     /// - Throws: ``UdevPropertyError`` unless it is exactly six finite numbers.
-    public func calibrationMatrix() throws(UdevPropertyError) -> [Double]? {
+    package func calibrationMatrix() throws(UdevPropertyError) -> [Double]? {
         guard let raw = properties["LIBINPUT_CALIBRATION_MATRIX"] else { return nil }
         let numbers = raw.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Double($0) }
         guard numbers.count == 6, numbers.allSatisfy({ $0?.isFinite ?? false }) else {

@@ -6,22 +6,22 @@ import Trace
 /// `touchd --check-config`: reads a configuration file as the daemon would at
 /// start or on SIGHUP, and libinput's installed quirks, without opening a
 /// device or a socket (docs/configuration.md, "Checking a file").
-public enum ConfigurationCheck {
+package enum ConfigurationCheck {
     /// The file touchd.service gives touchd.
-    public static let defaultPath = "/etc/touchd/touchd.yaml"
+    package static let defaultPath = "/etc/touchd/touchd.yaml"
 
     /// What a check found.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Everything that makes the file unusable, in the file's order; empty when it is fine.
-        public var errors: [ConfigurationError]
+        package var errors: [ConfigurationError]
         /// What the daemon would only warn about (quirks it would not use).
-        public var warnings: [String]
+        package var warnings: [String]
         /// The exit status: 0, or 78 (EX_CONFIG, as the daemon's) with errors.
-        public var status: Int32 { errors.isEmpty ? 0 : 78 }
+        package var status: Int32 { errors.isEmpty ? 0 : 78 }
     }
 
     /// Checks the file at `path` (every error, not only the first) and the installed quirks when `readsQuirks`.
-    public static func run(path: String, readsQuirks: Bool = true) -> Outcome {
+    package static func run(path: String, readsQuirks: Bool = true) -> Outcome {
         var outcome = Outcome(errors: [], warnings: [])
         switch TouchdConfiguration.check(path: path) {
         case .failure(let e):

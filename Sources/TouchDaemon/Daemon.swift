@@ -14,28 +14,28 @@ import Trace
 import UnixSignals
 
 /// What `touchd` was asked to do (its command line).
-public struct DaemonOptions: Sendable {
+package struct DaemonOptions: Sendable {
     /// The configuration file (`--config`); nil: built-in defaults.
-    public var configPath: String?
+    package var configPath: String?
     /// The socket path (`--socket`); nil: the file's `socket.path`, else ``DaemonSettings/defaultSocketPath``.
-    public var socketPath: String?
+    package var socketPath: String?
     /// A trace to serve as a virtual device (`--replay`); nil: the real devices.
-    public var replayPath: String?
+    package var replayPath: String?
     /// How the trace is replayed.
-    public var pacing: ReplayPacing
+    package var pacing: ReplayPacing
     /// Whether the engine explains itself on the `debug` stream.
-    public var debugRecords: Bool
+    package var debugRecords: Bool
     /// Where to record the input as a native trace (`--record`); nil: no recording.
-    public var recordPath: String?
+    package var recordPath: String?
     /// `SCHED_FIFO` priority of the input path's threads (`--realtime-priority`);
     /// nil: the file's `scheduling.realtimePriority`, else ``ThreadScheduling/defaultPriority``.
-    public var realtimePriority: Int?
+    package var realtimePriority: Int?
     /// Whether seat0's session is followed on logind (`--login-state`): the system is quiet
     /// while it is locked (semantics §13).
-    public var followsLogin: Bool
+    package var followsLogin: Bool
 
     /// Creates options.
-    public init(configPath: String? = nil, socketPath: String? = nil, replayPath: String? = nil,
+    package init(configPath: String? = nil, socketPath: String? = nil, replayPath: String? = nil,
                 pacing: ReplayPacing = ReplayPacing(), debugRecords: Bool = true, recordPath: String? = nil,
                 realtimePriority: Int? = nil, followsLogin: Bool = false) {
         self.followsLogin = followsLogin
@@ -51,25 +51,25 @@ public struct DaemonOptions: Sendable {
 
 /// A reason the daemon could not start, with the exit status to use
 /// (sysexits.h numbers, which systemd shows by name).
-public struct DaemonStartError: Error, Sendable, CustomStringConvertible {
+package struct DaemonStartError: Error, Sendable, CustomStringConvertible {
     /// The exit status.
-    public var status: Int32
+    package var status: Int32
     /// What went wrong.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(status: Int32, _ message: String) {
+    package init(status: Int32, _ message: String) {
         self.status = status
         self.message = message
     }
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// touchd: the input, the engine's owner and the publisher as one group of
 /// services, with systemd integration, graceful shutdown and reload.
-public enum Daemon {
+package enum Daemon {
     /// Runs until SIGTERM or SIGINT (or the end of a replay with
     /// ``ReplayPacing/exitWhenDone``).
-    public static func run(_ options: DaemonOptions, logger: Logger) async throws(DaemonStartError) {
+    package static func run(_ options: DaemonOptions, logger: Logger) async throws(DaemonStartError) {
         // Signals are trapped before the socket exists: a client that sees the
         // socket may signal the daemon at once.
         let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup, .sigusr1)

@@ -17,6 +17,10 @@ import TouchCore
 /// `CLOCK_MONOTONIC` times like the events, so the wait ends at the deadline
 /// and the engine advances to the current time. Jobs for the engine (client
 /// requests, reloads) interrupt the wait through the pipe.
+///
+/// Unchecked: its mutable state (the source, the events of a round, the
+/// pass-through controller) is touched on the input thread only, once input
+/// is attached; `stopping` is atomic.
 final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
     // The source is only touched on the input thread (and before input is attached).
     private let source: LiveDeviceSource

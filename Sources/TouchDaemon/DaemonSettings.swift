@@ -28,34 +28,34 @@ import Musl
 /// scheduling:
 ///   realtimePriority: 10
 /// ```
-public struct DaemonSettings: Hashable, Sendable {
+package struct DaemonSettings: Hashable, Sendable {
     /// The socket path used when neither `--socket` nor the file gives one.
-    public static let defaultSocketPath = "/run/touchd/touchd.sock"
+    package static let defaultSocketPath = "/run/touchd/touchd.sock"
 
     /// The socket path (nil: the default or `--socket`).
-    public var socketPath: String?
+    package var socketPath: String?
     /// Permission bits of the socket file.
-    public var socketMode: UInt32 = SocketSettings().mode
+    package var socketMode: UInt32 = SocketSettings().mode
     /// Group of the socket file (nil: the daemon's group).
-    public var socketGroup: UInt32?
+    package var socketGroup: UInt32?
     /// Who sees the raw touches of other clients' surfaces.
-    public var seeAllTouches = AccessGrant()
+    package var seeAllTouches = AccessGrant()
     /// `access.claimTouches`: who may register recognizers that claim their touches (nobody by default).
-    public var claimTouches = AccessGrant()
+    package var claimTouches = AccessGrant()
     /// `access.changeScreens`: who may change the screen geometry at runtime (nobody by default).
-    public var changeScreens = AccessGrant()
+    package var changeScreens = AccessGrant()
     /// Who may connect (nil: whoever the socket file's permissions let in).
-    public var connect: AccessGrant?
+    package var connect: AccessGrant?
     /// `SCHED_FIFO` priority of the input thread and the event loop
     /// (``ThreadScheduling``); 0: normal scheduling.
-    public var realtimePriority = SchedulingSettings().realtimePriority
+    package var realtimePriority = SchedulingSettings().realtimePriority
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     /// The daemon keys of a configuration (``TouchdConfiguration/daemon``), with
     /// users and groups (names or numbers) resolved to ids.
-    public init(_ configuration: TouchdConfiguration) throws(ConfigurationError) {
+    package init(_ configuration: TouchdConfiguration) throws(ConfigurationError) {
         let file = configuration.daemon
         socketPath = file.socket.path
         socketMode = file.socket.mode
@@ -69,17 +69,17 @@ public struct DaemonSettings: Hashable, Sendable {
 
     /// Reads the `socket`, `access` and `scheduling` keys of a configuration file
     /// (the whole file is read and checked: ``TouchdConfiguration/load(path:)``).
-    public static func load(path: String) throws(ConfigurationError) -> DaemonSettings {
+    package static func load(path: String) throws(ConfigurationError) -> DaemonSettings {
         try DaemonSettings(TouchdConfiguration.load(path: path))
     }
 
     /// Parses the daemon keys of configuration text; `file` names it in errors.
-    public static func parse(yaml: String, file: String) throws(ConfigurationError) -> DaemonSettings {
+    package static func parse(yaml: String, file: String) throws(ConfigurationError) -> DaemonSettings {
         try DaemonSettings(TouchdConfiguration.parse(yaml: yaml, file: file))
     }
 
     /// The publisher's access policy.
-    public var accessPolicy: AccessPolicy {
+    package var accessPolicy: AccessPolicy {
         AccessPolicy(seeAllTouches: seeAllTouches, connect: connect, claimTouches: claimTouches, changeScreens: changeScreens)
     }
 

@@ -5,10 +5,10 @@ import Publisher
 import Wire
 
 /// Turns a protocol `surface` object into the gesture engine's surface.
-public enum SurfaceTranslation {
+package enum SurfaceTranslation {
     /// The engine's surface for a client's description; errors name the field
     /// (`surface.recognizers[1].kind: unknown kind "tapp"`).
-    public static func configuration(_ d: SurfaceDescription, client: ClientID) throws(RequestError) -> SurfaceConfiguration {
+    package static func configuration(_ d: SurfaceDescription, client: ClientID) throws(RequestError) -> SurfaceConfiguration {
         var z = 0
         if let value = d.z {
             guard value.rounded() == value, abs(value) <= Double(Int32.max) else {

@@ -9,12 +9,12 @@ import Wire
 
 extension TouchdConfiguration {
     /// The screens as `hello` lists them: sizes as the user sees each screen.
-    public var helloScreens: [HelloScreen] { HelloScreen.list(screens) }
+    package var helloScreens: [HelloScreen] { HelloScreen.list(screens) }
 }
 
 extension HelloScreen {
     /// The screens in force (``Session/TouchdConfiguration/screens``) as `hello` and `screens` list them.
-    public static func list(_ screens: [ScreenEntry]) -> [HelloScreen] {
+    package static func list(_ screens: [ScreenEntry]) -> [HelloScreen] {
         screens.enumerated().map {
             HelloScreen(index: $0.offset, name: $0.element.name, width: $0.element.viewWidth, height: $0.element.viewHeight,
                         rotation: $0.element.rotation.rawValue, insets: $0.element.insets.wire, sizeMM: $0.element.viewSizeMM?.wire)
@@ -24,5 +24,5 @@ extension HelloScreen {
 
 extension TouchSession {
     /// The devices in service as `hello` lists them.
-    public var helloDevices: [HelloDevice] { pipeline.devices.map(HelloDevice.init) }
+    package var helloDevices: [HelloDevice] { pipeline.devices.map(HelloDevice.init) }
 }

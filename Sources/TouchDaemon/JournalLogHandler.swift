@@ -17,29 +17,29 @@ import Musl
 /// journald reads well: `<6>message key=value` (the syslog priority prefix
 /// journald parses) when stderr is the journal (`JOURNAL_STREAM` is set),
 /// `info: message key=value` otherwise.
-public struct JournalLogHandler: LogHandler {
+package struct JournalLogHandler: LogHandler {
     /// The messages at or above this level are written.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     /// Metadata attached to every message of this logger.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
     /// Whether lines carry the journal's `<N>` priority prefix.
-    public let journalPrefixes: Bool
+    package let journalPrefixes: Bool
     private let label: String
 
     /// Creates a handler; `journalPrefixes` defaults to whether `JOURNAL_STREAM` is set.
-    public init(label: String, level: Logger.Level = .info,
+    package init(label: String, level: Logger.Level = .info,
                 journalPrefixes: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil) {
         self.label = label
         self.logLevel = level
         self.journalPrefixes = journalPrefixes
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         let line = Self.format(level: event.level, message: event.message.description, metadata: merged, journal: journalPrefixes) + "\n"
@@ -49,7 +49,7 @@ public struct JournalLogHandler: LogHandler {
 
     /// One line: the prefix, the message, then `key=value` pairs sorted by key
     /// (values with spaces or quotes are quoted).
-    public static func format(level: Logger.Level, message: String, metadata: Logger.Metadata, journal: Bool) -> String {
+    package static func format(level: Logger.Level, message: String, metadata: Logger.Metadata, journal: Bool) -> String {
         var s = journal ? "<\(priority(level))>" : "\(level.rawValue): "
         s += message
         for key in metadata.keys.sorted() {
@@ -59,7 +59,7 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// The syslog priority of a level (`sd-daemon.h`'s `SD_ERR`... numbers).
-    public static func priority(_ level: Logger.Level) -> Int {
+    package static func priority(_ level: Logger.Level) -> Int {
         switch level {
         case .trace, .debug: return 7
         case .info: return 6

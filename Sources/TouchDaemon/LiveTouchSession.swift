@@ -7,7 +7,7 @@ import TouchCore
 import Udev
 
 /// What a ``LiveTouchSession`` produces, in order.
-public enum LiveSessionOutput: Sendable {
+package enum LiveSessionOutput: Sendable {
     /// A device is read from now on: what the pipeline made of it, and what udev and the configuration said.
     case deviceAdded(DeviceInfo, LiveDeviceInfo)
     /// udev changed a device's properties or settings (`info`); when its
@@ -30,7 +30,7 @@ public enum LiveSessionOutput: Sendable {
     case woken
 
     /// The output as offline replay would give it (touches and engine outputs), nil for the rest.
-    public var replayOutput: ReplayOutput? {
+    package var replayOutput: ReplayOutput? {
         switch self {
         case .touch(let t): return .touch(t)
         case .engine(let o): return .engine(o)
@@ -87,19 +87,19 @@ struct LiveOutputBuffer: SessionSink {
 /// events (``ReplaySession``).
 ///
 /// One thread owns a session; only ``wakeup`` may be used from other threads.
-public final class LiveTouchSession {
+package final class LiveTouchSession {
     /// Screens, device rules and gestures.
-    public let configuration: TouchdConfiguration
+    package let configuration: TouchdConfiguration
     /// The devices.
-    public let source: LiveDeviceSource
+    package let source: LiveDeviceSource
     /// The session core.
-    public private(set) var session: TouchSession
+    package private(set) var session: TouchSession
     /// Events to typed touches.
-    public var pipeline: TouchPipeline { session.pipeline }
+    package var pipeline: TouchPipeline { session.pipeline }
     /// Touches to gestures.
-    public var engine: Engine { session.engine }
+    package var engine: Engine { session.engine }
     /// Called with everything the source reports, before the session handles it (e.g. to record raw events).
-    public var inputObserver: ((LiveInputEvent) -> Void)?
+    package var inputObserver: ((LiveInputEvent) -> Void)?
 
     private var buffer = LiveOutputBuffer()
 
@@ -110,7 +110,7 @@ public final class LiveTouchSession {
     ///   - watchesHotplug: follow devices coming and going.
     ///   - accepts: devices to consider at all (e.g. the nodes given on a command line).
     /// - Throws: ``LiveInputError`` when udev cannot be set up.
-    public init(configuration: TouchdConfiguration = TouchdConfiguration(), recordsDebug: Bool = false,
+    package init(configuration: TouchdConfiguration = TouchdConfiguration(), recordsDebug: Bool = false,
                 watchesHotplug: Bool = true,
                 accepts: @escaping (UdevDeviceInfo) -> Bool = { _ in true }) throws(LiveInputError) {
         self.configuration = configuration
@@ -120,17 +120,17 @@ public final class LiveTouchSession {
     }
 
     /// Interrupts ``runRound(maximumWaitMilliseconds:_:)`` from any thread or a signal handler.
-    public var wakeup: LiveWakeup { source.wakeup }
+    package var wakeup: LiveWakeup { source.wakeup }
 
     /// Opens the devices present now.
-    public func start(_ emit: (LiveSessionOutput) -> Void) throws(LiveInputError) {
+    package func start(_ emit: (LiveSessionOutput) -> Void) throws(LiveInputError) {
         handle(try source.start(), emit)
     }
 
     /// Waits for input until the core's next deadline (or at most
     /// `maximumWaitMilliseconds`, -1 for no limit), handles what came, then
     /// fires the deadlines that are due.
-    public func runRound(maximumWaitMilliseconds: Int32 = -1, _ emit: (LiveSessionOutput) -> Void) throws(LiveInputError) {
+    package func runRound(maximumWaitMilliseconds: Int32 = -1, _ emit: (LiveSessionOutput) -> Void) throws(LiveInputError) {
         let cap: Int32? = maximumWaitMilliseconds < 0 ? nil : maximumWaitMilliseconds
         let timeout = LiveClock.pollTimeout(until: session.nextDeadline, cap: cap)
         handle(try source.waitAndRead(timeoutMilliseconds: timeout), emit)
@@ -144,12 +144,12 @@ public final class LiveTouchSession {
     }
 
     /// Handles what a source reported (``start(_:)`` and ``runRound(maximumWaitMilliseconds:_:)`` call this).
-    public func handle(_ events: [LiveInputEvent], _ emit: (LiveSessionOutput) -> Void) {
+    package func handle(_ events: [LiveInputEvent], _ emit: (LiveSessionOutput) -> Void) {
         for event in events { handle(event, emit) }
     }
 
     /// Closes every device (their touches are cancelled) and fires every pending deadline.
-    public func finish(_ emit: (LiveSessionOutput) -> Void) {
+    package func finish(_ emit: (LiveSessionOutput) -> Void) {
         handle(source.closeAll(), emit)
         session.runDownDeadlines(into: &buffer)
         flush(emit)

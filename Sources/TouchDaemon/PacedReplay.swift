@@ -11,18 +11,18 @@ import Synchronization
 import Trace
 
 /// How a trace is replayed as a virtual device.
-public struct ReplayPacing: Hashable, Sendable {
+package struct ReplayPacing: Hashable, Sendable {
     /// Time scale: 1 is real time, 2 twice as fast, 0 as fast as possible.
-    public var speed: Double
+    package var speed: Double
     /// Replays again and again, each pass shifted in time after the previous one.
-    public var loop: Bool
+    package var loop: Bool
     /// Waits for this many clients holding a subscription before replaying.
-    public var waitForSubscribers: Int
+    package var waitForSubscribers: Int
     /// Stops the daemon (gracefully) once the replay is over.
-    public var exitWhenDone: Bool
+    package var exitWhenDone: Bool
 
     /// Creates pacing settings.
-    public init(speed: Double = 1, loop: Bool = false, waitForSubscribers: Int = 0, exitWhenDone: Bool = false) {
+    package init(speed: Double = 1, loop: Bool = false, waitForSubscribers: Int = 0, exitWhenDone: Bool = false) {
         self.speed = speed
         self.loop = loop
         self.waitForSubscribers = waitForSubscribers

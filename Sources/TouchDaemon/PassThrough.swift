@@ -30,7 +30,7 @@ final class PassThroughMirror {
     /// (the unit's `RuntimeDirectory=touchd`), else `/run/touchd`; the udev
     /// rule reads `/run/touchd/<phys>`.
     static var propertiesDirectory: String {
-        if let dir = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !dir.isEmpty, !dir.contains(":") { return dir }
+        if let dir = Syscall.environment("RUNTIME_DIRECTORY"), !dir.isEmpty, !dir.contains(":") { return dir }
         return "/run/touchd"
     }
 
@@ -39,7 +39,7 @@ final class PassThroughMirror {
     private static func writeProperties(_ properties: [(key: String, value: String)], phys: String, logger: Logger) -> String? {
         let directory = propertiesDirectory
         let path = directory + "/" + phys
-        _ = mkdir(directory, 0o755)
+        try? Syscall.makeDirectory(directory, mode: 0o755)
         let text = properties.map { "\($0.key)=\($0.value)\n" }.joined()
         do {
             let fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
@@ -95,7 +95,7 @@ final class PassThroughMirror {
         do {
             uinput = try UinputDevice(adopting: fd, description: description)
         } catch {
-            Glibc.close(fd)
+            try? Syscall.close(fd)
             throw error
         }
         let path = Self.propertiesDirectory + "/" + MirrorDescription.phys(key: key)

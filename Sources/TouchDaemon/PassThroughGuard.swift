@@ -48,13 +48,13 @@ import TouchCore
 /// over: once the guard answers `takeover`, it will not act on what it
 /// held, so what touchd then finds alive stays alive); from the guard:
 /// `released`, `takeover`.
-public enum PassThroughGuard {
+package enum PassThroughGuard {
     /// Silence after which the guard acts on a touchd that is stopped or
     /// blocked, in milliseconds.
-    public static let silenceLimitMilliseconds: Int64 = 1000
+    package static let silenceLimitMilliseconds: Int64 = 1000
     /// Silence after which the guard acts on a touchd with a thread runnable
     /// (waiting for a CPU: a loaded machine, not a stopped process), in milliseconds.
-    public static let starvedLimitMilliseconds: Int64 = 5000
+    package static let starvedLimitMilliseconds: Int64 = 5000
 
     /// What the guard does about touchd's silence.
     enum SilenceVerdict: Equatable {
@@ -107,13 +107,13 @@ public enum PassThroughGuard {
     /// How long the guard waits for the next touchd after one stopped with
     /// its devices kept for a restart, in milliseconds (the environment's
     /// `TOUCHD_GUARD_RESTART_LIMIT_MS` replaces it: tests in a slow guest).
-    public static let restartLimitMilliseconds: Int64 = 3000
+    package static let restartLimitMilliseconds: Int64 = 3000
 
     static var restartLimit: Int64 {
         getenv("TOUCHD_GUARD_RESTART_LIMIT_MS").flatMap { Int64(String(cString: $0)) }.map { max(0, $0) } ?? restartLimitMilliseconds
     }
     /// Where touchd looks for the guard unless `TOUCHD_GUARD_SOCKET` says otherwise.
-    public static let defaultSocketPath = "/run/touchd-guard/guard.sock"
+    package static let defaultSocketPath = "/run/touchd-guard/guard.sock"
 
     struct Held {
         var grabbed: Int32
@@ -129,7 +129,7 @@ public enum PassThroughGuard {
     /// Runs the guard on `socketPath` until it is killed.
     ///
     /// - Throws: ``SystemCallError`` when the socket cannot be set up.
-    public static func run(socketPath: String, logger: Logger) throws(SystemCallError) -> Never {
+    package static func run(socketPath: String, logger: Logger) throws(SystemCallError) -> Never {
         let listener = try Syscall.socket(domain: AF_UNIX, type: Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
         _ = unlink(socketPath)
         try Syscall.bind(listener, unixPath: socketPath)
@@ -267,19 +267,19 @@ public enum PassThroughGuard {
 
 /// touchd's end of the ``PassThroughGuard`` socket: hands devices over,
 /// beats, hears `released`. Sends are whole datagrams from any thread.
-final class PassThroughGuardLink: @unchecked Sendable {
+final class PassThroughGuardLink: Sendable {
     private let fd: Int32
 
     /// Connects to the guard at `socketPath`, else at `TOUCHD_GUARD_SOCKET` or
     /// ``PassThroughGuard/defaultSocketPath``; nil (logged) when there is none.
     init?(socketPath: String? = nil, logger: Logger) {
-        let path = socketPath ?? getenv("TOUCHD_GUARD_SOCKET").map { String(cString: $0) } ?? PassThroughGuard.defaultSocketPath
+        let path = socketPath ?? Syscall.environment("TOUCHD_GUARD_SOCKET") ?? PassThroughGuard.defaultSocketPath
         do {
             let fd = try Syscall.socket(domain: AF_UNIX, type: Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             do {
                 try Syscall.connect(fd, unixPath: path)
             } catch {
-                close(fd)
+                try? Syscall.close(fd)
                 throw error
             }
             self.fd = fd

@@ -18,6 +18,10 @@ import TouchCore
 /// (``noteProgress()``; an idle thread still completes one a second, its poll's
 /// cap), and a stall is declared after ``stallLimitMilliseconds`` without a round while
 /// `poll(2)` says a grabbed device is readable.
+///
+/// Unchecked: what the input thread and the guard share is atomic or behind
+/// a mutex; `lastRounds` and `stalledFor` are touched by the watchdog's own
+/// thread only (a test calls ``look()`` with no thread running).
 final class PassThroughWatchdog: @unchecked Sendable {
     /// How long the engine may make no progress with input waiting, in milliseconds.
     static let stallLimitMilliseconds = 2000

@@ -11,48 +11,48 @@ import Musl
 /// watchdog and socket activation), through libsystemd. Every call is a
 /// no-op outside systemd: without `NOTIFY_SOCKET`, `LISTEN_FDS` or
 /// `WATCHDOG_USEC` in the environment, libsystemd does nothing.
-public enum Systemd {
+package enum Systemd {
     /// The first descriptor systemd passes (`SD_LISTEN_FDS_START`).
-    public static let firstPassedDescriptor: CInt = 3
+    package static let firstPassedDescriptor: CInt = 3
 
     /// Tells the service manager the daemon is ready (`READY=1`) with a status line.
-    public static func notifyReady(status: String) {
+    package static func notifyReady(status: String) {
         notify("READY=1\nSTATUS=\(status)")
     }
 
     /// Updates the status line `systemctl status` shows.
-    public static func notifyStatus(_ status: String) {
+    package static func notifyStatus(_ status: String) {
         notify("STATUS=\(status)")
     }
 
     /// Says the daemon is stopping (`STOPPING=1`) and why. systemd stops
     /// watching the watchdog then: what remains (pass-through handed over or
     /// given back, clients told goodbye) is bounded by `TimeoutStopSec=`.
-    public static func notifyStopping(status: String) {
+    package static func notifyStopping(status: String) {
         notify("STOPPING=1\nSTATUS=\(status)")
     }
 
     /// Tells the service manager that configuration reload started (`RELOADING=1`), with a status line.
-    public static func notifyReloading(status: String) {
+    package static func notifyReloading(status: String) {
         notify("RELOADING=1\nSTATUS=\(status)")
     }
 
     /// Pings the watchdog (`WATCHDOG=1`).
-    public static func pingWatchdog() {
+    package static func pingWatchdog() {
         notify("WATCHDOG=1")
     }
 
     /// Sends a notification; false when there is no service manager to tell
     /// or sending failed.
     @discardableResult
-    public static func notify(_ state: String) -> Bool {
+    package static func notify(_ state: String) -> Bool {
         // unset_environment 0: child processes (none) could notify too.
         sd_notify(0, state) > 0
     }
 
     /// The watchdog interval in microseconds when `WatchdogSec` is set for
     /// this process, nil otherwise.
-    public static func watchdogInterval() -> UInt64? {
+    package static func watchdogInterval() -> UInt64? {
         var usec: UInt64 = 0
         guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return nil }
         return usec
@@ -62,7 +62,7 @@ public enum Systemd {
     /// for this pid), from ``firstPassedDescriptor`` on; empty when none.
     /// The variables are removed from the environment so that they are not
     /// taken twice.
-    public static func passedSockets() -> [CInt] {
+    package static func passedSockets() -> [CInt] {
         passedDescriptors().sockets
     }
 
@@ -70,7 +70,7 @@ public enum Systemd {
     /// listening stream sockets of socket activation, and the rest (the file
     /// descriptor store's, `FDSTORE=1`) with their names. Read once: the
     /// variables are removed from the environment.
-    public static func passedDescriptors() -> (sockets: [CInt], stored: [(fd: CInt, name: String)]) {
+    package static func passedDescriptors() -> (sockets: [CInt], stored: [(fd: CInt, name: String)]) {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let n = sd_listen_fds_with_names(1, &names)
         guard n > 0 else { return ([], []) }
@@ -100,7 +100,7 @@ public enum Systemd {
     /// False when there is no service manager (the store may still refuse
     /// silently: a unit without `FileDescriptorStoreMax=` keeps nothing).
     @discardableResult
-    public static func store(_ fds: [CInt], name: String) -> Bool {
+    package static func store(_ fds: [CInt], name: String) -> Bool {
         guard !fds.isEmpty else { return false }
         return fds.withUnsafeBufferPointer { p in
             sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=\(name)", p.baseAddress, UInt32(p.count)) > 0
@@ -110,7 +110,7 @@ public enum Systemd {
     /// Removes the descriptors named `name` from the store (`FDSTOREREMOVE=1`);
     /// the service manager closes its duplicates.
     @discardableResult
-    public static func removeStored(name: String) -> Bool {
+    package static func removeStored(name: String) -> Bool {
         notify("FDSTOREREMOVE=1\nFDNAME=\(name)")
     }
 }
@@ -121,28 +121,28 @@ public enum Systemd {
 /// `STOPPING=1` (while running and reloading): each state the process spends
 /// time in there pings from the loop that does its work, so a stuck loop is
 /// a missed ping.
-public struct WatchdogSchedule: Sendable {
+package struct WatchdogSchedule: Sendable {
     /// Time between pings: half the interval.
-    public let period: Duration
+    package let period: Duration
     private var next: ContinuousClock.Instant
 
     /// A schedule for an interval of `intervalMicroseconds` starting at `now`;
     /// nil when there is no watchdog (nil or 0).
-    public init?(intervalMicroseconds: UInt64?, now: ContinuousClock.Instant) {
+    package init?(intervalMicroseconds: UInt64?, now: ContinuousClock.Instant) {
         guard let interval = intervalMicroseconds, interval > 0 else { return nil }
         period = .microseconds(Int64(interval / 2))
         next = now
     }
 
     /// Whether a ping is due at `now`; when it is, the next one is due a period later.
-    public mutating func isDue(at now: ContinuousClock.Instant) -> Bool {
+    package mutating func isDue(at now: ContinuousClock.Instant) -> Bool {
         guard now >= next else { return false }
         next = now + period
         return true
     }
 
     /// How long a loop may wait at `now` before the next ping is due (zero when it is).
-    public func wait(at now: ContinuousClock.Instant) -> Duration {
+    package func wait(at now: ContinuousClock.Instant) -> Duration {
         max(.zero, next - now)
     }
 }

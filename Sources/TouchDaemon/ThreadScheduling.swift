@@ -16,15 +16,15 @@ import SystemCalls
 /// in 3 minutes for these two threads at nice -8, none with `SCHED_FIFO`.
 /// The priority stays low (default 10) so that the kernel's interrupt threads
 /// (priority 50), which deliver the touches, are never held up by touchd.
-public enum ThreadScheduling {
+package enum ThreadScheduling {
     /// The `SCHED_FIFO` priority used when the configuration names none.
-    public static let defaultPriority = 10
+    package static let defaultPriority = 10
 
     /// The highest priority Linux gives `SCHED_FIFO`.
-    public static let maximumPriority = 99
+    package static let maximumPriority = 99
 
     /// What a request made of the calling thread.
-    public enum Outcome: Equatable, Sendable, CustomStringConvertible {
+    package enum Outcome: Equatable, Sendable, CustomStringConvertible {
         /// The thread runs `SCHED_FIFO` at this priority.
         case realtime(priority: Int)
         /// The thread runs the normal policy (`SCHED_OTHER`), as asked.
@@ -32,7 +32,7 @@ public enum ThreadScheduling {
         /// The kernel refused (`errno`): the thread keeps the policy it had.
         case refused(priority: Int, errno: Int32)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .realtime(let p): return "SCHED_FIFO priority \(p)"
             case .normal: return "normal scheduling"
@@ -47,7 +47,7 @@ public enum ThreadScheduling {
     /// Puts the calling thread into `SCHED_FIFO` at `priority` (1 to 99), or
     /// back to `SCHED_OTHER` for 0. Threads it starts do not inherit the
     /// real-time policy (`SCHED_RESET_ON_FORK`).
-    public static func applyToCurrentThread(priority: Int) -> Outcome {
+    package static func applyToCurrentThread(priority: Int) -> Outcome {
         precondition((0...maximumPriority).contains(priority), "priority out of range")
         let policy = priority == 0 ? SCHED_OTHER : SCHED_FIFO
         do {
@@ -59,7 +59,7 @@ public enum ThreadScheduling {
     }
 
     /// The calling thread's policy and priority as the kernel reports them.
-    public static func currentThread() -> (policy: Int32, priority: Int) {
+    package static func currentThread() -> (policy: Int32, priority: Int) {
         // Cannot fail for the calling thread.
         let current = (try? Syscall.scheduler()) ?? (policy: SCHED_OTHER, priority: 0)
         return (current.policy & ~resetOnFork, Int(current.priority))

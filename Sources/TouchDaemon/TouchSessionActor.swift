@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Evdev
-import Glibc
+import SystemCalls
 import Gestures
 import Logging
 import Publisher
@@ -12,14 +12,14 @@ import Wire
 
 /// What `hello` says now: written by the engine owner when devices or the
 /// configuration change, read by the publisher at each connection.
-public final class HelloBoard: Sendable {
+package final class HelloBoard: Sendable {
     private let snapshot = Mutex(HelloSnapshot(devices: [], screens: []))
 
     /// Creates an empty board.
-    public init() {}
+    package init() {}
 
     /// The current snapshot.
-    public func read() -> HelloSnapshot { snapshot.withLock { $0 } }
+    package func read() -> HelloSnapshot { snapshot.withLock { $0 } }
 
     func write(_ s: HelloSnapshot) { snapshot.withLock { $0 = s } }
 }
@@ -33,12 +33,12 @@ public final class HelloBoard: Sendable {
 /// live input is also read: a device read reaches the engine without a
 /// thread hop, and the publisher writes each batch to the clients that keep
 /// up from this thread (only the others are handed to its event loop).
-public actor TouchSessionActor {
+package actor TouchSessionActor {
     /// The thread the actor runs on.
     nonisolated let thread: InputThread
 
     /// The input thread.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
     /// Runs `round` isolated to the engine, from the engine's own thread (an
     /// input's round, called by the thread's loop): what `assumeIsolated`
@@ -81,7 +81,7 @@ public actor TouchSessionActor {
     ///
     /// - Throws: ``DaemonStartError`` (status 71) when the thread's wake-up
     ///   pipe cannot be created (out of descriptors).
-    public init(configuration: TouchdConfiguration, board: HelloBoard, logger: Logger,
+    package init(configuration: TouchdConfiguration, board: HelloBoard, logger: Logger,
                 recordsDebug: Bool = true) throws(DaemonStartError) {
         do {
             thread = try InputThread(name: "touchd-engine")
@@ -107,7 +107,7 @@ public actor TouchSessionActor {
     }
 
     /// The configuration in force.
-    public var configuration: TouchdConfiguration { session.configuration }
+    package var configuration: TouchdConfiguration { session.configuration }
     /// The session's pipeline (for inspection).
     var pipeline: TouchPipeline { session.pipeline }
     /// The session's gesture engine (for inspection).
@@ -116,7 +116,7 @@ public actor TouchSessionActor {
     var lastTime: Timestamp { session.lastTime }
 
     /// Runs `body` on the input thread, isolated to the engine.
-    public func perform<T: Sendable>(_ body: @Sendable (isolated TouchSessionActor) throws -> T) rethrows -> T {
+    package func perform<T: Sendable>(_ body: @Sendable (isolated TouchSessionActor) throws -> T) rethrows -> T {
         try body(self)
     }
 
@@ -128,7 +128,7 @@ public actor TouchSessionActor {
     /// `heldDeadline` and `release` are the publisher's coalescing (its
     /// ``Publisher/heldDeadline`` and ``Publisher/releaseHeld(upTo:)``): the
     /// engine's owner wakes up for that deadline as for its own.
-    public func attach(_ sink: @escaping @Sendable (EventBatch) -> Void,
+    package func attach(_ sink: @escaping @Sendable (EventBatch) -> Void,
                        wants: @escaping @Sendable (EventStream) -> Bool = { _ in true },
                        heldDeadline: (@Sendable () -> Double?)? = nil,
                        release: (@Sendable (Double) -> Void)? = nil) {
@@ -143,7 +143,7 @@ public actor TouchSessionActor {
     /// Adds a device unless the configuration ignores it; announces it with a
     /// `device` event. Returns the reason when it is ignored.
     @discardableResult
-    public func addDevice(_ id: DeviceID, description: DeviceDescription, at time: Timestamp,
+    package func addDevice(_ id: DeviceID, description: DeviceDescription, at time: Timestamp,
                           syspath: String? = nil, udevProperties: [String: String] = [:],
                           settings: DeviceSettings? = nil, state: DeviceState? = nil) -> String? {
         let ignored = session.addDevice(id, description: description, at: time, syspath: syspath,
@@ -161,13 +161,13 @@ public actor TouchSessionActor {
     /// adds it (``TouchSession/addRecordedDevice(_:_:at:into:)``): with the
     /// udev properties and the state recorded with it.
     @discardableResult
-    public func addRecordedDevice(_ id: DeviceID, _ device: RecordedDevice, at time: Timestamp) -> String? {
+    package func addRecordedDevice(_ id: DeviceID, _ device: RecordedDevice, at time: Timestamp) -> String? {
         addDevice(id, description: device.description, at: time, udevProperties: device.description.udevProperties,
                   state: device.initialState)
     }
 
     /// Removes a device: its touches are cancelled, a `device` event says it went away.
-    public func removeDevice(_ id: DeviceID, at time: Timestamp) {
+    package func removeDevice(_ id: DeviceID, at time: Timestamp) {
         let wasInService = session.pipeline.device(id) != nil
         prepareRound()
         // The cancellations reach a pass-through mirror before `PassThroughController` ends it.
@@ -193,11 +193,11 @@ public actor TouchSessionActor {
                                    udevProperties: [String: String] = [:],
                                    adopting: (fd: Int32, handover: MirrorHandover?)? = nil, at time: Timestamp = .zero) -> Bool {
         guard router.uinput.mirrors[id] == nil else {
-            if let adopting { Glibc.close(adopting.fd) }
+            if let adopting { try? Syscall.close(adopting.fd) }
             return true
         }
         guard let info = session.pipeline.device(id) else {
-            if let adopting { Glibc.close(adopting.fd) }
+            if let adopting { try? Syscall.close(adopting.fd) }
             return false
         }
         do {
@@ -264,14 +264,14 @@ public actor TouchSessionActor {
     /// A device's udev properties or mapping changed: when the mapping did, its
     /// touches are cancelled and it is mapped anew; a `device` event (`changed`)
     /// announces it either way.
-    public func changeDevice(_ id: DeviceID, at time: Timestamp, udevProperties: [String: String], settings: DeviceSettings) {
+    package func changeDevice(_ id: DeviceID, at time: Timestamp, udevProperties: [String: String], settings: DeviceSettings) {
         session.changeDevice(id, udevProperties: udevProperties, settings: settings, at: time, into: &router)
         finishDeviceChange()
     }
 
     /// Brings a device back in step after `SYN_DROPPED` from its state as
     /// re-read: touches that vanished are cancelled, new ones begin.
-    public func resync(_ id: DeviceID, report: DeviceResync) {
+    package func resync(_ id: DeviceID, report: DeviceResync) {
         // The trace gets libevdev's sync events: replaying them rebuilds the same state.
         if recorder != nil { record { r throws(TraceError) in try r.append(report.syncEvents, from: id) } }
         prepareRound()
@@ -290,7 +290,7 @@ public actor TouchSessionActor {
     }
 
     /// The number of devices in service.
-    public var deviceCount: Int { session.pipeline.devices.count }
+    package var deviceCount: Int { session.pipeline.devices.count }
 
     // MARK: Input
 
@@ -298,7 +298,7 @@ public actor TouchSessionActor {
     /// through the engine, and what they produced goes out to the clients
     /// as one batch (a read that found several frames queued, because the
     /// engine's thread was late, costs each client one write, not one per frame).
-    public func handle(_ events: [InputEvent], from device: DeviceID) {
+    package func handle(_ events: [InputEvent], from device: DeviceID) {
         if recorder != nil { record { r throws(TraceError) in try r.append(events, from: device) } }
         prepareRound()
         session.handle(events, from: device, into: &router)
@@ -307,7 +307,7 @@ public actor TouchSessionActor {
 
     /// Fires the engine's deadlines up to `time` (long presses, tap windows),
     /// and sends the updates held for coalescing clients that are due by then.
-    public func advance(to time: Timestamp) {
+    package func advance(to time: Timestamp) {
         prepareRound()
         session.advance(to: time, into: &router)
         router.uinput.advance(to: time)
@@ -318,7 +318,7 @@ public actor TouchSessionActor {
     /// The earliest time at which ``advance(to:)`` would do something: the
     /// session's next deadline, a mirror's (a taken contact's ending), or the
     /// publisher's for held updates.
-    public var nextDeadline: Timestamp? {
+    package var nextDeadline: Timestamp? {
         var own = session.nextDeadline
         if let due = router.uinput.nextDeadline { own = own.map { min($0, due) } ?? due }
         guard let held = heldDeadline?() else { return own }
@@ -330,7 +330,7 @@ public actor TouchSessionActor {
 
     /// Cancels every touch still down (end of a replay pass, shutdown) and
     /// fires the deadlines up to `time`.
-    public func finishTouches(at time: Timestamp) {
+    package func finishTouches(at time: Timestamp) {
         prepareRound()
         session.finishTouches(at: time, into: &router)
         flush()
@@ -358,7 +358,7 @@ public actor TouchSessionActor {
 
     /// Records the input from now on into `path` (`touchd --record`); a file
     /// that cannot be created is logged and the daemon serves without recording.
-    public func startRecording(to path: String) {
+    package func startRecording(to path: String) {
         do {
             recorder = try DaemonRecorder(path: path)
             logger.info("recording the input", metadata: ["file": "\(path)"])
@@ -368,7 +368,7 @@ public actor TouchSessionActor {
     }
 
     /// Ends the recording: the last frame is written and the file closed.
-    public func finishRecording() {
+    package func finishRecording() {
         guard var r = recorder else { return }
         recorder = nil
         do {
@@ -380,7 +380,7 @@ public actor TouchSessionActor {
     }
 
     /// Whether the input is being recorded.
-    public var isRecording: Bool { recorder != nil }
+    package var isRecording: Bool { recorder != nil }
 
     /// Runs a step of the recorder; an error ends the recording (logged once), never the daemon.
     func record(_ step: (inout DaemonRecorder) throws(TraceError) -> Void) {
@@ -414,7 +414,7 @@ public actor TouchSessionActor {
     /// Takes what logind says of the seat (``LogindFollower``): the session core decides whether
     /// the system is quiet (semantics §13); a change rewrites `hello` and every client gets a
     /// `session` message.
-    public func observeLogin(_ report: LoginReport) {
+    package func observeLogin(_ report: LoginReport) {
         let before = session.lockPolicy.status
         prepareRound()
         session.observeLogin(report, into: &router)

@@ -11,7 +11,7 @@ extension TouchSessionActor {
     /// A client's drag request: a surface's roles, items answering a request,
     /// a target's proposal. What it causes (a target entered, a session ended)
     /// goes out before the answer.
-    public func drag(_ request: DragRequest, from client: ClientID) throws(RequestError) {
+    package func drag(_ request: DragRequest, from client: ClientID) throws(RequestError) {
         let owner = client.engineOwner
         switch request {
         case let .roles(local, roles):

@@ -12,7 +12,7 @@ extension TouchSessionActor {
     /// `access.changeScreens` grant): touches down finish in their geometry,
     /// new ones use the new one; `hello` is rewritten, then every client gets
     /// the `screens` message (and `device` subscribers the remapped devices).
-    public func changeScreens(_ change: ScreenChange, from client: ClientID?) throws(RequestError) {
+    package func changeScreens(_ change: ScreenChange, from client: ClientID?) throws(RequestError) {
         prepareRound()
         do {
             try session.changeScreens(change, into: &router)

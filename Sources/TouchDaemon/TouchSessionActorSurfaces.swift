@@ -10,7 +10,7 @@ extension TouchSessionActor {
     /// Registers a client's surface: its id must be new on the connection,
     /// which has fewer than `checks.maxSurfaces` surfaces; then the
     /// connection's own refusal, if any (`checks.refusal`); then the engine's rules.
-    public func register(_ d: SurfaceDescription, from client: ClientID, checks: SurfaceChecks) throws(RequestError) {
+    package func register(_ d: SurfaceDescription, from client: ClientID, checks: SurfaceChecks) throws(RequestError) {
         let id = ClientSurfaceID(client: client, local: d.id)
         do throws(ClientSurfaceError) { try router.clients.checkNew(id, limit: checks.maxSurfaces) } catch { throw error.requestError }
         if let refusal = checks.refusal { throw refusal }
@@ -19,7 +19,7 @@ extension TouchSessionActor {
 
     /// Replaces the description of one of a client's surfaces; recognizers
     /// declared the same keep their state, others are cancelled.
-    public func update(_ d: SurfaceDescription, from client: ClientID, checks: SurfaceChecks) throws(RequestError) {
+    package func update(_ d: SurfaceDescription, from client: ClientID, checks: SurfaceChecks) throws(RequestError) {
         let id = ClientSurfaceID(client: client, local: d.id)
         do throws(ClientSurfaceError) { try router.clients.checkKnown(id) } catch { throw error.requestError }
         if let refusal = checks.refusal { throw refusal }
@@ -27,7 +27,7 @@ extension TouchSessionActor {
     }
 
     /// Removes one of a client's surfaces; its active recognizers are cancelled.
-    public func unregister(_ local: String, from client: ClientID) throws(RequestError) {
+    package func unregister(_ local: String, from client: ClientID) throws(RequestError) {
         let id = ClientSurfaceID(client: client, local: local)
         do throws(ClientSurfaceError) { try router.clients.checkKnown(id) } catch { throw error.requestError }
         prepareRound()
@@ -40,7 +40,7 @@ extension TouchSessionActor {
     /// Removes every surface of a closed connection (active recognizers
     /// cancelled); returns how many it had.
     @discardableResult
-    public func disconnect(_ client: ClientID) -> Int {
+    package func disconnect(_ client: ClientID) -> Int {
         guard router.clients.client(ofOwner: client.engineOwner) != nil else { return 0 }
         prepareRound()
         session.removeSurfaces(owner: client.engineOwner, into: &router)
@@ -49,7 +49,7 @@ extension TouchSessionActor {
     }
 
     /// The number of surfaces clients have registered.
-    public var clientSurfaceCount: Int { router.clients.count }
+    package var clientSurfaceCount: Int { router.clients.count }
 
     func apply(_ d: SurfaceDescription, as id: ClientSurfaceID) throws(RequestError) {
         if let parent = d.parent {
@@ -77,7 +77,7 @@ extension TouchSessionActor {
     /// surfaces are kept. When device rules or quirks changed, touches down are
     /// cancelled and every device is mapped again; a change of screens alone
     /// lets touches down finish in their geometry (semantics §11.5).
-    public func reload(_ new: TouchdConfiguration) throws(ConfigurationError) {
+    package func reload(_ new: TouchdConfiguration) throws(ConfigurationError) {
         prepareRound()
         try session.reload(new, into: &router)
         deviceDecider.replace(new)

@@ -18,17 +18,17 @@ import Trace
 /// The kernel stamps the written events with the current time and drops
 /// values that do not change anything, as it does for real hardware. The
 /// devices declare no fuzz (see ``withoutFuzz(_:)``), so recorded values arrive unchanged.
-public final class UinputReplay {
+package final class UinputReplay {
     /// The recording being replayed.
-    public let recording: Recording
+    package let recording: Recording
     /// One uinput device per recorded device, in the recording's order.
-    public private(set) var devices: [UinputDevice] = []
+    package private(set) var devices: [UinputDevice] = []
 
     /// Creates the devices (they exist until ``close()``).
     ///
     /// - Throws: ``EvdevError`` `.uinputFailed` naming the device when `/dev/uinput`
     ///   is missing or refuses a description; devices already created are destroyed.
-    public init(recording: Recording) throws(EvdevError) {
+    package init(recording: Recording) throws(EvdevError) {
         self.recording = recording
         for recorded in recording.devices {
             do {
@@ -46,7 +46,7 @@ public final class UinputReplay {
     /// already went through the kernel's fuzz filter once; filtering them
     /// again would move them. (libinput's udev rules zero the kernel fuzz of
     /// touch devices the same way.)
-    public static func withoutFuzz(_ description: DeviceDescription) -> DeviceDescription {
+    package static func withoutFuzz(_ description: DeviceDescription) -> DeviceDescription {
         var d = description
         for code in d.absInfo.keys { d.absInfo[code]!.fuzz = 0 }
         return d
@@ -61,7 +61,7 @@ public final class UinputReplay {
     /// - Returns: the number of events written.
     /// - Throws: ``EvdevError`` when the kernel refuses an event.
     @discardableResult
-    public func play(speed: Double = 1, wait: (Timestamp) -> Void = UinputReplay.sleep(until:),
+    package func play(speed: Double = 1, wait: (Timestamp) -> Void = UinputReplay.sleep(until:),
                      shouldStop: () -> Bool = { false }) throws(EvdevError) -> Int {
         guard let first = recording.events.first?.event.time else { return 0 }
         let start = LiveClock.now()
@@ -86,12 +86,12 @@ public final class UinputReplay {
     }
 
     /// Destroys the devices. Idempotent.
-    public func close() {
+    package func close() {
         for d in devices { d.close() }
     }
 
     /// Sleeps until `time` on `CLOCK_MONOTONIC` (returns at once when it has passed).
-    public static func sleep(until time: Timestamp) {
+    package static func sleep(until time: Timestamp) {
         let ts = timespec(tv_sec: Int(time.microseconds / 1_000_000), tv_nsec: Int(time.microseconds % 1_000_000) * 1000)
         // Fails only for a time before the clock's start, which has passed.
         try? Syscall.sleep(until: ts, clock: CLOCK_MONOTONIC)

@@ -3,7 +3,7 @@ import TouchCore
 
 /// Declarative descriptions of typical touch devices for tests, modelled on
 /// real hardware (see Tests/Fixtures/real for the originals).
-public enum DeviceFixtures {
+package enum DeviceFixtures {
     private static func describe(
         _ name: String, properties: InputProperties = [], keys: [UInt16] = [], abs: [UInt16: AbsInfo] = [:],
         rel: [UInt16] = [], msc: [UInt16] = []
@@ -19,7 +19,7 @@ public enum DeviceFixtures {
 
     /// A 10-slot protocol-B touchscreen, 0...4095 x 0...4095 at 20 units/mm (204.75 x 204.75 mm),
     /// with pressure, touch major/minor and MT tool type.
-    public static func touchscreen(slots: Int = 10, resolution: Int32 = 20, distance: Bool = false) -> DeviceDescription {
+    package static func touchscreen(slots: Int = 10, resolution: Int32 = 20, distance: Bool = false) -> DeviceDescription {
         var abs: [UInt16: AbsInfo] = [
             EventCode.absX: AbsInfo(minimum: 0, maximum: 4095, resolution: resolution),
             EventCode.absY: AbsInfo(minimum: 0, maximum: 4095, resolution: resolution),
@@ -37,7 +37,7 @@ public enum DeviceFixtures {
     }
 
     /// A protocol-A touchscreen with no input properties (like the 2010 N-Trig): 0...9600 x 0...7200, resolution 0.
-    public static func protocolATouchscreen(trackingID: Bool = false) -> DeviceDescription {
+    package static func protocolATouchscreen(trackingID: Bool = false) -> DeviceDescription {
         var abs: [UInt16: AbsInfo] = [
             EventCode.absX: AbsInfo(minimum: 0, maximum: 9600),
             EventCode.absY: AbsInfo(minimum: 0, maximum: 7200),
@@ -51,7 +51,7 @@ public enum DeviceFixtures {
     }
 
     /// A 2-slot clickpad counting up to three fingers (like the Cypress PS/2): 0...1600 x 0...900 at 16/15 units/mm.
-    public static func twoSlotTouchpad(semiMT: Bool = false) -> DeviceDescription {
+    package static func twoSlotTouchpad(semiMT: Bool = false) -> DeviceDescription {
         describe(
             "Fixture Touchpad", properties: semiMT ? [.buttonpad, .semiMT] : [.pointer, .buttonpad],
             keys: [EventCode.btnLeft, EventCode.btnTouch, EventCode.btnToolFinger, EventCode.btnToolDoubleTap, EventCode.btnToolTripleTap],
@@ -68,7 +68,7 @@ public enum DeviceFixtures {
     }
 
     /// A single-touch touchscreen (ABS_X/ABS_Y + BTN_TOUCH, no properties), 0...2047, resolution 0.
-    public static func singleTouchScreen() -> DeviceDescription {
+    package static func singleTouchScreen() -> DeviceDescription {
         describe("Fixture Single Touch", keys: [EventCode.btnTouch], abs: [
             EventCode.absX: AbsInfo(minimum: 0, maximum: 2047),
             EventCode.absY: AbsInfo(minimum: 0, maximum: 2047),
@@ -77,7 +77,7 @@ public enum DeviceFixtures {
 
     /// A Wacom-like pen tablet: pen and eraser, pressure, distance, tilt, barrel buttons, serials.
     /// 0...44704 x 0...27940 at 200 units/mm; tilt `tiltRange` with `tiltResolution` units/radian.
-    public static func penTablet(tiltRange: ClosedRange<Int32> = -64...63, tiltResolution: Int32 = 57) -> DeviceDescription {
+    package static func penTablet(tiltRange: ClosedRange<Int32> = -64...63, tiltResolution: Int32 = 57) -> DeviceDescription {
         describe(
             "Fixture Pen",
             keys: [EventCode.btnToolPen, EventCode.btnToolRubber, EventCode.btnTouch, EventCode.btnStylus, EventCode.btnStylus2],
@@ -93,7 +93,7 @@ public enum DeviceFixtures {
     }
 
     /// A Wacom-like pad: buttons and a wheel, ABS_X/ABS_Y of range 0...1, BTN_STYLUS. Not a touch device.
-    public static func tabletPad() -> DeviceDescription {
+    package static func tabletPad() -> DeviceDescription {
         describe("Fixture Pad", keys: [0x100, 0x101, EventCode.btnStylus], abs: [
             EventCode.absX: AbsInfo(minimum: 0, maximum: 1),
             EventCode.absY: AbsInfo(minimum: 0, maximum: 1),
@@ -102,7 +102,7 @@ public enum DeviceFixtures {
     }
 
     /// A USB mouse: relative axes and buttons. Not a touch device.
-    public static func mouse() -> DeviceDescription {
+    package static func mouse() -> DeviceDescription {
         describe("Fixture Mouse", keys: [EventCode.btnLeft, EventCode.btnRight, EventCode.btnMiddle], rel: [0x00, 0x01, 0x08])
     }
 }

@@ -9,21 +9,21 @@ import TouchCore
 /// gives every touch `began`, `moved`..., then `ended` or `cancelled`; and,
 /// once every touch has ended and every deadline has passed, nothing is left
 /// open and the engine is idle.
-public struct EngineInvariantChecker: Sendable {
+package struct EngineInvariantChecker: Sendable {
     /// Problems found, in order, each naming the time, the recognizer or surface, and the touch.
-    public private(set) var violations: [String] = []
+    package private(set) var violations: [String] = []
     /// Continuous gestures begun and not yet ended or cancelled, by `surface/owner:recognizer`.
-    public private(set) var activeGestures: Set<String> = []
+    package private(set) var activeGestures: Set<String> = []
     /// Raw touches delivered `began` and not yet `ended` or `cancelled`, as `surface touch`.
-    public private(set) var openRawTouches: Set<String> = []
+    package private(set) var openRawTouches: Set<String> = []
     /// Number of gesture actions seen.
-    public private(set) var actionCount = 0
+    package private(set) var actionCount = 0
 
     /// Creates a checker.
-    public init() {}
+    package init() {}
 
     /// Checks one output of ``Engine/handle(_:into:)`` or ``Engine/advance(to:into:)``.
-    public mutating func check(_ output: EngineOutput) {
+    package mutating func check(_ output: EngineOutput) {
         switch output {
         case .gesture(let g): check(g)
         case .touch(let raw): check(raw)
@@ -82,7 +82,7 @@ public struct EngineInvariantChecker: Sendable {
 
     /// Checks the end state, after every touch ended and ``Engine/nextDeadline`` passed:
     /// no gesture or raw touch left open, and the engine idle with no deadline.
-    public mutating func checkAllEnded(_ engine: Engine) {
+    package mutating func checkAllEnded(_ engine: Engine) {
         for key in activeGestures.sorted() { violations.append("\(key): still active after every touch ended") }
         for key in openRawTouches.sorted() { violations.append("raw touch \(key): never ended or cancelled") }
         if let d = engine.nextDeadline { violations.append("a deadline is still pending at \(d)") }

@@ -8,20 +8,20 @@ import Trace
 import TouchCore
 
 /// Locates the real recordings copied into the repository (Tests/Fixtures/real).
-public enum RealFixtures {
+package enum RealFixtures {
     /// `Tests/Fixtures/real` of this checkout.
-    public static let root: URL = URL(fileURLWithPath: #filePath)
+    package static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tests/Fixtures/real")
 
     /// The path of a file below ``root``.
-    public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    package static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
     /// Reads a recording below ``root``.
-    public static func read(_ relative: String) throws -> Recording { try TraceReader.read(path: path(relative)) }
+    package static func read(_ relative: String) throws -> Recording { try TraceReader.read(path: path(relative)) }
 
     /// Relative paths of files with one of `extensions`, sorted.
-    public static func files(_ extensions: Set<String>) -> [String] {
+    package static func files(_ extensions: Set<String>) -> [String] {
         let all = (try? FileManager.default.subpathsOfDirectory(atPath: root.path)) ?? []
         return all.filter { extensions.contains(URL(fileURLWithPath: $0).pathExtension) }.sorted()
     }

@@ -2,14 +2,14 @@
 import TouchCore
 
 /// Traces made in code for behaviours no bundled recording shows.
-public enum SyntheticTraces {
+package enum SyntheticTraces {
     /// Two fingers 20 mm apart on a protocol-B touchscreen
     /// (``DeviceFixtures/touchscreen(slots:resolution:distance:)``, 20 units/mm)
     /// moving apart to 100 mm over 400 ms at 100 Hz, then lifting: a pinch out.
     /// Like a recording of real hardware, it relies on the device's state at
     /// its start (slot 0 current).
     /// As evemu event lines (`E: ...`), to follow a device header.
-    public static func pinchOutEvents(startMilliseconds: Int = 1000) -> String {
+    package static func pinchOutEvents(startMilliseconds: Int = 1000) -> String {
         var lines: [String] = []
         func e(_ ms: Int, _ type: Int, _ code: Int, _ value: Int) {
             let micros = ms * 1000

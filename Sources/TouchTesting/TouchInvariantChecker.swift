@@ -5,28 +5,28 @@ import TouchCore
 /// ends or is cancelled exactly once; ids are never reused; no two active
 /// touches share an id; a frame never lists a touch twice; every hover span
 /// ends with `inProximity` false; frames and touches agree on device and time.
-public struct TouchInvariantChecker: Sendable {
+package struct TouchInvariantChecker: Sendable {
     /// Problems found, in order, each naming the frame time and touch id.
-    public private(set) var violations: [String] = []
+    package private(set) var violations: [String] = []
     /// Contacts begun and not yet ended.
-    public private(set) var activeContacts: Set<TouchID> = []
+    package private(set) var activeContacts: Set<TouchID> = []
     /// Hover spans not yet ended.
-    public private(set) var activeHovers: Set<TouchID> = []
+    package private(set) var activeHovers: Set<TouchID> = []
     private var retired: Set<TouchID> = []
     /// Number of contacts that began.
-    public private(set) var beganCount = 0
+    package private(set) var beganCount = 0
     /// Number of hover spans seen.
-    public private(set) var hoverSpanCount = 0
+    package private(set) var hoverSpanCount = 0
 
     /// Creates a checker.
-    public init() {}
+    package init() {}
 
     private mutating func fail(_ f: TouchFrame, _ t: Touch?, _ what: String) {
         violations.append("t=\(f.time) device \(f.device)" + (t.map { " touch \($0.id)" } ?? "") + ": " + what)
     }
 
     /// Checks one frame.
-    public mutating func check(_ frame: TouchFrame) {
+    package mutating func check(_ frame: TouchFrame) {
         var seen: Set<TouchID> = []
         if frame.touches.isEmpty { fail(frame, nil, "empty frame") }
         for t in frame.touches {
@@ -61,7 +61,7 @@ public struct TouchInvariantChecker: Sendable {
     }
 
     /// Checks that nothing is left active (call after ``TouchPipeline/finish(at:)``'s frames).
-    public mutating func checkAllEnded() {
+    package mutating func checkAllEnded() {
         for id in activeContacts.sorted() { violations.append("touch \(id) never ended or was cancelled") }
         for id in activeHovers.sorted() { violations.append("hover span \(id) never left proximity") }
     }

@@ -4,21 +4,21 @@ import TouchCore
 
 /// Runs events through a ``TouchPipeline``, keeping copies of every frame and
 /// checking the invariants as it goes; ``finish()`` ends the input.
-public struct TouchReplay: Sendable {
+package struct TouchReplay: Sendable {
     /// The pipeline.
-    public var pipeline: TouchPipeline
+    package var pipeline: TouchPipeline
     /// Every frame produced, in order.
-    public private(set) var frames: [TouchFrame] = []
+    package private(set) var frames: [TouchFrame] = []
     /// The invariant checker fed with every frame.
-    public private(set) var checker = TouchInvariantChecker()
+    package private(set) var checker = TouchInvariantChecker()
 
     /// Creates a replay over a pipeline with `screens`.
-    public init(screens: [ScreenConfiguration] = [ScreenConfiguration()]) {
+    package init(screens: [ScreenConfiguration] = [ScreenConfiguration()]) {
         pipeline = TouchPipeline(screens: screens)
     }
 
     /// Runs a whole recording (devices added with default mappings), then finishes it.
-    public static func run(_ recording: Recording, mappings: [DeviceID: DeviceMapping] = [:]) -> TouchReplay {
+    package static func run(_ recording: Recording, mappings: [DeviceID: DeviceMapping] = [:]) -> TouchReplay {
         var r = TouchReplay()
         for (i, d) in recording.devices.enumerated() {
             let id = DeviceID(i)
@@ -30,36 +30,36 @@ public struct TouchReplay: Sendable {
     }
 
     /// Feeds one event.
-    public mutating func feed(_ event: InputEvent, from device: DeviceID) {
+    package mutating func feed(_ event: InputEvent, from device: DeviceID) {
         if let f = pipeline.process(event, from: device) { record(f) }
     }
 
     /// Feeds a script's events.
-    public mutating func feed(_ script: EventScript, from device: DeviceID) {
+    package mutating func feed(_ script: EventScript, from device: DeviceID) {
         for e in script.events { feed(e, from: device) }
     }
 
     /// Records a frame produced outside ``feed(_:from:)`` (removal, resync).
-    public mutating func record(_ frame: TouchFrame?) {
+    package mutating func record(_ frame: TouchFrame?) {
         guard let frame else { return }
         frames.append(frame)
         checker.check(frame)
     }
 
     /// Ends the input at the last frame's time (or zero) and checks nothing is left active.
-    public mutating func finish(at time: Timestamp? = nil) {
+    package mutating func finish(at time: Timestamp? = nil) {
         for f in pipeline.finish(at: time ?? frames.last?.time ?? .zero) { record(f) }
         checker.checkAllEnded()
     }
 
     /// All touches of all frames, in order.
-    public var touches: [Touch] { frames.flatMap(\.touches) }
+    package var touches: [Touch] { frames.flatMap(\.touches) }
 
     /// Touches with `phase`.
-    public func touches(_ phase: TouchPhase) -> [Touch] { touches.filter { $0.phase == phase } }
+    package func touches(_ phase: TouchPhase) -> [Touch] { touches.filter { $0.phase == phase } }
 
     /// Largest number of contacts active at once.
-    public var maxConcurrentContacts: Int {
+    package var maxConcurrentContacts: Int {
         var active: Set<TouchID> = [], best = 0
         for t in touches {
             switch t.phase {

@@ -22,9 +22,9 @@ import TouchCore
 /// for e in events { try writer.append(e) }
 /// try writer.finish()
 /// ```
-public struct NativeTraceWriter {
+package struct NativeTraceWriter {
     /// The current format version, written in the header line.
-    public static let version = 1
+    package static let version = 1
 
     private enum Sink {
         case buffer
@@ -38,10 +38,10 @@ public struct NativeTraceWriter {
     private var frame: [RecordedEvent] = []
     private var frameDevice: DeviceID?
     /// Everything written so far, when writing to memory (the `init()` form).
-    public private(set) var text = ""
+    package private(set) var text = ""
 
     /// A writer that collects the trace in ``text``.
-    public init() {
+    package init() {
         self.sink = .buffer
         self.name = "memory"
         self.flushEveryFrame = false
@@ -53,7 +53,7 @@ public struct NativeTraceWriter {
     /// written at once, as a live recorder wants.
     ///
     /// `name` (the file's path) is what write errors name; without it, the descriptor.
-    public init(fileDescriptor: Int32, name: String? = nil, flushEveryFrame: Bool = true) {
+    package init(fileDescriptor: Int32, name: String? = nil, flushEveryFrame: Bool = true) {
         self.sink = .fileDescriptor(fileDescriptor)
         self.name = name ?? "fd \(fileDescriptor)"
         self.flushEveryFrame = flushEveryFrame
@@ -66,7 +66,7 @@ public struct NativeTraceWriter {
 
     /// Writes a device line: `id` is how frame lines will name it; `time` is
     /// when it appeared (hot-plug), nil for devices present from the start.
-    public mutating func addDevice(_ id: DeviceID, _ device: RecordedDevice, at time: Timestamp?) {
+    package mutating func addDevice(_ id: DeviceID, _ device: RecordedDevice, at time: Timestamp?) {
         let d = device.description
         var line = "{\"type\":\"device\",\"id\":\(id.rawValue)"
         if let time { line += ",\"time\":\(time.microseconds)" }
@@ -130,7 +130,7 @@ public struct NativeTraceWriter {
     }
 
     /// Writes a removal line: the device is gone and `id` may be reused by a later device line.
-    public mutating func removeDevice(_ id: DeviceID, at time: Timestamp) throws(TraceError) {
+    package mutating func removeDevice(_ id: DeviceID, at time: Timestamp) throws(TraceError) {
         if frameDevice == id { writeFrame() }
         pending += "{\"type\":\"removed\",\"id\":\(id.rawValue),\"time\":\(time.microseconds)}\n"
         if flushEveryFrame { try flush() }
@@ -140,7 +140,7 @@ public struct NativeTraceWriter {
     /// daemon's event clock), by `request`, a `screens` request as one JSON
     /// object (the protocol's, docs/protocol.md); replay applies it after the
     /// events up to `time`.
-    public mutating func screens(request: String, at time: Timestamp) throws(TraceError) {
+    package mutating func screens(request: String, at time: Timestamp) throws(TraceError) {
         writeFrame()
         pending += "{\"type\":\"screens\",\"time\":\(time.microseconds),\"request\":\(request)}\n"
         if flushEveryFrame { try flush() }
@@ -149,7 +149,7 @@ public struct NativeTraceWriter {
     /// Buffers an event; a `SYN_REPORT` writes the frame line. An event of
     /// another device than the buffered ones first writes those as a frame
     /// of their own (it was cut short, which readers accept).
-    public mutating func append(_ event: RecordedEvent) throws(TraceError) {
+    package mutating func append(_ event: RecordedEvent) throws(TraceError) {
         if let d = frameDevice, d != event.device { writeFrame() }
         frameDevice = event.device
         frame.append(event)
@@ -177,7 +177,7 @@ public struct NativeTraceWriter {
 
     /// Moves the written lines to the file descriptor (or to ``text``).
     /// An incomplete frame stays buffered.
-    public mutating func flush() throws(TraceError) {
+    package mutating func flush() throws(TraceError) {
         guard !pending.isEmpty else { return }
         switch sink {
         case .buffer:
@@ -193,7 +193,7 @@ public struct NativeTraceWriter {
     }
 
     /// Writes an incomplete last frame, if any, and flushes.
-    public mutating func finish() throws(TraceError) {
+    package mutating func finish() throws(TraceError) {
         writeFrame()
         try flush()
     }

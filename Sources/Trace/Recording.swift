@@ -3,7 +3,7 @@ import JSON
 import TouchCore
 
 /// The formats touchd reads and writes.
-public enum TraceFormat: String, Sendable, CaseIterable {
+package enum TraceFormat: String, Sendable, CaseIterable {
     /// touchd's own JSON-lines trace (docs/trace-format.md).
     case native
     /// evemu 1.0-1.3 text (self-contained, or a split description + events pair).
@@ -13,17 +13,17 @@ public enum TraceFormat: String, Sendable, CaseIterable {
 }
 
 /// A device as a trace describes it.
-public struct RecordedDevice: Hashable, Sendable {
+package struct RecordedDevice: Hashable, Sendable {
     /// The device's capabilities.
-    public var description: DeviceDescription
+    package var description: DeviceDescription
     /// The device node it was recorded from (`/dev/input/event3`), when the trace says.
-    public var node: String?
+    package var node: String?
     /// The device's kernel state when the recording of it began (its slots,
     /// current slot, keys and axes: docs/trace-format.md, `state`), when the
     /// trace says; replay starts the device from it, as touchd did live.
-    public var initialState: DeviceState?
+    package var initialState: DeviceState?
     /// Creates a recorded device.
-    public init(description: DeviceDescription, node: String? = nil, initialState: DeviceState? = nil) {
+    package init(description: DeviceDescription, node: String? = nil, initialState: DeviceState? = nil) {
         self.description = description
         self.node = node
         self.initialState = initialState
@@ -31,13 +31,13 @@ public struct RecordedDevice: Hashable, Sendable {
 }
 
 /// One event of one device of a trace.
-public struct RecordedEvent: Hashable, Sendable {
+package struct RecordedEvent: Hashable, Sendable {
     /// Index of the device in ``Recording/devices``.
-    public var device: DeviceID
+    package var device: DeviceID
     /// The event with its original timestamp.
-    public var event: InputEvent
+    package var event: InputEvent
     /// Creates a recorded event.
-    public init(device: DeviceID, event: InputEvent) {
+    package init(device: DeviceID, event: InputEvent) {
         self.device = device
         self.event = event
     }
@@ -45,76 +45,76 @@ public struct RecordedEvent: Hashable, Sendable {
 
 /// A problem in a trace that did not stop it from being read (for example a
 /// code the device never declared), naming the file and line.
-public struct TraceWarning: Hashable, Sendable, CustomStringConvertible {
+package struct TraceWarning: Hashable, Sendable, CustomStringConvertible {
     /// The file.
-    public var file: String
+    package var file: String
     /// 1-based line number, or 0 when the warning is about the whole file.
-    public var line: Int
+    package var line: Int
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Creates a warning.
-    public init(file: String, line: Int, message: String) {
+    package init(file: String, line: Int, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
-    public var description: String { line > 0 ? "\(file):\(line): warning: \(message)" : "\(file): warning: \(message)" }
+    package var description: String { line > 0 ? "\(file):\(line): warning: \(message)" : "\(file): warning: \(message)" }
 }
 
 /// A trace that could not be read: names the file, the line and what is wrong.
-public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem.
-    public struct Code: RawRepresentable, Hashable, Sendable {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
+    package struct Code: RawRepresentable, Hashable, Sendable {
+        package var rawValue: String
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// The file could not be opened or read.
-        public static let unreadable = Code(rawValue: "unreadable")
+        package static let unreadable = Code(rawValue: "unreadable")
         /// The file is not in any format touchd knows, or its header is wrong.
-        public static let badHeader = Code(rawValue: "bad-header")
+        package static let badHeader = Code(rawValue: "bad-header")
         /// A line could not be parsed.
-        public static let badLine = Code(rawValue: "bad-line")
+        package static let badLine = Code(rawValue: "bad-line")
         /// The file ends in the middle of a record.
-        public static let truncated = Code(rawValue: "truncated")
+        package static let truncated = Code(rawValue: "truncated")
         /// An events-only file has no description to pair with.
-        public static let missingDescription = Code(rawValue: "missing-description")
+        package static let missingDescription = Code(rawValue: "missing-description")
         /// The trace names a device it never described, or has no device.
-        public static let badDevice = Code(rawValue: "bad-device")
+        package static let badDevice = Code(rawValue: "bad-device")
         /// The trace could not be written (file descriptor write failed), or
         /// the recording cannot be expressed in the requested format.
-        public static let unwritable = Code(rawValue: "unwritable")
+        package static let unwritable = Code(rawValue: "unwritable")
     }
     /// What kind of problem.
-    public var code: Code
+    package var code: Code
     /// The file.
-    public var file: String
+    package var file: String
     /// 1-based line number, or 0 when the error is about the whole file.
-    public var line: Int
+    package var line: Int
     /// What is wrong, for a person.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(_ code: Code, file: String, line: Int = 0, _ message: String) {
+    package init(_ code: Code, file: String, line: Int = 0, _ message: String) {
         self.code = code
         self.file = file
         self.line = line
         self.message = message
     }
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+    package var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 /// A whole trace in memory: devices and their events in time order.
-public struct Recording: Hashable, Sendable {
+package struct Recording: Hashable, Sendable {
     /// The devices; a device's ``DeviceID`` is its index here.
-    public var devices: [RecordedDevice]
+    package var devices: [RecordedDevice]
     /// All events of all devices, ordered by time (stable for equal times).
-    public var events: [RecordedEvent]
+    package var events: [RecordedEvent]
     /// Problems found while reading that did not stop it.
-    public var warnings: [TraceWarning]
+    package var warnings: [TraceWarning]
     /// The format the trace was read from.
-    public var format: TraceFormat
+    package var format: TraceFormat
     /// Runtime changes of the screens (native traces recorded by `touchd --record`), in time order.
-    public var screenChanges: [RecordedScreenChange] = []
+    package var screenChanges: [RecordedScreenChange] = []
     /// Creates a recording.
-    public init(devices: [RecordedDevice], events: [RecordedEvent], warnings: [TraceWarning] = [], format: TraceFormat,
+    package init(devices: [RecordedDevice], events: [RecordedEvent], warnings: [TraceWarning] = [], format: TraceFormat,
                 screenChanges: [RecordedScreenChange] = []) {
         self.devices = devices
         self.events = events
@@ -126,14 +126,14 @@ public struct Recording: Hashable, Sendable {
 
 /// The screens changed while the daemon recorded (a `screens` request or
 /// `touchctl rotate`): a native trace's `screens` line (docs/trace-format.md).
-public struct RecordedScreenChange: Hashable, Sendable {
+package struct RecordedScreenChange: Hashable, Sendable {
     /// When, on the recording's clock: the change came after every event up to this time.
-    public var time: Timestamp
+    package var time: Timestamp
     /// The `screens` request as the protocol writes it (docs/protocol.md).
-    public var request: JSONValue
+    package var request: JSONValue
 
     /// Creates a change.
-    public init(time: Timestamp, request: JSONValue) {
+    package init(time: Timestamp, request: JSONValue) {
         self.time = time
         self.request = request
     }

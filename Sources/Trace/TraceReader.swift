@@ -11,7 +11,7 @@ import TouchCore
 /// ```swift
 /// let recording = try TraceReader.read(path: "Atmel maXTouch Touchscreen.4-finger-drag-down.events")
 /// ```
-public enum TraceReader {
+package enum TraceReader {
     /// Reads the trace at `path`.
     ///
     /// An evemu file holding only `E:` lines is paired with `description`
@@ -26,7 +26,7 @@ public enum TraceReader {
     /// for them with a warning.
     ///
     /// - Throws: ``TraceError`` naming the file and line at fault.
-    public static func read(path: String, description: String? = nil) throws -> Recording {
+    package static func read(path: String, description: String? = nil) throws -> Recording {
         let data = try contents(of: path)
         return try data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -70,7 +70,7 @@ public enum TraceReader {
     /// `format` skips detection. `description` pairs an events-only evemu
     /// text (or replaces an evemu header); without it such a text is an error
     /// (``TraceError/Code/missingDescription``), since there is no directory to search.
-    public static func read(
+    package static func read(
         text: String, name: String, format: TraceFormat? = nil, description: DeviceDescription? = nil
     ) throws -> Recording {
         try withUTF8Bytes(of: text) { bytes in
@@ -80,7 +80,7 @@ public enum TraceReader {
 
     /// Reads a trace held in memory as bytes, which need not be valid UTF-8
     /// (as a file's may not be); otherwise like ``read(text:name:format:description:)``.
-    public static func read(
+    package static func read(
         bytes: UnsafeBufferPointer<UInt8>, name: String, format: TraceFormat? = nil, description: DeviceDescription? = nil
     ) throws -> Recording {
         let format = try format ?? detectFormat(bytes, file: name)

@@ -3,7 +3,7 @@ import JSON
 import TouchCore
 
 /// Renders a whole ``Recording`` in any format touchd knows.
-public enum TraceWriter {
+package enum TraceWriter {
     /// The recording as text in `format`.
     ///
     /// - evemu: 1.3, self-contained (N/I/P/B/A header, then `E:` lines with
@@ -15,7 +15,7 @@ public enum TraceWriter {
     /// - Throws: ``TraceError`` (code ``TraceError/Code/unwritable``) when the
     ///   recording cannot be expressed in `format` (several devices in evemu,
     ///   runtime screen changes in evemu or libinput YAML).
-    public static func render(_ recording: Recording, as format: TraceFormat) throws -> String {
+    package static func render(_ recording: Recording, as format: TraceFormat) throws -> String {
         if format != .native, !recording.screenChanges.isEmpty {
             // Dropping them would replay the session on the wrong geometry after the first change.
             throw TraceError(.unwritable, file: format.rawValue,

@@ -2,19 +2,19 @@
 /// A libudev context: enumerates input devices and creates monitors.
 ///
 /// Owns its `struct udev`; not thread-safe (use one per thread).
-public final class UdevContext {
+package final class UdevContext {
     let udev: OpaquePointer
 
     /// Creates a context. Works without a running udev daemon (then devices
     /// have no `ID_INPUT_*` properties and enumeration finds no touch devices).
-    public init() throws(UdevError) {
+    package init() throws(UdevError) {
         udev = try Libudev.newContext()
     }
 
     deinit { Libudev.release(context: udev) }
 
     /// Every evdev node of the `input` subsystem (`/dev/input/event*`), sorted by syspath.
-    public func inputEventDevices() throws(UdevError) -> [UdevDeviceInfo] {
+    package func inputEventDevices() throws(UdevError) -> [UdevDeviceInfo] {
         try Libudev.enumerateInput(udev, sysnamePattern: "event*").sorted().compactMap {
             Libudev.deviceInfo(udev, syspath: $0)
         }
@@ -23,18 +23,18 @@ public final class UdevContext {
     /// The evdev nodes that are touchscreens, tablets or touchpads, sorted by
     /// syspath; every other input device is left out. Devices marked
     /// `TOUCHD_IGNORE` are included, so callers can say why they skip them.
-    public func touchDevices() throws(UdevError) -> [UdevDeviceInfo] {
+    package func touchDevices() throws(UdevError) -> [UdevDeviceInfo] {
         try inputEventDevices().filter { $0.touchKind != nil && $0.devnode != nil }
     }
 
     /// The device at `syspath`, or nil when there is none.
-    public func device(syspath: String) -> UdevDeviceInfo? {
+    package func device(syspath: String) -> UdevDeviceInfo? {
         Libudev.deviceInfo(udev, syspath: syspath)
     }
 }
 
 /// What happened to a device, as udev reports it.
-public enum UdevAction: Hashable, Sendable {
+package enum UdevAction: Hashable, Sendable {
     /// `add`: a device appeared (udev's rules have run).
     case add
     /// `remove`: a device disappeared.
@@ -45,7 +45,7 @@ public enum UdevAction: Hashable, Sendable {
     case other(String)
 
     /// Maps udev's action string.
-    public init(_ name: String) {
+    package init(_ name: String) {
         switch name {
         case "add": self = .add
         case "remove": self = .remove
@@ -56,14 +56,14 @@ public enum UdevAction: Hashable, Sendable {
 }
 
 /// One event from a ``UdevMonitor``.
-public struct UdevEvent: Hashable, Sendable {
+package struct UdevEvent: Hashable, Sendable {
     /// What happened.
-    public var action: UdevAction
+    package var action: UdevAction
     /// The device it happened to, with the properties udev sent along.
-    public var device: UdevDeviceInfo
+    package var device: UdevDeviceInfo
 
     /// Creates an event.
-    public init(action: UdevAction, device: UdevDeviceInfo) {
+    package init(action: UdevAction, device: UdevDeviceInfo) {
         self.action = action
         self.device = device
     }
@@ -75,12 +75,12 @@ public struct UdevEvent: Hashable, Sendable {
 /// the final `ID_INPUT_*` and `TOUCHD_*` properties. The socket is
 /// non-blocking: wait on ``fileDescriptor`` (or ``waitForEvent(timeoutMilliseconds:)``)
 /// and call ``receive()`` until it returns nil.
-public final class UdevMonitor {
+package final class UdevMonitor {
     private let context: UdevContext
     private let monitor: OpaquePointer
 
     /// Opens the monitor on `context`, filtered to the `input` subsystem.
-    public init(context: UdevContext) throws(UdevError) {
+    package init(context: UdevContext) throws(UdevError) {
         self.context = context
         monitor = try Libudev.newInputMonitor(context.udev)
     }
@@ -88,16 +88,16 @@ public final class UdevMonitor {
     deinit { Libudev.release(monitor: monitor) }
 
     /// The netlink socket, for `poll`/`epoll`.
-    public var fileDescriptor: Int32 { Libudev.fileDescriptor(monitor) }
+    package var fileDescriptor: Int32 { Libudev.fileDescriptor(monitor) }
 
     /// The next pending event, or nil when none is pending.
-    public func receive() throws(UdevError) -> UdevEvent? {
+    package func receive() throws(UdevError) -> UdevEvent? {
         guard let (action, info) = try Libudev.receive(monitor) else { return nil }
         return UdevEvent(action: UdevAction(action), device: info)
     }
 
     /// Waits until an event is pending or the timeout passes; true when one is pending.
-    public func waitForEvent(timeoutMilliseconds: Int32) throws(UdevError) -> Bool {
+    package func waitForEvent(timeoutMilliseconds: Int32) throws(UdevError) -> Bool {
         try Libudev.waitReadable(fileDescriptor, timeoutMilliseconds: timeoutMilliseconds)
     }
 }

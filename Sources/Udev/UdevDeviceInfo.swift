@@ -2,7 +2,7 @@
 import TouchCore
 
 /// The kind of touch device udev's `input_id` builtin says a node is.
-public enum TouchDeviceKind: String, Hashable, Sendable, CaseIterable {
+package enum TouchDeviceKind: String, Hashable, Sendable, CaseIterable {
     /// `ID_INPUT_TOUCHSCREEN=1`
     case touchscreen
     /// `ID_INPUT_TABLET=1`: graphics tablets and pens (including screen pens).
@@ -12,20 +12,20 @@ public enum TouchDeviceKind: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A physical size in millimetres.
-public struct PhysicalSize: Hashable, Sendable, CustomStringConvertible {
+package struct PhysicalSize: Hashable, Sendable, CustomStringConvertible {
     /// Width in millimetres.
-    public var width: Double
+    package var width: Double
     /// Height in millimetres.
-    public var height: Double
+    package var height: Double
     /// Creates a size.
-    public init(width: Double, height: Double) {
+    package init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
     /// The same size as TouchCore's value.
-    public init(_ size: SizeMM) { self.init(width: size.width, height: size.height) }
+    package init(_ size: SizeMM) { self.init(width: size.width, height: size.height) }
     /// `WxH`, the `TOUCHD_SIZE_MM` format.
-    public var description: String { "\(width)x\(height)" }
+    package var description: String { "\(width)x\(height)" }
 }
 
 extension UdevError {
@@ -37,20 +37,20 @@ extension UdevError {
 
 /// One udev device (normally an input event node) with its properties, and
 /// typed accessors for the properties touchd uses (see docs/udev.md).
-public struct UdevDeviceInfo: Hashable, Sendable {
+package struct UdevDeviceInfo: Hashable, Sendable {
     /// `/sys/devices/.../input/inputN/eventM`.
-    public var syspath: String
+    package var syspath: String
     /// `/dev/input/eventM`, nil for devices without a node (the `inputN` parent).
-    public var devnode: String?
+    package var devnode: String?
     /// `eventM`.
-    public var sysname: String
+    package var sysname: String
     /// Whether udev has processed the device (its rules ran, its properties are final).
-    public var isInitialized: Bool
+    package var isInitialized: Bool
     /// Every udev property (`ID_INPUT_*`, `LIBINPUT_*`, `TOUCHD_*`, ...).
-    public var properties: [String: String]
+    package var properties: [String: String]
 
     /// Creates a device record.
-    public init(
+    package init(
         syspath: String, devnode: String? = nil, sysname: String, isInitialized: Bool = true,
         properties: [String: String] = [:]
     ) {
@@ -62,21 +62,21 @@ public struct UdevDeviceInfo: Hashable, Sendable {
     }
 
     /// The device node, else the syspath: how errors name the device.
-    public var name: String { devnode ?? syspath }
+    package var name: String { devnode ?? syspath }
 
     /// Whether this is an evdev node (`eventN`), the only kind touchd reads.
-    public var isEventNode: Bool { sysname.hasPrefix("event") }
+    package var isEventNode: Bool { sysname.hasPrefix("event") }
 
     /// `ID_INPUT_TOUCHSCREEN=1`
-    public var isTouchscreen: Bool { flag("ID_INPUT_TOUCHSCREEN") }
+    package var isTouchscreen: Bool { flag("ID_INPUT_TOUCHSCREEN") }
     /// `ID_INPUT_TABLET=1`
-    public var isTablet: Bool { flag("ID_INPUT_TABLET") }
+    package var isTablet: Bool { flag("ID_INPUT_TABLET") }
     /// `ID_INPUT_TOUCHPAD=1`
-    public var isTouchpad: Bool { flag("ID_INPUT_TOUCHPAD") }
+    package var isTouchpad: Bool { flag("ID_INPUT_TOUCHPAD") }
 
     /// The touch kind, checked in the order touchscreen, tablet, touchpad; nil
     /// for every other input device (keyboards, mice, ...), which touchd ignores.
-    public var touchKind: TouchDeviceKind? {
+    package var touchKind: TouchDeviceKind? {
         if isTouchscreen { return .touchscreen }
         if isTablet { return .tablet }
         if isTouchpad { return .touchpad }
@@ -86,21 +86,21 @@ public struct UdevDeviceInfo: Hashable, Sendable {
     /// The properties that are device settings (`TOUCHD_*`,
     /// `LIBINPUT_CALIBRATION_MATRIX`, `ID_INPUT_WIDTH_MM`...), read as every
     /// path reads them (TouchCore's ``UdevSettingProperties``).
-    public var settingProperties: UdevSettingProperties { UdevSettingProperties(properties, device: name) }
+    package var settingProperties: UdevSettingProperties { UdevSettingProperties(properties, device: name) }
 
     /// `TOUCHD_SCREEN`: a screen name or index, nil when unset or empty.
-    public var screen: String? { settingProperties.screen }
+    package var screen: String? { settingProperties.screen }
 
     /// `TOUCHD_MIRROR=1`: touchd's own pass-through mirror (set by the shipped
     /// rule in `70-touchd.rules` on devices whose phys starts `touchd-mirror-`),
     /// which touchd never reads.
-    public var isTouchdMirror: Bool { settingProperties.isTouchdMirror }
+    package var isTouchdMirror: Bool { settingProperties.isTouchdMirror }
 
     /// `TOUCHD_IGNORE`: true when a udev rule tells touchd to leave the device alone.
     ///
     /// - Throws: ``UdevError`` `.badProperty` for a value other than
     ///   `1/0`, `true/false`, `yes/no`, `on/off` (any case) or empty.
-    public func isIgnored() throws(UdevError) -> Bool {
+    package func isIgnored() throws(UdevError) -> Bool {
         do { return try settingProperties.ignore() } catch { throw UdevError(error) }
     }
 
@@ -109,7 +109,7 @@ public struct UdevDeviceInfo: Hashable, Sendable {
     ///
     /// - Throws: ``UdevError`` `.badProperty` for a value other than
     ///   `1/0`, `true/false`, `yes/no`, `on/off` (any case).
-    public func passThrough() throws(UdevError) -> Bool? {
+    package func passThrough() throws(UdevError) -> Bool? {
         do { return try settingProperties.passThrough() } catch { throw UdevError(error) }
     }
 
@@ -117,21 +117,21 @@ public struct UdevDeviceInfo: Hashable, Sendable {
     ///
     /// - Returns: nil when unset.
     /// - Throws: ``UdevError`` `.badProperty` when malformed or not positive.
-    public func sizeOverride() throws(UdevError) -> PhysicalSize? {
+    package func sizeOverride() throws(UdevError) -> PhysicalSize? {
         do { return try settingProperties.sizeOverride().map(PhysicalSize.init) } catch { throw UdevError(error) }
     }
 
     /// `ID_INPUT_WIDTH_MM` and `ID_INPUT_HEIGHT_MM`, which udev derives from the
     /// axis resolution; nil unless both are present and positive numbers.
-    public var reportedSize: PhysicalSize? { settingProperties.reportedSize.map(PhysicalSize.init) }
+    package var reportedSize: PhysicalSize? { settingProperties.reportedSize.map(PhysicalSize.init) }
 
     /// The size touchd uses: `TOUCHD_SIZE_MM` when set, else `ID_INPUT_WIDTH_MM`/`HEIGHT_MM`.
-    public func size() throws(UdevError) -> PhysicalSize? {
+    package func size() throws(UdevError) -> PhysicalSize? {
         try sizeOverride() ?? reportedSize
     }
 
     /// `LIBINPUT_CALIBRATION_MATRIX` as written (six numbers separated by spaces).
-    public var calibrationMatrixText: String? { properties["LIBINPUT_CALIBRATION_MATRIX"] }
+    package var calibrationMatrixText: String? { properties["LIBINPUT_CALIBRATION_MATRIX"] }
 
     /// `LIBINPUT_CALIBRATION_MATRIX` as libinput reads it: the first two rows
     /// `a b c d e f` of a 3x3 matrix applied to coordinates normalized to 0...1:
@@ -139,7 +139,7 @@ public struct UdevDeviceInfo: Hashable, Sendable {
     ///
     /// - Returns: nil when unset.
     /// - Throws: ``UdevError`` `.badProperty` unless it is exactly six finite numbers.
-    public func calibrationMatrix() throws(UdevError) -> [Double]? {
+    package func calibrationMatrix() throws(UdevError) -> [Double]? {
         do { return try settingProperties.calibrationMatrix() } catch { throw UdevError(error) }
     }
 

@@ -11,39 +11,39 @@ import Musl
 /// ```
 /// /dev/input/event5: TOUCHD_SIZE_MM="300by200": expected WIDTHxHEIGHT in millimetres, e.g. 293.5x165
 /// ```
-public struct UdevError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct UdevError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a growable set of codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code's name.
-        public var rawValue: String
+        package var rawValue: String
         /// Creates a code.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// `udev_new` failed.
-        public static let contextFailed = Code(rawValue: "contextFailed")
+        package static let contextFailed = Code(rawValue: "contextFailed")
         /// Scanning `/sys` for input devices failed.
-        public static let enumerationFailed = Code(rawValue: "enumerationFailed")
+        package static let enumerationFailed = Code(rawValue: "enumerationFailed")
         /// The netlink monitor could not be created or started.
-        public static let monitorFailed = Code(rawValue: "monitorFailed")
+        package static let monitorFailed = Code(rawValue: "monitorFailed")
         /// Receiving from the monitor failed.
-        public static let receiveFailed = Code(rawValue: "receiveFailed")
+        package static let receiveFailed = Code(rawValue: "receiveFailed")
         /// A property's value cannot be parsed.
-        public static let badProperty = Code(rawValue: "badProperty")
+        package static let badProperty = Code(rawValue: "badProperty")
 
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// What went wrong.
-    public var code: Code
+    package var code: Code
     /// The device node or syspath at fault, or the udev object (`netlink:udev`, `input`).
-    public var subject: String
+    package var subject: String
     /// What was being done, in words.
-    public var message: String
+    package var message: String
     /// The `errno` reported, 0 when none.
-    public var errno: Int32
+    package var errno: Int32
 
     /// Creates an error.
-    public init(_ code: Code, subject: String, message: String, errno: Int32 = 0) {
+    package init(_ code: Code, subject: String, message: String, errno: Int32 = 0) {
         self.code = code
         self.subject = subject
         self.message = message
@@ -51,7 +51,7 @@ public struct UdevError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `subject: message: strerror (errno N)`.
-    public var description: String {
+    package var description: String {
         guard errno != 0 else { return "\(subject): \(message)" }
         let text = strerror(errno).map { String(cString: $0) } ?? "error"
         return "\(subject): \(message): \(text) (errno \(errno))"

@@ -12,18 +12,18 @@
 /// Errors are `DecodingError`s whose coding path names the key and whose
 /// description gives the line and column; text that is not YAML throws
 /// ``YAMLError``.
-public struct YAMLDecoder: Sendable {
+package struct YAMLDecoder: Sendable {
     /// A decoder.
-    public init() {}
+    package init() {}
 
     /// Parses `text` and decodes its document as `T`.
-    public func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
         let node = try YAMLParser.parse(text) ?? YAMLNode(.mapping([]), line: 1, column: 1)
         return try decode(type, from: node)
     }
 
     /// Decodes a parsed node as `T`.
-    public func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> T {
         try T(from: NodeDecoder(node: node, codingPath: [], ledger: nil))
     }
 
@@ -36,7 +36,7 @@ public struct YAMLDecoder: Sendable {
     ///
     /// A `T` whose decoding throws gives no keys; ``decodeStrictly(_:from:)``
     /// with ``YAMLSection`` values inside keeps going past errors.
-    public func decodeStrictly<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> (value: T, unread: [YAMLUnreadKey]) {
+    package func decodeStrictly<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> (value: T, unread: [YAMLUnreadKey]) {
         let ledger = YAMLKeyLedger()
         let value = try T(from: NodeDecoder(node: node, codingPath: [], ledger: ledger))
         return (value, ledger.unread)
@@ -46,7 +46,7 @@ public struct YAMLDecoder: Sendable {
     /// ``decodeStrictly(_:from:)``), by the mapping's path with list indices
     /// left out (`devices[].match`; the root is `""`): with a document that
     /// has an item of every kind in every list, the keys a file may have.
-    public func knownKeys<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> [String: Set<String>] {
+    package func knownKeys<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> [String: Set<String>] {
         let ledger = YAMLKeyLedger()
         _ = try T(from: NodeDecoder(node: node, codingPath: [], ledger: ledger))
         return ledger.knownKeys
@@ -57,12 +57,12 @@ public struct YAMLDecoder: Sendable {
 /// ``YAMLDecoder/decodeStrictly(_:from:)``, sections of a file made of these
 /// are decoded (and their unread keys found) even when another fails, so that
 /// one pass reports every error.
-public struct YAMLSection<T: Decodable>: Decodable {
+package struct YAMLSection<T: Decodable>: Decodable {
     /// The value or the error.
-    public var result: Result<T, any Error>
+    package var result: Result<T, any Error>
 
     /// Decodes `T`, keeping the error instead of throwing it.
-    public init(from decoder: any Decoder) {
+    package init(from decoder: any Decoder) {
         do {
             result = .success(try T(from: decoder))
         } catch {

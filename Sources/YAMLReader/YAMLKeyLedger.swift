@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: MIT
 /// A key of a mapping that nothing read: a typo, or a key in the wrong place.
-public struct YAMLUnreadKey: Hashable, Sendable {
+package struct YAMLUnreadKey: Hashable, Sendable {
     /// The key's path from the document's root (`devices[0].passthrough`).
-    public var path: String
+    package var path: String
     /// The key as written.
-    public var key: String
+    package var key: String
     /// The line of the key, from 1.
-    public var line: Int
+    package var line: Int
     /// The keys the mapping may have, sorted.
-    public var known: [String]
+    package var known: [String]
     /// The known key nearest to the one written, when one is near
     /// (``YAMLKeySpelling/suggestion(for:among:)``).
-    public var suggestion: String?
+    package var suggestion: String?
 
     /// "unknown key (did you mean 'passThrough'?; known: ...)".
-    public var message: String {
+    package var message: String {
         var s = "unknown key"
         if let suggestion { s += " (did you mean '\(suggestion)'?)" }
         if !known.isEmpty { s += "; known: " + known.joined(separator: ", ") }
@@ -25,9 +25,9 @@ public struct YAMLUnreadKey: Hashable, Sendable {
 /// Near misses of a known key: the same letters in another case
 /// (`passthrough`), or at most two edits away (`screnn`) for keys long enough
 /// that two edits do not make another word.
-public enum YAMLKeySpelling {
+package enum YAMLKeySpelling {
     /// The known key nearest to `key`, or nil when none is near.
-    public static func suggestion(for key: String, among known: some Sequence<String>) -> String? {
+    package static func suggestion(for key: String, among known: some Sequence<String>) -> String? {
         let lower = key.lowercased()
         var best: (key: String, distance: Int)?
         for candidate in known {
@@ -145,5 +145,5 @@ extension CodingUserInfoKey {
     /// Present (true) in a decoder's `userInfo` when the decoder itself reports
     /// keys no type reads (``YAMLDecoder/decodeStrictly(_:from:)``), so that a
     /// type's own check of unknown keys can leave them to it.
-    public static let unknownKeysReportedByDecoder = CodingUserInfoKey(rawValue: "touchd.unknownKeysReportedByDecoder")!
+    package static let unknownKeysReportedByDecoder = CodingUserInfoKey(rawValue: "touchd.unknownKeysReportedByDecoder")!
 }

@@ -7,9 +7,9 @@
 /// (null, a boolean, a number or a string) is decided by whoever reads it
 /// (``YAMLDecoder`` decides by the type it is asked for); a quoted one is always
 /// text.
-public struct YAMLNode: Hashable, Sendable {
+package struct YAMLNode: Hashable, Sendable {
     /// How a scalar was written.
-    public enum ScalarStyle: Hashable, Sendable {
+    package enum ScalarStyle: Hashable, Sendable {
         /// Unquoted: `name`, `42`, `~`, or nothing at all.
         case plain
         /// `'text'`.
@@ -23,7 +23,7 @@ public struct YAMLNode: Hashable, Sendable {
     }
 
     /// What the node holds.
-    public enum Content: Hashable, Sendable {
+    package enum Content: Hashable, Sendable {
         /// Text and how it was written.
         case scalar(String, ScalarStyle)
         /// Items in document order.
@@ -33,56 +33,56 @@ public struct YAMLNode: Hashable, Sendable {
     }
 
     /// What the node holds.
-    public var content: Content
+    package var content: Content
     /// The line the node starts on, from 1.
-    public var line: Int
+    package var line: Int
     /// The column the node starts at, from 1 (in bytes of UTF-8).
-    public var column: Int
+    package var column: Int
 
     /// A node at a position.
-    public init(_ content: Content, line: Int, column: Int) {
+    package init(_ content: Content, line: Int, column: Int) {
         self.content = content
         self.line = line
         self.column = column
     }
 
     /// A scalar's text (whatever its style); nil for a collection.
-    public var scalar: String? {
+    package var scalar: String? {
         if case .scalar(let s, _) = content { return s }
         return nil
     }
 
     /// A sequence's items; nil for anything else.
-    public var sequence: [YAMLNode]? {
+    package var sequence: [YAMLNode]? {
         if case .sequence(let items) = content { return items }
         return nil
     }
 
     /// A mapping's pairs; nil for anything else.
-    public var mapping: [YAMLPair]? {
+    package var mapping: [YAMLPair]? {
         if case .mapping(let pairs) = content { return pairs }
         return nil
     }
 
     /// True for a plain scalar that YAML reads as null: nothing, `~`, `null`, `Null` or `NULL`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         guard case .scalar(let s, .plain) = content else { return false }
         return s.isEmpty || s == "~" || s == "null" || s == "Null" || s == "NULL"
     }
 
     /// The value of a mapping's key written as `key` (nil when the node is not a
     /// mapping or has no such key).
-    public subscript(key: String) -> YAMLNode? {
+    package subscript(key: String) -> YAMLNode? {
         guard case .mapping(let pairs) = content else { return nil }
         for pair in pairs where pair.key.scalar == key { return pair.value }
         return nil
     }
 
     /// "line L, column C".
-    public var position: String { "line \(line), column \(column)" }
+    package var position: String { "line \(line), column \(column)" }
 
     /// A short description of the node's kind for messages: "a mapping", "a list", `"text"`, "null".
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch content {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
@@ -95,35 +95,35 @@ public struct YAMLNode: Hashable, Sendable {
 }
 
 /// A mapping's key and value.
-public struct YAMLPair: Hashable, Sendable {
+package struct YAMLPair: Hashable, Sendable {
     /// The key (a scalar).
-    public var key: YAMLNode
+    package var key: YAMLNode
     /// The value.
-    public var value: YAMLNode
+    package var value: YAMLNode
 
     /// A pair.
-    public init(key: YAMLNode, value: YAMLNode) {
+    package init(key: YAMLNode, value: YAMLNode) {
         self.key = key
         self.value = value
     }
 }
 
 /// Text that is not YAML touchd reads, with where.
-public struct YAMLError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct YAMLError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The line, from 1.
-    public var line: Int
+    package var line: Int
     /// The column, from 1 (in bytes of UTF-8).
-    public var column: Int
+    package var column: Int
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// An error at a position.
-    public init(line: Int, column: Int, _ message: String) {
+    package init(line: Int, column: Int, _ message: String) {
         self.line = line
         self.column = column
         self.message = message
     }
 
     /// "line L, column C: message".
-    public var description: String { "line \(line), column \(column): \(message)" }
+    package var description: String { "line \(line), column \(column): \(message)" }
 }

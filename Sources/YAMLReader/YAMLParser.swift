@@ -9,9 +9,9 @@
 /// refuses, with the line and column, what it does not read: tags (`!!str`),
 /// `?` keys, a second document, tabs in indentation, a plain value continued on
 /// the next line, and duplicate keys.
-public enum YAMLParser {
+package enum YAMLParser {
     /// The document's root node; nil when the text holds no node (empty, or only comments).
-    public static func parse(_ text: String) throws(YAMLError) -> YAMLNode? {
+    package static func parse(_ text: String) throws(YAMLError) -> YAMLNode? {
         var bytes = Array(text.utf8)
         return try bytes.withUnsafeMutableBufferPointer { (buffer) throws(YAMLError) -> YAMLNode? in
             var parser = Parser(UnsafeBufferPointer(buffer))
@@ -20,7 +20,7 @@ public enum YAMLParser {
     }
 
     /// The document in UTF-8 bytes (invalid UTF-8 in a scalar becomes U+FFFD).
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) -> YAMLNode? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) -> YAMLNode? {
         var parser = Parser(bytes)
         return try parser.document()
     }

@@ -67,13 +67,9 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func write(_ text: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            printError("touchctl: cannot write \(path): \(String(cString: strerror(errno)))")
-            throw ExitCode(73)
-        }
-        defer { close(fd) }
         do {
+            let fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
+            defer { try? Syscall.close(fd) }
             try Syscall.writeAll(fd, Array(text.utf8))
         } catch {
             printError("touchctl: cannot write \(path): \(error)")
@@ -87,23 +83,18 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode(69)
         }
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        let temporary = directory + "/touchctl-render-\(getpid()).svg"
+        let temporary = directory + "/touchctl-render-\(Syscall.processID()).svg"
         try write(svg, to: temporary)
-        defer { unlink(temporary) }
-        let argv = [converter, "--format", "png", "--background-color", "white", "--output", path, temporary]
-        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for p in cArgs { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, converter, nil, nil, cArgs, environ)
-        guard rc == 0 else {
-            printError("touchctl: cannot run \(converter): \(String(cString: strerror(rc)))")
+        defer { try? Syscall.unlink(temporary) }
+        let end: Syscall.ChildEnd
+        do {
+            end = try Syscall.spawnAndWait([converter, "--format", "png", "--background-color", "white", "--output", path, temporary])
+        } catch {
+            printError("touchctl: cannot run \(converter): \(error)")
             throw ExitCode(69)
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED and WEXITSTATUS, spelled out (the C macros are not imported).
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            printError("touchctl: rsvg-convert failed (wait status \(status)) writing \(path)")
+        guard end == .exited(0) else {
+            printError("touchctl: rsvg-convert failed (\(end)) writing \(path)")
             throw ExitCode(70)
         }
     }

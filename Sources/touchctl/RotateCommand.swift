@@ -6,6 +6,7 @@ import Darwin
 #endif
 import ArgumentParser
 import Dispatch
+import SystemCalls
 import TouchClient
 import TouchCore
 import TouchDaemon
@@ -55,7 +56,7 @@ struct RotateCommand: ParsableCommand {
 
     func resolvedLockFile() -> String? {
         if let lockFile { return lockFile }
-        guard let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty else { return nil }
+        guard let dir = Syscall.environment("XDG_RUNTIME_DIR"), !dir.isEmpty else { return nil }
         return dir + "/touchd-rotation.lock"
     }
 
@@ -63,15 +64,19 @@ struct RotateCommand: ParsableCommand {
         if lock || unlock {
             let path = resolvedLockFile()!
             if lock {
-                let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-                guard fd >= 0 else {
-                    printError("touchctl: cannot create \(path): \(String(cString: strerror(errno)))")
+                do {
+                    try Syscall.close(try Syscall.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, mode: 0o644))
+                } catch {
+                    printError("touchctl: cannot create \(path): \(error)")
                     throw ExitCode(73)
                 }
-                close(fd)
-            } else if unlink(path) != 0 && errno != ENOENT {
-                printError("touchctl: cannot remove \(path): \(String(cString: strerror(errno)))")
-                throw ExitCode(73)
+            } else {
+                do {
+                    try Syscall.unlink(path)
+                } catch where error.errno != ENOENT {
+                    printError("touchctl: cannot remove \(path): \(error)")
+                    throw ExitCode(73)
+                } catch {}
             }
             return
         }
@@ -135,19 +140,18 @@ struct RotateCommand: ParsableCommand {
     /// Runs the sensor monitor and sends what a ``RotationFollower`` decides;
     /// the lock file is looked at with each line and every half second.
     static func follow(command: String, lockFile: String, client: TouchClient, send: (Int) async -> Bool) async -> Int32 {
-        guard let pipe = popen(command, "r") else {
-            printError("touchctl: cannot run \(command): \(String(cString: strerror(errno)))")
+        let output: CommandOutput
+        do {
+            output = try CommandOutput(command: command)
+        } catch {
+            printError("touchctl: cannot run \(command): \(error)")
             return 69
         }
         let (inputs, continuation) = AsyncStream.makeStream(of: FollowInput.self)
-        let reader = PipeBox(pipe)
         SensorReader.detach {
-            var buffer: UnsafeMutablePointer<CChar>? = nil
-            var size = 0
-            while getline(&buffer, &size, reader.file) >= 0 {
-                continuation.yield(.line(String(cString: buffer!)))
+            while let line = output.nextLine() {
+                continuation.yield(.line(line))
             }
-            free(buffer)
             continuation.finish()
         }
         let ticker = Task {
@@ -166,7 +170,7 @@ struct RotateCommand: ParsableCommand {
             ticker.cancel()
             watcher.cancel()
         }
-        func isLocked() -> Bool { access(lockFile, F_OK) == 0 }
+        func isLocked() -> Bool { (try? Syscall.access(lockFile, F_OK)) != nil }
         var follower = RotationFollower(locked: isLocked())
         for await input in inputs {
             var due = follower.setLocked(isLocked())
@@ -177,19 +181,10 @@ struct RotateCommand: ParsableCommand {
             }
             if let r = due, !(await send(r)) { return 65 }
         }
-        let status = pclose(pipe)
+        let status = output.close()
         printError("touchctl: \(command) ended (status \(status))")
         return 69
     }
-}
-
-/// The sensor monitor's output, read on its own thread. Unchecked because a
-/// `FILE` pointer is not `Sendable`: the reader thread is its only user once
-/// the box is handed over (the starting thread only closes it after the
-/// reader has returned).
-final class PipeBox: @unchecked Sendable {
-    let file: UnsafeMutablePointer<FILE>
-    init(_ file: UnsafeMutablePointer<FILE>) { self.file = file }
 }
 
 /// A plain thread for a blocking read.

@@ -159,4 +159,31 @@ import Wire
             #expect(other.closeIfInputDone(drained: true) == false, "\(name)")
         }
     }
+
+    @Test func goodbyeIsQueuedOnceThenClosesWhenDrained() {
+        var m = Self.machine("active")
+        #expect(m.acceptsEvents && m.mayReopenLane)
+        let early = m.closeIfGoodbyeWritten(drained: true)
+        #expect(!early, "no goodbye queued yet")
+        let first = m.sayGoodbye()
+        #expect(first)
+        #expect(!m.acceptsEvents, "nothing is delivered after goodbye")
+        #expect(!m.mayReopenLane, "the publishing thread stays off after goodbye")
+        #expect(m.isActive, "still served: what was queued is written")
+        let second = m.sayGoodbye()
+        #expect(!second, "goodbye is queued once")
+        let undrained = m.closeIfGoodbyeWritten(drained: false)
+        #expect(!undrained, "events queued before goodbye go out first")
+        let drained = m.closeIfGoodbyeWritten(drained: true)
+        #expect(drained)
+        let again = m.closeIfGoodbyeWritten(drained: true)
+        #expect(!again, "closed once")
+        for name in Self.states where name != "active" {
+            var other = Self.machine(name)
+            let said = other.sayGoodbye()
+            let closes = other.closeIfGoodbyeWritten(drained: true)
+            #expect(!said && !closes, "\(name)")
+            #expect(!other.acceptsEvents, "\(name)")
+        }
+    }
 }

@@ -7,9 +7,9 @@ import Trace
 /// variable `TOUCHD_FUZZ_SEEDS` names a directory, a harness's
 /// `LLVMFuzzerInitialize` writes its seeds there and exits instead of fuzzing
 /// (scripts/fuzz.sh does this before each run; nothing is committed).
-public enum SeedCorpus {
+package enum SeedCorpus {
     /// Writes `seeds()` into `$TOUCHD_FUZZ_SEEDS` and exits, when that variable is set.
-    public static func writeIfAsked(_ seeds: () -> [(name: String, bytes: [UInt8])]) {
+    package static func writeIfAsked(_ seeds: () -> [(name: String, bytes: [UInt8])]) {
         guard let dir = ProcessInfo.processInfo.environment["TOUCHD_FUZZ_SEEDS"], !dir.isEmpty else { return }
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -28,14 +28,14 @@ public enum SeedCorpus {
     }
 
     /// The real recordings of Tests/Fixtures/real (their relative paths), sorted.
-    public static var realRecordingPaths: [String] {
+    package static var realRecordingPaths: [String] {
         let root = repositoryRoot + "/Tests/Fixtures/real"
         let all = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
         return all.filter { p in [".events", ".event", ".evemu", ".yml"].contains { p.hasSuffix($0) } }.sorted()
     }
 
     /// The raw files of Tests/Fixtures/real whose names end with one of `suffixes`, at most `maxBytes` each.
-    public static func rawFiles(suffixes: [String], maxBytes: Int = 64 * 1024) -> [(name: String, bytes: [UInt8])] {
+    package static func rawFiles(suffixes: [String], maxBytes: Int = 64 * 1024) -> [(name: String, bytes: [UInt8])] {
         let root = repositoryRoot + "/Tests/Fixtures/real"
         let all = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
         return all.filter { p in suffixes.contains { p.hasSuffix($0) } }.sorted().compactMap { p in
@@ -45,7 +45,7 @@ public enum SeedCorpus {
     }
 
     /// Files of the repository by their relative paths (missing ones are left out).
-    public static func projectFiles(_ paths: [String]) -> [(name: String, bytes: [UInt8])] {
+    package static func projectFiles(_ paths: [String]) -> [(name: String, bytes: [UInt8])] {
         paths.compactMap { p in
             guard let data = FileManager.default.contents(atPath: repositoryRoot + "/" + p) else { return nil }
             return ("file-" + p.replacingOccurrences(of: "/", with: "-"), Array(data))
@@ -53,7 +53,7 @@ public enum SeedCorpus {
     }
 
     /// Every real recording (its first `maxEvents` events) rewritten in `format` by TraceWriter.
-    public static func converted(to format: TraceFormat, maxEvents: Int = 40) -> [(name: String, bytes: [UInt8])] {
+    package static func converted(to format: TraceFormat, maxEvents: Int = 40) -> [(name: String, bytes: [UInt8])] {
         realRecordingPaths.compactMap { p in
             guard var r = try? TraceReader.read(path: repositoryRoot + "/Tests/Fixtures/real/" + p) else { return nil }
             if r.events.count > maxEvents { r.events.removeSubrange(maxEvents...) }
@@ -63,7 +63,7 @@ public enum SeedCorpus {
     }
 
     /// The request messages of docs/schemas/examples.jsonl, one per seed.
-    public static var exampleRequests: [[UInt8]] {
+    package static var exampleRequests: [[UInt8]] {
         guard let text = try? String(contentsOfFile: repositoryRoot + "/docs/schemas/examples.jsonl", encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line -> [UInt8]? in
             // Each line is {"schema":...,"valid":...,"message":{...}}: the message is the last field.

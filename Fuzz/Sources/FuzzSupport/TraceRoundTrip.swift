@@ -5,12 +5,12 @@ import Trace
 /// What the trace harnesses check about every trace a reader accepts: it can
 /// be written as a native trace, and reading that back gives the same devices
 /// and events (the writer and reader agree on everything a reader can produce).
-public enum TraceRoundTrip {
+package enum TraceRoundTrip {
     /// One fuzz input read as `format` (given, so detection never refuses it):
     /// any thrown ``TraceError`` with a message is a correct answer; a crash,
     /// another error, or an accepted trace that does not survive a native
     /// round trip stops the fuzzer.
-    public static func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int, format: TraceFormat) {
+    package static func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int, format: TraceFormat) {
         let bytes = UnsafeBufferPointer(start: size > 0 ? data : nil, count: size)
         let recording: Recording
         do {
@@ -25,7 +25,7 @@ public enum TraceRoundTrip {
     }
 
     /// Checks `recording` (read from a fuzz input); stops the fuzzer when the round trip differs.
-    public static func check(_ recording: Recording) {
+    package static func check(_ recording: Recording) {
         if recording.events.contains(where: { Int($0.device.rawValue) >= recording.devices.count }) {
             invariantViolated("an event names a device the recording does not have")
         }

@@ -5,14 +5,14 @@ import Trace
 /// libFuzzer entry: the input is a trace read with EvemuReader
 /// (``TraceRoundTrip/fuzz(_:_:format:)``).
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     TraceRoundTrip.fuzz(data, size, format: .evemu)
     return 0
 }
 
 /// libFuzzer's start hook: writes the seed corpus when asked (see ``SeedCorpus``).
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+package func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
     SeedCorpus.writeIfAsked { SeedCorpus.rawFiles(suffixes: [".desc", ".prop", ".device", ".event", ".evemu"]) + SeedCorpus.converted(to: .evemu) }
     return 0
 }

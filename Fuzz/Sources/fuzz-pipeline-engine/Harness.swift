@@ -14,7 +14,7 @@ import TouchTesting
 /// passed, and the invariants of TouchInvariantChecker and
 /// EngineInvariantChecker must hold.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     var run = PipelineRun(&input)
     run.feed(&input)
@@ -179,7 +179,7 @@ struct PipelineRun {
 
 /// libFuzzer's start hook: writes the seed corpus when asked (see ``SeedCorpus``).
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+package func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
     SeedCorpus.writeIfAsked(pipelineSeeds)
     _ = fuzzDevices.count  // read the fixtures before the clock starts
     return 0

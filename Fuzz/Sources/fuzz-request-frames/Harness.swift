@@ -15,7 +15,7 @@ let maxLineBytes = 48
 /// EmbeddedChannel) must give exactly the frames a whole-stream model gives,
 /// however the stream is cut; each line then goes through the request decoder.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard size > 0, let data else { return 0 }
     var cutSeed = UInt32(data[0]) &* 2_654_435_761 | 1
     let stream = UnsafeBufferPointer(start: data + 1, count: size - 1)
@@ -84,7 +84,7 @@ func describe(_ frames: [RequestFrame]) -> String {
 
 /// libFuzzer's start hook: writes the seed corpus when asked (see ``SeedCorpus``).
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+package func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
     SeedCorpus.writeIfAsked {
         SeedCorpus.exampleRequests.enumerated().map { i, line in
             ("example-\(i)", [UInt8(truncatingIfNeeded: i)] + line + Array("\r\n".utf8) + line + [0x0A] + line)

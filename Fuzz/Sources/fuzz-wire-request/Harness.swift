@@ -8,7 +8,7 @@ import Wire
 /// answer with an error carrying a message, or give a request that the encoder
 /// writes back to a line decoding to the same request.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let line = UnsafeRawBufferPointer(start: size > 0 ? data : nil, count: size)
     // The parser on its own, with a depth limit small enough to be reached often.
     do {
@@ -38,7 +38,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// libFuzzer's start hook: writes the seed corpus when asked (see ``SeedCorpus``).
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+package func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
     SeedCorpus.writeIfAsked {
         SeedCorpus.exampleRequests.enumerated().map { ("example-\($0.offset)", $0.element) }
     }

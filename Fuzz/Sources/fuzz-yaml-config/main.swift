@@ -11,7 +11,7 @@ import YAMLReader
 /// - The gesture part decodes or is refused with a DecodingError (never a crash),
 ///   and what decodes validates or is refused.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     let root: YAMLNode?
     do {
@@ -43,7 +43,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// libFuzzer's start hook: writes the seed corpus when asked (see ``SeedCorpus``).
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+package func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
     SeedCorpus.writeIfAsked {
         SeedCorpus.projectFiles(["config/touchd.yaml", "Tests/Fixtures/synthetic/edge-swipes.yaml", "Tests/Fixtures/synthetic/edge-swipes-deferred.yaml"])
             + FlowWriter.seeds.enumerated().map { ("inline-\($0.offset)", Array($0.element.utf8)) }
