@@ -139,7 +139,7 @@ final class ChildState: Sendable {
             guard !life.reaped else { return false }
             if markTimedOut { life.stoppedForTimeout = true }
             // The child leads its own process group: a shell's children stop with it.
-            kill(-pid, sig)
+            try? Syscall.kill(-pid, sig)
             return true
         }
     }
@@ -194,11 +194,10 @@ enum ChildProcess {
 
     /// Waits for the child to end and reaps it: its exit status, or 128 + the signal that ended it.
     static func wait(_ pid: pid_t, state: ChildState) -> (code: Int32, signal: Int32?) {
-        var info = siginfo_t()
         // Wait without reaping first, so the timeout cannot signal a reused pid.
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        try? Syscall.waitWithoutReaping(pid)
         var status: Int32 = 0
-        state.reap { while waitpid(pid, &status, 0) < 0 && errno == EINTR {} }
+        state.reap { status = (try? Syscall.waitForExit(pid)) ?? 0 }
         // WIFEXITED / WTERMSIG, spelled out (the C macros are not imported).
         let signal = status & 0x7f
         if signal == 0 { return ((status >> 8) & 0xff, nil) }

@@ -58,7 +58,7 @@ package final class Publisher: Sendable {
         // Bound and listening under a temporary name, with its mode and group
         // set, then renamed into place: a client that finds the socket file
         // can always connect, and never sees it with looser permissions.
-        let staging = socketPath + ".\(getpid()).new"
+        let staging = socketPath + ".\(Syscall.processID()).new"
         UnixSocketFile.remove(path: staging)
         let listener = try SocketAcceptor.listeningSocket(path: staging, backlog: 128)
         do {

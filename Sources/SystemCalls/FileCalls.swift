@@ -149,3 +149,30 @@ extension Syscall {
         try nothingOrErrno("chown") { Glibc.chown(path, uid_t.max, group) }
     }
 }
+
+extension Syscall {
+    /// The names in directory `path` (`opendir(3)`, `readdir(3)`), `.` and
+    /// `..` left out; nil when it cannot be opened.
+    package static func directoryEntries(_ path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `memfd_create(2)` with `MFD_CLOEXEC`: an anonymous file in memory.
+    package static func memoryFile(name: String) throws(SystemCallError) -> Int32 {
+        try valueOrErrno("memfd_create") { memfd_create(name, 1 /* MFD_CLOEXEC */) }
+    }
+}
+
+extension Syscall {
+    /// `lseek(2)` to the start of the file.
+    package static func rewind(_ fd: Int32) throws(SystemCallError) {
+        try nothingOrErrno("lseek") { lseek(fd, 0, SEEK_SET) }
+    }
+}

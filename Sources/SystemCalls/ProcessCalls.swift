@@ -51,3 +51,37 @@ package final class CommandOutput: Sendable {
     /// Waits for the command to end: its wait status.
     package func close() -> Int32 { pclose(file) }
 }
+
+extension Syscall {
+    /// `kill(2)`: sends `signal` to `pid` (a negative `pid`: its process group).
+    package static func kill(_ pid: Int32, _ signal: Int32) throws(SystemCallError) {
+        try nothingOrErrno("kill") { Glibc.kill(pid, signal) }
+    }
+
+    /// `waitpid(2)` until `pid` ends (interruptions retried): its wait status.
+    package static func waitForExit(_ pid: Int32) throws(SystemCallError) -> Int32 {
+        var status: Int32 = 0
+        try nothingOrErrno("waitpid") { waitpid(pid, &status, 0) }
+        return status
+    }
+
+    /// `signal(2)`: `signal` is ignored from now on.
+    package static func ignoreSignal(_ signal: Int32) {
+        _ = Glibc.signal(signal, SIG_IGN)
+    }
+
+    /// `signal(2)`: `handler` runs when `signal` arrives (it may only do
+    /// what is async-signal-safe).
+    package static func handleSignal(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void) {
+        _ = Glibc.signal(signal, handler)
+    }
+}
+
+extension Syscall {
+    /// `waitid(2)` with `WNOWAIT`: waits until `pid` ends without reaping it
+    /// (its pid stays taken, so it cannot be reused meanwhile).
+    package static func waitWithoutReaping(_ pid: Int32) throws(SystemCallError) {
+        var info = siginfo_t()
+        try nothingOrErrno("waitid") { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
+    }
+}

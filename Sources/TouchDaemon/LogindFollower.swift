@@ -161,7 +161,7 @@ final class LogindFollower: Sendable {
         var left = d
         while !stopping && left > .zero {
             let step = min(left, .milliseconds(250))
-            usleep(UInt32(step.components.attoseconds / 1_000_000_000_000 + step.components.seconds * 1_000_000))
+            try? Syscall.sleep(milliseconds: Int(step.components.seconds * 1000 + step.components.attoseconds / 1_000_000_000_000_000))
             left -= step
         }
     }

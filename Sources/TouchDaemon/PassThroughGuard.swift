@@ -90,16 +90,14 @@ package enum PassThroughGuard {
     /// does not show them (the process is gone, or hidden from the guard).
     static func threadStates(ofProcess pid: Int32) -> [UInt8]? {
         let directory = "/proc/\(pid)/task"
-        guard let dir = opendir(directory) else { return nil }
-        defer { closedir(dir) }
+        guard let names = Syscall.directoryEntries(directory) else { return nil }
         var states: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in names {
             guard name.first?.isNumber == true else { continue }
             guard let fd = try? Syscall.open("\(directory)/\(name)/stat", O_RDONLY | O_CLOEXEC) else { continue }
             let outcome = buffer.withUnsafeMutableBytes { try? Syscall.read(fd, into: $0) }
-            close(fd)
+            try? Syscall.close(fd)
             if case .done(let n)? = outcome, let state = stateLetter(ofStat: buffer[0..<n]) { states.append(state) }
         }
         return states.isEmpty ? nil : states
@@ -110,7 +108,7 @@ package enum PassThroughGuard {
     package static let restartLimitMilliseconds: Int64 = 3000
 
     static var restartLimit: Int64 {
-        getenv("TOUCHD_GUARD_RESTART_LIMIT_MS").flatMap { Int64(String(cString: $0)) }.map { max(0, $0) } ?? restartLimitMilliseconds
+        Syscall.environment("TOUCHD_GUARD_RESTART_LIMIT_MS").flatMap { Int64($0) }.map { max(0, $0) } ?? restartLimitMilliseconds
     }
     /// Where touchd looks for the guard unless `TOUCHD_GUARD_SOCKET` says otherwise.
     package static let defaultSocketPath = "/run/touchd-guard/guard.sock"
@@ -131,10 +129,10 @@ package enum PassThroughGuard {
     /// - Throws: ``SystemCallError`` when the socket cannot be set up.
     package static func run(socketPath: String, logger: Logger) throws(SystemCallError) -> Never {
         let listener = try Syscall.socket(domain: AF_UNIX, type: Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-        _ = unlink(socketPath)
+        try? Syscall.unlink(socketPath)
         try Syscall.bind(listener, unixPath: socketPath)
         // touchd runs as its own user: it must be able to connect.
-        _ = chmod(socketPath, 0o666)
+        try? Syscall.chmod(socketPath, mode: 0o666)
         try Syscall.listen(listener, backlog: 4)
         logger.notice("pass-through guard: listening on \(socketPath)")
         var connection: Int32 = -1
@@ -156,11 +154,11 @@ package enum PassThroughGuard {
             if polls[0].revents != 0, case .done(let fd)? = try? Syscall.accept(listener, flags: Int32(SOCK_CLOEXEC.rawValue)) {
                 if connection >= 0 {
                     act(&held, reason: "a new touchd connected", logger: logger)
-                    close(connection)
+                    try? Syscall.close(connection)
                 }
                 if let since = awaitingSince {
                     // The next touchd took the devices over; it hands them again.
-                    for h in held.values { close(h.grabbed); close(h.mirror) }
+                    for h in held.values { try? Syscall.close(h.grabbed); try? Syscall.close(h.mirror) }
                     logger.notice("pass-through guard: touchd is back \(nowMilliseconds() - since) ms after it stopped for a restart; \(held.count) device(s) stay with it")
                     held.removeAll()
                     awaitingSince = nil
@@ -183,7 +181,7 @@ package enum PassThroughGuard {
                         } else {
                             act(&held, reason: "touchd is gone", destroying: true, logger: logger)
                         }
-                        close(connection)
+                        try? Syscall.close(connection)
                         connection = -1
                         restartAnnounced = false
                         break
@@ -194,13 +192,13 @@ package enum PassThroughGuard {
                     let words = text.split(separator: " ")
                     switch words.first {
                     case "hand" where words.count == 3 && received.count == 2:
-                        guard let id = UInt32(words[1]), let slots = Int(words[2]) else { received.forEach { _ = close($0) }; continue }
-                        if let old = held.removeValue(forKey: id) { close(old.grabbed); close(old.mirror) }
+                        guard let id = UInt32(words[1]), let slots = Int(words[2]) else { received.forEach { try? Syscall.close($0) }; continue }
+                        if let old = held.removeValue(forKey: id) { try? Syscall.close(old.grabbed); try? Syscall.close(old.mirror) }
                         held[id] = Held(grabbed: received[0], mirror: received[1], slots: slots)
                         logger.info("pass-through guard: holding device \(id) (\(slots) slots)")
                     case "forget" where words.count == 2:
-                        if let id = UInt32(words[1]), let old = held.removeValue(forKey: id) { close(old.grabbed); close(old.mirror) }
-                        received.forEach { _ = close($0) }
+                        if let id = UInt32(words[1]), let old = held.removeValue(forKey: id) { try? Syscall.close(old.grabbed); try? Syscall.close(old.mirror) }
+                        received.forEach { try? Syscall.close($0) }
                     case "beat":
                         break
                     case "stalled":
@@ -213,7 +211,7 @@ package enum PassThroughGuard {
                         _ = Syscall.send(connection, Array("takeover".utf8), descriptors: [])
                     default:
                         logger.warning("pass-through guard: unexpected message \(text) with \(received.count) descriptor(s)")
-                        received.forEach { _ = close($0) }
+                        received.forEach { try? Syscall.close($0) }
                     }
                 }
             }
@@ -257,8 +255,8 @@ package enum PassThroughGuard {
             } else {
                 EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
             }
-            close(h.mirror)
-            close(h.grabbed)
+            try? Syscall.close(h.mirror)
+            try? Syscall.close(h.grabbed)
         }
         logger.critical("pass-through guard: \(reason): \(held.count) device(s) given back to the compositor, their mirrors' contacts ended")
         held.removeAll()
@@ -290,7 +288,7 @@ final class PassThroughGuardLink: Sendable {
         }
     }
 
-    deinit { close(fd) }
+    deinit { try? Syscall.close(fd) }
 
     /// Hands the guard a device: its grabbed descriptor and its mirror's.
     func hand(_ device: DeviceID, grabbed: Int32, mirror: Int32, slots: Int) {

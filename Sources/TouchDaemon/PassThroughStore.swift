@@ -3,6 +3,7 @@ import Evdev
 import Glibc
 import Logging
 import CSystemCalls
+import SystemCalls
 import Session
 
 /// Keeps each pass-through device's grab and mirror across a restart of
@@ -46,20 +47,20 @@ final class PassThroughStore {
     /// Sorts the descriptors systemd passed: ours by key and part; any other is closed.
     init(stored: [(fd: Int32, name: String)], logger: Logger) {
         self.logger = logger
-        let max = getenv("FDSTORE").flatMap { Int(String(cString: $0)) } ?? 0
-        available = getenv("NOTIFY_SOCKET") != nil && max > 0
+        let max = Syscall.environment("FDSTORE").flatMap { Int($0) } ?? 0
+        available = Syscall.environment("NOTIFY_SOCKET") != nil && max > 0
         for (fd, name) in stored {
             guard let (key, part) = Self.parse(name) else {
                 logger.warning("systemd passed a descriptor named \(name) touchd does not know; closed")
-                close(fd)
+                try? Syscall.close(fd)
                 Systemd.removeStored(name: name)
                 continue
             }
             var k = kept[key] ?? Kept()
             switch part {
-            case .grab: if let old = k.grab { close(old) }; k.grab = fd
-            case .mirror: if let old = k.mirror { close(old) }; k.mirror = fd
-            case .state: if let old = k.state { close(old) }; k.state = fd
+            case .grab: if let old = k.grab { try? Syscall.close(old) }; k.grab = fd
+            case .mirror: if let old = k.mirror { try? Syscall.close(old) }; k.mirror = fd
+            case .state: if let old = k.state { try? Syscall.close(old) }; k.state = fd
             }
             kept[key] = k
         }
@@ -95,7 +96,7 @@ final class PassThroughStore {
         let state = EvdevDevice.heldState(of: fd, node: node)
         guard state == .grabbed else {
             logger.notice("pass-through: the kept descriptor of \(node) is not taken over (\(state)); the device starts afresh")
-            close(fd)
+            try? Syscall.close(fd)
             Systemd.removeStored(name: Self.name(.grab, key: key))
             return nil
         }
@@ -115,11 +116,11 @@ final class PassThroughStore {
             kept[key]?.state = nil
             handover = Self.readHandover(s)
             if handover == nil { logger.warning("pass-through: the kept state of \(key)'s mirror is unreadable; its contacts end at once") }
-            close(s)
+            try? Syscall.close(s)
             Systemd.removeStored(name: Self.name(.state, key: key))
         }
         guard UinputDevice.holdsDevice(fd) else {
-            close(fd)
+            try? Syscall.close(fd)
             Systemd.removeStored(name: Self.name(.mirror, key: key))
             return nil
         }
@@ -136,13 +137,13 @@ final class PassThroughStore {
                     _ = UinputDevice.endContacts(onDescriptor: m, slots: 32)
                     UinputDevice.destroy(onDescriptor: m)
                 }
-                close(m)
+                try? Syscall.close(m)
             }
             if let g = k.grab {
                 EvdevDevice.releaseGrab(ofDescriptor: g)
-                close(g)
+                try? Syscall.close(g)
             }
-            if let s = k.state { close(s) }
+            if let s = k.state { try? Syscall.close(s) }
             logger.notice("pass-through: what systemd kept of \(key) is not taken over: given back")
             for part in Part.allCases { Systemd.removeStored(name: Self.name(part, key: key)) }
         }
@@ -163,15 +164,20 @@ final class PassThroughStore {
     /// down on it goes to the store in a memfd.
     func keepHandover(key: String, _ handover: MirrorHandover) {
         guard available else { return }
-        let fd = memfd_create("touchd-mirror-handover", 1 /* MFD_CLOEXEC */)
-        guard fd >= 0 else {
-            logger.error("pass-through: cannot create the handover of \(key)'s mirror (errno \(errno)); its contacts will end at once")
+        let fd: Int32
+        do {
+            fd = try Syscall.memoryFile(name: "touchd-mirror-handover")
+        } catch {
+            logger.error("pass-through: cannot create the handover of \(key)'s mirror (\(error)); its contacts will end at once")
             return
         }
-        defer { close(fd) }
-        let bytes = Array(handover.text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { return }
+        defer { try? Syscall.close(fd) }
+        do {
+            try Syscall.writeAll(fd, Array(handover.text.utf8))
+        } catch {
+            logger.error("pass-through: cannot write the handover of \(key)'s mirror (\(error)); its contacts will end at once")
+            return
+        }
         Systemd.store([fd], name: Self.name(.state, key: key))
     }
 
@@ -183,13 +189,11 @@ final class PassThroughStore {
     }
 
     static func readHandover(_ fd: Int32) -> MirrorHandover? {
-        _ = lseek(fd, 0, SEEK_SET)
+        try? Syscall.rewind(fd)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
+        while bytes.count < 1 << 20,
+              case .done(let n)? = chunk.withUnsafeMutableBytes({ try? Syscall.read(fd, into: $0) }), n > 0 {
             bytes.append(contentsOf: chunk[0..<n])
         }
         return MirrorHandover(text: String(decoding: bytes, as: UTF8.self))

@@ -40,7 +40,7 @@ enum RejectedConfiguration {
             let giveUp = ContinuousClock.now + .seconds(90)
             while !servicesReady.load(ordering: .acquiring) && ContinuousClock.now < giveUp {
                 if watchdog.isDue(at: .now) { Systemd.pingWatchdog() }
-                usleep(50_000)
+                try? Syscall.sleep(milliseconds: 50)
             }
         }
     }

@@ -11,6 +11,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import TouchDaemon
+import SystemCalls
 
 /// `touchctl actions`: the action agent of a user's session (docs/actions.md).
 struct ActionsCommand: ParsableCommand {
@@ -79,7 +80,7 @@ struct ActionsCommand: ParsableCommand {
         // SIGTERM (systemd stopping the unit) and SIGINT end the agent cleanly, with status 0.
         var sources: [any DispatchSourceSignal] = []
         for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
+            Syscall.ignoreSignal(sig)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
                 log("stopping")

@@ -36,8 +36,8 @@ enum StopSignals {
             var byte: UInt8 = 1
             _ = withUnsafeBytes(of: &byte) { try? Syscall.write(stopWakeDescriptor, $0) }
         }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
+        Syscall.handleSignal(SIGINT, handler)
+        Syscall.handleSignal(SIGTERM, handler)
         // A parent may have started us with these signals blocked (a blocked
         // mask survives exec; libdispatch threads block them, for one).
         var set = sigset_t()
