@@ -207,19 +207,62 @@ package struct ScreenInsets: Hashable, Sendable, Codable {
 
 /// A semantic problem in a gesture configuration, naming the surface and field at fault.
 package struct GestureConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong, with the surfaces and owners it names kept as values,
+    /// so that each reader names them its own way (a configuration file by
+    /// their ids, a client by its own local ids: ``message(naming:owner:)``).
+    package enum Fault: Hashable, Sendable {
+        /// A fault that names no surface or owner.
+        case text(String)
+        /// The field names a surface that does not exist.
+        case unknownSurface(SurfaceID)
+        /// Following `parent` comes back through this surface.
+        case parentCycle(through: SurfaceID)
+        /// `delegateDeferralTo` names a surface not nested in the one at fault.
+        case notNested(SurfaceID)
+        /// `requiresFailureOf` names a recognizer its owner does not have.
+        case unknownRecognizer(name: String, owner: String)
+    }
+
     /// The surface at fault, when one is.
     package var surface: SurfaceID?
     /// The field at fault (`parent`, `recognizers[2].requiresFailureOf`...).
     package var field: String
     /// What is wrong.
-    package var message: String
+    package var fault: Fault
+
+    /// Creates an error.
+    package init(surface: SurfaceID?, field: String, _ fault: Fault) {
+        self.surface = surface; self.field = field; self.fault = fault
+    }
+
+    /// Creates an error whose fault names no surface.
+    package init(surface: SurfaceID?, field: String, message: String) {
+        self.init(surface: surface, field: field, .text(message))
+    }
+
     /// The surface the field names when no such surface exists (an unknown
     /// `parent` or `delegateDeferralTo`); nil for any other fault.
-    package var unknownSurface: SurfaceID?
-    /// Creates an error.
-    package init(surface: SurfaceID?, field: String, message: String, unknownSurface: SurfaceID? = nil) {
-        self.surface = surface; self.field = field; self.message = message; self.unknownSurface = unknownSurface
+    package var unknownSurface: SurfaceID? {
+        if case .unknownSurface(let s) = fault { return s }
+        return nil
     }
+
+    /// What is wrong, surfaces named by their ids and owners shown.
+    package var message: String { message(naming: \.rawValue, owner: { $0 }) }
+
+    /// What is wrong, each surface it names written by `name`, and each owner
+    /// by `owner` (nil: the owner is the reader itself and goes unsaid).
+    package func message(naming name: (SurfaceID) -> String, owner: (String) -> String?) -> String {
+        switch fault {
+        case .text(let text): return text
+        case .unknownSurface(let s): return "unknown surface '\(name(s))'"
+        case .parentCycle(let s): return "parents form a cycle through '\(name(s))'"
+        case .notNested(let s): return "'\(name(s))' is not a surface nested in it"
+        case .unknownRecognizer(let recognizer, let o):
+            return "no recognizer '\(recognizer)'" + (owner(o).map { " of owner '\($0)'" } ?? "")
+        }
+    }
+
     package var description: String {
         (surface.map { "surface \($0): " } ?? "") + "\(field): \(message)"
     }
@@ -375,23 +418,21 @@ package struct GestureConfiguration: Hashable, Sendable, Codable {
             var cursor = surface.parent
             while let p = cursor {
                 guard let parent = byID[p] else {
-                    throw GestureConfigurationError(surface: surface.id, field: "parent", message: "unknown surface '\(p)'", unknownSurface: p)
+                    throw GestureConfigurationError(surface: surface.id, field: "parent", .unknownSurface(p))
                 }
                 if !seen.insert(p).inserted {
-                    throw GestureConfigurationError(surface: surface.id, field: "parent", message: "parents form a cycle through '\(p)'")
+                    throw GestureConfigurationError(surface: surface.id, field: "parent", .parentCycle(through: p))
                 }
                 cursor = parent.parent
             }
             if let child = surface.delegateDeferralTo {
                 guard let delegate = byID[child] else {
-                    throw GestureConfigurationError(surface: surface.id, field: "delegateDeferralTo",
-                                                    message: "unknown surface '\(child)'", unknownSurface: child)
+                    throw GestureConfigurationError(surface: surface.id, field: "delegateDeferralTo", .unknownSurface(child))
                 }
                 var cursor = delegate.parent, hops = 0
                 while let p = cursor, p != surface.id, hops < surfaces.count { cursor = byID[p]?.parent; hops += 1 }
                 if cursor != surface.id {
-                    throw GestureConfigurationError(surface: surface.id, field: "delegateDeferralTo",
-                                                    message: "'\(child)' is not a surface nested in it")
+                    throw GestureConfigurationError(surface: surface.id, field: "delegateDeferralTo", .notNested(child))
                 }
             }
             var names = Set<String>()
@@ -406,7 +447,7 @@ package struct GestureConfiguration: Hashable, Sendable, Codable {
                 let known = namesByOwner[surface.owner] ?? []
                 for name in r.requiresFailureOf where !known.contains(name) {
                     throw GestureConfigurationError(surface: surface.id, field: "recognizers[\(i)].requiresFailureOf",
-                                                    message: "no recognizer '\(name)' of owner '\(surface.owner)'")
+                                                    .unknownRecognizer(name: name, owner: surface.owner))
                 }
             }
             var requires: [String: [String]] = [:]

@@ -6,6 +6,16 @@ import Wire
 
 /// Turns a protocol `surface` object into the gesture engine's surface.
 package enum SurfaceTranslation {
+    /// The client's own id of each surface `d` names (itself, its parent,
+    /// the surface it delegates deferral to), by engine id.
+    package static func localNames(_ d: SurfaceDescription, client: ClientID) -> [SurfaceID: String] {
+        var names: [SurfaceID: String] = [:]
+        for local in [d.id, d.parent, d.delegateDeferralTo].compactMap({ $0 }) {
+            names[ClientSurfaceID(client: client, local: local).engineID] = local
+        }
+        return names
+    }
+
     /// The engine's surface for a client's description; errors name the field
     /// (`surface.recognizers[1].kind: unknown kind "tapp"`).
     package static func configuration(_ d: SurfaceDescription, client: ClientID) throws(RequestError) -> SurfaceConfiguration {
@@ -98,18 +108,20 @@ package enum SurfaceTranslation {
     /// name (a client cannot learn of other clients' surfaces; docs/protocol.md,
     /// "Visibility and permissions"); failure requirements on unknown
     /// recognizers are `unknown-recognizer`; the rest `bad-field`.
-    static func describe(_ e: GestureConfigurationError, client: ClientID) -> RequestError {
-        let prefix = client.engineOwner + "/"
+    static func describe(_ e: GestureConfigurationError, client: ClientID, naming local: (SurfaceID) -> String?) -> RequestError {
         let field = "surface." + e.field
-        if let unknown = e.unknownSurface {
-            let local = unknown.rawValue.hasPrefix(prefix) ? String(unknown.rawValue.dropFirst(prefix.count)) : unknown.rawValue
-            return RequestError(.unknownSurface, "\(field): no surface \"\(local)\" on this connection")
-        }
-        let message = e.message.replacing(prefix, with: "")
-            .replacing(" of owner '\(client.engineOwner)'", with: "")
-        if e.field.hasSuffix("requiresFailureOf"), e.message.hasPrefix("no recognizer") {
+        // A surface of this client by its local id; any other by its engine id
+        // (a surface the client cannot name is never one of another client's:
+        // the engine only checks a client's surfaces against its own).
+        let message = e.message(naming: { local($0) ?? $0.rawValue },
+                                owner: { $0 == client.engineOwner ? nil : $0 })
+        switch e.fault {
+        case .unknownSurface(let unknown):
+            return RequestError(.unknownSurface, "\(field): no surface \"\(local(unknown) ?? unknown.rawValue)\" on this connection")
+        case .unknownRecognizer:
             return RequestError(.unknownRecognizer, "\(field): \(message)")
+        case .text, .parentCycle, .notNested:
+            return .badField(field, message)
         }
-        return .badField(field, message)
     }
 }

@@ -64,9 +64,11 @@ extension TouchSessionActor {
             try session.upsertSurface(surface, into: &router)
         } catch {
             router.clients.undo(insertion)
-            var e = SurfaceTranslation.describe(error, client: id.client)
-            if let other = error.surface, other != surface.id, let local = router.clients.surface(other)?.local {
-                e.message = "breaks surface \"\(local)\": " + e.message
+            let named = SurfaceTranslation.localNames(d, client: id.client)
+            let local = { (s: SurfaceID) in named[s] ?? self.router.clients.surface(s)?.local }
+            var e = SurfaceTranslation.describe(error, client: id.client, naming: local)
+            if let other = error.surface, other != surface.id, let name = local(other) {
+                e.message = "breaks surface \"\(name)\": " + e.message
             }
             throw e
         }

@@ -11,7 +11,8 @@ import Glibc
 /// bindings run as the agent runs them, against stand-ins for wvkbd (a process named
 /// wvkbd-mobintl recording the signals it gets) and squeekboard (python-dbusmock serving
 /// sm.puri.OSK0 on a private session bus, logging the calls).
-@Suite("On-screen keyboard recipe", .serialized, .timeLimit(.minutes(1)))
+// The limit guards against a hang; a loaded machine takes seconds to start python-dbusmock.
+@Suite("On-screen keyboard recipe", .serialized, .timeLimit(.minutes(3)))
 struct OnScreenKeyboardRecipeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
@@ -37,9 +38,13 @@ struct OnScreenKeyboardRecipeTests {
         }
     }
 
+    /// Polls `condition` for up to 60 s (a loaded machine is slow to start the stand-ins).
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        for _ in 0..<1000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        guard condition() else { throw RecipeFailure(description: "timed out waiting for \(what)") }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw RecipeFailure(description: "timed out waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     struct RecipeFailure: Error, CustomStringConvertible { var description: String }
@@ -88,14 +93,11 @@ struct OnScreenKeyboardRecipeTests {
         let scratch = try Scratch()
         let address = "unix:path=\(scratch.path)/bus"
         try scratch.start(["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(address)"])
-        try await waitUntil("the private bus") { FileManager.default.fileExists(atPath: scratch.path + "/bus") }
         let env = ["DBUS_SESSION_BUS_ADDRESS": address]
-        try scratch.start(["/usr/bin/python3", "-m", "dbusmock", "--session", "-l", scratch.path + "/calls",
-                           "sm.puri.OSK0", "/sm/puri/OSK0", "sm.puri.OSK0"], environment: env)
-        func send(_ args: [String]) -> Int32 {
+        func send(_ args: [String], to destination: String? = "sm.puri.OSK0") -> Int32 {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-send")
-            p.arguments = ["--session", "--print-reply", "--dest=sm.puri.OSK0", "/sm/puri/OSK0"] + args
+            p.arguments = ["--session", "--print-reply"] + (destination.map { ["--dest=\($0)", "/sm/puri/OSK0"] } ?? []) + args
             p.environment = env
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
@@ -103,6 +105,13 @@ struct OnScreenKeyboardRecipeTests {
             p.waitUntilExit()
             return p.terminationStatus
         }
+        // The bus answers (its socket file appears at bind(), before it listens:
+        // a client connecting then is refused, and dbusmock would give up).
+        try await waitUntil("the private bus") {
+            send(["--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetId"], to: nil) == 0
+        }
+        try scratch.start(["/usr/bin/python3", "-m", "dbusmock", "--session", "-l", scratch.path + "/calls",
+                           "sm.puri.OSK0", "/sm/puri/OSK0", "sm.puri.OSK0"], environment: env)
         // SetVisible(b), as squeekboard serves it (its sm.puri.OSK0 interface description).
         try await waitUntil("the stand-in squeekboard") {
             send(["org.freedesktop.DBus.Mock.AddMethod", "string:sm.puri.OSK0", "string:SetVisible", "string:b", "string:", "string:"]) == 0

@@ -74,7 +74,10 @@ import Wire
                 try configuration.validate()
                 return nil
             } catch {
-                return SurfaceTranslation.describe(error, client: Self.client)
+                let named = surfaces.reduce(into: [SurfaceID: String]()) { names, d in
+                    names.merge(SurfaceTranslation.localNames(d, client: Self.client)) { a, _ in a }
+                }
+                return SurfaceTranslation.describe(error, client: Self.client, naming: { named[$0] })
             }
         }
         let rect = SurfaceRect(x: 0, y: 0, width: 10, height: 10)
@@ -92,5 +95,36 @@ import Wire
         var child = SurfaceDescription(id: "main", rect: rect)
         child.parent = "shell"
         #expect(try answer([shell, child]) == nil)
+    }
+
+    /// Errors name surfaces and owners as the client knows them: its own
+    /// local ids, and no owner when the owner is the client itself.
+    @Test func errorsNameTheClientsOwnSurfacesAndLeaveItsOwnerUnsaid() throws {
+        let rect = SurfaceRect(x: 0, y: 0, width: 10, height: 10)
+        var a = SurfaceDescription(id: "a", rect: rect)
+        a.parent = "b"
+        var b = SurfaceDescription(id: "b", rect: rect)
+        b.parent = "a"
+        let surfaces = [a, b]
+        let configuration = GestureConfiguration(surfaces: try surfaces.map { try SurfaceTranslation.configuration($0, client: Self.client) })
+        let named = surfaces.reduce(into: [SurfaceID: String]()) { names, d in
+            names.merge(SurfaceTranslation.localNames(d, client: Self.client)) { a, _ in a }
+        }
+        do {
+            try configuration.validate()
+            Issue.record("a cycle of parents was accepted")
+        } catch {
+            let answer = SurfaceTranslation.describe(error, client: Self.client, naming: { named[$0] })
+            #expect(answer.code == .badField)
+            #expect(answer.message.hasPrefix("surface.parent: parents form a cycle through '"), "\(answer.message)")
+            #expect(!answer.message.contains(Self.client.engineOwner), "\(answer.message)")
+        }
+
+        let unknownRecognizer = GestureConfigurationError(surface: "x", field: "recognizers[0].requiresFailureOf",
+                                                          .unknownRecognizer(name: "swipe", owner: Self.client.engineOwner))
+        let mine = SurfaceTranslation.describe(unknownRecognizer, client: Self.client, naming: { _ in nil })
+        #expect(mine.code == .unknownRecognizer)
+        #expect(mine.message == "surface.recognizers[0].requiresFailureOf: no recognizer 'swipe'")
+        #expect(unknownRecognizer.message == "no recognizer 'swipe' of owner '\(Self.client.engineOwner)'", "a configuration file still names the owner")
     }
 }

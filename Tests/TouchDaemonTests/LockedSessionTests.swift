@@ -21,7 +21,20 @@ final class StandInLogind {
         bus.standardOutput = FileHandle.nullDevice
         bus.standardError = FileHandle.nullDevice
         try bus.run()
-        try poll("the private bus's socket", seconds: 10) { FileManager.default.fileExists(atPath: "\(directory)/system_bus_socket") }
+        // The bus answers: its socket file appears at bind(), before it listens,
+        // and dbusmock connecting in between is refused and gives up.
+        let busAddress = address
+        try poll("the private bus", seconds: 60) {
+            let ping = Process()
+            ping.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-send")
+            ping.arguments = ["--system", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetId"]
+            ping.environment = ["DBUS_SYSTEM_BUS_ADDRESS": busAddress]
+            ping.standardOutput = FileHandle.nullDevice
+            ping.standardError = FileHandle.nullDevice
+            guard (try? ping.run()) != nil else { return false }
+            ping.waitUntilExit()
+            return ping.terminationStatus == 0
+        }
         logind.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         logind.arguments = ["-m", "dbusmock", "--system", "--template", "logind"]
         logind.environment = ["DBUS_SYSTEM_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
