@@ -227,3 +227,13 @@ if extraTargets.contains("fuzz") {
         ),
     ]
 }
+
+// Release builds optimize across this package's modules as they did when
+// their declarations were `public`: the compiler's default (conservative)
+// cross-module optimization leaves `package` declarations out, and the
+// input path crosses TouchCore, Gestures, EngineMessages, Publisher and
+// SystemCalls (without it the client path cost 20-40 % more per frame:
+// docs/performance.md, "Access and cross-module optimization").
+for target in package.targets where target.type != .system && target.type != .test {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+}
