@@ -425,6 +425,7 @@ public actor TouchSessionActor {
         logger.notice("session \(after.state.rawValue)", metadata: [
             "session": "\(after.session ?? "-")",
             "shortcuts": "\(after.quiet ? "only whenLocked" : "on")",
+            "why": "\(after.explanation)",
         ])
     }
 }
