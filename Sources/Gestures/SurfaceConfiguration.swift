@@ -244,6 +244,9 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
     /// System shortcuts (semantics section 10): recognizers owned by `system` on a screen, claiming
     /// their touches when they begin. Decoded from `shortcuts`; none built in.
     public var shortcuts: [ShortcutConfiguration] = []
+    /// What the configuration gives focused apps that know nothing of touchd (deferred edges).
+    /// Decoded from `appRules`; none built in.
+    public var appRules: [AppRule] = []
 
     /// Creates a configuration.
     public init(surfaces: [SurfaceConfiguration] = [], systemRecognizers: [RecognizerConfiguration] = [],
@@ -258,7 +261,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
         self.screens = screens
     }
 
-    enum CodingKeys: String, CodingKey { case surfaces, systemRecognizers, recognizers, replaceDefaults, systemGestures, shortcuts }
+    enum CodingKeys: String, CodingKey { case surfaces, systemRecognizers, recognizers, replaceDefaults, systemGestures, shortcuts, appRules }
 
     /// Decodes `surfaces`, `recognizers`, `systemRecognizers`, `systemGestures`, `shortcuts` and `replaceDefaults`, all optional.
     /// Other keys of the file (screens, devices...) are left to their own decoders.
@@ -270,6 +273,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
         replaceDefaults = try c.decodeIfPresent(Bool.self, forKey: .replaceDefaults) ?? false
         systemGestures = try c.decodeIfPresent([SystemGestureConfiguration].self, forKey: .systemGestures) ?? []
         shortcuts = try c.decodeIfPresent([ShortcutConfiguration].self, forKey: .shortcuts) ?? []
+        appRules = try c.decodeIfPresent([AppRule].self, forKey: .appRules) ?? []
         screens = []
     }
 
@@ -282,6 +286,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
         try c.encode(replaceDefaults, forKey: .replaceDefaults)
         try c.encode(systemGestures, forKey: .systemGestures)
         if !shortcuts.isEmpty { try c.encode(shortcuts, forKey: .shortcuts) }
+        if !appRules.isEmpty { try c.encode(appRules, forKey: .appRules) }
     }
 
     /// The built-in configuration: one full-screen surface per screen (`screen`, then `screen-1`, `screen-2`...),
@@ -323,6 +328,7 @@ public struct GestureConfiguration: Hashable, Sendable, Codable {
         var result = base
         result.systemRecognizers = base.systemRecognizers + systemRecognizers
         result.shortcuts = base.shortcuts + shortcuts
+        result.appRules = base.appRules + appRules
         for entry in systemGestures {
             result.systemGestures.removeAll { $0.screen == entry.screen }
             result.systemGestures.append(entry)
