@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "Actions",
-            dependencies: ["JSON", "SystemCalls", "TouchClient", "Wire", "YAMLReader"]
+            dependencies: ["JSON", "SystemCalls", "TouchClient", "TouchCore", "Wire", "YAMLReader"]
         ),
         .target(
             name: "TouchClient",

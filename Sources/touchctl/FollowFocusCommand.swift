@@ -40,7 +40,7 @@ struct FollowFocusCommand: ParsableCommand {
         let done = DispatchSemaphore(value: 0)
         let status = StatusBox()
         Task {
-            status.value = await Self.follow(socket: socket, sway: sway, verbose: verbose)
+            status.value = await Self.follow(socket: socket, sway: sway, verbose: verbose) { _ in }
             done.signal()
         }
         done.wait()
@@ -57,7 +57,10 @@ struct FollowFocusCommand: ParsableCommand {
         case reconnected
     }
 
-    static func follow(socket: String, sway: String, verbose: Bool) async -> Int32 {
+    /// Follows sway and reports each change to touchd; `changed` hears each report too (the
+    /// action agent's bindings decide by it). Returns the exit status when sway or touchd fails.
+    static func follow(socket: String, sway: String, verbose: Bool,
+                       changed: @escaping @Sendable (FocusReport) async -> Void) async -> Int32 {
         let fd = Self.connectUnix(sway)
         guard fd >= 0 else {
             printError("touchctl: cannot connect to sway at \(sway): \(String(cString: strerror(errno)))")
@@ -105,6 +108,7 @@ struct FollowFocusCommand: ParsableCommand {
         var reader = SwayIPC.Reader()
         var follower = SwayFocusFollower()
         func send(_ report: FocusReport) async -> Bool {
+            await changed(report)
             if verbose { print("focus \(report.appID ?? "unknown")\(report.fullScreen ? " fullscreen" : "") \(report.title ?? "")") }
             do {
                 try await client.send(.focus(report))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-import Gestures
 import Testing
+import TouchCore
 
 /// Conditions on the focused app, and what holds while the focus is unknown.
 @Suite("Per-app conditions")
