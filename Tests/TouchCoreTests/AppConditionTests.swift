@@ -4,7 +4,7 @@ import TouchCore
 
 /// Conditions on the focused app, and what holds while the focus is unknown.
 @Suite("Per-app conditions")
-struct AppConditionsTests {
+struct AppConditionTests {
     @Test("apps and notApps are globs on the whole id; fullScreen asks the window; every key must hold")
     func holds() {
         let game = FocusedApp(appID: "com.example.game", fullScreen: true)
