@@ -105,6 +105,26 @@ struct TouchSessionFocusTests {
         #expect(home(6_000_000, 7_000_000), "the second swipe within the window is the system's")
     }
 
+    @Test("the edge's deferral policy still decides: onlyFullScreen grants app B's rule only while its window is full-screen")
+    func policyDecidesForApps() throws {
+        let yaml = """
+        screens:
+          - {name: panel, width: 1920, height: 1080, sizeMM: {width: 240, height: 135}}
+        systemGestures:
+          - {screen: 0, deferral: {bottom: onlyFullScreen}}
+        appRules:
+          - {match: {appId: org.example.b}, deferEdges: [bottom]}
+        """
+        // Over B windowed at 1 s: refused, the swipe is home; over B full-screen at 5 s: deferred.
+        let trace = try Self.trace(TraceReader.read(path: Self.edgeSwipes), from: 1_000_000, to: 2_000_000,
+                                   starts: [1_000_000, 5_000_000],
+                                   focus: [(500_000, #"{"op":"focus","appId":"org.example.b"}"#),
+                                           (4_000_000, #"{"op":"focus","appId":"org.example.b","fullScreen":true}"#)])
+        let events = try Self.gestures(trace, yaml)
+        let homes = events.filter { $0.recognizer == "edge-bottom" && $0.state == .began }.map(\.time.microseconds)
+        #expect(homes.count == 1 && homes.allSatisfy { $0 < 2_000_000 }, "home began at \(homes)")
+    }
+
     @Test("a focus change while touches are down waits for them to lift: a gesture is not cancelled by its own effect")
     func focusWaitsForLift() throws {
         var e = Engine(configuration: .default(screens: [ScreenGeometry(width: 1920, height: 1080)]))
