@@ -62,7 +62,7 @@ let package = Package(
         ),
         .target(
             name: "Actions",
-            dependencies: ["JSON", "SystemCalls", "TouchClient", "Wire", "YAMLReader"]
+            dependencies: ["JSON", "SystemCalls", "TouchClient", "TouchCore", "Wire", "YAMLReader"]
         ),
         .target(
             name: "TouchClient",

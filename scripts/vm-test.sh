@@ -20,7 +20,7 @@ VM_DIR="${VM_DIR:-$ROOT/.build-vm}"
 VM_MEMORY="${VM_MEMORY:-2G}"
 VM_CPUS="${VM_CPUS:-2}"
 VM_TIMEOUT="${VM_TIMEOUT:-900}"
-FILTER_DEFAULT='EvdevTests|UdevTests|LiveInputTests|LiveTouchSessionTests|TouchctlLiveTests|DaemonLiveTests|DaemonLiveReloadTests|PassThroughTests|PassThroughRestartTests|ServiceLifecycleTests|PassThroughPenTests|ShortcutKeyboardTests|SecondaryClickTests|LockedKeysTests'
+FILTER_DEFAULT='EvdevTests|UdevTests|LiveInputTests|LiveTouchSessionTests|TouchctlLiveTests|DaemonLiveTests|DaemonLiveReloadTests|PassThroughTests|PassThroughRestartTests|ServiceLifecycleTests|PassThroughPenTests|ShortcutKeyboardTests|SecondaryClickTests|LockedKeysTests|FocusKeysTests'
 INSTALL_ONLY=0
 FILTER="$FILTER_DEFAULT"
 for arg in "$@"; do

@@ -9,6 +9,7 @@ import Foundation
 #endif
 import JSON
 import TouchClient
+import TouchCore
 import Wire
 
 /// `touchctl actions`: connects to touchd, runs the commands an actions file binds to system
@@ -25,6 +26,9 @@ package actor ActionAgent {
     private var fileStamp: FileStamp?
     /// Whether bindings may run: the seat's session as touchd reports it (semantics §13).
     private var gate: SessionGate
+    /// The focused app, when the agent follows it (`--follow-focus`; nil: unknown): bindings with
+    /// `apps`, `notApps` or `fullScreen` decide by it.
+    private var focus: FocusedApp?
     /// The connected client, to narrow its `gesture` subscription when the bindings change.
     private var client: TouchClient?
     /// How often the file is looked at for changes.
@@ -143,11 +147,25 @@ package actor ActionAgent {
                     log("\(b.on) (\(path.split(separator: "/").last.map(String.init) ?? path):\(b.line)): not run: \(gate.holdReason ?? "session")")
                     continue
                 }
+                guard b.condition.holds(for: focus) else {
+                    log("\(b.on) (\(path.split(separator: "/").last.map(String.init) ?? path):\(b.line)): not run over \(focus?.appID ?? "an unknown app")")
+                    continue
+                }
                 await runner.submit(f, label: "\(b.on) (\(path.split(separator: "/").last.map(String.init) ?? path):\(b.line))")
             }
         default:
             break
         }
+    }
+
+    /// The focused app changed (the agent's own follower, `--follow-focus`; nil: unknown).
+    package func setFocus(_ focus: FocusedApp?) {
+        self.focus = focus
+    }
+
+    /// The focused app as a follower reported it (no app id: unknown).
+    package func setFocus(_ report: FocusReport) {
+        focus = report.appID.map { FocusedApp(appID: $0, title: report.title ?? "", fullScreen: report.fullScreen) }
     }
 
     private func learnSession(_ message: JSONValue) {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import TouchCore
 import YAMLReader
 
 /// A problem in an actions file, naming the file, the line and the key.
@@ -79,6 +80,10 @@ package struct ActionBinding: Hashable, Sendable {
     /// Whether it runs while the session is locked (semantics §13; the gesture must also be a
     /// shortcut or edge the administrator marked `whenLocked`). Off by default.
     package var whenLocked: Bool = false
+    /// Which focused apps it runs over (`apps`, `notApps`, `fullScreen`), as the agent follows the
+    /// focus itself (`touchctl actions --follow-focus`); the same rule as touchd's shortcuts,
+    /// unknown focus included (docs/configuration.md, "Per-app conditions").
+    package var condition = AppCondition()
 
     /// Creates a binding.
     package init(on: String, when: ActionMoment = .start, every: Double? = nil, directions: Set<String> = [],
@@ -113,7 +118,7 @@ package struct ActionsConfiguration: Hashable, Sendable {
     }
 
     static let topKeys = ["bindings", "maxConcurrent", "maxQueued", "timeout"]
-    static let bindingKeys = ["on", "when", "every", "direction", "touches", "edge", "run", "shell", "whenLocked"]
+    static let bindingKeys = ["on", "when", "every", "direction", "touches", "edge", "run", "shell", "whenLocked", "apps", "notApps", "fullScreen"]
     static let directionNames: Set<String> = ["up", "down", "left", "right"]
     static let edgeNames: Set<String> = ["top", "bottom", "left", "right"]
 
@@ -198,6 +203,7 @@ package struct ActionsConfiguration: Hashable, Sendable {
         var edge: String?
         var command: ActionCommand?
         var whenLocked = false
+        var condition = AppCondition()
         for pair in pairs {
             let key = pair.key.scalar ?? ""
             let at = "\(path).\(key)"
@@ -251,6 +257,21 @@ package struct ActionsConfiguration: Hashable, Sendable {
                 case "false"?: whenLocked = false
                 default: throw fail(v, at, "expected true or false, found \(v.kindDescription)")
                 }
+            case "apps", "notApps":
+                let items: [YAMLNode] = v.sequence ?? [v]
+                var globs: [String] = []
+                for (j, item) in items.enumerated() {
+                    guard let g = item.scalar, !item.isNull else { throw fail(item, "\(at)[\(j)]", "expected a glob on app ids, found \(item.kindDescription)") }
+                    if let problem = AppCondition.globProblem(g) { throw fail(item, at, "'\(g)' is not a glob on app ids: \(problem)") }
+                    globs.append(g)
+                }
+                if key == "apps" { condition.apps = globs } else { condition.notApps = globs }
+            case "fullScreen":
+                switch v.scalar {
+                case "true"?: condition.fullScreen = true
+                case "false"?: condition.fullScreen = false
+                default: throw fail(v, at, "expected true or false, found \(v.kindDescription)")
+                }
             case "shell":
                 guard command == nil else { throw fail(pair.key, at, "give either `run` or `shell`, not both") }
                 let line = try text(v, at)
@@ -268,6 +289,7 @@ package struct ActionsConfiguration: Hashable, Sendable {
         var binding = ActionBinding(on: on, when: every != nil ? .changed : (when ?? .start), every: every, directions: directions,
                                     touches: touches, edge: edge, command: command, line: node.line)
         binding.whenLocked = whenLocked
+        binding.condition = condition
         return binding
     }
 }

@@ -7,8 +7,10 @@ import Wire
 ///
 /// - The seat's active session is not the agent's own (`XDG_SESSION_ID`, set by pam_systemd in
 ///   every logind session): nothing runs. Another user's session is on screen.
-/// - No session is active on the seat: nothing runs.
-/// - Locked: only bindings marked `whenLocked` run.
+/// - No session is active on the seat: nothing runs for an agent started in a session (its own is
+///   not on screen); an agent started outside any session (a panel's service) runs everything, as
+///   touchd acts then: there is no user to protect.
+/// - Locked, or a greeter or lock screen on the seat: only bindings marked `whenLocked` run.
 /// - Unlocked, or touchd does not follow logind (`unknown`, or a touchd that does not say):
 ///   everything runs; there is no lock state to go by.
 package struct SessionGate: Hashable, Sendable {
@@ -39,7 +41,7 @@ package struct SessionGate: Hashable, Sendable {
     /// Whether a binding (marked `whenLocked` or not) may run now.
     package func allows(whenLocked: Bool) -> Bool {
         guard let status, status.state != .unknown else { return true }
-        if status.state == .none { return false }
+        if status.state == .none { return ownSession == nil }
         if let own = ownSession, status.session != own { return false }
         return status.state == .unlocked || whenLocked
     }
@@ -48,10 +50,11 @@ package struct SessionGate: Hashable, Sendable {
     package var holdReason: String? {
         guard let status, status.state != .unknown else { return nil }
         switch status.state {
-        case .none: return "no session is active on the seat"
+        case .none: return ownSession == nil ? nil : "no session is active on the seat"
         case _ where ownSession != nil && status.session != ownSession:
             return "the seat's active session is \(status.session ?? "?"), not this agent's (\(ownSession!))"
         case .locked: return "the session is locked: only whenLocked bindings run"
+        case .greeter: return "a greeter or lock screen is on the seat: only whenLocked bindings run"
         default: return nil
         }
     }

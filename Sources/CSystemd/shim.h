@@ -3,4 +3,5 @@
 #define TOUCHD_CSYSTEMD_SHIM_H
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-bus.h>
+#include <systemd/sd-login.h>
 #endif

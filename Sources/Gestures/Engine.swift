@@ -49,6 +49,11 @@ package struct Engine: Sendable {
     /// Whether the user's session is locked or not the seat's (semantics section 13): the
     /// shortcuts and edge swipes not marked `whenLocked` are disabled, so the locker gets every touch.
     package internal(set) var sessionQuiet = false
+    /// The focused app as the user's session reported it (nil: unknown): shortcuts and edge
+    /// swipes with app conditions, and `appRules`' deferred edges, follow it (``setFocus(_:)``).
+    package internal(set) var focus: FocusedApp?
+    /// A focus change reported while touches were down: put in force once they have all lifted.
+    var pendingFocus: FocusedApp??
 
     /// The earliest time at which ``advance(to:)`` would do something, if any.
     ///
@@ -117,6 +122,7 @@ package struct Engine: Sendable {
         }
         stepDirty()
         settle()
+        if pendingFocus != nil && activeContacts.count == 0 { out.append(contentsOf: applyPendingFocus()) }
         nextDeadline = earliestDeadline()
     }
 

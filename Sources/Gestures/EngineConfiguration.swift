@@ -127,6 +127,7 @@ extension Engine {
             for edge in SurfaceEdge.allCases where entry.edges.contains(edge) {
                 var config = Self.edgeSwipeRecognizer(edge, of: entry)
                 if sessionQuiet && !entry.whenLocked.contains(edge) { config.enabled = false }
+                if !entry.condition.holds(for: focus) { config.enabled = false }
                 let k = key("system", nil, config.name)
                 if wanted[k] == nil { wantedOrder.append(k) }
                 wanted[k] = Wanted(config: config, owner: "system", surface: nil, context: context, screen: entry.screen)
@@ -139,6 +140,7 @@ extension Engine {
             if wanted[k] == nil { wantedOrder.append(k) }
             var config = shortcut.recognizer
             if sessionQuiet && !shortcut.whenLocked { config.enabled = false }
+            if !shortcut.condition.holds(for: focus) { config.enabled = false }
             wanted[k] = Wanted(config: config, owner: "system", surface: nil,
                                context: RecognizerContext(surfaceFrame: frame, pixelsPerMillimetre: density(shortcut.screen)),
                                screen: shortcut.screen)

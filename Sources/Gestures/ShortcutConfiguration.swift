@@ -57,7 +57,7 @@ package enum PointerButton: String, Hashable, Sendable, CaseIterable, Codable {
 /// One system shortcut: a recognizer owned by `system` on one screen, in play for every touch there.
 ///
 /// Decoded from a recognizer mapping (`name`, `kind`, the kind's parameters and the common keys)
-/// with four more keys: `whenLocked` (stays on while the session is locked), `screen` (index, default 0), `keys` (a key combination such as
+/// with more keys: `apps`, `notApps` and `fullScreen` (which focused apps it acts over, ``AppCondition``), `whenLocked` (stays on while the session is locked), `screen` (index, default 0), `keys` (a key combination such as
 /// `[KEY_LEFTMETA, KEY_TAB]` that touchd types on its own uinput keyboard) and `keysOn`
 /// (`start` or `end`). A shortcut always claims its touches when it begins (``RecognizerConfiguration/claimsTouches``).
 package struct ShortcutConfiguration: Hashable, Sendable, Codable {
@@ -75,6 +75,9 @@ package struct ShortcutConfiguration: Hashable, Sendable, Codable {
     /// A button clicked at the gesture's location on touchd's pointer when it fires (at
     /// `keysOn`'s moment), for the app beneath: `right` turns a long press into a context menu.
     package var click: PointerButton?
+    /// Which focused apps it acts over (`apps`, `notApps`, `fullScreen`); off elsewhere: not
+    /// recognized, takes no touch, types no key and clicks nothing.
+    package var condition = AppCondition()
 
     /// Kinds a shortcut may have: what takes touches on a screen (not hover; `edge-swipe` is
     /// `systemGestures`'; a drag's pick-up is an app's business).
@@ -95,7 +98,7 @@ package struct ShortcutConfiguration: Hashable, Sendable, Codable {
     /// The shortcut's name.
     package var name: String { recognizer.name }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case screen, keys, keysOn, whenLocked, click }
+    enum CodingKeys: String, CodingKey, CaseIterable { case screen, keys, keysOn, whenLocked, click, apps, notApps, fullScreen }
 
     /// Decodes a recognizer mapping with `screen`, `keys` and `keysOn`.
     package init(from decoder: any Decoder) throws {
@@ -118,6 +121,7 @@ package struct ShortcutConfiguration: Hashable, Sendable, Codable {
         keysOn = try c.decodeIfPresent(ShortcutKeyMoment.self, forKey: .keysOn) ?? .start
         whenLocked = try c.decodeIfPresent(Bool.self, forKey: .whenLocked) ?? false
         click = try c.decodeIfPresent(PointerButton.self, forKey: .click)
+        condition = try AppCondition.decode(c, apps: .apps, notApps: .notApps, fullScreen: .fullScreen)
     }
 
     /// Encodes the recognizer's keys and the shortcut's.
@@ -129,6 +133,7 @@ package struct ShortcutConfiguration: Hashable, Sendable, Codable {
         try c.encode(keysOn, forKey: .keysOn)
         if whenLocked { try c.encode(true, forKey: .whenLocked) }
         if let click { try c.encode(click, forKey: .click) }
+        try condition.encode(into: &c, apps: .apps, notApps: .notApps, fullScreen: .fullScreen)
     }
 }
 

@@ -2,24 +2,24 @@
 import TouchCore
 
 /// Identifies a surface (our word for a view); unique across owners.
-@usableFromInline package struct SurfaceID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+package struct SurfaceID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The identifier.
-    @usableFromInline package var rawValue: String
+    package var rawValue: String
     /// Creates a surface id.
-    @usableFromInline package init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
     /// Creates a surface id.
     package init(_ value: String) { self.rawValue = value }
     /// Creates a surface id from a literal.
-    @usableFromInline package init(stringLiteral value: String) { self.rawValue = value }
+    package init(stringLiteral value: String) { self.rawValue = value }
     /// Decodes a plain string.
-    @usableFromInline package init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    package init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
     /// Encodes a plain string.
-    @usableFromInline package func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(rawValue)
     }
-    @usableFromInline package static func < (a: SurfaceID, b: SurfaceID) -> Bool { a.rawValue < b.rawValue }
-    @usableFromInline package var description: String { rawValue }
+    package static func < (a: SurfaceID, b: SurfaceID) -> Bool { a.rawValue < b.rawValue }
+    package var description: String { rawValue }
 }
 
 /// A rectangle of a screen that receives touches, with its recognizers (semantics section 2).
@@ -287,6 +287,9 @@ package struct GestureConfiguration: Hashable, Sendable, Codable {
     /// System shortcuts (semantics section 10): recognizers owned by `system` on a screen, claiming
     /// their touches when they begin. Decoded from `shortcuts`; none built in.
     package var shortcuts: [ShortcutConfiguration] = []
+    /// What the configuration gives focused apps that know nothing of touchd (deferred edges).
+    /// Decoded from `appRules`; none built in.
+    package var appRules: [AppRule] = []
 
     /// Creates a configuration.
     package init(surfaces: [SurfaceConfiguration] = [], systemRecognizers: [RecognizerConfiguration] = [],
@@ -301,7 +304,7 @@ package struct GestureConfiguration: Hashable, Sendable, Codable {
         self.screens = screens
     }
 
-    enum CodingKeys: String, CodingKey { case surfaces, systemRecognizers, recognizers, replaceDefaults, systemGestures, shortcuts }
+    enum CodingKeys: String, CodingKey { case surfaces, systemRecognizers, recognizers, replaceDefaults, systemGestures, shortcuts, appRules }
 
     /// Decodes `surfaces`, `recognizers`, `systemRecognizers`, `systemGestures`, `shortcuts` and `replaceDefaults`, all optional.
     /// Other keys of the file (screens, devices...) are left to their own decoders.
@@ -313,6 +316,7 @@ package struct GestureConfiguration: Hashable, Sendable, Codable {
         replaceDefaults = try c.decodeIfPresent(Bool.self, forKey: .replaceDefaults) ?? false
         systemGestures = try c.decodeIfPresent([SystemGestureConfiguration].self, forKey: .systemGestures) ?? []
         shortcuts = try c.decodeIfPresent([ShortcutConfiguration].self, forKey: .shortcuts) ?? []
+        appRules = try c.decodeIfPresent([AppRule].self, forKey: .appRules) ?? []
         screens = []
     }
 
@@ -325,6 +329,7 @@ package struct GestureConfiguration: Hashable, Sendable, Codable {
         try c.encode(replaceDefaults, forKey: .replaceDefaults)
         try c.encode(systemGestures, forKey: .systemGestures)
         if !shortcuts.isEmpty { try c.encode(shortcuts, forKey: .shortcuts) }
+        if !appRules.isEmpty { try c.encode(appRules, forKey: .appRules) }
     }
 
     /// The built-in configuration: one full-screen surface per screen (`screen`, then `screen-1`, `screen-2`...),
@@ -366,6 +371,7 @@ package struct GestureConfiguration: Hashable, Sendable, Codable {
         var result = base
         result.systemRecognizers = base.systemRecognizers + systemRecognizers
         result.shortcuts = base.shortcuts + shortcuts
+        result.appRules = base.appRules + appRules
         for entry in systemGestures {
             result.systemGestures.removeAll { $0.screen == entry.screen }
             result.systemGestures.append(entry)

@@ -51,6 +51,9 @@ package struct SystemGestureConfiguration: Hashable, Sendable, Codable {
     /// pad's border all the time, and libinput, macOS and Windows 11 have no touchpad edge swipes
     /// (docs/system-gestures.md, "Touchpads").
     package var touchpads = false
+    /// Which focused apps its edge swipes act over (`apps`, `notApps`, `fullScreen`): elsewhere
+    /// they are off and the app gets every touch, as with the edge not listed.
+    package var condition = AppCondition()
 
     /// Default purposes: bottom = home, top = notifications, left = back, right = side-panel.
     package static let defaultPurposes: [SurfaceEdge: String] = [
@@ -81,6 +84,7 @@ package struct SystemGestureConfiguration: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case screen, edges, edgeZone, minTravel, maxAngle, timeLimit, purposes, deferral, deferralWindow, keys, whenLocked, touchpads
+        case apps, notApps, fullScreen
     }
 
     /// Decodes, with a default for every missing key; `purposes` and `deferral` are keyed by edge name.
@@ -102,6 +106,7 @@ package struct SystemGestureConfiguration: Hashable, Sendable, Codable {
         deferralWindow = try c.decodeIfPresent(Double.self, forKey: .deferralWindow) ?? d.deferralWindow
         try require(deferralWindow >= 0, CodingKeys.deferralWindow, c, "must not be negative")
         touchpads = try c.decodeIfPresent(Bool.self, forKey: .touchpads) ?? d.touchpads
+        condition = try AppCondition.decode(c, apps: .apps, notApps: .notApps, fullScreen: .fullScreen)
         purposes = d.purposes
         if let named = try c.decodeIfPresent([String: String].self, forKey: .purposes) {
             for (key, value) in named {
@@ -171,6 +176,7 @@ package struct SystemGestureConfiguration: Hashable, Sendable, Codable {
         try c.encode(policies, forKey: .deferral)
         try c.encode(deferralWindow, forKey: .deferralWindow)
         if touchpads { try c.encode(touchpads, forKey: .touchpads) }
+        try condition.encode(into: &c, apps: .apps, notApps: .notApps, fullScreen: .fullScreen)
         if !keys.isEmpty {
             var names: [String: [String]] = [:]
             for (edge, combination) in keys { names[edge.rawValue] = combination.map(\.name) }

@@ -37,11 +37,16 @@ extension Engine {
 
     /// Whether the policy of `screen` lets `surface` defer `edge`.
     func grants(_ edge: SurfaceEdge, to surface: SurfaceConfiguration, screen: Int) -> Bool {
+        grants(edge, fullScreen: surface.fullScreen, screen: screen)
+    }
+
+    /// Whether the policy of `screen` lets a surface or app, full-screen or not, defer `edge`.
+    func grants(_ edge: SurfaceEdge, fullScreen: Bool, screen: Int) -> Bool {
         let policy = systemByScreen[screen]?.policy(of: edge) ?? .allow
         switch policy {
         case .allow: return true
         case .refuse: return false
-        case .onlyFullScreen: return surface.fullScreen
+        case .onlyFullScreen: return fullScreen
         }
     }
 
@@ -128,22 +133,36 @@ extension Engine {
 
     /// A system edge swipe took its first touch: decides whether it arbitrates (the default, a
     /// refused deferral, or a second swipe within the window) or only watches for the hint.
+    ///
+    /// A surface registered on touchd with a preference under the touch decides; where none has
+    /// one, the focused app's `appRules` do (deferral for apps that know nothing of touchd).
     mutating func chooseSystemRole(_ s: Int, for touch: Touch, interaction: Int) {
-        guard let edge = slots[s].systemEdge, let screen = slots[s].screen,
-              let decider = deferralDecider(at: touch.location, screen: touch.screen),
-              decider.deferEdges.contains(edge) else { return }
+        guard let edge = slots[s].systemEdge, let screen = slots[s].screen else { return }
+        let deciderID: SurfaceID
+        let granted: Bool
+        if let decider = deferralDecider(at: touch.location, screen: touch.screen) {
+            guard decider.deferEdges.contains(edge) else { return }
+            deciderID = decider.id
+            granted = grants(edge, to: decider, screen: screen)
+        } else if let focus, appDeferredEdges.contains(edge) {
+            // Named after the app, so the explanation (touchctl replay --explain) says whose rule deferred it.
+            deciderID = SurfaceID("app:" + focus.appID)
+            granted = grants(edge, fullScreen: focus.fullScreen, screen: screen)
+        } else {
+            return
+        }
         let outcome: EdgeDeferralOutcome
-        if !grants(edge, to: decider, screen: screen) {
+        if !granted {
             outcome = .refused
         } else if let end = edgeWindows[edgeKey(edge, screen: screen)], now <= end {
             outcome = .secondSwipe
             slots[s].secondSwipe = true
         } else {
             outcome = .deferred
-            slots[s].deferredBy = decider.id
+            slots[s].deferredBy = deciderID
             arena.watch(ArenaMember(rawValue: s))
         }
-        debug(.edgeDeferral(edge: edge, surface: decider.id, outcome: outcome), slot: s, touch: touch.id, interaction: interaction)
+        debug(.edgeDeferral(edge: edge, surface: deciderID, outcome: outcome), slot: s, touch: touch.id, interaction: interaction)
     }
 
     /// A deferred edge swipe would have begun: instead, the shell is told to show the hint and the

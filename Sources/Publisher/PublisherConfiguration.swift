@@ -103,6 +103,9 @@ package protocol PublisherDelegate: Sendable {
     /// publisher has checked that the surface is the client's), items
     /// answering a request, or a drop target's proposal.
     func drag(_ request: DragRequest, from client: ClientInfo) async throws(RequestError)
+    /// A client reports the focused app (the `focus` request): the delegate decides whether it
+    /// may (only a client in the seat's active session) and forgets the report when it goes.
+    func reportFocus(_ report: FocusReport, from client: ClientInfo) async throws(RequestError)
 }
 
 /// What the connection found about a `register` or `update` that does not
@@ -126,6 +129,11 @@ extension PublisherDelegate {
     /// Without a screen geometry to change: `not-permitted`.
     package func changeScreens(_ change: ScreenChange, from client: ClientInfo) async throws(RequestError) {
         throw RequestError(.notPermitted, "this server does not change screens")
+    }
+
+    /// Without per-app gestures: `unknown-op`, as an older server answers.
+    package func reportFocus(_ report: FocusReport, from client: ClientInfo) async throws(RequestError) {
+        throw RequestError(.unknownOp, "unknown op \"focus\"")
     }
 
     /// Without drag sessions: `unknown-op`, as an older server answers.

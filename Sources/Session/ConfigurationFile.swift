@@ -130,7 +130,7 @@ package struct DaemonFileSettings: Hashable, Sendable {
 /// list on its own, so that one read reports every error.
 struct ConfigurationFile: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case screens, devices, surfaces, systemRecognizers, recognizers, replaceDefaults, systemGestures, shortcuts
+        case screens, devices, surfaces, systemRecognizers, recognizers, replaceDefaults, systemGestures, shortcuts, appRules
         case socket, access, scheduling
     }
 
@@ -176,6 +176,7 @@ struct ConfigurationFile: Decodable {
         _ = one(Bool.self, .replaceDefaults)
         _ = list(SystemGestureConfiguration.self, .systemGestures)
         _ = list(ShortcutConfiguration.self, .shortcuts)
+        _ = list(AppRule.self, .appRules)
         if let s = one(SocketSettings.self, .socket) { daemon.socket = s }
         if let a = one(AccessSettings.self, .access) { daemon.access = a }
         if let s = one(SchedulingSettings.self, .scheduling) { daemon.scheduling = s }

@@ -582,6 +582,10 @@ package struct TouchSession: Sendable {
         } catch {
             return "not a screens request: \(error)"
         }
+        if case .focus(let report) = envelope.request {
+            changeFocus(report, into: &sink)
+            return nil
+        }
         guard case .screens(let change) = envelope.request else { return "not a screens request: \(envelope.request.op)" }
         do {
             try changeScreens(change, into: &sink)
@@ -623,6 +627,16 @@ package struct TouchSession: Sendable {
         guard let status = lockPolicy.observe(report) else { return }
         sink.engineOutputs(engine.setSessionQuiet(status.quiet))
         sink.sessionChanged(status, at: lastTime)
+    }
+
+    /// The focused app changed, as a follower in the user's session reported it (or unknown:
+    /// the report has no app id, its reporter went away). Shortcuts and edge swipes with app
+    /// conditions and `appRules`' deferred edges follow it from the next touches
+    /// (``Gestures/Engine/setFocus(_:)``); what that caused goes to the sink.
+    package mutating func changeFocus<Sink: SessionSink>(_ report: FocusReport, into sink: inout Sink) {
+        let focus = report.appID.map { FocusedApp(appID: $0, title: report.title ?? "", fullScreen: report.fullScreen) }
+        let out = engine.setFocus(focus)
+        if !out.isEmpty { deliver(out, into: &sink) }
     }
 
     /// Puts `effective` in force without cancelling touches: every device in

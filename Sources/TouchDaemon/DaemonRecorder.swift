@@ -66,6 +66,11 @@ struct DaemonRecorder {
         try writer.screens(request: request, at: time)
     }
 
+    /// The focused app changed (a `focus` request, as one JSON object), after the events up to `time`.
+    mutating func focus(request: String, at time: Timestamp) throws(TraceError) {
+        try writer.focus(request: request, at: time)
+    }
+
     /// Writes the last incomplete frame and closes the file.
     mutating func finish() throws(TraceError) {
         defer { try? Syscall.close(fd) }

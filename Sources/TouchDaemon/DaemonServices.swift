@@ -33,7 +33,13 @@ struct DaemonDelegate: PublisherDelegate {
         try await engine.drag(request, from: client.id)
     }
 
+    func reportFocus(_ report: FocusReport, from client: ClientInfo) async throws(RequestError) {
+        let session = client.credentials.flatMap { FocusReporter.loginSession(ofProcess: $0.pid) }
+        try await engine.reportFocus(report, from: client.id, loginSession: session)
+    }
+
     func clientDisconnected(_ client: ClientInfo) async {
+        await engine.focusReporterGone(client.id)
         let surfaces = await engine.disconnect(client.id)
         logger.debug("client disconnected", metadata: ["client": "\(client.id.rawValue)", "surfaces": "\(surfaces)"])
     }

@@ -10,7 +10,7 @@ import SystemCalls
 import Glibc
 #endif
 
-/// Follows seat0's active session and its `LockedHint` on logind's D-Bus interface
+/// Follows seat0's active session, its `LockedHint` and its class on logind's D-Bus interface
 /// (`org.freedesktop.login1`, on the system bus) and hands each answer to the engine's owner,
 /// whose session core decides what it means (``SessionLockPolicy``, semantics §13).
 ///
@@ -125,7 +125,7 @@ final class LogindFollower: Sendable {
         var description: String
     }
 
-    /// Reads `Seat.ActiveSession` of seat0, then that session's `LockedHint`.
+    /// Reads `Seat.ActiveSession` of seat0, then that session's `LockedHint` and `Class`.
     private func readSeat(_ bus: OpaquePointer) -> Result<LoginSeat, BusError> {
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
@@ -146,7 +146,16 @@ final class LogindFollower: Sendable {
         r = sd_bus_get_property_trivial(bus, Self.logind, sessionPath, "org.freedesktop.login1.Session", "LockedHint",
                                         &error, CChar(UInt8(ascii: "b")), &locked)
         guard r >= 0 else { return .failure(BusError(description: "LockedHint of \(sessionPath): \(busErrorText(error, r))")) }
-        return .success(LoginSeat(activeSession: sessionID, locked: locked != 0))
+        // A greeter's session counts as locked (semantics §13); a logind that does not say is read as a user's.
+        var sessionClass: String?
+        var classText: UnsafeMutablePointer<CChar>?
+        if sd_bus_get_property_string(bus, Self.logind, sessionPath, "org.freedesktop.login1.Session", "Class",
+                                      &error, &classText) >= 0, let classText {
+            sessionClass = String(cString: classText)
+            free(classText)
+        }
+        sd_bus_error_free(&error)
+        return .success(LoginSeat(activeSession: sessionID, locked: locked != 0, sessionClass: sessionClass))
     }
 
     private func busErrorText(_ error: sd_bus_error, _ r: Int32) -> String {

@@ -75,6 +75,8 @@ package actor TouchSessionActor {
 
     /// `--record`: the input, as a native trace (nil when not recording or after a write error).
     var recorder: DaemonRecorder?
+    /// The client whose `focus` report is in force, and its logind session (TouchSessionActorFocus.swift).
+    var focusReporter: FocusReporter?
 
     /// Creates the owner with no device and starts its thread; `recordsDebug`
     /// turns the engine's explanations (the `debug` stream) on.
@@ -420,11 +422,13 @@ package actor TouchSessionActor {
         session.observeLogin(report, into: &router)
         let after = session.lockPolicy.status
         guard after != before else { return }
+        dropFocusOfInactiveSession()
         publishHello()
         flush()
         logger.notice("session \(after.state.rawValue)", metadata: [
             "session": "\(after.session ?? "-")",
             "shortcuts": "\(after.quiet ? "only whenLocked" : "on")",
+            "why": "\(after.explanation)",
         ])
     }
 }

@@ -39,7 +39,12 @@ extension TouchSessionActor {
     func applyRecordedScreenChange(_ request: JSONValue) {
         let change: ScreenChange
         do {
-            guard case .screens(let c) = try RequestDecoder.decode(request).request else {
+            let decoded = try RequestDecoder.decode(request).request
+            if case .focus(let report) = decoded {
+                applyFocus(report, from: nil)
+                return
+            }
+            guard case .screens(let c) = decoded else {
                 logger.warning("replay: a recorded screens line holds another request; skipped")
                 return
             }

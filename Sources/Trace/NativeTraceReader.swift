@@ -79,6 +79,13 @@ private struct State {
                 throw error(.badLine, line, "screens needs a \"request\" object (a screens request)")
             }
             screenChanges.append(RecordedScreenChange(time: Timestamp(microseconds: time), request: request))
+        case "focus":
+            // Kept with the screen changes: both are requests replayed between the events at their time.
+            guard let time = value["time"]?.integer else { throw error(.badLine, line, "focus needs an integer \"time\" in microseconds") }
+            guard let request = value["request"], request.objectValue != nil else {
+                throw error(.badLine, line, "focus needs a \"request\" object (a focus request)")
+            }
+            screenChanges.append(RecordedScreenChange(time: Timestamp(microseconds: time), request: request))
         case "header":
             throw error(.badLine, line, "a second header line")
         default:

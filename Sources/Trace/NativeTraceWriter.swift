@@ -146,6 +146,15 @@ package struct NativeTraceWriter {
         if flushEveryFrame { try flush() }
     }
 
+    /// Writes a `focus` line: the focused app changed at `time` (a follower's
+    /// `focus` request as one JSON object, or `{"op":"focus"}` when it was
+    /// forgotten); replay applies it after the events up to `time`.
+    package mutating func focus(request: String, at time: Timestamp) throws(TraceError) {
+        writeFrame()
+        pending += "{\"type\":\"focus\",\"time\":\(time.microseconds),\"request\":\(request)}\n"
+        if flushEveryFrame { try flush() }
+    }
+
     /// Buffers an event; a `SYN_REPORT` writes the frame line. An event of
     /// another device than the buffered ones first writes those as a frame
     /// of their own (it was cut short, which readers accept).

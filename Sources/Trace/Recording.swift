@@ -111,7 +111,8 @@ package struct Recording: Hashable, Sendable {
     package var warnings: [TraceWarning]
     /// The format the trace was read from.
     package var format: TraceFormat
-    /// Runtime changes of the screens (native traces recorded by `touchd --record`), in time order.
+    /// Runtime changes of the screens and of the focused app (native traces recorded by
+    /// `touchd --record`: `screens` and `focus` lines), in time order.
     package var screenChanges: [RecordedScreenChange] = []
     /// Creates a recording.
     package init(devices: [RecordedDevice], events: [RecordedEvent], warnings: [TraceWarning] = [], format: TraceFormat,
@@ -125,11 +126,13 @@ package struct Recording: Hashable, Sendable {
 }
 
 /// The screens changed while the daemon recorded (a `screens` request or
-/// `touchctl rotate`): a native trace's `screens` line (docs/trace-format.md).
+/// `touchctl rotate`): a native trace's `screens` line; or the focused app
+/// changed (a `focus` request, or its reporter gone): a `focus` line
+/// (docs/trace-format.md).
 package struct RecordedScreenChange: Hashable, Sendable {
     /// When, on the recording's clock: the change came after every event up to this time.
     package var time: Timestamp
-    /// The `screens` request as the protocol writes it (docs/protocol.md).
+    /// The `screens` or `focus` request as the protocol writes it (docs/protocol.md).
     package var request: JSONValue
 
     /// Creates a change.

@@ -36,14 +36,23 @@ package enum TraceWriter {
         var changes = recording.screenChanges[...]
         for event in recording.events {
             while let c = changes.first, c.time < event.event.time {
-                try writer.screens(request: c.request.jsonString, at: c.time)
+                try write(c, into: &writer)
                 changes = changes.dropFirst()
             }
             try writer.append(event)
         }
-        for c in changes { try writer.screens(request: c.request.jsonString, at: c.time) }
+        for c in changes { try write(c, into: &writer) }
         try writer.finish()
         return writer.text
+    }
+
+    /// A runtime change as the line of its kind: `focus` for a focus report, `screens` otherwise.
+    private static func write(_ c: RecordedScreenChange, into writer: inout NativeTraceWriter) throws(TraceError) {
+        if c.request["op"]?.stringValue == "focus" {
+            try writer.focus(request: c.request.jsonString, at: c.time)
+        } else {
+            try writer.screens(request: c.request.jsonString, at: c.time)
+        }
     }
 
     // MARK: evemu

@@ -78,6 +78,8 @@ public enum RequestDecoder {
             request = .coalesce(intervalMilliseconds: try d.coalescingInterval(fields["intervalMs"]))
         case "screens":
             request = .screens(try d.screenChange(fields))
+        case "focus":
+            request = .focus(try d.focusReport(fields))
         default:
             guard let drag = try DragRequest.decode(op: op, fields, d) else {
                 throw RequestError(.unknownOp, "unknown op \"\(op)\"", id: id)

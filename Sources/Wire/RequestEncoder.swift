@@ -38,6 +38,8 @@ extension RequestEnvelope {
             w.key("intervalMs"); Self.writeNumber(ms, into: &w)
         case let .screens(change):
             Self.writeScreenChange(change, into: &w)
+        case let .focus(report):
+            Self.writeFocus(report, into: &w)
         case let .drag(d):
             d.write(into: &w)
         }

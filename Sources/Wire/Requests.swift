@@ -175,6 +175,8 @@ public enum Request: Hashable, Sendable {
     case coalesce(intervalMilliseconds: Double)
     /// Changes the screen geometry (needs the configuration's `access.changeScreens`).
     case screens(ScreenChange)
+    /// Reports the focused app (a follower in the seat's active session; docs/protocol.md, "focus").
+    case focus(FocusReport)
     /// A drag session request (`drag-surface`, `drag-items`, `drop-proposal`; semantics §12).
     case drag(DragRequest)
 
@@ -189,6 +191,7 @@ public enum Request: Hashable, Sendable {
         case .ping: return "ping"
         case .coalesce: return "coalesce"
         case .screens: return "screens"
+        case .focus: return "focus"
         case .drag(let d): return d.op
         }
     }

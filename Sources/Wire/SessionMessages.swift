@@ -10,8 +10,12 @@ public struct LoginSessionStatus: Hashable, Sendable {
         case unlocked
         /// The seat's active session is locked (logind's `LockedHint`).
         case locked
-        /// No session is active on the seat (nobody logged in, or switching).
+        /// No session is active on the seat (nobody logged in, or switching): no user to protect,
+        /// touchd acts.
         case none
+        /// The seat's active session is a greeter or a lock screen of its own (logind's `Class`
+        /// `greeter` or `lock-screen`): quiet, as when locked.
+        case greeter
         /// touchd does not follow logind (`--login-state ignore`, no system bus, no logind).
         case unknown
     }

@@ -10,8 +10,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import TouchDaemon
 import SystemCalls
+import TouchDaemon
+import Wire
 
 /// `touchctl actions`: the action agent of a user's session (docs/actions.md).
 struct ActionsCommand: ParsableCommand {
@@ -33,6 +34,9 @@ struct ActionsCommand: ParsableCommand {
 
     @Flag(help: "Check the file, print its bindings and exit (status 78 when it is bad).")
     var check = false
+
+    @Flag(help: "Follow the focused app (sway's IPC, $SWAYSOCK) for bindings with apps, notApps or fullScreen, and report it to touchd as touchctl follow-focus does.")
+    var followFocus = false
 
     static var defaultPath: String {
         let env = ProcessInfo.processInfo.environment
@@ -76,6 +80,21 @@ struct ActionsCommand: ParsableCommand {
         let task = Task {
             await agent.run()
             done.signal()
+        }
+        if followFocus {
+            let socket = self.socket
+            Task {
+                guard let sway = ProcessInfo.processInfo.environment["SWAYSOCK"], !sway.isEmpty else {
+                    log("--follow-focus: SWAYSOCK is not set (not under sway): the focus stays unknown")
+                    return
+                }
+                let status = await FollowFocusCommand.follow(socket: socket, sway: sway, verbose: false) { report in
+                    await agent.setFocus(report)
+                }
+                // The follower reported the focus unknown to touchd when it stopped; the agent forgets it too.
+                await agent.setFocus(FocusReport.unknown)
+                log("--follow-focus: the follower stopped (status \(status)): the focus is unknown")
+            }
         }
         // SIGTERM (systemd stopping the unit) and SIGINT end the agent cleanly, with status 0.
         var sources: [any DispatchSourceSignal] = []

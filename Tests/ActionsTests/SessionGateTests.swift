@@ -11,7 +11,7 @@ import Wire
 struct SessionGateTests {
     func message(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
 
-    @Test("§13 unknown or unsaid: everything runs; own session unlocked: everything; locked: only whenLocked; another session or none: nothing")
+    @Test("§13 unknown or unsaid: everything runs; own session unlocked: everything; locked: only whenLocked; another session or none: nothing; none outside any session: everything; a greeter: only whenLocked")
     func gate() throws {
         var g = SessionGate(ownSession: "c1")
         #expect(g.allows(whenLocked: false))
@@ -24,12 +24,21 @@ struct SessionGateTests {
         _ = g.learn(try message(#"{"type":"session","time":3,"state":"unlocked","session":"c7","quiet":false}"#))
         #expect(!g.allows(whenLocked: false) && !g.allows(whenLocked: true))
         #expect(g.holdReason?.contains("c7") == true)
-        _ = g.learn(try message(#"{"type":"session","time":4,"state":"none","quiet":true}"#))
+        _ = g.learn(try message(#"{"type":"session","time":4,"state":"none","quiet":false}"#))
         #expect(!g.allows(whenLocked: true))
-        // Without a session of its own (not started by pam_systemd), only the lock state counts.
+        #expect(g.holdReason?.contains("no session") == true)
+        _ = g.learn(try message(#"{"type":"session","time":5,"state":"greeter","session":"c1","quiet":true}"#))
+        #expect(!g.allows(whenLocked: false) && g.allows(whenLocked: true))
+        #expect(g.holdReason?.contains("greeter") == true)
+        // Without a session of its own (not started by pam_systemd), only the lock state counts:
+        // with no session on the seat (a panel's service) there is nobody to protect.
         var free = SessionGate(ownSession: nil)
         _ = free.learn(try message(#"{"type":"session","time":3,"state":"unlocked","session":"c7","quiet":false}"#))
         #expect(free.allows(whenLocked: false))
+        _ = free.learn(try message(#"{"type":"session","time":4,"state":"none","quiet":false}"#))
+        #expect(free.allows(whenLocked: false) && free.holdReason == nil)
+        _ = free.learn(try message(#"{"type":"session","time":5,"state":"greeter","session":"g1","quiet":true}"#))
+        #expect(!free.allows(whenLocked: false) && free.allows(whenLocked: true))
     }
 
     @Test("§13 a locked session's gesture runs only the whenLocked binding; unlocked, both run")

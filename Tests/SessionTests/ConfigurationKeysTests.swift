@@ -32,6 +32,8 @@ import Session
             \(recognizers(shortcutKinds))socket: {path: /x}
             access: {connect: {users: [root]}, seeAllTouches: {}, claimTouches: {}, changeScreens: {}}
             scheduling: {}
+            appRules:
+              - {match: {appId: x}}
             replaceDefaults: false
             """
     }

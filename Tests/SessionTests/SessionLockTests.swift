@@ -9,7 +9,7 @@ import Wire
 /// Semantics §13: the session core's lock policy, and the session quieting the engine.
 @Suite("The locked session: policy and session core")
 struct SessionLockTests {
-    @Test("§13 locked or no session: quiet; unlocked: not; logind never reached: unknown, not quiet; lost after an answer: the last answer stands")
+    @Test("§13 locked or a greeter: quiet; unlocked or no session at all: not; logind never reached: unknown, not quiet; lost after an answer: the last answer stands")
     func policy() {
         var p = SessionLockPolicy()
         #expect(p.status == .unknown)
@@ -20,7 +20,13 @@ struct SessionLockTests {
         // Losing the bus never unlocks.
         #expect(p.observe(.lost) == nil)
         #expect(p.status.quiet && p.status.state == .locked)
-        #expect(p.observe(.seat(LoginSeat(activeSession: nil, locked: false))) == LoginSessionStatus(state: .none, quiet: true))
+        // No session at all: nobody to protect, touchd acts; a greeter counts as locked.
+        #expect(p.observe(.seat(LoginSeat(activeSession: nil, locked: false))) == LoginSessionStatus(state: .none, quiet: false))
+        #expect(p.observe(.seat(LoginSeat(activeSession: "g1", locked: false, sessionClass: "greeter")))
+            == LoginSessionStatus(state: .greeter, session: "g1", quiet: true))
+        #expect(p.observe(.seat(LoginSeat(activeSession: "l1", locked: false, sessionClass: "lock-screen")))?.quiet == true)
+        #expect(p.observe(.seat(LoginSeat(activeSession: "c1", locked: false, sessionClass: "user")))?.quiet == false)
+        #expect(p.status.explanation.contains("unlocked"))
         #expect(p.observe(.seat(LoginSeat(activeSession: "c2", locked: false)))?.session == "c2")
         #expect(p.observe(.unavailable) == .unknown)
         // Starting: quiet until the first answer; no logind then: not quiet.
