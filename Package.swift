@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "touchd", targets: ["touchd"]),
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "Gestures", targets: ["Gestures"]),
+        .library(name: "TouchMotion", targets: ["TouchMotion"]),
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "Trace", targets: ["Trace"]),
         .library(name: "YAMLReader", targets: ["YAMLReader"]),
@@ -86,6 +87,8 @@ let package = Package(
         .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "YAMLReader", "Quirks", "KeyboardKeys"]),
         // Pass-through's decisions per device, as a pure state machine returning actions (docs/state-machines/pass-through.md).
         .target(name: "PassThroughMachine", dependencies: ["TouchCore"]),
+        // Touches at the display's rate: resampling and prediction, pure (docs/semantics.md §14).
+        .target(name: "TouchMotion", dependencies: ["TouchCore"]),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "KeyboardKeys", "SystemCalls"]),
         .target(name: "Udev", dependencies: ["CLibudev", "TouchCore", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
@@ -127,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "EngineMessages", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand", "Quirks",
+                "TouchCore", "Gestures", "Trace", "Wire", "EngineMessages", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand", "Quirks", "TouchMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -142,6 +145,7 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "JSON"]),
         .testTarget(name: "PassThroughMachineTests", dependencies: ["PassThroughMachine", "TouchCore"]),
+        .testTarget(name: "TouchMotionTests", dependencies: ["TouchMotion", "TouchCore"]),
         .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
