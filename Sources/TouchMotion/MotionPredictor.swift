@@ -20,6 +20,37 @@ public enum PredictorKind: String, Hashable, Sendable, CaseIterable {
     case kalman
 }
 
+/// The predictor touchd uses for a kind of touch and how far ahead it may go,
+/// chosen on the bundled recordings (docs/performance.md, "Resampling and prediction").
+public struct PredictionDefault: Hashable, Sendable {
+    /// The method.
+    public var kind: PredictorKind
+    /// The longest horizon offered, in milliseconds: past it the prediction's
+    /// overshoot where a contact stops outweighs what it gains.
+    public var maxHorizonMilliseconds: Double
+
+    /// Creates one.
+    public init(kind: PredictorKind, maxHorizonMilliseconds: Double) {
+        self.kind = kind
+        self.maxHorizonMilliseconds = maxHorizonMilliseconds
+    }
+
+    /// The default for a touch of this type and tool: the line through the
+    /// last two reports for fingers (best at every horizon on touchscreens and
+    /// touchpads), up to 16 ms on touchscreens and 8 ms on touchpads, whose
+    /// reports are slower and noisier; the Kalman filter up to 25 ms for pens,
+    /// where it is best by far. Palms and pucks get no prediction.
+    public static func recommended(type: TouchType, tool: Tool) -> PredictionDefault {
+        switch (type, tool) {
+        case (.direct, .finger): return PredictionDefault(kind: .linear, maxHorizonMilliseconds: 16)
+        case (.indirect, .finger): return PredictionDefault(kind: .linear, maxHorizonMilliseconds: 8)
+        case (.stylus, .pen), (.stylus, .pencil), (.stylus, .brush), (.stylus, .airbrush), (.stylus, .eraser):
+            return PredictionDefault(kind: .kalman, maxHorizonMilliseconds: 25)
+        default: return PredictionDefault(kind: .none, maxHorizonMilliseconds: 0)
+        }
+    }
+}
+
 /// Guesses a touch's position some milliseconds after its newest report.
 ///
 /// Pure and allocation-free after it is made: reports go in one at a time with
@@ -164,7 +195,9 @@ public struct KalmanParameters: Hashable, Sendable {
     }
 
     /// The tuning chosen on the bundled recordings (docs/performance.md).
-    public static let standard = KalmanParameters(processNoise: 0.01, measurementNoise: 0.01)
+    /// Only the ratio of the two noises matters once the filter settles: 0.1
+    /// did best of 0.1 to 10 on the pen and finger strokes.
+    public static let standard = KalmanParameters(processNoise: 0.01, measurementNoise: 0.1)
 }
 
 /// A constant-jerk Kalman filter on one axis, time in steps of one report

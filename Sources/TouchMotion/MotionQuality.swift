@@ -186,45 +186,58 @@ public enum MotionQuality {
         case motion
     }
 
-    /// The jitter of positions drawn once a frame: the spread (standard
-    /// deviation) of the distance moved from one frame to the next, within each
-    /// stroke, pooled over strokes. Frames are every `periodMilliseconds` at
-    /// four phases against the reports, from the first frame after a stroke's
-    /// first report plus the latency to its last report; a stroke needs 4 frames.
+    /// The jitter of positions drawn once a frame: how much the distance moved
+    /// from one frame to the next strays from the contact's own, where the
+    /// contact moves steadily. The contact's own per-frame motion at frame k is
+    /// the mean over frames k-1...k+1 of the real motion (every report known,
+    /// at the same sampling time as ``FramePosition/resampled``); a frame counts
+    /// when that real motion is over 0.1 mm and within 25 % of its mean there
+    /// (a steady stroke). The result is the root mean square of the
+    /// differences, in the stroke's unit. Frames are every `periodMilliseconds`
+    /// at four phases against the reports, from the first frame after a
+    /// stroke's first report plus the latency to its last report.
     public static func jitter(_ method: FramePosition, strokes: [MotionStroke], periodMilliseconds: Double,
                               policy: ResamplingPolicy = .standard) -> Double {
         var squares = 0.0, count = 0
         var resampler = TouchResampler(policy: policy, capacity: 16)
-        var moves: [Double] = []
+        var drawn: [Double] = [], real: [Double] = []
         for stroke in strokes {
             for phase in 0..<4 {
                 let offset = periodMilliseconds * Double(phase) / 4
                 guard let frames = FrameTiming(periodMilliseconds: periodMilliseconds,
                                                reference: stroke.start.adding(milliseconds: offset)) else { continue }
                 resampler.reset()
-                moves.removeAll(keepingCapacity: true)
+                drawn.removeAll(keepingCapacity: true)
+                real.removeAll(keepingCapacity: true)
                 var frame = frames.frame(atOrAfter: stroke.start.adding(milliseconds: policy.latencyMilliseconds))
                 var next = 0
-                var previous: Point?
+                var previous: (drawn: Point, real: Point)?
                 while frame <= stroke.end {
                     while next < stroke.samples.count && stroke.samples[next].time <= frame {
                         resampler.report(stroke.samples[next])
                         next += 1
                     }
+                    let truth = stroke.position(at: frame.adding(milliseconds: -policy.latencyMilliseconds))
                     let p: Point
                     switch method {
                     case .latestReport: p = stroke.samples[next - 1].location
                     case .resampled: p = resampler.sample(forFrameAt: frame)?.sample.location ?? stroke.samples[next - 1].location
-                    case .motion: p = stroke.position(at: frame.adding(milliseconds: -policy.latencyMilliseconds))
+                    case .motion: p = truth
                     }
-                    if let previous { moves.append(p.distance(to: previous)) }
-                    previous = p
+                    if let previous {
+                        drawn.append(p.distance(to: previous.drawn))
+                        real.append(truth.distance(to: previous.real))
+                    }
+                    previous = (p, truth)
                     frame = frames.frame(after: frame)
                 }
-                guard moves.count >= 3 else { continue }
-                let m = mean(moves)
-                for d in moves { squares += (d - m) * (d - m) }
-                count += moves.count
+                guard real.count >= 3 else { continue }
+                for k in 1..<(real.count - 1) {
+                    let own = (real[k - 1] + real[k] + real[k + 1]) / 3
+                    guard own > 0.1, abs(real[k - 1] - own) <= 0.25 * own, abs(real[k + 1] - own) <= 0.25 * own else { continue }
+                    squares += (drawn[k] - own) * (drawn[k] - own)
+                    count += 1
+                }
             }
         }
         return count > 0 ? (squares / Double(count)).squareRoot() : 0

@@ -26,11 +26,19 @@ struct MotionQualityCommand: ParsableCommand {
     @Option(help: "Strokes need at least this many reports.")
     var minReports = 10
 
+    @Option(help: "The Kalman predictor's process noise (mm^2 per report interval).")
+    var kalmanProcessNoise = KalmanParameters.standard.processNoise
+
+    @Option(help: "The Kalman predictor's measurement noise (mm^2).")
+    var kalmanMeasurementNoise = KalmanParameters.standard.measurementNoise
+
     @Flag(help: "One JSON object per table row instead of text.")
     var json = false
 
     func validate() throws {
         if minReports < 3 { throw ValidationError("--min-reports must be at least 3") }
+        if !(kalmanProcessNoise > 0) { throw ValidationError("--kalman-process-noise must be positive") }
+        if !(kalmanMeasurementNoise > 0) { throw ValidationError("--kalman-measurement-noise must be positive") }
     }
 
     /// The groups strokes are scored in.
@@ -76,7 +84,9 @@ struct MotionQualityCommand: ParsableCommand {
             guard !list.isEmpty else { continue }
             let rates = list.map { 1000 / max($0.medianIntervalMilliseconds, 0.001) }
             let reports = list.reduce(0) { $0 + $1.samples.count }
-            let scores = PredictorKind.allCases.map { MotionQuality.score($0, strokes: list) }
+            let scores = PredictorKind.allCases.map {
+                MotionQuality.score($0, strokes: list, kalman: KalmanParameters(processNoise: kalmanProcessNoise, measurementNoise: kalmanMeasurementNoise))
+            }
             let jitter = [1000.0 / 60, 1000.0 / 120].map { period in
                 (period, MotionQuality.FramePosition.allCases.map { MotionQuality.jitter($0, strokes: list, periodMilliseconds: period) })
             }

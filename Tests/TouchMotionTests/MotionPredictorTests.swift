@@ -58,6 +58,13 @@ private func feed(_ p: inout MotionPredictor, count: Int, interval: Double, _ f:
         #expect(abs(try #require(k.predicted(millisecondsAhead: 25)).x - 0.3 * (16 + 4)) < 1e-9)
     }
 
+    @Test func defaultsFollowTheMeasuredTables() {
+        #expect(PredictionDefault.recommended(type: .direct, tool: .finger) == PredictionDefault(kind: .linear, maxHorizonMilliseconds: 16))
+        #expect(PredictionDefault.recommended(type: .indirect, tool: .finger).maxHorizonMilliseconds == 8)
+        #expect(PredictionDefault.recommended(type: .stylus, tool: .pen).kind == .kalman)
+        #expect(PredictionDefault.recommended(type: .direct, tool: .palm).kind == PredictorKind.none)
+    }
+
     @Test func resetForgetsTheTouch() {
         var p = MotionPredictor(kind: .kalman)
         feed(&p, count: 10, interval: 8) { $0 }

@@ -71,12 +71,23 @@ private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-6) -> Bool
         let latest = MotionQuality.jitter(.latestReport, strokes: [s], periodMilliseconds: 1000.0 / 60)
         let resampled = MotionQuality.jitter(.resampled, strokes: [s], periodMilliseconds: 1000.0 / 60)
         let motion = MotionQuality.jitter(.motion, strokes: [s], periodMilliseconds: 1000.0 / 60)
-        // Moves alternate between one and two reports' distance: a spread of half a report's.
+        // Moves alternate between one and two reports' distance around 1.5: half a report's either way.
         #expect(close(latest, v * 1000 / 90 / 2, 0.05))
         // What remains is where the 5.6 ms cap on extrapolation bites (a frame's sampling time
         // more than half an interval past the newest report) and the touch's first frame.
         #expect(resampled < latest / 20)
         #expect(close(motion, 0, 1e-3))
+    }
+
+    @Test func jitterIsMeasuredWhereTheMotionIsSteadyOnly() {
+        // A contact at rest, then moving: frames at rest do not count, whatever is drawn.
+        let s = stroke(count: 120, interval: 5) { Point(x: $0 < 200 ? 0 : 0.2 * ($0 - 200), y: 0) }
+        let resting = MotionStroke(samples: Array(s.samples.prefix(40)))
+        #expect(MotionQuality.jitter(.latestReport, strokes: [resting], periodMilliseconds: 1000.0 / 60) == 0)
+        // 200 Hz reports 1 mm apart under 60 Hz frames: 3 mm two frames in three, 4 mm in the
+        // third, around 10/3 mm: sqrt((2 (1/3)^2 + (2/3)^2) / 3) = sqrt(2) / 3.
+        let latest = MotionQuality.jitter(.latestReport, strokes: [s], periodMilliseconds: 1000.0 / 60)
+        #expect(close(latest, 2.0.squareRoot() / 3, 0.02))
     }
 
     @Test func percentileAndMeanOfKnownValues() {
