@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "TouchCore", package: "touchd"),
                 .product(name: "Trace", package: "touchd"),
                 .product(name: "Gestures", package: "touchd"),
+                .product(name: "TouchMotion", package: "touchd"),
                 .product(name: "Wire", package: "touchd"),
                 .product(name: "EngineMessages", package: "touchd"),
                 .product(name: "Publisher", package: "touchd"),
