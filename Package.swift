@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "JSON"]),
         .testTarget(name: "PassThroughMachineTests", dependencies: ["PassThroughMachine", "TouchCore"]),
-        .testTarget(name: "TouchMotionTests", dependencies: ["TouchMotion", "TouchCore"]),
+        .testTarget(name: "TouchMotionTests", dependencies: ["TouchMotion", "TouchCore", "TouchTesting"]),
         .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",

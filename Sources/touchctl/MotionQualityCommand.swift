@@ -32,6 +32,9 @@ struct MotionQualityCommand: ParsableCommand {
     @Option(help: "The Kalman predictor's measurement noise (mm^2).")
     var kalmanMeasurementNoise = KalmanParameters.standard.measurementNoise
 
+    @Flag(help: "Split each group by the strokes' report rate: under 90 Hz, 90 to 150 Hz, 150 Hz and over.")
+    var byRate = false
+
     @Flag(help: "One JSON object per table row instead of text.")
     var json = false
 
@@ -80,20 +83,20 @@ struct MotionQualityCommand: ParsableCommand {
 
         var out = Output()
         for group in Group.allCases {
-            let list = strokes[group] ?? []
-            guard !list.isEmpty else { continue }
-            let rates = list.map { 1000 / max($0.medianIntervalMilliseconds, 0.001) }
-            let reports = list.reduce(0) { $0 + $1.samples.count }
-            let scores = PredictorKind.allCases.map {
-                MotionQuality.score($0, strokes: list, kalman: KalmanParameters(processNoise: kalmanProcessNoise, measurementNoise: kalmanMeasurementNoise))
-            }
-            let jitter = [1000.0 / 60, 1000.0 / 120].map { period in
-                (period, MotionQuality.FramePosition.allCases.map { MotionQuality.jitter($0, strokes: list, periodMilliseconds: period) })
-            }
-            if json {
-                writeJSON(group: group, strokes: list.count, reports: reports, rates: rates, scores: scores, jitter: jitter, to: &out)
-            } else {
-                writeText(group: group, strokes: list.count, reports: reports, rates: rates, scores: scores, jitter: jitter, to: &out)
+            for (name, list) in Self.split(strokes[group] ?? [], group: group, byRate: byRate) where !list.isEmpty {
+                let rates = list.map { 1000 / max($0.medianIntervalMilliseconds, 0.001) }
+                let reports = list.reduce(0) { $0 + $1.samples.count }
+                let scores = PredictorKind.allCases.map {
+                    MotionQuality.score($0, strokes: list, kalman: KalmanParameters(processNoise: kalmanProcessNoise, measurementNoise: kalmanMeasurementNoise))
+                }
+                let jitter = [1000.0 / 60, 1000.0 / 120].map { period in
+                    (period, MotionQuality.FramePosition.allCases.map { MotionQuality.jitter($0, strokes: list, periodMilliseconds: period) })
+                }
+                if json {
+                    writeJSON(group: name, strokes: list.count, reports: reports, rates: rates, scores: scores, jitter: jitter, to: &out)
+                } else {
+                    writeText(group: name, strokes: list.count, reports: reports, rates: rates, scores: scores, jitter: jitter, to: &out)
+                }
             }
         }
         if strokes.isEmpty && !json { out.line("no strokes with \(minReports) reports that move") }
@@ -101,6 +104,17 @@ struct MotionQualityCommand: ParsableCommand {
     }
 
     private struct Key: Hashable { var device: DeviceID; var touch: TouchID }
+
+    /// The group's strokes, or its strokes in bands of report rate (named "pens, 150 Hz and over").
+    static func split(_ list: [MotionStroke], group: Group, byRate: Bool) -> [(String, [MotionStroke])] {
+        guard byRate else { return [(group.rawValue, list)] }
+        func rate(_ s: MotionStroke) -> Double { 1000 / max(s.medianIntervalMilliseconds, 0.001) }
+        return [
+            (group.rawValue + ", under 90 Hz", list.filter { rate($0) < 90 }),
+            (group.rawValue + ", 90 to 150 Hz", list.filter { rate($0) >= 90 && rate($0) < 150 }),
+            (group.rawValue + ", 150 Hz and over", list.filter { rate($0) >= 150 }),
+        ]
+    }
 
     static func group(of t: Touch) -> Group? {
         if t.isSynthetic { return nil }
@@ -120,9 +134,9 @@ struct MotionQualityCommand: ParsableCommand {
 
     private func number(_ v: Double, _ decimals: Int = 2) -> String { TouchText.fixed(v, decimals) }
 
-    private func writeText(group: Group, strokes: Int, reports: Int, rates: [Double], scores: [[PredictionScore]],
+    private func writeText(group: String, strokes: Int, reports: Int, rates: [Double], scores: [[PredictionScore]],
                            jitter: [(Double, [Double])], to out: inout Output) {
-        out.line("\(group.rawValue): \(strokes) strokes, \(reports) reports, \(number(rates.min() ?? 0, 0))-\(number(rates.max() ?? 0, 0)) Hz")
+        out.line("\(group): \(strokes) strokes, \(reports) reports, \(number(rates.min() ?? 0, 0))-\(number(rates.max() ?? 0, 0)) Hz")
         out.line("  prediction error (mm; along: mean signed, - is behind, p95 either way)")
         out.line("  ms  predictor      n      mean   p95    along  p95    across p95    fast(n)        stop(n)")
         for h in MotionQuality.horizons.indices {
@@ -142,7 +156,7 @@ struct MotionQualityCommand: ParsableCommand {
         }
     }
 
-    private func writeJSON(group: Group, strokes: Int, reports: Int, rates: [Double], scores: [[PredictionScore]],
+    private func writeJSON(group: String, strokes: Int, reports: Int, rates: [Double], scores: [[PredictionScore]],
                            jitter: [(Double, [Double])], to out: inout Output) {
         var w = JSONWriter()
         for row in scores {
@@ -150,7 +164,7 @@ struct MotionQualityCommand: ParsableCommand {
                 w.reset()
                 w.beginObject()
                 w.key("table"); w.string("prediction")
-                w.key("group"); w.string(group.rawValue)
+                w.key("group"); w.string(group)
                 w.key("strokes"); w.int(strokes)
                 w.key("predictor"); w.string(s.kind.rawValue)
                 w.key("horizonMs"); w.number(s.horizonMilliseconds, decimals: 1)
@@ -170,7 +184,7 @@ struct MotionQualityCommand: ParsableCommand {
             w.reset()
             w.beginObject()
             w.key("table"); w.string("jitter")
-            w.key("group"); w.string(group.rawValue)
+            w.key("group"); w.string(group)
             w.key("strokes"); w.int(strokes)
             w.key("frameHz"); w.number(1000 / period, decimals: 0)
             for (method, v) in zip(MotionQuality.FramePosition.allCases, values) { w.key(dynamic: method.rawValue); w.number(v, decimals: 4) }
