@@ -75,6 +75,8 @@ let package = Package(
         .target(name: "Session", dependencies: ["TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "YAMLReader", "Quirks", "KeyboardKeys"]),
         // Pass-through's decisions per device, as a pure state machine returning actions (docs/state-machines/pass-through.md).
         .target(name: "PassThroughMachine", dependencies: ["TouchCore"]),
+        // Touches at the display's rate: resampling and prediction, pure (docs/semantics.md §14).
+        .target(name: "TouchMotion", dependencies: ["TouchCore"]),
         .target(name: "Evdev", dependencies: ["CLibevdev", "TouchCore", "KeyboardKeys", "SystemCalls"]),
         .target(name: "Udev", dependencies: ["CLibudev", "TouchCore", "SystemCalls"]),
         .target(name: "LiveInput", dependencies: ["Evdev", "Udev", "TouchCore", "SystemCalls"]),
@@ -116,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "touchctl",
             dependencies: [
-                "TouchCore", "Gestures", "Trace", "Wire", "EngineMessages", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand", "Quirks",
+                "TouchCore", "Gestures", "Trace", "Wire", "EngineMessages", "Session", "TouchDaemon", "TouchClient", "LiveInput", "Evdev", "Udev", "Render", "LiveView", "SystemCalls", "Actions", "DaemonCommand", "Quirks", "TouchMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -131,6 +133,7 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore", "Trace", "TouchTesting"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "JSON"]),
         .testTarget(name: "PassThroughMachineTests", dependencies: ["PassThroughMachine", "TouchCore"]),
+        .testTarget(name: "TouchMotionTests", dependencies: ["TouchMotion", "TouchCore", "TouchTesting"]),
         .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "TouchCore", "Gestures"]),
         .testTarget(
             name: "TouchDaemonTests",
@@ -189,7 +192,7 @@ if extraTargets.contains("bench") {
         .executableTarget(
             name: "touchd-bench",
             dependencies: [
-                "TouchCore", "Trace", "Gestures", "Wire", "EngineMessages", "Publisher", "TouchDaemon", "Session", "SystemCalls",
+                "TouchCore", "Trace", "Gestures", "TouchMotion", "Wire", "EngineMessages", "Publisher", "TouchDaemon", "Session", "SystemCalls",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "Logging", package: "swift-log"),

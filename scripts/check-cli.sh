@@ -27,6 +27,8 @@ for f in "${files[@]}"; do
     ok
     if ! "$TOUCHCTL" touches "$f" >/dev/null 2>"$TMP/err"; then fail "touches $f: $(head -3 "$TMP/err")"; continue; fi
     ok
+    if ! "$TOUCHCTL" motion-quality "$f" >/dev/null 2>"$TMP/err"; then fail "motion-quality $f: $(head -3 "$TMP/err")"; continue; fi
+    ok
     if ! "$TOUCHCTL" replay "$f" --events touch >"$TMP/orig.jsonl" 2>"$TMP/err"; then fail "replay $f: $(head -3 "$TMP/err")"; continue; fi
     if ! head -1 "$TMP/orig.jsonl" | grep -q '^{"type":"hello","protocol":1,'; then fail "replay $f: first line is not hello"; continue; fi
     ok
@@ -104,6 +106,17 @@ mkdir -p "$TMP/quirks"
 printf '[bad]\nMatchBus=usb\nModelAppleTouchpad=2\n' > "$TMP/quirks/10-bad.quirks"
 if "$TOUCHCTL" describe --quirks "$TMP/quirks" "$ROOT/Tests/Fixtures/real/libinput-litest-devices/bcm5974.desc" >/dev/null 2>"$TMP/err"; then fail "malformed quirks accepted"
 elif ! grep -q "10-bad.quirks:3" "$TMP/err"; then fail "malformed quirks error does not name file:line: $(cat "$TMP/err")"
+else ok; fi
+
+# motion-quality over every real recording: the three groups of strokes, each
+# with its prediction and jitter tables (docs/performance.md shows them).
+real_traces=()
+while IFS= read -r -d '' f; do real_traces+=("$f"); done < <(find "$ROOT/Tests/Fixtures/real" -type f \( -name '*.events' -o -name '*.event' -o -name '*.evemu' -o -name '*.yml' -o -name '*.yaml' \) -print0 | sort -z)
+if ! "$TOUCHCTL" motion-quality "${real_traces[@]}" >"$TMP/mq" 2>"$TMP/err"; then fail "motion-quality on every recording: $(head -3 "$TMP/err")"
+elif [ "$(grep -c -E '^(touchscreen fingers|touchpad fingers|pens): ' "$TMP/mq")" != 3 ] || [ "$(grep -c -E '^ +(60|120) Hz ' "$TMP/mq")" != 6 ]; then fail "motion-quality: not three groups with jitter at 60 and 120 Hz: $(head -5 "$TMP/mq")"
+else ok; fi
+if "$TOUCHCTL" motion-quality --min-reports 2 "$good" >/dev/null 2>"$TMP/err"; then fail "motion-quality --min-reports 2 accepted"
+elif ! grep -q -- "--min-reports" "$TMP/err"; then fail "motion-quality --min-reports 2: error does not name the option: $(cat "$TMP/err")"
 else ok; fi
 
 # Started under the name touchd (the Debian package's hard link), touchctl is touchd:

@@ -10,7 +10,7 @@ import Trace
 
 // `touchd-bench ROOT [--only NAME]`: with --only, one benchmark runs once
 // (for valgrind --tool=callgrind): real, pipeline-synthetic, touchcore-latency,
-// touchcore-allocations, engine-default, engine-20, engine-200, engine-200-chain20, drag-session, encode, fan-out, coalesce, client-path.
+// touchcore-allocations, engine-default, engine-20, engine-200, engine-200-chain20, drag-session, encode, fan-out, coalesce, motion, client-path.
 // --normal-scheduling: run in SCHED_OTHER instead of touchd's SCHED_FIFO 10.
 // With --only engine-*: --short uses strokes of 2 frames (mostly touch-downs and
 // lifts, for callgrind); --profile (engine-20) prints the time per frame index of a stroke.
@@ -172,6 +172,12 @@ if selected("fan-out") {
 // 6. A client at its display's rate (coalesce 16 ms) against one taking every update, at 240 Hz in real time.
 if selected("coalesce") {
     try await benchmarkCoalescing(frames: syntheticFrames(syntheticTenFingerStream(strokes: 2, frames: 480), panel: panel))
+}
+
+// 6a. Resampling and prediction per touch (TouchMotion), with the cheapest and the costliest predictor.
+if selected("motion") {
+    benchmarkMotion(kind: .linear)
+    benchmarkMotion(kind: .kalman)
 }
 
 // 7. What one client costs the input thread: touchd's TouchSessionActor and Publisher, frame by frame.
