@@ -2,24 +2,24 @@
 import TouchCore
 
 /// Identifies a surface (our word for a view); unique across owners.
-package struct SurfaceID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+@usableFromInline package struct SurfaceID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The identifier.
-    package var rawValue: String
+    @usableFromInline package var rawValue: String
     /// Creates a surface id.
-    package init(rawValue: String) { self.rawValue = rawValue }
+    @usableFromInline package init(rawValue: String) { self.rawValue = rawValue }
     /// Creates a surface id.
     package init(_ value: String) { self.rawValue = value }
     /// Creates a surface id from a literal.
-    package init(stringLiteral value: String) { self.rawValue = value }
+    @usableFromInline package init(stringLiteral value: String) { self.rawValue = value }
     /// Decodes a plain string.
-    package init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    @usableFromInline package init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
     /// Encodes a plain string.
-    package func encode(to encoder: any Encoder) throws {
+    @usableFromInline package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(rawValue)
     }
-    package static func < (a: SurfaceID, b: SurfaceID) -> Bool { a.rawValue < b.rawValue }
-    package var description: String { rawValue }
+    @usableFromInline package static func < (a: SurfaceID, b: SurfaceID) -> Bool { a.rawValue < b.rawValue }
+    @usableFromInline package var description: String { rawValue }
 }
 
 /// A rectangle of a screen that receives touches, with its recognizers (semantics section 2).
