@@ -72,6 +72,10 @@ package actor TouchSessionActor {
     var release: (@Sendable (Double) -> Void)?
     /// Whether the `debug` stream was asked for (`touchd --no-debug` says no).
     let debugAllowed: Bool
+    /// What the session's `recordsDebug` was last set to: kept here so that
+    /// each round compares a local flag instead of reading the session
+    /// (another module's getter on the actor's stored struct copies it).
+    private var sessionRecordsDebug: Bool
 
     /// `--record`: the input, as a native trace (nil when not recording or after a write error).
     var recorder: DaemonRecorder?
@@ -101,6 +105,7 @@ package actor TouchSessionActor {
             router.uinput.pointer = ShortcutPointer(bindings: bindings, screens: configuration.helloScreens, logger: logger)
         }
         debugAllowed = recordsDebug
+        sessionRecordsDebug = recordsDebug
         board.write(HelloSnapshot(devices: [], screens: configuration.helloScreens, session: session.lockPolicy.status))
     }
 
@@ -347,7 +352,10 @@ package actor TouchSessionActor {
     // The engine explains itself only while someone reads `debug`.
     func prepareRound() {
         let debug = debugAllowed && router.wants(.debug)
-        if session.recordsDebug != debug { session.recordsDebug = debug }
+        if sessionRecordsDebug != debug {
+            session.recordsDebug = debug
+            sessionRecordsDebug = debug
+        }
     }
 
     func flush() {
