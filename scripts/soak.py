@@ -53,10 +53,11 @@ come and go), and exactly the pre-client count once all
 clients are gone; every sample's touchd publish p99 (its own clock: the
 input thread encoding a frame and writing it to every client keeping up,
 what a misbehaving client could slow) within 2x that of the unloaded phase
-(floored at 1 ms), judged on the samples that timed events (the first,
+(floored at 2 ms: across runs on this VM the unloaded figure alone is
+0.2-1.8 ms, and the log gives two digits), judged on the samples that timed events (the first,
 taken as the warm-up ends, has none) and at least one; the healthy readers'
 p99 is reported beside it, not judged: on a busy machine it is the Python
-readers' own scheduling (tens of ms while touchd's stays under 1 ms);
+readers' own scheduling (tens of ms while touchd's stays near 1 ms);
 no loss. Exit status 0 when all hold, 1 otherwise.
 """
 import argparse
@@ -633,7 +634,7 @@ def main():
     base_publish = base_hop["pub99"]
     if base_publish is None:
         sys.exit("touchd logged no publishing in the unloaded phase: make --baseline longer")
-    limit_ms = max(2 * base_publish, 1.0)
+    limit_ms = max(2 * base_publish, 2.0)
     t_end = time.monotonic() + args.minutes * 60
     print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7} {'pub99':>6} {'pubmax':>6} {'hop99':>6} {'hopmax':>6} {'routmax':>7} {'late99':>6} {'latemax':>7}  misbehaving", flush=True)
     t0 = time.monotonic()
@@ -690,7 +691,7 @@ def main():
         # What the clients' queues held must be given back once they are gone.
         "rss_back": rss_end <= first_s["rss_kb"],
         # touchd's publish p99 per interval within 2x its unloaded one (floored
-        # at 1 ms), judged on the samples that timed events (the first one,
+        # at 2 ms), judged on the samples that timed events (the first one,
         # taken as the warm-up ends, has none); at least one must have.
         "publish_p99_within_2x": bool(judged) and all(s["publish_p99_ms"] <= limit_ms for s in judged),
         "no_loss": not book.problems,
