@@ -58,21 +58,23 @@ run: release
 # pool in recv(2) while an in-process publisher needs one, and on a 2-core
 # machine parallel tests could take both (docs/reliability.md). Serial is
 # no slower here.
+# Each step prints how long it took (scripts/timed-step.sh).
+STEP := scripts/timed-step.sh
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
-	$(MAKE) --no-print-directory check-cli
-	$(MAKE) --no-print-directory check-schemas
-	$(MAKE) --no-print-directory check-view
-	$(MAKE) --no-print-directory check-install
-	$(MAKE) --no-print-directory check-deb
-	$(MAKE) --no-print-directory check-python
-	$(MAKE) --no-print-directory check-c
-	$(MAKE) --no-print-directory check-drag
-	$(MAKE) --no-print-directory fuzz-short
-	$(MAKE) --no-print-directory soak-short
-	$(MAKE) --no-print-directory test-vm
-	$(MAKE) --no-print-directory test-compositors
+	@$(STEP) build-tests $(SWIFT) build --build-tests
+	@$(STEP) host-tests $(SWIFT) test --skip-build --no-parallel
+	@$(STEP) check-cli $(MAKE) --no-print-directory check-cli
+	@$(STEP) check-schemas $(MAKE) --no-print-directory check-schemas
+	@$(STEP) check-view $(MAKE) --no-print-directory check-view
+	@$(STEP) check-install $(MAKE) --no-print-directory check-install
+	@$(STEP) check-deb $(MAKE) --no-print-directory check-deb
+	@$(STEP) check-python $(MAKE) --no-print-directory check-python
+	@$(STEP) check-c $(MAKE) --no-print-directory check-c
+	@$(STEP) check-drag $(MAKE) --no-print-directory check-drag
+	@$(STEP) fuzz-short $(MAKE) --no-print-directory fuzz-short
+	@$(STEP) soak-short $(MAKE) --no-print-directory soak-short
+	@$(STEP) test-vm $(MAKE) --no-print-directory test-vm
+	@$(STEP) test-compositors $(MAKE) --no-print-directory test-compositors
 
 # Pass-through under real compositors (cage, sway, weston) in one QEMU guest:
 # what a Wayland app gets, without and with touchd, per case (docs/pass-through.md,
