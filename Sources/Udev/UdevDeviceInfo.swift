@@ -11,23 +11,6 @@ package enum TouchDeviceKind: String, Hashable, Sendable, CaseIterable {
     case touchpad
 }
 
-/// A physical size in millimetres.
-package struct PhysicalSize: Hashable, Sendable, CustomStringConvertible {
-    /// Width in millimetres.
-    package var width: Double
-    /// Height in millimetres.
-    package var height: Double
-    /// Creates a size.
-    package init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
-    /// The same size as TouchCore's value.
-    package init(_ size: SizeMM) { self.init(width: size.width, height: size.height) }
-    /// `WxH`, the `TOUCHD_SIZE_MM` format.
-    package var description: String { "\(width)x\(height)" }
-}
-
 extension UdevError {
     /// A setting property that could not be read (``UdevSettingProperties``).
     init(_ error: UdevPropertyError) {
@@ -117,16 +100,16 @@ package struct UdevDeviceInfo: Hashable, Sendable {
     ///
     /// - Returns: nil when unset.
     /// - Throws: ``UdevError`` `.badProperty` when malformed or not positive.
-    package func sizeOverride() throws(UdevError) -> PhysicalSize? {
-        do { return try settingProperties.sizeOverride().map(PhysicalSize.init) } catch { throw UdevError(error) }
+    package func sizeOverride() throws(UdevError) -> SizeMM? {
+        do { return try settingProperties.sizeOverride() } catch { throw UdevError(error) }
     }
 
     /// `ID_INPUT_WIDTH_MM` and `ID_INPUT_HEIGHT_MM`, which udev derives from the
     /// axis resolution; nil unless both are present and positive numbers.
-    package var reportedSize: PhysicalSize? { settingProperties.reportedSize.map(PhysicalSize.init) }
+    package var reportedSize: SizeMM? { settingProperties.reportedSize }
 
     /// The size touchd uses: `TOUCHD_SIZE_MM` when set, else `ID_INPUT_WIDTH_MM`/`HEIGHT_MM`.
-    package func size() throws(UdevError) -> PhysicalSize? {
+    package func size() throws(UdevError) -> SizeMM? {
         try sizeOverride() ?? reportedSize
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Testing
+import TouchCore
 @testable import Udev
 
 @Suite struct UdevDeviceInfoTests {
@@ -27,8 +28,8 @@ import Testing
     }
 
     @Test func sizeOverrideParsesWidthByHeight() throws {
-        #expect(try device(["TOUCHD_SIZE_MM": "293.5x165"]).sizeOverride() == PhysicalSize(width: 293.5, height: 165))
-        #expect(try device(["TOUCHD_SIZE_MM": " 300X200 "]).sizeOverride() == PhysicalSize(width: 300, height: 200))
+        #expect(try device(["TOUCHD_SIZE_MM": "293.5x165"]).sizeOverride() == SizeMM(width: 293.5, height: 165))
+        #expect(try device(["TOUCHD_SIZE_MM": " 300X200 "]).sizeOverride() == SizeMM(width: 300, height: 200))
         #expect(try device([:]).sizeOverride() == nil)
     }
 
@@ -42,11 +43,11 @@ import Testing
 
     @Test func sizePrefersTheOverrideOverReportedSize() throws {
         let reported = ["ID_INPUT_WIDTH_MM": "256", "ID_INPUT_HEIGHT_MM": "144"]
-        #expect(device(reported).reportedSize == PhysicalSize(width: 256, height: 144))
-        #expect(try device(reported).size() == PhysicalSize(width: 256, height: 144))
+        #expect(device(reported).reportedSize == SizeMM(width: 256, height: 144))
+        #expect(try device(reported).size() == SizeMM(width: 256, height: 144))
         var both = reported
         both["TOUCHD_SIZE_MM"] = "250x140"
-        #expect(try device(both).size() == PhysicalSize(width: 250, height: 140))
+        #expect(try device(both).size() == SizeMM(width: 250, height: 140))
         #expect(device(["ID_INPUT_WIDTH_MM": "256"]).reportedSize == nil)
         #expect(device(["ID_INPUT_WIDTH_MM": "0", "ID_INPUT_HEIGHT_MM": "144"]).reportedSize == nil)
         #expect(try device([:]).size() == nil)

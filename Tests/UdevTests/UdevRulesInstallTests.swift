@@ -51,7 +51,7 @@ struct UdevRulesInstallTests {
         let matched = try Self.create(atmel.description)
         #expect(matched.info.properties["TOUCHD_SCREEN"] == "DSI-1")
         #expect(matched.info.screen == "DSI-1")
-        #expect(try matched.info.sizeOverride() == PhysicalSize(width: 217, height: 136))
+        #expect(try matched.info.sizeOverride() == SizeMM(width: 217, height: 136))
 
         var other = atmel.description
         other.name = "touchd rules test touchscreen"
