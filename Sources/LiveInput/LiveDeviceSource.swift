@@ -482,3 +482,38 @@ package enum LiveClock {
     }
 }
 
+
+extension LiveDeviceSource {
+    /// One round of live input, the same for every live driver (the daemon's
+    /// input thread and touchctl's ``LiveDeviceSource`` users): waits for
+    /// input until the session's next deadline (at most `cap` milliseconds;
+    /// nil waits for input alone when there is no deadline), hands what came
+    /// to `deliver`, and when a deadline is due hands over what the devices
+    /// queued up to now first, then calls `advance` with the time read.
+    /// Input stamped before a deadline goes first: the session core's
+    /// deadline policy, which is what makes live input agree with offline
+    /// replay of the same events.
+    ///
+    /// The clock is read only when there is a deadline to wait for or to
+    /// fire: where the clock source has no vDSO path (a guest on the HPET)
+    /// each read is a system call (docs/performance.md, "Coalescing").
+    /// `received` is the caller's reused buffer: emptied after each delivery.
+    package func runRound(cap: Int32?, received: inout [LiveInputEvent],
+                          nextDeadline: () -> Timestamp?,
+                          deliver: ([LiveInputEvent]) -> Void,
+                          advance: (Timestamp) -> Void) throws(LiveInputError) {
+        let deadline = nextDeadline()
+        let timeout = deadline == nil ? (cap ?? -1) : LiveClock.pollTimeout(until: deadline, cap: cap)
+        // An empty batch still matters: it is the wake-up for a deadline.
+        defer { received.removeAll(keepingCapacity: true) }
+        try waitAndRead(timeoutMilliseconds: timeout, into: &received)
+        deliver(received)
+        guard let due = nextDeadline() else { return }
+        let now = LiveClock.now()
+        guard due <= now else { return }
+        received.removeAll(keepingCapacity: true)
+        readAll(into: &received)
+        deliver(received)
+        advance(now)
+    }
+}

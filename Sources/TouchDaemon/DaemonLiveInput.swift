@@ -96,28 +96,11 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
             return false
         }
         passThrough.noteRound(on: engine)
-        // The clock is read only when there is a deadline to wait for or to
-        // fire: where the clock source has no vDSO path (a guest on the HPET)
-        // each read is a system call (docs/performance.md, "Coalescing").
-        let deadline = engine.nextDeadline
-        let timeout = deadline == nil ? 1000 : LiveClock.pollTimeout(until: deadline, cap: 1000)
         do {
-            // An empty batch still matters: it is the wake-up for a deadline.
-            // `received` is emptied after use: the next round reuses it and the source's read buffer.
-            defer { received.removeAll(keepingCapacity: true) }
-            try source.waitAndRead(timeoutMilliseconds: timeout, into: &received)
-            apply(received, on: engine)
-            if let due = engine.nextDeadline {
-                let now = LiveClock.now()
-                if due <= now {
-                    // Input stamped before now may still sit in a device's queue: it goes first
-                    // (the session core's deadline policy, as in `LiveTouchSession`).
-                    received.removeAll(keepingCapacity: true)
-                    source.readAll(into: &received)
-                    apply(received, on: engine)
-                    engine.advance(to: now)
-                }
-            }
+            try source.runRound(cap: 1000, received: &received,
+                                nextDeadline: { engine.nextDeadline },
+                                deliver: { apply($0, on: engine) },
+                                advance: { engine.advance(to: $0) })
             return true
         } catch {
             logger.error("input devices: \(error)")

@@ -102,6 +102,8 @@ package final class LiveTouchSession {
     package var inputObserver: ((LiveInputEvent) -> Void)?
 
     private var buffer = LiveOutputBuffer()
+    /// What a round read, reused from round to round.
+    private var received: [LiveInputEvent] = []
 
     /// Creates a session; no device is opened before ``start(_:)``.
     ///
@@ -131,16 +133,13 @@ package final class LiveTouchSession {
     /// `maximumWaitMilliseconds`, -1 for no limit), handles what came, then
     /// fires the deadlines that are due.
     package func runRound(maximumWaitMilliseconds: Int32 = -1, _ emit: (LiveSessionOutput) -> Void) throws(LiveInputError) {
-        let cap: Int32? = maximumWaitMilliseconds < 0 ? nil : maximumWaitMilliseconds
-        let timeout = LiveClock.pollTimeout(until: session.nextDeadline, cap: cap)
-        handle(try source.waitAndRead(timeoutMilliseconds: timeout), emit)
-        guard let deadline = session.nextDeadline else { return }
-        let now = LiveClock.now()
-        guard deadline <= now else { return }
-        // Input stamped before now may still sit in a device's queue.
-        handle(source.readAll(), emit)
-        session.advance(to: now, into: &buffer)
-        flush(emit)
+        try source.runRound(cap: maximumWaitMilliseconds < 0 ? nil : maximumWaitMilliseconds, received: &received,
+                            nextDeadline: { session.nextDeadline },
+                            deliver: { handle($0, emit) },
+                            advance: { now in
+                                session.advance(to: now, into: &buffer)
+                                flush(emit)
+                            })
     }
 
     /// Handles what a source reported (``start(_:)`` and ``runRound(maximumWaitMilliseconds:_:)`` call this).
