@@ -6,6 +6,7 @@
 #
 #   scripts/fuzz.sh                       every harness, FUZZ_SECONDS (60) each
 #   FUZZ_SECONDS=20 scripts/fuzz.sh       shorter (make fuzz-short)
+#   FUZZ_JOBS=1 scripts/fuzz.sh           one harness at a time (default: one per core)
 #   scripts/fuzz.sh fuzz-evemu ...        only these harnesses
 #
 # Per harness, under .build-fuzz/fuzz-runs/<harness>/: seeds/ (regenerated
@@ -57,23 +58,22 @@ fi
 export SWIFT_BACKTRACE=enable=no  # a crash otherwise takes minutes to symbolicate
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1}
 
-status=0
-results=()
-for h in $HARNESSES; do
-    dir="$OUT/$h"
-    rm -rf "$dir/seeds"
+# Runs one harness; its result line goes to <dir>/result, 1 to <dir>/failed on a finding.
+run_one() {
+    local h=$1 dir="$OUT/$1" harness rc execs cov corpus verdict
+    rm -rf "$dir/seeds" "$dir/result" "$dir/failed"
     mkdir -p "$dir/corpus" "$dir/artifacts"
     if [ "$h" = fuzz-c-parser ]; then
         # The C client's parser (clients/c/fuzz), seeded with the protocol's example lines.
         make -s -C "$ROOT/clients/c" FUZZ_OUT="$OUT/c-build" fuzz >"$dir/build.log" 2>&1 \
-            || { echo "$h: does not build (clang -fsanitize=fuzzer): see $dir/build.log" >&2; status=1; continue; }
+            || { echo "$h: does not build (clang -fsanitize=fuzzer): see $dir/build.log" >"$dir/result"; echo 1 >"$dir/failed"; return; }
         harness="$OUT/c-build/fuzz-parser"
         mkdir -p "$dir/seeds"
         i=0; python3 "$ROOT/docs/schemas/corpus.py" lines | while IFS= read -r l; do i=$((i + 1)); printf '%s' "$l" >"$dir/seeds/$i"; done
     else
-        if [ ! -x "$BIN/$h" ]; then echo "no harness $h in $BIN" >&2; status=1; continue; fi
+        if [ ! -x "$BIN/$h" ]; then echo "no harness $h in $BIN" >"$dir/result"; echo 1 >"$dir/failed"; return; fi
         harness="$BIN/$h"
-        TOUCHD_FUZZ_SEEDS="$dir/seeds" "$harness" >/dev/null || { echo "$h: cannot write its seeds" >&2; status=1; continue; }
+        TOUCHD_FUZZ_SEEDS="$dir/seeds" "$harness" >/dev/null || { echo "$h: cannot write its seeds" >"$dir/result"; echo 1 >"$dir/failed"; return; }
     fi
     args=(-max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048
           -artifact_prefix="$dir/artifacts/" -close_fd_mask=1)
@@ -87,15 +87,29 @@ for h in $HARNESSES; do
     cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*')
     corpus=$(ls "$dir/corpus" | wc -l)
     if [ $rc -ne 0 ]; then
-        status=1
+        echo 1 >"$dir/failed"
         verdict="FOUND (exit $rc): $(ls -t "$dir/artifacts" | head -1)"
         grep -m3 "FUZZ INVARIANT VIOLATED\|Fatal error\|ERROR: AddressSanitizer\|ERROR: libFuzzer" "$dir/log" | sed 's/^/    /'
     else
         verdict="ok"
     fi
-    line=$(printf '%-22s %12s execs %6s s  cov %6s  corpus %5s  %s' "$h" "${execs:-?}" "$SECONDS_EACH" "${cov:-?}" "$corpus" "$verdict")
-    echo "$line"
-    results+=("$line")
+    printf '%-22s %12s execs %6s s  cov %6s  corpus %5s  %s\n' "$h" "${execs:-?}" "$SECONDS_EACH" "${cov:-?}" "$corpus" "$verdict" >"$dir/result"
+    cat "$dir/result"
+}
+
+# libFuzzer runs one thread: FUZZ_JOBS harnesses at a time (default: one per core).
+JOBS=${FUZZ_JOBS:-$(nproc)}
+for h in $HARNESSES; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    run_one "$h" &
+done
+wait
+
+status=0
+results=()
+for h in $HARNESSES; do
+    results+=("$(cat "$OUT/$h/result" 2>/dev/null || echo "$h: no result")")
+    if [ -e "$OUT/$h/failed" ] || [ ! -e "$OUT/$h/result" ]; then status=1; fi
 done
 echo
 echo "== summary"
