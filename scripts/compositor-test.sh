@@ -14,7 +14,8 @@
 #              VM_TIMEOUT (default 900 s), COMPOSITORS (default cage,sway,weston;
 #              with --bench, sway),
 #              BENCH_TAPS (default 100 taps per pass, two rounds of passes),
-#              TOUCHD (a touchd binary to use instead of building one).
+#              TOUCHD (a touchd binary to use instead of building one), TOUCHCTL
+#              (default: touchctl beside TOUCHD).
 # Exit status: 0 every case passed with and without touchd, 1 a case failed,
 #              2 the guest could not run.
 set -euo pipefail
@@ -63,10 +64,13 @@ fi
 # --- build: touchd on the host, the recorder client -----------------------------
 if [ -n "${TOUCHD:-}" ]; then
     log "touchd: $TOUCHD (as given)"
+    TOUCHCTL="${TOUCHCTL:-$(dirname "$TOUCHD")/touchctl}"
 else
-    # Release, as deployed (and `make test` builds it for soak-short anyway).
+    # Release, as deployed (and `make test` builds them for the CLI checks anyway).
     "$SWIFT" build -c release --static-swift-stdlib --product touchd
+    "$SWIFT" build -c release --static-swift-stdlib --product touchctl
     TOUCHD="$ROOT/.build/release/touchd"
+    TOUCHCTL="$ROOT/.build/release/touchctl"
 fi
 CLIENT_DIR="$VM_DIR/touch-recorder"
 mkdir -p "$CLIENT_DIR"
@@ -89,7 +93,7 @@ export PATH="$VM_DIR/venv/bin:$PATH"
 cat >"$RESULTS/guest.sh" <<GUEST_EOF
 for m in /usr/sbin/modprobe /sbin/modprobe; do [ -x \$m ] && { \$m uinput; \$m virtio_gpu; break; }; done
 cd "$ROOT"
-/usr/bin/python3 scripts/compositor_cases.py $MODE --touchd "$TOUCHD" --recorder "$CLIENT_DIR/touch-recorder" \
+/usr/bin/python3 scripts/compositor_cases.py $MODE --touchd "$TOUCHD" --touchctl "$TOUCHCTL" --recorder "$CLIENT_DIR/touch-recorder" \
     --results "$RESULTS" --compositors "$COMPOSITORS" --cases "$CASES" --taps "$BENCH_TAPS" \
     >"$RESULTS/table.md" 2>"$RESULTS/guest.log"
 echo \$? > "$RESULTS/status"

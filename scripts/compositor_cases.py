@@ -376,6 +376,8 @@ shortcuts:
   - {{name: switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right]}}
   # Four fingers, so no other case's touches make a long press of it.
   - {{name: context-menu, kind: long-press, minTouches: 4, maxTouches: 4, click: right}}
+  # Only over the recorder app (focus-follow): off while touchd does not know the focus.
+  - {{name: over-recorder, kind: swipe, minTouches: 3, maxTouches: 3, directions: [up], apps: [{RECORDER_APP_ID}]}}
 access:
   claimTouches: {{users: [root]}}
 scheduling:
@@ -944,6 +946,67 @@ def case_click(r):
     return ok, detail + f" (expected the press at {ex:.0f},{ey:.0f})"
 
 
+RECORDER_APP_ID = "touch-recorder"  # scripts/touch-recorder.c sets it
+
+
+def play_swipe_up(r, name):
+    """Three fingers moving up from the centre. Returns the app's touches and whether
+    touchd's client saw the `over-recorder` shortcut."""
+    proc = path = None
+    if r.with_touchd:
+        proc, path = start_client(r, name, [])
+    mark = r.comp.app.mark()
+    xs = [CENTRE[0] - 100, CENTRE[0], CENTRE[0] + 100]
+    r.panel.frame({s: (xs[s], CENTRE[1] + 100) for s in range(3)})
+    for k in range(1, 13):
+        time.sleep(0.02)
+        r.panel.frame({s: (xs[s], CENTRE[1] + 100 - 20 * k) for s in range(3)})
+    time.sleep(0.05)
+    r.panel.frame({s: None for s in range(3)})
+    time.sleep(CLAIM_ENDING)
+    ts = touches(r.settle(mark))
+    claimed = False
+    if proc:
+        claimed = client_saw(path, lambda m: m.get("recognizer") == "over-recorder")
+        proc.terminate()
+        proc.wait()
+    return ts, claimed
+
+
+def case_focus_follow(r):
+    """A shortcut limited to an app (`apps: [touch-recorder]`), with the focus from sway through
+    wlr-foreign-toplevel-management (`touchctl follow-focus --wayland`, docs/actions.md). With
+    touchd: before the follower the focus is unknown and the shortcut off (the app gets the three
+    touches, ended by ups); with it the follower reports the recorder's app id and the same swipe
+    is the shortcut's (claimed, nothing left down, no tap). Without touchd: the app gets the three
+    touches."""
+    def delivered(ts):
+        return len(ts) == 3 and all(t["end"] == "up" for t in ts)
+    if not r.with_touchd:
+        ts, _ = play_swipe_up(r, "focus")
+        return delivered(ts), describe(ts)
+    before, claimed_before = play_swipe_up(r, "focus-unknown")
+    if claimed_before or not delivered(before):
+        return False, f"focus unknown: {describe(before)}" + ("; touchd claimed it" if claimed_before else "")
+    sock = r.comp._socket()
+    log_path = os.path.join(r.args.results, f"follow-focus-{r.kind}.log")
+    touchd_log = os.path.join(r.touchd.results, f"touchd-{r.kind}-{r.touchd.starts}.log")
+    follower = subprocess.Popen([r.args.touchctl, "follow-focus", "--socket", r.touchd.socket,
+                                 "--wayland", os.path.join(r.comp.runtime, sock)],
+                                stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
+    try:
+        reported = wait_for("touchd to take the follower's report", lambda: any(
+            f"focus {RECORDER_APP_ID} " in line for line in open(touchd_log)), 20)
+        if not reported:
+            return False, f"touchd got no focus {RECORDER_APP_ID} (follower: {open(log_path).read().strip()[-300:]})"
+        ts, claimed = play_swipe_up(r, "focus-recorder")
+    finally:
+        follower.terminate()
+        follower.wait()
+    ok, detail = claim_verdict(r, ts, claimed)
+    return ok, f"focus unknown: {describe(before)}; focus {RECORDER_APP_ID}: {detail}"
+
+
 CASES = [
     ("tap-centre", case_tap, None),
     ("edge-swipe-withheld", case_edge_swipe, None),
@@ -958,6 +1021,8 @@ CASES = [
     ("sway-input-calibration", case_sway_input, {"sway"}),
     # Before sigstop, after which pass-through stays off until touchd restarts.
     ("sway-map-to-output", case_map_to_output, {"sway"}),
+    # The focused app through wlr-foreign-toplevel-management (sway; cage and weston 10 lack it).
+    ("sway-focus-follow", case_focus_follow, {"sway"}),
     ("restart-same-spot", case_restart_spot, None),
     ("restart-two-fingers", case_restart_two, None),
     ("sigkill-finger-down", case_sigkill, None),
@@ -1192,6 +1257,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["test", "bench"])
     ap.add_argument("--touchd", required=True)
+    ap.add_argument("--touchctl", required=True)
     ap.add_argument("--recorder", required=True)
     ap.add_argument("--results", required=True)
     ap.add_argument("--compositors", default="cage,sway,weston")

@@ -35,7 +35,7 @@ struct ActionsCommand: ParsableCommand {
     @Flag(help: "Check the file, print its bindings and exit (status 78 when it is bad).")
     var check = false
 
-    @Flag(help: "Follow the focused app (sway's IPC, $SWAYSOCK) for bindings with apps, notApps or fullScreen, and report it to touchd as touchctl follow-focus does.")
+    @Flag(help: "Follow the focused app (sway's IPC, $SWAYSOCK, or a wlroots compositor's foreign-toplevel protocol, $WAYLAND_DISPLAY) for bindings with apps, notApps or fullScreen, and report it to touchd as touchctl follow-focus does.")
     var followFocus = false
 
     static var defaultPath: String {
@@ -84,11 +84,11 @@ struct ActionsCommand: ParsableCommand {
         if followFocus {
             let socket = self.socket
             Task {
-                guard let sway = ProcessInfo.processInfo.environment["SWAYSOCK"], !sway.isEmpty else {
-                    log("--follow-focus: SWAYSOCK is not set (not under sway): the focus stays unknown")
+                guard let source = FocusSource.fromEnvironment(Syscall.environment) else {
+                    log("--follow-focus: neither SWAYSOCK nor WAYLAND_DISPLAY is set (no compositor in this session): the focus stays unknown")
                     return
                 }
-                let status = await FollowFocusCommand.follow(socket: socket, sway: sway, verbose: false) { report in
+                let status = await FollowFocusCommand.follow(socket: socket, source: source, verbose: false) { report in
                     await agent.setFocus(report)
                 }
                 // The follower reported the focus unknown to touchd when it stopped; the agent forgets it too.

@@ -4,17 +4,20 @@ import Glibc
 #endif
 import ArgumentParser
 import Dispatch
+import SystemCalls
 import TouchClient
 import TouchDaemon
 import Wire
 
 /// `touchctl follow-focus`: follows the focused window in the user's session and reports it to
 /// touchd (the `focus` request), for shortcuts, edges and deferred edges per app
-/// (docs/actions.md, "Following the focused app"). sway is read through its IPC (`$SWAYSOCK`).
+/// (docs/actions.md, "Following the focused app"). sway is read through its IPC (`$SWAYSOCK`);
+/// other wlroots compositors (labwc, Hyprland, wayfire, river) through
+/// wlr-foreign-toplevel-management on `$WAYLAND_DISPLAY`.
 struct FollowFocusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow-focus",
-        abstract: "Report the focused app (id, title, full-screen) to touchd, from sway's IPC ($SWAYSOCK).")
+        abstract: "Report the focused app (id, title, full-screen) to touchd, from sway's IPC ($SWAYSOCK) or a wlroots compositor's foreign-toplevel protocol ($WAYLAND_DISPLAY).")
 
     @Option(help: "Socket path.")
     var socket: String = DaemonSettings.defaultSocketPath
@@ -22,25 +25,32 @@ struct FollowFocusCommand: ParsableCommand {
     @Option(help: ArgumentHelp("sway's IPC socket (default: $SWAYSOCK).", valueName: "path"))
     var swaysock: String?
 
+    @Option(help: ArgumentHelp("Follow a Wayland compositor's zwlr_foreign_toplevel_manager_v1 on this display (a name in $XDG_RUNTIME_DIR or a path; default: $WAYLAND_DISPLAY when $SWAYSOCK is not set).", valueName: "display"))
+    var wayland: String?
+
     @Flag(help: "Print each report on standard output.")
     var verbose = false
 
     func validate() throws {
-        if resolvedSwaySocket() == nil { throw ValidationError("give --swaysock (SWAYSOCK is not set: is sway running in this session?)") }
+        if source() == nil {
+            throw ValidationError("give --swaysock or --wayland (neither SWAYSOCK nor WAYLAND_DISPLAY is set: is a compositor running in this session?)")
+        }
     }
 
-    func resolvedSwaySocket() -> String? {
-        if let swaysock { return swaysock }
-        guard let s = getenv("SWAYSOCK").map({ String(cString: $0) }), !s.isEmpty else { return nil }
-        return s
+    /// Where the focus is read: the options, else sway's IPC when `SWAYSOCK` is set (it also
+    /// names X11 windows by class), else the Wayland display's foreign-toplevel protocol.
+    func source() -> FocusSource? {
+        if let wayland { return FocusSource.waylandDisplay(wayland, environment: Syscall.environment) }
+        if let swaysock { return .sway(socket: swaysock) }
+        return FocusSource.fromEnvironment(Syscall.environment)
     }
 
     func run() throws {
-        let socket = self.socket, sway = resolvedSwaySocket()!, verbose = self.verbose
+        let socket = self.socket, source = self.source()!, verbose = self.verbose
         let done = DispatchSemaphore(value: 0)
         let status = StatusBox()
         Task {
-            status.value = await Self.follow(socket: socket, sway: sway, verbose: verbose) { _ in }
+            status.value = await Self.follow(socket: socket, source: source, verbose: verbose) { _ in }
             done.signal()
         }
         done.wait()
@@ -49,21 +59,22 @@ struct FollowFocusCommand: ParsableCommand {
 
     /// What the follower waits for.
     enum Input: Sendable {
-        /// Bytes from sway.
+        /// Bytes from the compositor.
         case bytes([UInt8])
-        /// sway closed its socket (it quit, or the session ends).
-        case swayGone(String)
+        /// The compositor closed its socket (it quit, or the session ends).
+        case compositorGone(String)
         /// touchd came back after a restart: the focus is sent again.
         case reconnected
     }
 
-    /// Follows sway and reports each change to touchd; `changed` hears each report too (the
-    /// action agent's bindings decide by it). Returns the exit status when sway or touchd fails.
-    static func follow(socket: String, sway: String, verbose: Bool,
+    /// Follows the compositor and reports each change to touchd; `changed` hears each report
+    /// too (the action agent's bindings decide by it). Returns the exit status when the
+    /// compositor or touchd fails.
+    static func follow(socket: String, source: FocusSource, verbose: Bool,
                        changed: @escaping @Sendable (FocusReport) async -> Void) async -> Int32 {
-        let fd = Self.connectUnix(sway)
+        let fd = Self.connectUnix(source.socket)
         guard fd >= 0 else {
-            printError("touchctl: cannot connect to sway at \(sway): \(String(cString: strerror(errno)))")
+            printError("touchctl: cannot connect to \(source): \(String(cString: strerror(errno)))")
             return 69
         }
         let client = TouchClient(socketPath: socket, reconnect: ReconnectPolicy())
@@ -75,10 +86,10 @@ struct FollowFocusCommand: ParsableCommand {
             return 69
         }
         defer { Task { await client.close() } }
-        let ask = SwayIPC.message(SwayIPC.subscribe, #"["window","workspace"]"#) + SwayIPC.message(SwayIPC.getTree, "")
-        guard ask.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == ask.count else {
+        var stream = FocusStream(source)
+        guard Self.write(stream.greeting, to: fd) else {
             close(fd)
-            printError("touchctl: cannot write to sway at \(sway)")
+            printError("touchctl: cannot write to \(source)")
             return 69
         }
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
@@ -89,7 +100,7 @@ struct FollowFocusCommand: ParsableCommand {
                 let n = chunk.withUnsafeMutableBytes { read(box.fd, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {
-                    continuation.yield(.swayGone(n == 0 ? "sway closed its socket" : String(cString: strerror(errno))))
+                    continuation.yield(.compositorGone(n == 0 ? "the compositor closed its socket" : String(cString: strerror(errno))))
                     break
                 }
                 continuation.yield(.bytes(Array(chunk[0..<n])))
@@ -105,8 +116,6 @@ struct FollowFocusCommand: ParsableCommand {
             watcher.cancel()
             close(fd)
         }
-        var reader = SwayIPC.Reader()
-        var follower = SwayFocusFollower()
         func send(_ report: FocusReport) async -> Bool {
             await changed(report)
             if verbose { print("focus \(report.appID ?? "unknown")\(report.fullScreen ? " fullscreen" : "") \(report.title ?? "")") }
@@ -122,27 +131,42 @@ struct FollowFocusCommand: ParsableCommand {
         for await input in inputs {
             switch input {
             case .bytes(let bytes):
-                let messages: [(type: UInt32, payload: [UInt8])]
+                let taken: (send: [UInt8], reports: [FocusReport])
                 do {
-                    messages = try reader.take(bytes)
+                    taken = try stream.take(bytes)
                 } catch {
-                    printError("touchctl: \(sway): \(error)")
+                    // touchd must not keep a focus nobody follows any more.
                     _ = await send(.unknown)
-                    return 65
+                    printError("touchctl: \(source): \(error.description); the focus is unknown")
+                    return error.exitStatus
                 }
-                for m in messages {
-                    if let report = follower.take(type: m.type, payload: m.payload) { _ = await send(report) }
+                if !taken.send.isEmpty && !Self.write(taken.send, to: fd) {
+                    _ = await send(.unknown)
+                    printError("touchctl: cannot write to \(source); the focus is unknown")
+                    return 69
                 }
+                for report in taken.reports { _ = await send(report) }
             case .reconnected:
-                if let report = follower.current { _ = await send(report) }
-            case .swayGone(let why):
-                // touchd must not keep a focus nobody follows any more.
+                if let report = stream.current { _ = await send(report) }
+            case .compositorGone(let why):
                 _ = await send(.unknown)
                 printError("touchctl: \(why); the focus is unknown")
                 return 69
             }
         }
         return 0
+    }
+
+    /// Writes all of `bytes` (the socket is blocking; requests are a few dozen bytes).
+    static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var at = 0
+        while at < bytes.count {
+            let n = bytes[at...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            at += n
+        }
+        return true
     }
 
     /// A connected `AF_UNIX` stream socket, or -1 with `errno` set.
@@ -177,4 +201,121 @@ struct FollowFocusCommand: ParsableCommand {
 final class DescriptorBox: Sendable {
     let fd: Int32
     init(_ fd: Int32) { self.fd = fd }
+}
+
+/// Where `touchctl follow-focus` reads the focus from.
+enum FocusSource: Sendable, CustomStringConvertible {
+    /// sway's IPC socket.
+    case sway(socket: String)
+    /// A Wayland display's socket, followed through wlr-foreign-toplevel-management.
+    case foreignToplevel(socket: String)
+
+    /// The socket to connect to.
+    var socket: String {
+        switch self {
+        case .sway(let s), .foreignToplevel(let s): return s
+        }
+    }
+
+    /// For error lines: which compositor interface at which path.
+    var description: String {
+        switch self {
+        case .sway(let s): return "sway at \(s)"
+        case .foreignToplevel(let s): return "the Wayland compositor at \(s) (foreign-toplevel)"
+        }
+    }
+
+    /// `SWAYSOCK` first (sway's IPC also names X11 windows by class), else `WAYLAND_DISPLAY`.
+    static func fromEnvironment(_ environment: (String) -> String?) -> FocusSource? {
+        if let sway = environment("SWAYSOCK"), !sway.isEmpty { return .sway(socket: sway) }
+        guard let display = environment("WAYLAND_DISPLAY"), !display.isEmpty else { return nil }
+        return waylandDisplay(display, environment: environment)
+    }
+
+    /// A display as libwayland finds it: a path as it is, a name in `XDG_RUNTIME_DIR`.
+    static func waylandDisplay(_ display: String, environment: (String) -> String?) -> FocusSource? {
+        if display.hasPrefix("/") { return .foreignToplevel(socket: display) }
+        guard let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return nil }
+        return .foreignToplevel(socket: runtime + "/" + display)
+    }
+}
+
+/// A focus source's protocol: the bytes read in, the requests to write and the reports out.
+struct FocusStream: Sendable {
+    private enum Follower: Sendable {
+        case sway(SwayIPC.Reader, SwayFocusFollower)
+        case foreignToplevel(WaylandWire.Reader, ForeignToplevelFollower)
+    }
+
+    /// Why a source's bytes could not be followed.
+    struct Failure: Error, Sendable {
+        /// What was wrong.
+        var description: String
+        /// The command's exit status: 65 for bytes not in the protocol, 69 for a compositor
+        /// without the interface or one that ended it.
+        var exitStatus: Int32
+    }
+
+    private var follower: Follower
+    /// The report last returned.
+    private var reported: FocusReport?
+    /// What to write first.
+    let greeting: [UInt8]
+
+    /// A stream for `source`.
+    init(_ source: FocusSource) {
+        switch source {
+        case .sway:
+            follower = .sway(SwayIPC.Reader(), SwayFocusFollower())
+            greeting = SwayIPC.message(SwayIPC.subscribe, #"["window","workspace"]"#) + SwayIPC.message(SwayIPC.getTree, "")
+        case .foreignToplevel:
+            follower = .foreignToplevel(WaylandWire.Reader(), ForeignToplevelFollower())
+            greeting = ForeignToplevelFollower.greeting
+        }
+    }
+
+    /// The report last decided.
+    var current: FocusReport? {
+        switch follower {
+        case .sway(_, let f): return f.current
+        case .foreignToplevel(_, let f): return f.current
+        }
+    }
+
+    /// Takes bytes read; returns what to write back and the focus they leave, when it changed.
+    mutating func take(_ bytes: [UInt8]) throws(Failure) -> (send: [UInt8], reports: [FocusReport]) {
+        var send: [UInt8] = [], reports: [FocusReport] = []
+        switch follower {
+        case .sway(var reader, var f):
+            do {
+                for m in try reader.take(bytes) {
+                    if let r = f.take(type: m.type, payload: m.payload) { reports.append(r) }
+                }
+            } catch {
+                throw Failure(description: error.description, exitStatus: 65)
+            }
+            follower = .sway(reader, f)
+        case .foreignToplevel(var reader, var f):
+            do {
+                for m in try reader.take(bytes) {
+                    let taken = try f.take(m)
+                    send += taken.send
+                    if let r = taken.report { reports.append(r) }
+                }
+            } catch let error as WaylandWireError {
+                throw Failure(description: error.description, exitStatus: 65)
+            } catch let error as ForeignToplevelError {
+                if case .malformed = error { throw Failure(description: error.description, exitStatus: 65) }
+                throw Failure(description: error.description, exitStatus: 69)
+            } catch {
+                throw Failure(description: "\(error)", exitStatus: 65)
+            }
+            follower = .foreignToplevel(reader, f)
+        }
+        // Only where a read leaves the focus: a switch between windows arrives as the old
+        // window's deactivation, then the new one's activation, in one write.
+        guard let last = reports.last, last != reported else { return (send, []) }
+        reported = last
+        return (send, [last])
+    }
 }
