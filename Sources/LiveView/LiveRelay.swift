@@ -32,7 +32,7 @@ package struct LiveRelay: Sendable {
         for await event in client.events {
             switch event {
             case .hello(let m): feed.publish(m.json.jsonString, isHello: true)
-            case .touch(let m), .gesture(let m), .system(let m), .device(let m), .drag(let m): feed.publish(m.json.jsonString)
+            case .touch(let m), .gesture(let m), .system(let m), .device(let m), .drag(let m), .motion(let m): feed.publish(m.json.jsonString)
             case .overflow(let lost, _):
                 feed.publish(Self.status(connected: true, "the daemon dropped \(lost) events for this view"))
             case .goodbye(let reason):

@@ -205,6 +205,15 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
             case ("hello", .hello), ("touch", .touch), ("gesture", .gesture), ("system", .system), ("device", .device),
                  ("screens", .screens), ("drag", .drag), ("overflow", .overflow), ("goodbye", .goodbye), ("error", .error):
                 break
+            case ("motion", .motion(let motion)):
+                // Typed, every field as the JSON has it.
+                let typed = try #require(MotionMessage(motion))
+                #expect(Double(typed.microseconds) / 1e6 == json["time"]?.doubleValue)
+                #expect(Double(typed.frameMicroseconds) / 1e6 == json["frame"]?.doubleValue)
+                #expect(Int64(typed.id) == json["id"]?.int64Value && typed.sample.rawValue == json["sample"]?.stringValue)
+                #expect(typed.location.y == json["location"]?["y"]?.doubleValue && typed.force == json["force"]?.doubleValue)
+                #expect(typed.predicted?.location.x == json["predicted"]?["location"]?["x"]?.doubleValue)
+                #expect(typed.predicted.map { Double($0.microseconds) / 1e6 } == json["predicted"]?["time"]?.doubleValue)
             case ("ack", .other), ("debug", .other), ("session", .other), ("drag-session", .other):
                 break  // answers are taken by the client before events; debug, session and drag-session lines are passed on as they are
             default:
@@ -214,7 +223,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
             if case let .goodbye(reason) = event { #expect(reason == json["reason"]?.stringValue) }
             if case let .error(e) = event { #expect(e.code.rawValue == json["code"]?.stringValue && e.message == json["message"]?.stringValue) }
         }
-        #expect(types.isSuperset(of: ["hello", "touch", "gesture", "system", "device", "screens", "drag", "overflow", "goodbye", "error", "ack"]))
+        #expect(types.isSuperset(of: ["hello", "touch", "gesture", "system", "device", "screens", "drag", "overflow", "goodbye", "error", "ack", "motion"]))
     }
 }
 
