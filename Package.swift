@@ -156,14 +156,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchClientTests",
-            dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
+            dependencies: ["TouchClient", "Publisher", "Wire", "JSON", "TouchCore", "TouchMotion"]
         ),
         .testTarget(name: "DrawingStyleTests", dependencies: ["DrawingStyle", "Wire"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "DrawingStyle", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(
             name: "LiveViewTests",
             dependencies: [
-                "LiveView", "DrawingStyle", "Publisher", "TouchClient", "Wire", "JSON",
+                "LiveView", "DrawingStyle", "Publisher", "TouchClient", "Wire", "JSON", "TouchCore", "TouchMotion",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

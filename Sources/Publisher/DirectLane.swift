@@ -318,7 +318,7 @@ struct DirectWriter {
             return LaneHandover(lane: lane, runs: lineRuns, motion: s.frames?.take())
         }
         if s.interval > 0 { return coalesce(batch, lane: lane, state: &s) }
-        if let frames = s.frames, !frames.isEmpty { return writeWithMotion(batch, lane: lane, state: &s) }
+        if s.frames?.isEmpty == false { return writeWithMotion(batch, lane: lane, state: &s) }
         return writeRuns(batch, lane: lane, state: &s)
     }
 
@@ -344,7 +344,7 @@ struct DirectWriter {
 
     /// Appends the client's pending `motion` lines to `scratch` and forgets them.
     private mutating func appendMotion(state s: inout DirectLane.State) {
-        guard s.frames != nil, !s.frames!.isEmpty else { return }
+        guard s.frames?.isEmpty == false else { return }
         scratch.writeBytes(s.frames!.lines.bytes)
         s.frames!.removeLines()
     }
@@ -387,7 +387,7 @@ struct DirectWriter {
         }
         let ends = batch.ends
         // A frame's `motion` lines are never held: they go out with the report that completed them.
-        let motion = s.frames.map { !$0.isEmpty } ?? false
+        let motion = s.frames?.isEmpty == false
         if updatesOnly, !motion, time - s.lastSent < s.interval {
             batch.bytes.withUnsafeBytes { raw in
                 for r in lineRuns {
