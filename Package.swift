@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "Publisher",
             dependencies: [
-                "Wire", "SystemCalls",
+                "Wire", "SystemCalls", "TouchCore", "TouchMotion",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "Publisher", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls", "Quirks", "KeyboardKeys", "PassThroughMachine",
+                "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "Publisher", "TouchMotion", "CSystemd", "LiveInput", "Evdev", "Udev", "YAMLReader", "SystemCalls", "Quirks", "KeyboardKeys", "PassThroughMachine",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "PublisherTests",
             dependencies: [
-                "Publisher", "Wire", "JSON",
+                "Publisher", "Wire", "JSON", "TouchCore", "TouchMotion",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -156,14 +156,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchClientTests",
-            dependencies: ["TouchClient", "Publisher", "Wire", "JSON"]
+            dependencies: ["TouchClient", "Publisher", "Wire", "JSON", "TouchCore", "TouchMotion"]
         ),
         .testTarget(name: "DrawingStyleTests", dependencies: ["DrawingStyle", "Wire"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "DrawingStyle", "Session", "TouchCore", "Gestures", "Trace"]),
         .testTarget(
             name: "LiveViewTests",
             dependencies: [
-                "LiveView", "DrawingStyle", "Publisher", "TouchClient", "Wire", "JSON",
+                "LiveView", "DrawingStyle", "Publisher", "TouchClient", "Wire", "JSON", "TouchCore", "TouchMotion",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -216,7 +216,7 @@ package actor ActionAgent {
                 case .other(let m):
                     // `session`: the seat's session changed (semantics §13).
                     await handle(m.json)
-                case .touch, .screens, .drag, .overflow, .goodbye:
+                case .touch, .screens, .drag, .motion, .overflow, .goodbye:
                     break
                 }
             }

@@ -19,11 +19,19 @@ package struct LiveRelay: Sendable {
 
     /// The streams the view shows.
     package static let streams: [EventStream] = [.touch, .gesture, .system]
+    /// The frames the view asks touchd for (60 Hz) and how far ahead it shows predictions.
+    package static let framePeriodMilliseconds = 16.667
+    package static let predictionHorizonMilliseconds = 16.0
 
     /// Connects and subscribes; throws when the daemon is not there.
     package func connectAndSubscribe() async throws {
         try await client.connect()
         try await client.subscribe(Self.streams)
+        // touchd's resampled and predicted positions beside the reports, at
+        // frames of its own (the page's are the browser's, on another clock):
+        // a touchd without `frames` answers `unknown-op`, and the view goes on without them.
+        try? await client.frames(periodMilliseconds: Self.framePeriodMilliseconds, time: 0,
+                                 predictionHorizonMilliseconds: Self.predictionHorizonMilliseconds)
         feed.publish(Self.status(connected: true, "connected to \(client.socketPath)"))
     }
 
@@ -32,7 +40,7 @@ package struct LiveRelay: Sendable {
         for await event in client.events {
             switch event {
             case .hello(let m): feed.publish(m.json.jsonString, isHello: true)
-            case .touch(let m), .gesture(let m), .system(let m), .device(let m), .drag(let m): feed.publish(m.json.jsonString)
+            case .touch(let m), .gesture(let m), .system(let m), .device(let m), .drag(let m), .motion(let m): feed.publish(m.json.jsonString)
             case .overflow(let lost, _):
                 feed.publish(Self.status(connected: true, "the daemon dropped \(lost) events for this view"))
             case .goodbye(let reason):

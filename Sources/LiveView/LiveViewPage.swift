@@ -27,18 +27,18 @@ package enum LiveViewPage {
         <h1>touchd live view <button id="clear" type="button">clear</button></h1>
         <div id="status" class="disconnected">connecting…</div>
         <svg id="view" class="touchd-live" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 960 540" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
-        <g id="screens"></g><g id="tracks"></g><g id="trails"></g><g id="gestures"></g><g id="sessions"></g>
+        <g id="screens"></g><g id="tracks"></g><g id="motion"></g><g id="trails"></g><g id="gestures"></g><g id="sessions"></g>
         </svg>
-        <div id="legend">● began  ■ ended  ✕ cancelled  ○ stylus in proximity  □ out of proximity  — direct  ··· indirect  — stylus (width = pressure)  - - hover  ◆ gesture  ▭ drag session (items → target: proposal)</div>
+        <div id="legend">● began  ■ ended  ✕ cancelled  ○ stylus in proximity  □ out of proximity  — direct  ··· indirect  — stylus (width = pressure)  - - hover  ◆ gesture  ▭ drag session (items → target: proposal)  ∘ resampled at a 60 Hz frame, → predicted</div>
         <script>
         "use strict";
         const STYLE = \#(RenderStyle.javaScriptConstants);
-        const W = 960, GAP = 20, MAX_TRACKS = 60, MAX_GESTURES = 80, LINE = 14;
+        const W = 960, GAP = 20, MAX_TRACKS = 60, MAX_GESTURES = 80, MAX_MOTION = 600, LINE = 14;
         const NS = "http://www.w3.org/2000/svg";
         const svg = document.getElementById("view");
         const layers = { screens: document.getElementById("screens"), tracks: document.getElementById("tracks"),
                          trails: document.getElementById("trails"), gestures: document.getElementById("gestures"),
-                         sessions: document.getElementById("sessions") };
+                         sessions: document.getElementById("sessions"), motion: document.getElementById("motion") };
         let screens = [{ id: 0, name: "default", width: 1920, height: 1080 }];
         let scale = 0.5, origins = {}, height = 540;
         const open = new Map(), trails = new Map(), sessions = new Map();
@@ -83,7 +83,7 @@ package enum LiveViewPage {
         function prune(layer, max) { while (layer.childElementCount > max) layer.firstElementChild.remove(); }
         function clearAll() {
           layers.tracks.replaceChildren(); layers.trails.replaceChildren(); layers.gestures.replaceChildren();
-          layers.sessions.replaceChildren();
+          layers.sessions.replaceChildren(); layers.motion.replaceChildren();
           open.clear(); trails.clear(); sessions.clear(); placed = [];
         }
 
@@ -133,6 +133,21 @@ package enum LiveViewPage {
             end = "proximity-out";
           }
           if (end) { t.g.setAttribute("data-end", end); open.delete(m.id); }
+        }
+
+        // touchd's position of a touch at a frame (`motion`): a small ring at the
+        // resampled position, and a thin arrow to the predicted one when there is one.
+        function onMotion(m) {
+          const [x, y] = pt(m), c = color(m.id);
+          const g = el("g", { class: "motion", "data-touch": m.id, "data-sample": m.sample }, layers.motion);
+          el("circle", { class: "resampled", cx: x, cy: y, r: 2, fill: "none", stroke: c, "stroke-width": 0.75 }, g);
+          if (m.predicted) {
+            const [px, py] = pt({ screen: m.screen, location: m.predicted.location });
+            el("path", { class: "predicted", d: "M" + x + " " + y + " L" + px + " " + py, stroke: c, "stroke-width": 0.75,
+                         "stroke-dasharray": "2 1.5", fill: "none" }, g);
+            el("circle", { class: "predicted", cx: px, cy: py, r: 1.25, fill: c }, g);
+          }
+          prune(layers.motion, MAX_MOTION);
         }
 
         function labelText(m) {
@@ -254,6 +269,7 @@ package enum LiveViewPage {
               if (Array.isArray(m.screens) && m.screens.length) { screens = m.screens; layout(); }
               break;
             case "touch": onTouch(m); break;
+            case "motion": onMotion(m); break;
             case "gesture": onGesture(m); break;
             case "system": onSystem(m); break;
             case "drag-session": onDragSession(m); break;

@@ -255,6 +255,14 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
             // The lane closes: what it holds goes out before the answer.
             lane?.setCoalescing(interval: milliseconds / 1000)
             acknowledge(id)
+        case let .frames(request):
+            // The frames are served where this client's lines are routed: its lane.
+            guard let lane else {
+                respond(RequestError(.internalError, "frames: this connection cannot be served frames (no descriptor for its lane)", id: id))
+                return
+            }
+            lane.setFrames(request.isOff ? nil : LaneFrames(request))
+            acknowledge(id)
         case let .register(surface):
             let checks = surfaceChecks(surface)
             callDelegate(id: id) { delegate, client throws(RequestError) in
@@ -378,10 +386,22 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
 
     /// Delivers the runs of lines `runs` of a batch the publishing thread
     /// handed over for this client.
-    func deliver(_ all: ByteBuffer, runs: [Range<Int>], ends: [Int], batch: [EventAttributes], now: Double) {
+    func deliver(
+        _ all: ByteBuffer, runs: [Range<Int>], ends: [Int], batch: [EventAttributes], now: Double,
+        motion: (lines: ByteBuffer, ends: [Int])? = nil
+    ) {
         guard machine.acceptsEvents else { return }
         claimLane()
         for run in runs { deliver(all, lines: run, ends: ends, batch: batch, now: now) }
+        guard let motion, !motion.ends.isEmpty else { return }
+        // The `motion` lines after the reports that completed them, stamped
+        // with the batch's last time (for `overflow`).
+        let time = batch.last?.time ?? 0
+        let stamps = [EventAttributes](
+            repeating: EventAttributes(stream: .touch, kind: .none, recognizer: .none, device: nil, touchType: .none, surface: .none,
+                                       owner: nil, time: time, touchID: nil, isUpdate: false),
+            count: motion.ends.count)
+        deliver(motion.lines, lines: 0..<motion.ends.count, ends: motion.ends, batch: stamps, now: now)
     }
 
     /// Stops the publishing thread's direct writes before this loop writes,

@@ -183,7 +183,7 @@ final class ClientHub: @unchecked Sendable {
             // Whatever happens to the session, the lane's count goes down.
             defer { handover.lane.handOverDone() }
             guard let s = sessions.first(where: { $0.lane === handover.lane }) else { continue }
-            s.deliver(all, runs: handover.runs, ends: ends, batch: batch, now: now)
+            s.deliver(all, runs: handover.runs, ends: ends, batch: batch, now: now, motion: handover.motion)
             touched.append(s)
         }
         if hasSessionsWithoutLane {

@@ -75,6 +75,8 @@ final class DirectLane: Sendable {
         var lastSent = -Double.infinity
         /// Updates held back until the interval has passed.
         var held = HeldLines()
+        /// The client's `motion` lines (`frames`); nil: it asked for none.
+        var frames: LaneFrames?
 
         /// When held lines go out even if no frame comes to carry them: a
         /// quarter of the interval after they were due (infinity: none held,
@@ -132,6 +134,19 @@ final class DirectLane: Sendable {
             s.interval = interval
             s.open = false
         }
+    }
+
+    /// Serves the client's touches at its frames (`frames`; nil: not any
+    /// more). Direct writes stop until the event loop has written the answer,
+    /// so that no `motion` line of the new frames comes before it.
+    func setFrames(_ frames: LaneFrames?) {
+        var replaced = frames
+        state.withLock { s in
+            swap(&s.frames, &replaced)
+            s.open = false
+        }
+        // The old server is released here, outside the lock.
+        _ = replaced
     }
 
     /// Allows direct writes again if nothing is on its way through the
@@ -192,6 +207,9 @@ struct LaneHandover {
     /// consecutive lines (after a cut, those the socket took none of; may be
     /// empty: the tail alone).
     var runs: [Range<Int>]
+    /// The client's `motion` lines the batch completed (`frames`), to
+    /// deliver after the runs, and the end offset of each.
+    var motion: (lines: ByteBuffer, ends: [Int])? = nil
 }
 
 /// The publishing thread's side: each batch, encoded once by the engine's
@@ -239,6 +257,8 @@ struct DirectWriter {
                 // The session has ended: nothing more for it.
                 guard s.fd >= 0 else { return nil }
                 Self.appendRuns(of: batch, for: s.rule, to: &planned)
+                // The client's frames are fed what routing gives it, and only that.
+                if s.frames != nil, planned.count > first { s.frames!.serve(batch, runs: planned[first...]) }
                 // Lanes written below report their deadline there.
                 if planned.count == first { earliestHeld = min(earliestHeld, s.heldDeadline) }
                 return s.generation
@@ -295,10 +315,38 @@ struct DirectWriter {
         }
         guard s.open else {
             s.handedOver += 1
-            return LaneHandover(lane: lane, runs: lineRuns)
+            return LaneHandover(lane: lane, runs: lineRuns, motion: s.frames?.take())
         }
         if s.interval > 0 { return coalesce(batch, lane: lane, state: &s) }
+        if s.frames?.isEmpty == false { return writeWithMotion(batch, lane: lane, state: &s) }
         return writeRuns(batch, lane: lane, state: &s)
+    }
+
+    /// Writes the lines of `lineRuns` and then the client's `motion` lines
+    /// the batch completed, in one `send` (put together in `scratch`).
+    private mutating func writeWithMotion(_ batch: EventBatch, lane: DirectLane, state s: inout DirectLane.State) -> LaneHandover? {
+        scratch.clear()
+        appendRuns(batch)
+        appendMotion(state: &s)
+        return sendScratch(lane: lane, state: &s)
+    }
+
+    /// Appends the lines of `lineRuns` to `scratch`.
+    private mutating func appendRuns(_ batch: EventBatch) {
+        let ends = batch.ends
+        batch.bytes.withUnsafeBytes { raw in
+            for r in lineRuns {
+                let from = r.lowerBound == 0 ? 0 : ends[r.lowerBound - 1]
+                scratch.writeBytes(UnsafeRawBufferPointer(rebasing: raw[from..<ends[r.upperBound - 1]]))
+            }
+        }
+    }
+
+    /// Appends the client's pending `motion` lines to `scratch` and forgets them.
+    private mutating func appendMotion(state s: inout DirectLane.State) {
+        guard s.frames?.isEmpty == false else { return }
+        scratch.writeBytes(s.frames!.lines.bytes)
+        s.frames!.removeLines()
     }
 
     /// Writes the lines of `lineRuns` to an open lane: nil when the socket
@@ -338,7 +386,9 @@ struct DirectWriter {
             }
         }
         let ends = batch.ends
-        if updatesOnly, time - s.lastSent < s.interval {
+        // A frame's `motion` lines are never held: they go out with the report that completed them.
+        let motion = s.frames?.isEmpty == false
+        if updatesOnly, !motion, time - s.lastSent < s.interval {
             batch.bytes.withUnsafeBytes { raw in
                 for r in lineRuns {
                     for i in r {
@@ -350,16 +400,14 @@ struct DirectWriter {
             return nil
         }
         s.lastSent = max(s.lastSent, time)
-        guard !s.held.isEmpty else { return writeRuns(batch, lane: lane, state: &s) }
+        guard !s.held.isEmpty else {
+            return motion ? writeWithMotion(batch, lane: lane, state: &s) : writeRuns(batch, lane: lane, state: &s)
+        }
         scratch.clear()
         s.held.write(to: &scratch, supersededBy: batch.attributes, names: batch.names, runs: lineRuns)
         s.held.removeAll()
-        batch.bytes.withUnsafeBytes { raw in
-            for r in lineRuns {
-                let from = r.lowerBound == 0 ? 0 : ends[r.lowerBound - 1]
-                scratch.writeBytes(UnsafeRawBufferPointer(rebasing: raw[from..<ends[r.upperBound - 1]]))
-            }
-        }
+        appendRuns(batch)
+        appendMotion(state: &s)
         return sendScratch(lane: lane, state: &s)
     }
 

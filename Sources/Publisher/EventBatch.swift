@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import TouchMotion
 import Wire
 
 /// A frame's events, encoded back to back into one buffer: what the engine's
@@ -50,12 +51,12 @@ package struct EventBatch: Sendable {
         stream: EventStream, kind: String? = nil, recognizer: String? = nil, device: UInt32? = nil,
         touchType: String? = nil, surface: String? = nil, owner: ClientID? = nil, time: Double,
         touchID: UInt32? = nil, isUpdate: Bool = false, toEveryone: Bool = false, observersOnly: Bool = false,
-        encode: (inout JSONWriter) -> Void
+        motion: ServedReport? = nil, encode: (inout JSONWriter) -> Void
     ) {
         attributes.append(EventAttributes(
             stream: stream, kind: name(kind), recognizer: name(recognizer), device: device,
             touchType: name(touchType), surface: name(surface), owner: owner, time: time,
-            touchID: touchID, isUpdate: isUpdate, toEveryone: toEveryone, observersOnly: observersOnly))
+            touchID: touchID, isUpdate: isUpdate, toEveryone: toEveryone, observersOnly: observersOnly, motion: motion))
         encode(&writer)
         writer.newline()
         ends.append(writer.count)
@@ -66,7 +67,7 @@ package struct EventBatch: Sendable {
         append(stream: event.stream, kind: event.kind, recognizer: event.recognizer, device: event.device,
                touchType: event.touchType, surface: event.surface, owner: event.owner, time: event.time,
                touchID: event.touchID, isUpdate: event.isUpdate, toEveryone: event.toEveryone, observersOnly: event.observersOnly,
-               encode: encode)
+               motion: event.motion, encode: encode)
     }
 
     /// Adds an event with the line it carries.
@@ -111,7 +112,7 @@ package struct EventBatch: Sendable {
         return PublishedEvent(
             stream: a.stream, kind: name(a.kind), recognizer: name(a.recognizer), device: a.device,
             touchType: name(a.touchType), surface: name(a.surface), owner: a.owner, time: a.time,
-            touchID: a.touchID, isUpdate: a.isUpdate, line: [])
+            touchID: a.touchID, isUpdate: a.isUpdate, motion: a.motion, line: [])
     }
 
     /// The events, without their lines (copies: for tests and inspection).

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import TouchMotion
 import Wire
 
 /// One pre-encoded event with the attributes routing needs, as a value of
@@ -37,6 +38,9 @@ package struct PublishedEvent: Sendable {
     /// that subscribe to its stream, never to a party of what it describes
     /// (a drag session's decisions, which name every party's surfaces).
     package var observersOnly: Bool = false
+    /// A touch report's values, for clients served at their frames (`frames`,
+    /// docs/protocol.md): nil for every other event.
+    package var motion: ServedReport? = nil
     /// The encoded JSON object, without a newline; empty for the events of an
     /// ``EventBatch``, whose lines are in the batch's buffer.
     package var line: [UInt8]
@@ -45,7 +49,7 @@ package struct PublishedEvent: Sendable {
     package init(
         stream: EventStream, kind: String? = nil, recognizer: String? = nil, device: UInt32? = nil,
         touchType: String? = nil, surface: String? = nil, owner: ClientID? = nil, time: Double,
-        touchID: UInt32? = nil, isUpdate: Bool = false, line: [UInt8]
+        touchID: UInt32? = nil, isUpdate: Bool = false, motion: ServedReport? = nil, line: [UInt8]
     ) {
         self.stream = stream
         self.kind = kind
@@ -57,6 +61,7 @@ package struct PublishedEvent: Sendable {
         self.time = time
         self.touchID = touchID
         self.isUpdate = isUpdate
+        self.motion = motion
         self.line = line
     }
 }
@@ -105,6 +110,8 @@ package struct EventAttributes: Sendable, BitwiseCopyable {
     package var toEveryone: Bool = false
     /// Whether only observers get it (see ``PublishedEvent/observersOnly``).
     package var observersOnly: Bool = false
+    /// A touch report's values (see ``PublishedEvent/motion``).
+    package var motion: ServedReport? = nil
 }
 
 extension SubscriptionFilter {

@@ -78,6 +78,10 @@ public enum TouchEvent: Sendable {
     /// `items-requested`, `add-requested`, `entered`, `moved`, `exited`,
     /// `perform` or `ended` (docs/protocol.md, "Drag sessions").
     case drag(ServerMessage)
+    /// One touch's position for one of the display frames the client stated
+    /// with ``TouchClient/frames(periodMilliseconds:time:predictionHorizonMilliseconds:)``
+    /// (docs/protocol.md, "frames"); read it with ``MotionMessage/init(_:)``.
+    case motion(ServerMessage)
     /// A message type this library does not know (newer servers may send more).
     case other(ServerMessage)
     /// The connection was lost; pending requests failed. Reconnection follows if enabled.
@@ -97,6 +101,7 @@ extension TouchEvent {
         case "device": self = .device(m)
         case "screens": self = .screens(m)
         case "drag": self = .drag(m)
+        case "motion": self = .motion(m)
         case "overflow":
             self = .overflow(lost: Int(m["lost"]?.int64Value ?? 0), time: m.time ?? 0)
         case "goodbye": self = .goodbye(reason: m["reason"]?.stringValue ?? "")
@@ -118,4 +123,30 @@ extension RequestError {
         }
         self.init(ErrorCode(rawValue: m["code"]?.stringValue ?? "internal"), m["message"]?.stringValue ?? "", id: id)
     }
+}
+
+extension MotionMessage {
+    /// Reads a `motion` line; nil when it is not one or a required field is
+    /// missing or unknown to this library.
+    public init?(_ m: ServerMessage) {
+        guard m.type == "motion", let time = m.time, let frame = m["frame"]?.doubleValue,
+              let device = m.device, let id = m["id"]?.int64Value.flatMap({ UInt32(exactly: $0) }),
+              let type = m.touchType.flatMap(WireTouchType.init(rawValue:)),
+              let tool = m["tool"]?.stringValue.flatMap(WireTool.init(rawValue:)),
+              let screen = m["screen"]?.int64Value, let location = m.location,
+              let sample = m["sample"]?.stringValue.flatMap(WireResampledKind.init(rawValue:))
+        else { return nil }
+        var predicted: WirePrediction?
+        if let p = m["predicted"], let t = p["time"]?.doubleValue,
+           let x = p["location"]?["x"]?.doubleValue, let y = p["location"]?["y"]?.doubleValue {
+            predicted = WirePrediction(microseconds: Self.microseconds(t), location: WirePoint(x: x, y: y))
+        }
+        self.init(
+            microseconds: Self.microseconds(time), frameMicroseconds: Self.microseconds(frame), device: device, id: id,
+            touchType: type, tool: tool, screen: Int(screen), location: WirePoint(x: location.x, y: location.y), sample: sample,
+            force: m["force"]?.doubleValue, altitude: m["altitude"]?.doubleValue, azimuth: m["azimuth"]?.doubleValue,
+            predicted: predicted)
+    }
+
+    private static func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1_000_000).rounded()) }
 }

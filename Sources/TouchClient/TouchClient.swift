@@ -62,6 +62,7 @@ public actor TouchClient {
     /// The drag roles said of surfaces, in the order first said (restored after the surfaces).
     private var dragRoles: [(surface: String, roles: WireDragRoles)] = []
     private var coalescing = 0.0
+    private var framing = FramesRequest.off
     private var runner: Task<Void, Never>?
     private var closed = false
     // Callers of connect() waiting until the connection is being served (its writer is set).
@@ -152,6 +153,23 @@ public actor TouchClient {
     public func coalesce(milliseconds: Double) async throws {
         try await send(.coalesce(intervalMilliseconds: milliseconds))
         coalescing = milliseconds
+    }
+
+    /// States the display's frames: a frame every `periodMilliseconds` (1 to
+    /// 1000), one of them presented at `time` (seconds, on the clock of the
+    /// events' `time`). The server then sends a ``TouchEvent/motion(_:)``
+    /// line per touch this client receives and per frame: the touch's
+    /// position at the frame's time less 5 ms, interpolated between its
+    /// reports, and a predicted position `predictionHorizonMilliseconds`
+    /// past its newest report when given (cut to the touch's kind's
+    /// recommended horizon). `periodMilliseconds` 0 stops them. The touch
+    /// lines still come as before. Kept and restored after a reconnection
+    /// (docs/protocol.md, "frames").
+    public func frames(periodMilliseconds: Double, time: Double, predictionHorizonMilliseconds: Double? = nil) async throws {
+        let request = FramesRequest(periodMilliseconds: periodMilliseconds, time: time,
+                                    predictionHorizonMilliseconds: predictionHorizonMilliseconds)
+        try await send(.frames(request))
+        framing = request
     }
 
     /// Says what one of this client's surfaces does in drag sessions
@@ -260,8 +278,10 @@ public actor TouchClient {
         let surfs = surfaces
         let roles = dragRoles
         let interval = coalescing
+        let framing = self.framing
         do {
             if interval > 0 { try await send(.coalesce(intervalMilliseconds: interval)) }
+            if !framing.isOff { try await send(.frames(framing)) }
             for s in subs { try await send(.subscribe(s)) }
             for s in surfs { try await send(.register(s)) }
             for r in roles { try await send(.drag(.roles(surface: r.surface, r.roles))) }

@@ -4,7 +4,7 @@
 ///
 /// TouchCore and Gestures never read a clock: every time they see comes from
 /// an event, so replay is exact.
-@usableFromInline package struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+@usableFromInline package struct Timestamp: Hashable, Comparable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// Microseconds since the clock's origin.
     @usableFromInline package var microseconds: Int64
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// The kind of contact, as in UIKit's `UITouch.TouchType`.
-@usableFromInline package enum TouchType: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum TouchType: String, Hashable, Sendable, BitwiseCopyable, CaseIterable, Codable {
     /// A finger on a touchscreen: the point touched is the point on screen.
     case direct
     /// A finger on a touchpad: movement is relative to the screen.
@@ -10,7 +10,7 @@
 }
 
 /// The tool that made a touch.
-@usableFromInline package enum Tool: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum Tool: String, Hashable, Sendable, BitwiseCopyable, CaseIterable, Codable {
     /// A finger.
     case finger
     /// A palm (the device said `MT_TOOL_PALM`): such touches are cancelled.
@@ -32,7 +32,7 @@
 }
 
 /// Where a touch is in its life.
-@usableFromInline package enum TouchPhase: String, Hashable, Sendable, CaseIterable, Codable {
+@usableFromInline package enum TouchPhase: String, Hashable, Sendable, BitwiseCopyable, CaseIterable, Codable {
     /// The contact started.
     case began
     /// The contact moved (or changed pressure, size, tilt or buttons).
@@ -62,7 +62,7 @@
 }
 
 /// A 2-D point or vector.
-@usableFromInline package struct Point: Hashable, Sendable, CustomStringConvertible {
+@usableFromInline package struct Point: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// Horizontal coordinate.
     @usableFromInline package var x: Double
     /// Vertical coordinate (grows downwards on screen).

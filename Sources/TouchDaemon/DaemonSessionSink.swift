@@ -5,6 +5,7 @@ import Logging
 import Publisher
 import Session
 import TouchCore
+import TouchMotion
 import Wire
 
 /// The daemon's ``SessionSink``: encodes what the session produces into one
@@ -45,7 +46,8 @@ struct DaemonSessionSink: SessionSink {
             }
             if touchesWanted, contactOwners[t.id] == nil {
                 batch.append(stream: .touch, device: t.device.rawValue, touchType: t.type.rawValue,
-                             time: t.time.seconds, touchID: t.id.rawValue, isUpdate: Self.isUpdate(t)) { MessageEncoder.touch(t, into: &$0) }
+                             time: t.time.seconds, touchID: t.id.rawValue, isUpdate: Self.isUpdate(t),
+                             motion: Self.report(t)) { MessageEncoder.touch(t, into: &$0) }
             }
             if t.phase == .ended || t.phase == .cancelled { contactOwners[t.id] = nil }
         }
@@ -76,7 +78,8 @@ struct DaemonSessionSink: SessionSink {
                 r.surface = SurfaceID(local)
                 batch.append(
                     stream: .touch, device: r.touch.device.rawValue, touchType: r.touch.type.rawValue, surface: local,
-                    owner: client, time: r.time.seconds, touchID: r.touch.id.rawValue, isUpdate: Self.isUpdate(r.touch)
+                    owner: client, time: r.time.seconds, touchID: r.touch.id.rawValue, isUpdate: Self.isUpdate(r.touch),
+                    motion: Self.report(r.touch)
                 ) { MessageEncoder.rawTouch(r, into: &$0) }
             case .system(let e):
                 switch e.kind {
@@ -168,5 +171,12 @@ struct DaemonSessionSink: SessionSink {
     /// beginning and end, and the last hover of a proximity span, are not.
     static func isUpdate(_ t: Touch) -> Bool {
         t.phase == .moved || (t.phase == .hover && t.inProximity)
+    }
+
+    /// A touch's values for clients served at their frames (`frames`): kept
+    /// beside its line so that the publisher resamples without parsing it.
+    /// Hovers are not served (no contact to draw).
+    static func report(_ t: Touch) -> ServedReport? {
+        t.phase == .hover ? nil : ServedReport(t)
     }
 }

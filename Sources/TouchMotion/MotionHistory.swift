@@ -3,7 +3,7 @@ import TouchCore
 
 /// One real report of a contact, as resampling and prediction see it: a time,
 /// a position and the stylus axes that are resampled with it.
-package struct MotionSample: Hashable, Sendable {
+package struct MotionSample: Hashable, Sendable, BitwiseCopyable {
     /// The kernel time of the report.
     package var time: Timestamp
     /// The position, in whatever unit the caller works in (pixels or millimetres).

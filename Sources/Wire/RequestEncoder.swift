@@ -42,6 +42,8 @@ extension RequestEnvelope {
             Self.writeFocus(report, into: &w)
         case let .drag(d):
             d.write(into: &w)
+        case let .frames(f):
+            Self.writeFrames(f, into: &w)
         }
         w.endObject()
     }
@@ -65,7 +67,7 @@ extension RequestEnvelope {
         w.endArray()
     }
 
-    private static func writeNumber(_ v: Double, into w: inout JSONWriter) {
+    static func writeNumber(_ v: Double, into w: inout JSONWriter) {
         JSONValue.double(v).write(into: &w)
     }
 

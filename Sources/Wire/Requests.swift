@@ -179,6 +179,9 @@ public enum Request: Hashable, Sendable {
     case focus(FocusReport)
     /// A drag session request (`drag-surface`, `drag-items`, `drop-proposal`; semantics §12).
     case drag(DragRequest)
+    /// States the client's display frames and asks for a `motion` line per
+    /// touch and frame (docs/protocol.md, "frames"); ``FramesRequest/off`` stops them.
+    case frames(FramesRequest)
 
     /// The `op` string.
     public var op: String {
@@ -193,6 +196,7 @@ public enum Request: Hashable, Sendable {
         case .screens: return "screens"
         case .focus: return "focus"
         case .drag(let d): return d.op
+        case .frames: return "frames"
         }
     }
 }

@@ -78,7 +78,8 @@ struct MonitorCommand: ParsableCommand {
         var printed = 0
         for await event in client.events {
             switch event {
-            case .hello(let m), .touch(let m), .gesture(let m), .system(let m), .device(let m), .screens(let m), .drag(let m), .other(let m):
+            case .hello(let m), .touch(let m), .gesture(let m), .system(let m), .device(let m), .screens(let m), .drag(let m), .motion(let m),
+                 .other(let m):
                 out.line(json ? m.json.jsonString : MonitorText.describe(m))
             case .overflow(let lost, let time):
                 out.line(json ? "{\"type\":\"overflow\",\"lost\":\(lost),\"time\":\(time)}" : "overflow: \(lost) events lost")

@@ -7,6 +7,8 @@ import JSON
 import Synchronization
 import Testing
 import TouchClient
+import TouchCore
+import TouchMotion
 import Wire
 
 @testable import LiveView
@@ -25,6 +27,12 @@ private func temporaryDirectory() -> String {
 }
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct LiveRelayTests {
+    /// A finger report of touch 3 at `seconds`, at x = `x` pixels.
+    static func report(_ phase: TouchPhase, _ seconds: Double, x: Double) -> ServedReport {
+        ServedReport(device: 0, id: 3, phase: phase, type: .direct, tool: .finger, screen: 0,
+                     sample: MotionSample(time: Timestamp(microseconds: Int64((seconds * 1e6).rounded())), location: Point(x: x, y: 0)))
+    }
+
     @Test func relaysTheDaemonsStreamIntoTheFeed() async throws {
         let dir = temporaryDirectory()
         defer { unlink(dir + "/s.sock"); rmdir(dir) }
@@ -40,7 +48,14 @@ private func temporaryDirectory() -> String {
         var turned = PublishedEvent(stream: .device, time: 3.5, line: Array(#"{"type":"screens","time":3.5,"screens":[{"id":0,"name":"panel","width":480,"height":800,"rotation":90}]}"#.utf8))
         turned.toEveryone = true
         publisher.publish([
-            PublishedEvent(stream: .touch, touchType: "direct", time: 1, line: Array(#"{"type":"touch","time":1,"id":3,"phase":"began"}"#.utf8)),
+            PublishedEvent(stream: .touch, touchType: "direct", time: 1, touchID: 3, motion: Self.report(.began, 1, x: 100),
+                           line: Array(#"{"type":"touch","time":1,"id":3,"phase":"began"}"#.utf8)),
+            // Completes the 60 Hz frame at 1.016687 s (taken at 1.011687 s): touchd's `motion` line for the view.
+            PublishedEvent(stream: .touch, touchType: "direct", time: 1.02, touchID: 3, isUpdate: true, motion: Self.report(.moved, 1.02, x: 120),
+                           line: Array(#"{"type":"touch","time":1.02,"id":3,"phase":"moved"}"#.utf8)),
+        ])
+        // Its `motion` line comes after the batch's lines, before the next batch's.
+        publisher.publish([
             PublishedEvent(stream: .gesture, kind: "tap", time: 2, line: Array(#"{"type":"gesture","time":2,"recognizer":"tap","state":"recognized"}"#.utf8)),
             // Not subscribed: the relay asks for touch, gesture and system only.
             PublishedEvent(stream: .debug, time: 3, line: Array(#"{"type":"debug","time":3}"#.utf8)),
@@ -58,7 +73,9 @@ private func temporaryDirectory() -> String {
         await pump.value
         await publisher.shutdown()
         let types = seen.compactMap { try? JSONParser.parse(Array($0.utf8))["type"]?.stringValue }
-        #expect(types == ["status", "hello", "touch", "gesture", "screens", "drag-session", "system"])
+        #expect(types == ["status", "hello", "touch", "touch", "motion", "gesture", "screens", "drag-session", "system"])
+        let motion = try #require(seen.first { $0.contains(#""type":"motion""#) })
+        #expect(motion.contains(#""frame":1.016687"#) && motion.contains(#""predicted""#))
         #expect(seen.contains { $0.contains(#""name":"panel""#) })
         #expect(!seen.contains { $0.contains("debug") })
     }

@@ -6,6 +6,8 @@ import Glibc
 import JSON
 import Synchronization
 import Testing
+import TouchCore
+import TouchMotion
 import Wire
 
 @testable import TouchClient
@@ -134,6 +136,45 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
         await second.shutdown()
     }
 
+    @Test func framesComeBackAfterAReconnectAndTheirLinesAreTyped() async throws {
+        let dir = temporaryDirectory()
+        let path = dir + "/s.sock"
+        defer { unlink(path); rmdir(dir) }
+        let first = try await Publisher.listen(socketPath: path, delegate: SurfaceLog(), hello: { hello })
+        let client = TouchClient(socketPath: path, reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), maxDelay: .milliseconds(50)))
+        try await client.connect()
+        var events = client.events.makeAsyncIterator()
+        guard case .hello? = await events.next() else { Issue.record("no hello"); return }
+        try await client.subscribe([.touch])
+        try await client.frames(periodMilliseconds: 10, time: 0, predictionHorizonMilliseconds: 8)
+        await first.shutdown(reason: .restart)
+        guard case .goodbye? = await events.next(), case .disconnected? = await events.next() else { Issue.record("no goodbye"); return }
+        let second = try await Publisher.listen(socketPath: path, delegate: SurfaceLog(), hello: { hello })
+        guard case .hello? = await events.next(), case .reconnected? = await events.next() else { Issue.record("no reconnection"); return }
+        // A finger at x = 1 px/ms from 1 s: the report at 1.009 s completes the frame at 1.010 s (taken at 1.005 s).
+        for (phase, ms) in [(TouchPhase.began, 1.0), (.moved, 9.0)] {
+            let time = Timestamp(microseconds: 1_000_000).adding(milliseconds: ms)
+            let report = ServedReport(device: 0, id: 4, phase: phase, type: .direct, tool: .finger, screen: 0,
+                                      sample: MotionSample(time: time, location: Point(x: ms, y: 2)))
+            second.publish([PublishedEvent(stream: .touch, device: 0, touchType: "direct", time: time.seconds, touchID: 4,
+                                           isUpdate: phase == .moved, motion: report,
+                                           line: line(#"{"type":"touch","time":\#(time.seconds),"id":4,"phase":"\#(phase.rawValue)"}"#))])
+        }
+        var motion: MotionMessage?
+        while motion == nil {
+            guard let event = await events.next() else { Issue.record("no motion line"); return }
+            if case let .motion(m) = event { motion = MotionMessage(m) }
+        }
+        let m = try #require(motion)
+        #expect(m.frameMicroseconds == 1_010_000 && m.microseconds == 1_005_000)
+        #expect(m.id == 4 && m.touchType == .direct && m.tool == .finger && m.sample == .interpolated)
+        #expect(m.location == WirePoint(x: 5, y: 2))
+        // The line through the two reports, 8 ms past the newest.
+        #expect(m.predicted == WirePrediction(microseconds: 1_017_000, location: WirePoint(x: 17, y: 2)))
+        await client.close()
+        await second.shutdown()
+    }
+
     @Test func failsToConnectWithoutAServer() async {
         let client = TouchClient(socketPath: "/tmp/touchclient-no-such-dir/s.sock", reconnect: nil)
         await #expect(throws: (any Error).self) { try await client.connect() }
@@ -205,6 +246,15 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
             case ("hello", .hello), ("touch", .touch), ("gesture", .gesture), ("system", .system), ("device", .device),
                  ("screens", .screens), ("drag", .drag), ("overflow", .overflow), ("goodbye", .goodbye), ("error", .error):
                 break
+            case ("motion", .motion(let motion)):
+                // Typed, every field as the JSON has it.
+                let typed = try #require(MotionMessage(motion))
+                #expect(Double(typed.microseconds) / 1e6 == json["time"]?.doubleValue)
+                #expect(Double(typed.frameMicroseconds) / 1e6 == json["frame"]?.doubleValue)
+                #expect(Int64(typed.id) == json["id"]?.int64Value && typed.sample.rawValue == json["sample"]?.stringValue)
+                #expect(typed.location.y == json["location"]?["y"]?.doubleValue && typed.force == json["force"]?.doubleValue)
+                #expect(typed.predicted?.location.x == json["predicted"]?["location"]?["x"]?.doubleValue)
+                #expect(typed.predicted.map { Double($0.microseconds) / 1e6 } == json["predicted"]?["time"]?.doubleValue)
             case ("ack", .other), ("debug", .other), ("session", .other), ("drag-session", .other):
                 break  // answers are taken by the client before events; debug, session and drag-session lines are passed on as they are
             default:
@@ -214,7 +264,7 @@ private func line(_ text: String) -> [UInt8] { Array(text.utf8) }
             if case let .goodbye(reason) = event { #expect(reason == json["reason"]?.stringValue) }
             if case let .error(e) = event { #expect(e.code.rawValue == json["code"]?.stringValue && e.message == json["message"]?.stringValue) }
         }
-        #expect(types.isSuperset(of: ["hello", "touch", "gesture", "system", "device", "screens", "drag", "overflow", "goodbye", "error", "ack"]))
+        #expect(types.isSuperset(of: ["hello", "touch", "gesture", "system", "device", "screens", "drag", "overflow", "goodbye", "error", "ack", "motion"]))
     }
 }
 

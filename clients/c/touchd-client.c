@@ -54,6 +54,7 @@ typedef struct setup {
     char **subscriptions;   /* subscribe and unsubscribe requests' fields ("op" first) */
     size_t subscription_count;
     char *coalesce;         /* the last coalesce's fields, or NULL */
+    char *frames;           /* the last frames' fields, or NULL (none, or stopped) */
     char **surface_ids;     /* registered surfaces and their last description */
     char **surface_fields;
     size_t surface_count;
@@ -140,6 +141,7 @@ static void free_setup(setup *s) {
     free(s->surface_ids);
     free(s->surface_fields);
     free(s->coalesce);
+    free(s->frames);
     memset(s, 0, sizeof *s);
 }
 
@@ -340,6 +342,28 @@ EXPORT int64_t touchd_client_coalesce(touchd_client *c, double interval_ms) {
     return id;
 }
 
+EXPORT int64_t touchd_client_frames(touchd_client *c, double period_ms, double time, double horizon_ms) {
+    if (isnan(period_ms) || isnan(time) || isnan(horizon_ms)) return -EINVAL;
+    buffer f = {0};
+    int r = append(&f, "\"periodMs\":", 11);
+    if (r == 0) r = append_number(&f, period_ms);
+    if (r == 0 && period_ms != 0) {
+        r = append(&f, ",\"time\":", 8);
+        if (r == 0) r = append_number(&f, time);
+        if (r == 0 && horizon_ms >= 0) r = append(&f, ",\"predict\":{\"horizonMs\":", 24);
+        if (r == 0 && horizon_ms >= 0) r = append_number(&f, horizon_ms);
+        if (r == 0 && horizon_ms >= 0) r = append(&f, "}", 1);
+    }
+    int64_t id = r < 0 ? r : send_request(c, "frames", f.data, f.length);
+    if (id > 0) {
+        free(c->setup.frames);
+        c->setup.frames = NULL;
+        if (period_ms != 0 && !(c->setup.frames = copy_out(&f))) id = -ENOMEM;
+    }
+    free(f.data);
+    return id;
+}
+
 EXPORT int64_t touchd_client_ping(touchd_client *c) { return send_request(c, "ping", "", 0); }
 
 /* A surface's drag roles for reconnect, replacing earlier ones (empty roles are kept too: touchd forgets them the same way). */
@@ -443,6 +467,10 @@ EXPORT int touchd_client_reconnect(touchd_client *c) {
     }
     if (s->coalesce) {
         int64_t id = send_request(c, "coalesce", s->coalesce, strlen(s->coalesce));
+        if (id < 0) return (int)id;
+    }
+    if (s->frames) {
+        int64_t id = send_request(c, "frames", s->frames, strlen(s->frames));
         if (id < 0) return (int)id;
     }
     for (size_t i = 0; i < s->surface_count; i++) {
@@ -991,7 +1019,7 @@ static int parse_into(touchd_event *e, buffer *scratch, const char *text, size_t
     static const struct { const char *name; touchd_event_type type; } types[] = {
         {"hello", TOUCHD_HELLO}, {"ack", TOUCHD_ACK}, {"error", TOUCHD_ERROR}, {"touch", TOUCHD_TOUCH},
         {"gesture", TOUCHD_GESTURE}, {"system", TOUCHD_SYSTEM}, {"device", TOUCHD_DEVICE},
-        {"overflow", TOUCHD_OVERFLOW}, {"goodbye", TOUCHD_GOODBYE}, {"drag", TOUCHD_DRAG},
+        {"overflow", TOUCHD_OVERFLOW}, {"goodbye", TOUCHD_GOODBYE}, {"drag", TOUCHD_DRAG}, {"motion", TOUCHD_MOTION},
     };
     for (size_t i = 0; e->type_name && i < sizeof types / sizeof *types; i++)
         if (strcmp(e->type_name, types[i].name) == 0) e->type = types[i].type;

@@ -56,7 +56,8 @@ typedef enum touchd_event_type {
     TOUCHD_DEVICE,
     TOUCHD_OVERFLOW,
     TOUCHD_GOODBYE,
-    TOUCHD_DRAG         /* a drag session's news for this client (1.1; semantics §12) */
+    TOUCHD_DRAG,        /* a drag session's news for this client (1.1; semantics §12) */
+    TOUCHD_MOTION       /* a touch's position for one of the client's frames (1.3; touchd_client_frames) */
 } touchd_event_type;
 
 /* The event streams of subscribe and unsubscribe, as flags. */
@@ -193,6 +194,17 @@ int64_t touchd_client_unsubscribe(touchd_client *client, unsigned streams);
 
 /* coalesce continuous updates to at most one per interval_ms (0 to 100; 0: off). */
 int64_t touchd_client_coalesce(touchd_client *client, double interval_ms);
+
+/* frames (1.3; docs/protocol.md, "frames"): the display shows a frame every
+ * period_ms (1 to 1000; 0: stop), one of them at time (seconds, on the clock
+ * of the events' "time"). touchd then sends a TOUCHD_MOTION event per touch
+ * and frame: "time" (the frame's less 5 ms), "frame", "device", "id",
+ * "touchType", "tool", "screen", "location", "sample" (real, interpolated,
+ * extrapolated, held), "force", "altitude", "azimuth" when the touch has
+ * them, and, when horizon_ms >= 0 (0 to 100), "predicted.time" and
+ * "predicted.location": a guess that far past the newest report, never a
+ * report. The touch events still come. touchd_client_reconnect sends it again. */
+int64_t touchd_client_frames(touchd_client *client, double period_ms, double time, double horizon_ms);
 
 /* ping */
 int64_t touchd_client_ping(touchd_client *client);

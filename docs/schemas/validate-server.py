@@ -3,7 +3,8 @@
 """The server's real output against the protocol's schemas: starts touchd
 replaying a bundled recording (with a system shortcut configured and a
 client's surface registered) and validates every line a client subscribed to
-every stream receives, the hello and the answers too, against the schema of
+every stream and served at 60 Hz frames (`frames`) receives, the hello and
+the answers too, against the schema of
 its type. Usage: python3 docs/schemas/validate-server.py TOUCHD
 Prints what it checked and exits non-zero when a line fails its schema or a
 type has no schema."""
@@ -54,6 +55,7 @@ def run(touchd: str, trace: pathlib.Path, work: str) -> list:
                                                    "recognizers": [{"name": "drag", "kind": "pan"}, {"name": "tap", "kind": "tap"}]}},
             {"op": "register", "id": 2, "surface": {"id": "left", "rect": {"x": 0, "y": 0, "width": 1, "height": 1}}},
             {"op": "subscribe", "id": 3, "events": ["gesture", "touch", "system", "device", "debug"]},
+            {"op": "frames", "id": 4, "periodMs": 16.667, "time": 0, "predict": {"horizonMs": 8}},
         ]
         for r in requests:
             s.sendall((json.dumps(r) + "\n").encode())
@@ -89,7 +91,7 @@ def main() -> int:
                     failed += 1
                 counts[kind] += 1
     print("server output: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
-    for needed in ("hello", "ack", "error", "touch", "gesture", "debug", "goodbye"):
+    for needed in ("hello", "ack", "error", "touch", "gesture", "debug", "motion", "goodbye"):
         if not counts[needed]:
             print(f"FAIL no {needed} line in the server's output: the check would not see one")
             failed += 1

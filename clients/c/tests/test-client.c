@@ -239,6 +239,28 @@ static int parser_tests(void) {
     check(flagged == 19 && lines == 1 && strcmp(sent, compact) == 0 && touchd_client_drag_surface_flags(c, "map", 8u, NULL) == -EINVAL,
           "requests: drag-surface with flags, compact; an unknown flag -EINVAL");
     if (strcmp(sent, compact) != 0) fprintf(stderr, "sent:\n%s", sent);
+    /* frames (1.3): the display's frames, with and without prediction, and off. */
+    int64_t framed = touchd_client_frames(c, 16.5, 12.25, 8);
+    int64_t plain = touchd_client_frames(c, 8, 0, -1);
+    int64_t off = touchd_client_frames(c, 0, 0, -1);
+    lines = read_lines(server, sent, sizeof sent, 3);
+    const char *frames =
+        "{\"op\":\"frames\",\"id\":20,\"periodMs\":16.5,\"time\":12.25,\"predict\":{\"horizonMs\":8}}\n"
+        "{\"op\":\"frames\",\"id\":21,\"periodMs\":8,\"time\":0}\n"
+        "{\"op\":\"frames\",\"id\":22,\"periodMs\":0}\n";
+    check(framed == 20 && plain == 21 && off == 22 && lines == 3 && strcmp(sent, frames) == 0 &&
+          touchd_client_frames(c, NAN, 0, -1) == -EINVAL, "requests: frames with prediction, without, off; NAN -EINVAL");
+    if (strcmp(sent, frames) != 0) fprintf(stderr, "sent:\n%s", sent);
+    touchd_client_frames(c, 8, 0, -1);
+    read_lines(server, sent, sizeof sent, 1);
+    close(server);
+    check(touchd_client_read_event(c, &e) == -EPIPE && touchd_client_reconnect(c) == 0, "reconnect: with frames");
+    server = accept(listener, NULL, NULL);
+    lines = read_lines(server, sent, sizeof sent, 6);
+    const char *refr = strstr(sent, "{\"op\":\"frames\",\"id\":27,\"periodMs\":8,\"time\":0}\n");
+    check(lines == 6 && refr && strstr(sent, "\"op\":\"coalesce\"") < refr && strstr(refr, "\"op\":\"register\"") != NULL,
+          "reconnect: the last frames sent again, after coalesce, before the surfaces");
+    if (!strstr(sent, "\"frames\"")) fprintf(stderr, "sent again:\n%s", sent);
     check(touchd_client_reconnect_delay_ms(1) == 100 && touchd_client_reconnect_delay_ms(3) == 400 &&
           touchd_client_reconnect_delay_ms(40) == 2000, "reconnect: delays of 100 ms doubling to 2 s");
     close(server);
@@ -341,11 +363,17 @@ int main(int argc, char **argv) {
           "unregister of an unknown id: unknown-surface, the id's quotes, backslash and newline unescaped");
     check(answer(c, too_slow, &e) == 1 && strcmp(str(touchd_event_get_error_code(e)), "bad-field") == 0, "coalesce 250: bad-field");
     check(answer(c, unknown, &e) == 1 && strcmp(str(touchd_event_get_error_code(e)), "unknown-op") == 0, "unknown op: unknown-op");
+    /* Frames at 60 Hz, predicted 8 ms ahead; a negative period is refused, naming the field. */
+    int64_t bad_frames = touchd_client_frames(c, -16, 0, -1);
+    check(answer(c, bad_frames, &e) == 1 && strcmp(str(touchd_event_get_error_code(e)), "bad-field") == 0 &&
+          strncmp(str(touchd_event_get_error_message(e)), "periodMs:", 9) == 0, "frames -16: bad-field periodMs");
+    int64_t framed = touchd_client_frames(c, 16.667, 0, 8);
+    check(answer(c, framed, &e) == 1 && touchd_event_get_type(e) == TOUCHD_ACK, "frames: ack");
 
     /* The stream: starts the replay (the reference is the other subscriber). */
     int64_t subscribed = touchd_client_subscribe(c, TOUCHD_STREAM_GESTURE | TOUCHD_STREAM_TOUCH | TOUCHD_STREAM_DEVICE, NULL);
     check(answer(c, subscribed, &e) == 1 && touchd_event_get_type(e) == TOUCHD_ACK, "subscribe: ack");
-    int own = 0, owned_touches = 0, r;
+    int own = 0, owned_touches = 0, motion = 0, predicted = 0, misplaced = 0, r;
     while ((r = next(c, &e)) == 1 && touchd_event_get_type(e) != TOUCHD_GOODBYE) {
         /* What belongs to the surface is this client's only; the rest is
          * what every subscriber gets, the reference too. */
@@ -378,6 +406,15 @@ int main(int argc, char **argv) {
                    str(touchd_event_get_string(e, "touchType")), str(touchd_event_get_string(e, "tool")), (long long)screen,
                    time, at.x, at.y, mm.x, mm.y);
             break;
+        case TOUCHD_MOTION: {
+            /* Not printed: the reference client asked for no frames. */
+            double frame = NAN, taken = NAN;
+            motion++;
+            predicted += touchd_event_get_point(e, "predicted.location", &at) && touchd_event_get_number(e, "predicted.time", &taken);
+            misplaced += !(touchd_event_get_number(e, "frame", &frame) && fabs(frame - 0.005 - time) < 2e-6 &&
+                           touchd_event_get_point(e, "location", &at) && touchd_event_get_string(e, "sample") != NULL);
+            break;
+        }
         case TOUCHD_DEVICE:
             printf("device %s %lld %s\n", str(touchd_event_get_string(e, "change")), (long long)touchd_event_get_device(e),
                    str(touchd_event_get_string(e, "device.name")));
@@ -390,6 +427,7 @@ int main(int argc, char **argv) {
           "goodbye: shutdown");
     check(own > 3, "the surface's own recognizer: its gestures");
     check(owned_touches > 3, "the surface's raw touches, marked with the surface");
+    check(motion > 10 && predicted > 0 && misplaced == 0, "frames: motion events, each 5 ms before its frame, some predicted");
     check(next(c, &e) == -EPIPE, "after goodbye: -EPIPE");
     touchd_surface_free(main_surface);
     touchd_surface_free(tiny);

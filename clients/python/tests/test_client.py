@@ -121,6 +121,28 @@ class RawReader(threading.Thread):
         return self.messages
 
 
+def expected_frames(times_us: List[int], period_us: int, lead_us: int = 5000, gap_us: int = 20000) -> List[float]:
+    """The frames (seconds) touchd serves a touch reported at `times_us`
+    (docs/protocol.md, "frames"): from the first sampled (frame less the lead)
+    at or after its first report, each when a report reaches its sampling
+    time, the last at or before its last report; after a gap longer than
+    `gap_us`, the newest due only."""
+    def ceil(a: int, b: int) -> int:
+        return -(-a // b)
+
+    nxt = ceil(times_us[0] + lead_us, period_us)
+    out: List[float] = []
+    previous: Optional[int] = None
+    for t in times_us:
+        if previous is not None and t - previous > gap_us:
+            nxt = max(nxt, ceil(t + lead_us + 1, period_us) - 1)
+        while nxt * period_us - lead_us <= t:
+            out.append(nxt * period_us / 1e6)
+            nxt += 1
+        previous = t
+    return out
+
+
 def last_moves(messages: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """The last `moved` of each touch before its `ended`."""
     last: Dict[int, Dict[str, Any]] = {}
@@ -224,6 +246,8 @@ class ClientTests(unittest.TestCase):
                 (lambda: client.update(surface("other", 0, 0, 1, 1)), "unknown-surface", "update"),
                 (lambda: client.unregister("other"), "unknown-surface", "unregister"),
                 (lambda: client.coalesce(250), "bad-field", "coalesce"),
+                (lambda: client.frames(-16, 1), "bad-field", "frames"),
+                (lambda: client.frames(16, 1, horizon_ms=500), "bad-field", "frames"),
                 (lambda: client.subscribe(["wind"]), "bad-field", "subscribe"),
                 (lambda: client.register(surface("s", 0, 0, 1, 1, [recognizer("r", "nonsense")])),
                  "unknown-recognizer", "register"),
@@ -288,6 +312,55 @@ class ClientTests(unittest.TestCase):
         self.assertLess(len(moved), len(all_moved))
         self.assertEqual(len(last_moves(expected)), 4)
         self.assertEqual(last_moves(events), last_moves(expected))
+
+    def test_frames_serve_one_position_per_touch_and_frame_beside_every_touch(self) -> None:
+        # A 60 Hz display with a frame at 0 s; positions predicted 8 ms ahead.
+        period = 16.667
+        self.daemon(subscribers=2, speed=1)
+        reference = RawReader(self.socket_path, ["touch"])
+        with Client(self.socket_path) as client:
+            client.frames(period, 0, horizon_ms=8)
+            client.subscribe(["touch"])
+            events = list(client.events())
+        expected = reference.result()
+        touches = [e for e in events if e["type"] == "touch"]
+        motion = [e for e in events if e["type"] == "motion"]
+        # The touch lines are the reference's, none delayed, dropped or reordered;
+        # the other client gets no motion line.
+        self.assertEqual(touches, [e for e in expected if e["type"] == "touch"])
+        self.assertFalse([e for e in expected if e["type"] == "motion"])
+        self.assertTrue(motion)
+        for touch_id in {t["id"] for t in touches}:
+            reports = [t for t in touches if t["id"] == touch_id]
+            lines = [m for m in motion if m["id"] == touch_id]
+            began, end = reports[0], reports[-1]
+            self.assertEqual((began["phase"], end["phase"]), ("began", "ended"))
+            # The began line comes before the touch's first motion line.
+            self.assertLess(events.index(began), events.index(lines[0]))
+            frames = [m["frame"] for m in lines]
+            self.assertEqual(frames, sorted(set(frames)), "one line per frame, in order")
+            for m in lines:
+                # Each frame of the display (a whole number of periods from 0 s),
+                # sampled 5 ms before it, never before the touch began nor past its end.
+                periods = m["frame"] * 1000 / period
+                self.assertAlmostEqual(periods, round(periods), delta=0.01)
+                self.assertAlmostEqual(m["time"], m["frame"] - 0.005, delta=2e-6)
+                self.assertGreaterEqual(m["time"] + 1e-6, began["time"])
+                self.assertLessEqual(m["time"], end["time"] + 1e-6)
+                self.assertIn(m["sample"], ("real", "interpolated"))
+                self.assertEqual((m["touchType"], m["tool"], m["device"]), (began["touchType"], began["tool"], began["device"]))
+            # Every frame sampled between the touch's first and last report is
+            # served, but for the frames a gap of more than 20 ms skips (this
+            # recording has fingers at rest): those would be invented.
+            times = [r["time"] for r in reports]
+            self.assertEqual(frames, expected_frames([round(t * 1e6) for t in times], round(period * 1000)))
+            # Predicted positions are marked apart, 8 ms past a report, and only
+            # while the touch is down (the frames its lift completes have none).
+            predicted = [m for m in lines if "predicted" in m]
+            self.assertTrue(predicted)
+            for m in predicted:
+                self.assertTrue(any(abs(m["predicted"]["time"] - (t + 0.008)) < 2e-6 for t in times[:-1]))
+                self.assertLessEqual(m["predicted"]["time"], m["time"] + 0.008 + 0.020)
 
     def test_asyncio_client_iterates_the_same_events(self) -> None:
         self.daemon(subscribers=2)

@@ -194,6 +194,21 @@ class Requests(Generic[Answer]):
         """Continuous updates at most once per ``interval_ms`` (0 to 100; 0: off)."""
         return self.request("coalesce", intervalMs=interval_ms)
 
+    def frames(self, period_ms: float, time: float = 0, *, horizon_ms: Optional[float] = None) -> Answer:
+        """States the display's frames: one every ``period_ms`` (1 to 1000; 0
+        stops them), one of them at ``time`` (seconds, on the clock of the
+        events' ``time``). touchd then sends a ``motion`` message per touch
+        and frame, taken 5 ms before the frame and interpolated between the
+        touch's reports; with ``horizon_ms`` (0 to 100) it carries a
+        ``predicted`` position that far past the newest report (cut to the
+        touch's kind's recommended horizon). The ``touch`` messages still come."""
+        fields: Dict[str, Any] = {"periodMs": period_ms}
+        if period_ms:
+            fields["time"] = time
+            if horizon_ms is not None:
+                fields["predict"] = {"horizonMs": horizon_ms}
+        return self.request("frames", **fields)
+
     def ping(self) -> Answer:
         """A round trip to touchd."""
         return self.request("ping")
@@ -282,6 +297,7 @@ class SessionState:
 
     def __init__(self) -> None:
         self.coalesce_ms: float = 0
+        self.frames: Optional[Dict[str, Any]] = None
         self.subscriptions: List[Dict[str, Any]] = []
         self.surfaces: Dict[str, Dict[str, Any]] = {}
         self.drag_roles: Dict[str, Dict[str, Any]] = {}
@@ -311,6 +327,8 @@ class SessionState:
             self.drag_roles[fields["surface"]] = dict(fields)
         elif op == "coalesce":
             self.coalesce_ms = fields["intervalMs"]
+        elif op == "frames":
+            self.frames = dict(fields) if fields["periodMs"] else None
 
     def replay(self) -> List[Tuple[str, Dict[str, Any]]]:
         """The requests that restore this state on a new connection. Parents
@@ -318,6 +336,8 @@ class SessionState:
         requests: List[Tuple[str, Dict[str, Any]]] = []
         if self.coalesce_ms:
             requests.append(("coalesce", {"intervalMs": self.coalesce_ms}))
+        if self.frames:
+            requests.append(("frames", self.frames))
         requests.extend(("subscribe", sub) for sub in self.subscriptions)
         requests.extend(("register", {"surface": s}) for s in self.surfaces.values())
         requests.extend(("drag-surface", r) for r in self.drag_roles.values())

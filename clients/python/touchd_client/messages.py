@@ -159,6 +159,37 @@ class TouchMessage(_TouchMessageKeys, total=False):
     synthetic: bool
 
 
+class Prediction(TypedDict):
+    """A ``motion`` line's ``predicted``: a guessed position ``time`` (the
+    newest report's time plus the horizon); never a report."""
+    time: float
+    location: Point
+
+
+class _MotionMessageKeys(TypedDict):
+    type: Literal["motion"]
+    time: float
+    frame: float
+    device: int
+    id: int
+    touchType: str
+    tool: str
+    screen: int
+    location: Point
+    sample: str
+
+
+class MotionMessage(_MotionMessageKeys, total=False):
+    """One touch's position for one of the client's display frames (the
+    ``frames`` request): taken at ``frame`` less 5 ms (``time``), ``sample``
+    says how (``real``, ``interpolated``, ``extrapolated``, ``held``);
+    ``predicted`` only when asked for."""
+    force: float
+    altitude: float
+    azimuth: float
+    predicted: Prediction
+
+
 class _GestureMessageKeys(TypedDict):
     type: Literal["gesture"]
     time: float
@@ -308,12 +339,12 @@ class ReconnectedMessage(TypedDict):
 #: Any message of protocol 1 (narrow it by its ``type``).
 ServerMessage = Union[HelloMessage, AckMessage, ErrorMessage, TouchMessage, GestureMessage, SystemMessage,
                       DeviceMessage, ScreensMessage, OverflowMessage, GoodbyeMessage, DebugMessage, DragMessage,
-                      SessionMessage, DragSessionMessage]
+                      SessionMessage, DragSessionMessage, MotionMessage]
 
 #: The type of each message by its ``type`` field.
 MESSAGE_TYPES: Dict[str, Any] = {
     "hello": HelloMessage, "ack": AckMessage, "error": ErrorMessage, "touch": TouchMessage,
     "gesture": GestureMessage, "system": SystemMessage, "device": DeviceMessage, "screens": ScreensMessage,
     "overflow": OverflowMessage, "goodbye": GoodbyeMessage, "debug": DebugMessage, "session": SessionMessage,
-    "drag": DragMessage, "drag-session": DragSessionMessage,
+    "drag": DragMessage, "drag-session": DragSessionMessage, "motion": MotionMessage,
 }

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#endif
+import JSON
+import Testing
+import TouchCore
+import TouchMotion
+import Wire
+
+@testable import Publisher
+
+/// A client's `motion` lines (`frames`, docs/protocol.md) as the publishing
+/// thread serves them, on virtual time: fed only the touches routed to that
+/// client, written after the batch's lines, never to another client, never
+/// among the engine's lines (gestures), and handed to the event loop with the
+/// batch when the lane is closed.
+@Suite struct LaneFramesTests {
+    static let drawer = ClientID(rawValue: 1)
+    static let bystander = ClientID(rawValue: 2)
+
+    /// Frames every 10 ms from 0 s, predicted 8 ms ahead.
+    static let frames = FramesRequest(periodMilliseconds: 10, time: 0, predictionHorizonMilliseconds: 8)
+
+    static func rule(_ id: ClientID) -> RecipientRule {
+        var subscriptions = SubscriptionSet()
+        subscriptions.add(Subscription(events: [.touch, .gesture]))
+        return RecipientRule(id: id, subscriptions: subscriptions, seesAllTouches: false)
+    }
+
+    /// A finger report of touch 1 at `ms` milliseconds, at x = `ms` pixels, and its line.
+    static func touch(_ phase: TouchPhase, _ ms: Double) -> PublishedEvent {
+        let time = Timestamp(microseconds: 1_000_000).adding(milliseconds: ms)
+        let report = ServedReport(device: 0, id: 1, phase: phase, type: .direct, tool: .finger, screen: 0,
+                                  sample: MotionSample(time: time, location: Point(x: ms, y: 0)))
+        return PublishedEvent(stream: .touch, device: 0, touchType: "direct", time: time.seconds, touchID: 1,
+                              isUpdate: phase == .moved, motion: report,
+                              line: Array(#"{"type":"touch","phase":"\#(phase.rawValue)","t":\#(ms)}"#.utf8))
+    }
+
+    /// A gesture line at `ms`.
+    static func gesture(_ ms: Double) -> PublishedEvent {
+        PublishedEvent(stream: .gesture, kind: "pan", recognizer: "pan", device: 0, touchType: "direct",
+                       time: 1 + ms / 1000, line: Array(#"{"type":"gesture","t":\#(ms)}"#.utf8))
+    }
+
+    /// The lines read, parsed.
+    static func lines(_ bytes: [UInt8]) throws -> [JSONValue] {
+        try bytes.split(separator: UInt8(ascii: "\n")).map { try JSONParser.parse(Array($0)) }
+    }
+
+    /// A stroke: began at 1 ms, a report every 4 ms with a gesture beside each, lifted at 23 ms.
+    static let stroke: [[PublishedEvent]] = [[touch(.began, 1)]]
+        + stride(from: 5.0, through: 21, by: 4).map { [touch(.moved, $0), gesture($0)] }
+        + [[touch(.ended, 23)]]
+
+    @Test func motionLinesGoToTheClientThatAskedAfterTheReportThatCompletedThem() throws {
+        let mine = try DirectLaneTests.Pair(), theirs = try DirectLaneTests.Pair()
+        let drawer = DirectLane(id: Self.drawer, duplicating: mine.a, rule: Self.rule(Self.drawer))
+        let bystander = DirectLane(id: Self.bystander, duplicating: theirs.a, rule: Self.rule(Self.bystander))
+        drawer.setFrames(LaneFrames(Self.frames))
+        drawer.reopen()
+        bystander.reopen()
+        var writer = DirectWriter()
+        var handovers: [LaneHandover] = []
+        var drawn: [JSONValue] = []
+        for events in Self.stroke {
+            writer.offer(EventBatch(events), to: [drawer, bystander], handovers: &handovers)
+            let got = try Self.lines(mine.drain())
+            // The batch's own lines first, unchanged, then its motion lines.
+            let own = got.prefix { $0["type"]?.stringValue != "motion" }
+            #expect(own.count == events.count)
+            #expect(got.dropFirst(own.count).allSatisfy { $0["type"]?.stringValue == "motion" })
+            drawn += got.dropFirst(own.count)
+        }
+        #expect(handovers.isEmpty)
+        // Frames at 10 and 20 ms (sampled at 5 and 15 ms), each once, within the touch's life.
+        #expect(drawn.map { $0["frame"]?.doubleValue } == [1.010, 1.020])
+        #expect(drawn.map { $0["time"]?.doubleValue } == [1.005, 1.015])
+        #expect(drawn.map { $0["location"]?["x"]?.doubleValue } == [5, 15])
+        #expect(drawn.allSatisfy { $0["predicted"] != nil })
+        // The other client got every line of the stroke and nothing else.
+        let other = try Self.lines(theirs.drain())
+        #expect(other.count == Self.stroke.joined().count)
+        #expect(!other.contains { $0["type"]?.stringValue == "motion" || $0["predicted"] != nil })
+    }
+
+    @Test func gesturesAndTheBatchAreNeverChangedByTheFrames() throws {
+        let pair = try DirectLaneTests.Pair()
+        let lane = DirectLane(id: Self.drawer, duplicating: pair.a, rule: Self.rule(Self.drawer))
+        lane.setFrames(LaneFrames(Self.frames))
+        lane.reopen()
+        var writer = DirectWriter()
+        var gestures: [JSONValue] = []
+        for events in Self.stroke {
+            let batch = EventBatch(events)
+            let before = batch.bytes
+            _ = writer.offer(batch, to: lane)
+            // The engine's batch (shared by every client) is left as it was.
+            #expect(batch.bytes == before)
+            gestures += try Self.lines(pair.drain()).filter { $0["type"]?.stringValue == "gesture" }
+        }
+        let expected = try Self.stroke.joined().filter { $0.stream == .gesture }.map { try JSONParser.parse($0.line) }
+        #expect(gestures.map(\.jsonString) == expected.map(\.jsonString))
+    }
+
+    @Test func aClosedLaneHandsTheMotionLinesOverAfterTheRuns() throws {
+        let pair = try DirectLaneTests.Pair()
+        let lane = DirectLane(id: Self.drawer, duplicating: pair.a, rule: Self.rule(Self.drawer))
+        lane.setFrames(LaneFrames(Self.frames))
+        // Not reopened: the event loop is to write (a client behind).
+        var writer = DirectWriter()
+        _ = writer.offer(EventBatch(Self.stroke[0]), to: lane)
+        let offered = writer.offer(EventBatch(Self.stroke[1]), to: lane)
+        let handover = try #require(offered)
+        #expect(handover.runs == [0..<2])
+        let motion = try #require(handover.motion)
+        let lines = try Self.lines(Array(motion.lines.readableBytesView))
+        #expect(lines.map { $0["frame"]?.doubleValue } == [1.010])
+        #expect(motion.ends == [motion.lines.readableBytes])
+        #expect(pair.drain().isEmpty)
+    }
+
+    @Test func framesOffStopsTheLinesAndACoalescingClientGetsThemAtOnce() throws {
+        let pair = try DirectLaneTests.Pair()
+        let lane = DirectLane(id: Self.drawer, duplicating: pair.a, rule: Self.rule(Self.drawer))
+        lane.setFrames(LaneFrames(Self.frames))
+        lane.setCoalescing(interval: 0.050)
+        lane.reopen()
+        var writer = DirectWriter()
+        var motion = 0
+        // The move at 5 ms alone is an update the interval would hold; the frame it completes is not.
+        for events in [[Self.touch(.began, 1)], [Self.touch(.moved, 5)]] {
+            _ = writer.offer(EventBatch(events), to: lane)
+            motion += try Self.lines(pair.drain()).filter { $0["type"]?.stringValue == "motion" }.count
+        }
+        // The frame at 10 ms went out with the report that completed it, not held for 50 ms.
+        #expect(motion == 1)
+        lane.setFrames(nil)
+        lane.reopen()
+        for events in Self.stroke.dropFirst(2) { _ = writer.offer(EventBatch(events), to: lane) }
+        _ = lane.hold()
+        #expect(try !Self.lines(pair.drain()).contains { $0["type"]?.stringValue == "motion" })
+    }
+}
