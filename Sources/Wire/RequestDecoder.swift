@@ -80,6 +80,8 @@ public enum RequestDecoder {
             request = .screens(try d.screenChange(fields))
         case "focus":
             request = .focus(try d.focusReport(fields))
+        case "compositor":
+            request = .compositor(try d.compositorReport(fields))
         default:
             guard let drag = try DragRequest.decode(op: op, fields, d) else {
                 throw RequestError(.unknownOp, "unknown op \"\(op)\"", id: id)
