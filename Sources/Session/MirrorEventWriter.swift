@@ -222,6 +222,8 @@ package struct MirrorEventWriter: Sendable {
             }
         }
         for s in cancelSlots {
+            // Ended in this frame after it was taken: nothing left to end.
+            guard slots[s]?.palm == true else { continue }
             if othersDown {
                 slots[s]?.palm = false
                 beginLift(s, at: frameTime, into: &out)

@@ -110,6 +110,18 @@ import TouchTesting
         #expect(writer.activeContacts == 0)
     }
 
+    @Test("a contact taken and then ended in the same frame ends with its up; no palm is written to its empty slot")
+    func takenThenEndedInOneFrame() {
+        var writer = MirrorEventWriter(mirror: Self.description, ending: .cancel)
+        let events = Self.run(&writer, [
+            [Self.touch(1, .began, x: 1000, at: Self.ms(0))],
+            [Self.touch(1, .cancelled, x: 1000, at: Self.ms(30)), Self.touch(1, .ended, x: 1000, at: Self.ms(30))],
+        ])
+        #expect(Self.palms(events) == 0)
+        #expect(Self.phases(events)[TouchID(rawValue: 1)] == [.began, .ended])
+        #expect(writer.activeContacts == 0)
+    }
+
     @Test("the ending can change between frames: contacts taken afterwards end the new way")
     func endingChanges() {
         var writer = MirrorEventWriter(mirror: Self.description, ending: .lift)
