@@ -285,6 +285,10 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
             callDelegate(id: id) { delegate, client throws(RequestError) in
                 try await delegate.reportFocus(report, from: client)
             }
+        case let .compositor(report):
+            callDelegate(id: id) { delegate, client throws(RequestError) in
+                try await delegate.reportCompositor(report, from: client)
+            }
         case let .unregister(surfaceID):
             callDelegate(id: id) { delegate, client throws(RequestError) in
                 try await delegate.unregister(surface: surfaceID, from: client)

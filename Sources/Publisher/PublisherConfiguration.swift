@@ -106,6 +106,10 @@ package protocol PublisherDelegate: Sendable {
     /// A client reports the focused app (the `focus` request): the delegate decides whether it
     /// may (only a client in the seat's active session) and forgets the report when it goes.
     func reportFocus(_ report: FocusReport, from client: ClientInfo) async throws(RequestError)
+    /// A client reports the compositor reading the pass-through mirrors (the `compositor`
+    /// request): the delegate decides whether it may (only a client in the seat's active session)
+    /// and forgets the report when it goes.
+    func reportCompositor(_ report: CompositorReport, from client: ClientInfo) async throws(RequestError)
 }
 
 /// What the connection found about a `register` or `update` that does not
@@ -134,6 +138,11 @@ extension PublisherDelegate {
     /// Without per-app gestures: `unknown-op`, as an older server answers.
     package func reportFocus(_ report: FocusReport, from client: ClientInfo) async throws(RequestError) {
         throw RequestError(.unknownOp, "unknown op \"focus\"")
+    }
+
+    /// Without pass-through: `unknown-op`, as an older server answers.
+    package func reportCompositor(_ report: CompositorReport, from client: ClientInfo) async throws(RequestError) {
+        throw RequestError(.unknownOp, "unknown op \"compositor\"")
     }
 
     /// Without drag sessions: `unknown-op`, as an older server answers.

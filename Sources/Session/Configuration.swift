@@ -193,8 +193,8 @@ package struct DeviceRule: Hashable, Sendable, Codable {
     /// (semantics §9; docs/pass-through.md). Off by default.
     package var passThrough: Bool?
     /// How a touch the app world has ends on the mirror when touchd takes it:
-    /// `cancel` or `lift` (the default; docs/pass-through.md).
-    package var passThroughEnding: MirrorEnding?
+    /// `auto` (the default), `cancel` or `lift` (docs/pass-through.md).
+    package var passThroughEnding: MirrorEndingSetting?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case match, screen, rotation, calibration, sizeMM, ignore, grab, passThrough, passThroughEnding }
 
@@ -224,8 +224,8 @@ package struct DeviceRule: Hashable, Sendable, Codable {
         grab = try c.decodeIfPresent(Bool.self, forKey: .grab)
         passThrough = try c.decodeIfPresent(Bool.self, forKey: .passThrough)
         if let word = try c.decodeIfPresent(String.self, forKey: .passThroughEnding) {
-            guard let e = MirrorEnding(rawValue: word) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.passThroughEnding], debugDescription: "expected cancel or lift, got \(word)"))
+            guard let e = MirrorEndingSetting(rawValue: word) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.passThroughEnding], debugDescription: "expected \(MirrorEndingSetting.allowedText), got \(word)"))
             }
             passThroughEnding = e
         }

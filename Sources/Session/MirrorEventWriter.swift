@@ -16,6 +16,10 @@ import TouchCore
 /// `ABS_X`/`ABS_Y` (the first contact's position) follow the contacts, as the
 /// kernel's multitouch helpers report them.
 ///
+/// With ``MirrorEnding/cancel``, contacts taken in one frame become palms
+/// only when no other contact stays down on the mirror (`wl_touch.cancel`
+/// ends every touch of the app, not one); otherwise they lift.
+///
 /// With ``MirrorEnding/lift`` (the default) a taken contact is not turned
 /// into a palm: it ends with an up that is neither a click nor a fling, over
 /// the next few hundred milliseconds (``nextDeadline``, ``advance(to:into:)``),
@@ -28,8 +32,9 @@ package struct MirrorEventWriter: Sendable {
     /// Slots of the mirror (``DeviceDescription/slotCount`` of the mirror's description).
     package let slotCount: Int
     let declared: DeviceDescription
-    /// How a taken contact ends.
-    package let ending: MirrorEnding
+    /// How a taken contact ends; a change applies to contacts taken from then on
+    /// (`auto` decides again when the compositor reading the mirror becomes known).
+    package var ending: MirrorEnding
 
     struct Contact: Sendable {
         var touch: TouchID
@@ -71,6 +76,9 @@ package struct MirrorEventWriter: Sendable {
     let hasPen: Bool
     /// Slots whose contact became a palm this frame.
     var palmSlots: [Int] = []
+    /// Slots whose contact was taken this frame under ``MirrorEnding/cancel``: at the frame's end
+    /// they become palms when no other contact stays down, else they lift (``resolveCancels(into:)``).
+    var cancelSlots: [Int] = []
     /// Slots whose contact began in the frame being written.
     var beganSlots: [Int] = []
     /// Slots whose contact began and ended in the frame being written: ended in
@@ -102,6 +110,7 @@ package struct MirrorEventWriter: Sendable {
         slotCount = max(1, mirror.slotCount)
         slots = Array(repeating: nil, count: slotCount)
         palmSlots.reserveCapacity(slotCount)
+        cancelSlots.reserveCapacity(slotCount)
         beganSlots.reserveCapacity(slotCount)
         deferredEnds.reserveCapacity(slotCount)
     }
@@ -153,23 +162,23 @@ package struct MirrorEventWriter: Sendable {
                 beginLift(s, at: e.time, into: &out)
                 return
             }
-            select(s, into: &out)
-            abs(EventCode.absMTToolType, EventCode.mtToolPalm, into: &out)
+            // Whether it may be cancelled depends on the rest of the frame.
             slots[s]?.palm = true
-            palmSlots.append(s)
+            cancelSlots.append(s)
         case .hover:
             return
         }
     }
 
     /// Whether events appended since the last frame end wait to be written
-    /// (a pen's are gathered until ``endFrame(at:into:)``).
-    package var hasFramePending: Bool { pen.hasFramePending }
+    /// (a pen's are gathered until ``endFrame(at:into:)``, as are contacts taken under ``MirrorEnding/cancel``).
+    package var hasFramePending: Bool { pen.hasFramePending || !cancelSlots.isEmpty }
 
     /// Ends the frame: the keys and single-touch axes, the pen, `SYN_REPORT`;
     /// when a contact became a palm (or the pen has more), a second frame.
     package mutating func endFrame(at time: Timestamp, into out: inout [InputEvent]) {
         frameTime = time
+        if !cancelSlots.isEmpty { resolveCancels(into: &out) }
         keysAndPointer(into: &out)
         pen.flush(into: &out)
         syn(into: &out)
@@ -195,6 +204,36 @@ package struct MirrorEventWriter: Sendable {
         deferredEnds.removeAll(keepingCapacity: true)
         keysAndPointer(into: &out)
         syn(into: &out)
+    }
+
+    // MARK: Cancel (``MirrorEnding/cancel``)
+
+    /// The contacts taken this frame end as palms (libinput's cancel) only when
+    /// no other contact stays down on the mirror: `wl_touch.cancel` ends every
+    /// touch the app has, so a cancel beside a contact still down (or one
+    /// still lifting, or one ending in the next frame) would end that one too.
+    /// Otherwise each taken contact lifts.
+    mutating func resolveCancels(into out: inout [InputEvent]) {
+        var othersDown = !deferredEnds.isEmpty
+        if !othersDown {
+            for c in slots {
+                guard let c else { continue }
+                if !c.palm || c.lift != nil { othersDown = true; break }
+            }
+        }
+        for s in cancelSlots {
+            // Ended in this frame after it was taken: nothing left to end.
+            guard slots[s]?.palm == true else { continue }
+            if othersDown {
+                slots[s]?.palm = false
+                beginLift(s, at: frameTime, into: &out)
+            } else {
+                select(s, into: &out)
+                abs(EventCode.absMTToolType, EventCode.mtToolPalm, into: &out)
+                palmSlots.append(s)
+            }
+        }
+        cancelSlots.removeAll(keepingCapacity: true)
     }
 
     // MARK: Lift (``MirrorEnding/lift``)
@@ -279,6 +318,7 @@ package struct MirrorEventWriter: Sendable {
         lifting = 0
         pen.endAll(at: time, into: &out)
         palmSlots.removeAll(keepingCapacity: true)
+        cancelSlots.removeAll(keepingCapacity: true)
         beganSlots.removeAll(keepingCapacity: true)
         deferredEnds.removeAll(keepingCapacity: true)
         keysAndPointer(into: &out)

@@ -48,8 +48,9 @@ package struct DeviceSettings: Hashable, Sendable {
     /// mirror (semantics §9): it is then grabbed as well.
     package var passThrough = false
     /// How a touch the app world has ends on the mirror when touchd takes it
-    /// (configuration key `passThroughEnding`).
-    package var passThroughEnding = MirrorEnding.default
+    /// (configuration key `passThroughEnding`; `auto` is decided when the
+    /// mirror writes, from what is known of the compositor).
+    package var passThroughEnding = MirrorEndingSetting.default
     /// Where each setting came from.
     package var origins = Origins()
     /// Malformed or unusable udev properties that were skipped, each naming the device.

@@ -38,8 +38,14 @@ struct DaemonDelegate: PublisherDelegate {
         try await engine.reportFocus(report, from: client.id, loginSession: session)
     }
 
+    func reportCompositor(_ report: CompositorReport, from client: ClientInfo) async throws(RequestError) {
+        let session = client.credentials.flatMap { FocusReporter.loginSession(ofProcess: $0.pid) }
+        try await engine.reportCompositor(report, from: client.id, loginSession: session)
+    }
+
     func clientDisconnected(_ client: ClientInfo) async {
         await engine.focusReporterGone(client.id)
+        await engine.compositorReporterGone(client.id)
         let surfaces = await engine.disconnect(client.id)
         logger.debug("client disconnected", metadata: ["client": "\(client.id.rawValue)", "surfaces": "\(surfaces)"])
     }

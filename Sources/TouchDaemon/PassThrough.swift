@@ -52,8 +52,17 @@ final class PassThroughMirror {
         }
     }
 
-    /// How a touch touchd takes ends on the mirror.
-    var ending: MirrorEnding { writer.ending }
+    /// What the device's configuration says of the ending (`auto` is decided again as the compositor becomes known).
+    private(set) var setting: MirrorEndingSetting
+    /// How a touch touchd takes ends on the mirror, and why.
+    private(set) var choice: MirrorEndingChoice
+
+    /// Puts an ending in force for the touches taken from now on.
+    func apply(_ setting: MirrorEndingSetting, _ choice: MirrorEndingChoice) {
+        self.setting = setting
+        self.choice = choice
+        writer.ending = choice.ending
+    }
     /// Set after a write failed (logged once); the mirror is then left alone.
     private(set) var failed = false
 
@@ -66,7 +75,7 @@ final class PassThroughMirror {
     /// ``propertiesDirectory``/<phys> before the mirror is created, for the
     /// shipped rule `90-touchd-mirror.rules` to import onto it.
     init(device: DeviceID, original: DeviceDescription, key: String = "0", udevProperties: [String: String] = [:],
-         ending: MirrorEnding = .default, logger: Logger) throws(EvdevError) {
+         setting: MirrorEndingSetting = .default, ending: MirrorEndingChoice, logger: Logger) throws(EvdevError) {
         let phys = MirrorDescription.phys(key: key)
         propertiesFile = Self.writeProperties(MirrorDescription.carriedProperties(udevProperties), phys: phys, logger: logger)
         do {
@@ -75,7 +84,9 @@ final class PassThroughMirror {
             if let propertiesFile { try? Syscall.unlink(propertiesFile) }
             throw error
         }
-        writer = MirrorEventWriter(mirror: uinput.deviceDescription, ending: ending)
+        writer = MirrorEventWriter(mirror: uinput.deviceDescription, ending: ending.ending)
+        self.setting = setting
+        choice = ending
         self.device = device
         self.logger = logger
         events.reserveCapacity(128)
@@ -90,7 +101,7 @@ final class PassThroughMirror {
     ///
     /// - Throws: ``EvdevError`` when `fd` holds no device any more (`fd` is closed).
     init(device: DeviceID, original: DeviceDescription, key: String, adopting fd: Int32, handover: MirrorHandover?,
-         at time: Timestamp, ending: MirrorEnding = .default, logger: Logger) throws(EvdevError) {
+         at time: Timestamp, setting: MirrorEndingSetting = .default, ending: MirrorEndingChoice, logger: Logger) throws(EvdevError) {
         let description = MirrorDescription.make(from: original, key: key)
         do {
             uinput = try UinputDevice(adopting: fd, description: description)
@@ -100,7 +111,9 @@ final class PassThroughMirror {
         }
         let path = Self.propertiesDirectory + "/" + MirrorDescription.phys(key: key)
         propertiesFile = access(path, F_OK) == 0 ? path : nil
-        writer = MirrorEventWriter(mirror: description, ending: ending)
+        writer = MirrorEventWriter(mirror: description, ending: ending.ending)
+        self.setting = setting
+        choice = ending
         self.device = device
         self.logger = logger
         events.reserveCapacity(128)

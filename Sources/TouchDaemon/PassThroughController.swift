@@ -25,7 +25,7 @@ final class PassThroughController {
         var udevProperties: [String: String]
         /// What the device rules say of the grab when pass-through is off.
         var ruleGrab: Bool
-        var ending: MirrorEnding
+        var ending: MirrorEndingSetting
     }
 
     private let source: LiveDeviceSource
@@ -127,7 +127,8 @@ final class PassThroughController {
         guard devices[id] != nil else { return }
         devices[id]?.udevProperties = info.udevProperties
         devices[id]?.ruleGrab = info.settings.grab
-        if devices[id]?.machine.state != .active { devices[id]?.ending = info.settings.passThroughEnding }
+        devices[id]?.ending = info.settings.passThroughEnding
+        engine.changeMirrorEnding(id, to: info.settings.passThroughEnding)
         handle(.changed(wanted: info.settings.passThrough, contactDown: info.settings.passThrough && source.hasContactDown(id)),
                of: id, at: LiveClock.now(), on: engine)
     }

@@ -81,6 +81,9 @@ package actor TouchSessionActor {
     var recorder: DaemonRecorder?
     /// The client whose `focus` report is in force, and its logind session (TouchSessionActorFocus.swift).
     var focusReporter: FocusReporter?
+    /// The compositor an agent in the seat's active session reported, with its client and session
+    /// (TouchSessionActorCompositor.swift): what `passThroughEnding: auto` decides from.
+    var compositorReporter: CompositorReporter?
 
     /// Creates the owner with no device and starts its thread; `recordsDebug`
     /// turns the engine's explanations (the `debug` stream) on.
@@ -196,7 +199,7 @@ package actor TouchSessionActor {
     /// `adopting` is a mirror a previous touchd left (systemd's file
     /// descriptor store) to take over instead of creating one, with what it
     /// left down on it, ended from `time` on.
-    func createMirror(_ id: DeviceID, ending: MirrorEnding = .default, node: String? = nil,
+    func createMirror(_ id: DeviceID, ending setting: MirrorEndingSetting = .default, node: String? = nil,
                                    udevProperties: [String: String] = [:],
                                    adopting: (fd: Int32, handover: MirrorHandover?)? = nil, at time: Timestamp = .zero) -> Bool {
         guard router.uinput.mirrors[id] == nil else {
@@ -207,21 +210,22 @@ package actor TouchSessionActor {
             if let adopting { try? Syscall.close(adopting.fd) }
             return false
         }
+        let ending = mirrorEnding(for: setting)
         do {
             let key = node.map { String($0.split(separator: "/").last ?? "") } ?? "device\(id.rawValue)"
             let mirror: PassThroughMirror
             if let adopting {
                 mirror = try PassThroughMirror(device: id, original: info.description, key: key, adopting: adopting.fd,
-                                               handover: adopting.handover, at: time, ending: ending, logger: logger)
+                                               handover: adopting.handover, at: time, setting: setting, ending: ending, logger: logger)
             } else {
                 mirror = try PassThroughMirror(device: id, original: info.description, key: key, udevProperties: udevProperties,
-                                               ending: ending, logger: logger)
+                                               setting: setting, ending: ending, logger: logger)
             }
             router.uinput.mirrors[id] = mirror
             let mirrorNode = mirror.uinput.devnode ?? "?"
-            let how = adopting == nil ? "created" : "taken over (\(adopting?.handover?.contacts.count ?? 0) contact(s) left down end as \(ending.rawValue))"
+            let how = adopting == nil ? "created" : "taken over (\(adopting?.handover?.contacts.count ?? 0) contact(s) left down end as \(ending.ending.rawValue))"
             logger.notice("pass-through: mirror \(mirror.uinput.deviceDescription.name) (\(mirrorNode), phys \(mirror.uinput.deviceDescription.phys ?? "?")) \(how) for \(info.description.name) (\(node ?? "device \(id.rawValue)"))", metadata: [
-                "device": "\(id.rawValue)", "name": "\(info.description.name)", "mirror": "\(mirrorNode)", "ending": "\(ending.rawValue)",
+                "device": "\(id.rawValue)", "name": "\(info.description.name)", "mirror": "\(mirrorNode)", "ending": "\(ending.text)",
             ])
             return true
         } catch {
@@ -413,7 +417,8 @@ package actor TouchSessionActor {
             for i in devices.indices {
                 guard let m = router.uinput.mirrors[DeviceID(rawValue: devices[i].id)] else { continue }
                 devices[i].passThrough = HelloPassThrough(
-                    mirrorNode: m.uinput.devnode ?? "?", mirrorName: m.uinput.deviceDescription.name, ending: m.ending.rawValue)
+                    mirrorNode: m.uinput.devnode ?? "?", mirrorName: m.uinput.deviceDescription.name,
+                    ending: m.choice.ending.rawValue, endingReason: m.choice.reason)
             }
         }
         board.write(HelloSnapshot(devices: devices, screens: configuration.helloScreens, session: session.lockPolicy.status))
@@ -431,6 +436,7 @@ package actor TouchSessionActor {
         let after = session.lockPolicy.status
         guard after != before else { return }
         dropFocusOfInactiveSession()
+        dropCompositorOfInactiveSession()
         publishHello()
         flush()
         logger.notice("session \(after.state.rawValue)", metadata: [

@@ -34,12 +34,7 @@ extension TouchSessionActor {
     /// processes; a user's session elsewhere is not on screen). Others get `not-permitted`.
     package func reportFocus(_ report: FocusReport, from client: ClientID, loginSession: String?) throws(RequestError) {
         let seat = session.lockPolicy.status
-        let permitted: Bool
-        switch seat.state {
-        case .unlocked, .locked, .greeter: permitted = loginSession != nil && loginSession == seat.session
-        case .none, .unknown: permitted = loginSession == nil
-        }
-        guard permitted else {
+        guard Self.seatPermits(seat, loginSession: loginSession) else {
             throw RequestError(.notPermitted, "only a client in the seat's active session may report the focus (the seat's: \(seat.session ?? seat.state.rawValue), this client's: \(loginSession ?? "none"))")
         }
         focusReporter = FocusReporter(client: client, loginSession: loginSession)

@@ -48,11 +48,15 @@ public struct HelloPassThrough: Hashable, Sendable {
     public var mirrorName: String
     /// How a touch touchd takes ends on it: `cancel` or `lift`.
     public var ending: String
+    /// Why it ends so: `configured`, or what `auto` decided from (`auto: kwin_wayland 5.27.5
+    /// passes cancels`, `auto: compositor unknown`); nil leaves the field out.
+    public var endingReason: String?
     /// Creates an entry.
-    public init(mirrorNode: String, mirrorName: String, ending: String) {
+    public init(mirrorNode: String, mirrorName: String, ending: String, endingReason: String? = nil) {
         self.mirrorNode = mirrorNode
         self.mirrorName = mirrorName
         self.ending = ending
+        self.endingReason = endingReason
     }
 }
 
@@ -176,6 +180,7 @@ public enum MessageEncoder {
             w.field("mirror", string: p.mirrorNode)
             w.field("name", string: p.mirrorName)
             w.field("ending", string: p.ending)
+            if let reason = p.endingReason { w.field("endingReason", string: reason) }
             w.endObject()
         }
         w.endObject()

@@ -82,6 +82,8 @@ public enum RequestDecoder {
             request = .focus(try d.focusReport(fields))
         case "frames":
             request = .frames(try d.framesRequest(fields))
+        case "compositor":
+            request = .compositor(try d.compositorReport(fields))
         default:
             guard let drag = try DragRequest.decode(op: op, fields, d) else {
                 throw RequestError(.unknownOp, "unknown op \"\(op)\"", id: id)

@@ -40,6 +40,8 @@ extension RequestEnvelope {
             Self.writeScreenChange(change, into: &w)
         case let .focus(report):
             Self.writeFocus(report, into: &w)
+        case let .compositor(report):
+            Self.writeCompositor(report, into: &w)
         case let .drag(d):
             d.write(into: &w)
         case let .frames(f):

@@ -177,6 +177,9 @@ public enum Request: Hashable, Sendable {
     case screens(ScreenChange)
     /// Reports the focused app (a follower in the seat's active session; docs/protocol.md, "focus").
     case focus(FocusReport)
+    /// Reports the compositor reading the pass-through mirrors (an agent in the seat's active
+    /// session; docs/protocol.md, "compositor").
+    case compositor(CompositorReport)
     /// A drag session request (`drag-surface`, `drag-items`, `drop-proposal`; semantics §12).
     case drag(DragRequest)
     /// States the client's display frames and asks for a `motion` line per
@@ -195,6 +198,7 @@ public enum Request: Hashable, Sendable {
         case .coalesce: return "coalesce"
         case .screens: return "screens"
         case .focus: return "focus"
+        case .compositor: return "compositor"
         case .drag(let d): return d.op
         case .frames: return "frames"
         }

@@ -173,7 +173,8 @@ enum RunningDevicesText {
             let screen = d["screen"]?.int64Value ?? 0
             lines.append("device \(d["id"]?.int64Value ?? -1) \"\(d["name"]?.stringValue ?? "?")\": screen \(screen) \"\(names[screen] ?? "?")\"")
             if let p = d["passThrough"] {
-                lines.append("  pass-through: on, mirror \(p["mirror"]?.stringValue ?? "?") \"\(p["name"]?.stringValue ?? "?")\", taken touches end: \(p["ending"]?.stringValue ?? "?")")
+                lines.append("  pass-through: on, mirror \(p["mirror"]?.stringValue ?? "?") \"\(p["name"]?.stringValue ?? "?")\", taken touches end: \(p["ending"]?.stringValue ?? "?")"
+                             + (p["endingReason"]?.stringValue.map { " (\($0))" } ?? ""))
             } else {
                 lines.append("  pass-through: off")
             }

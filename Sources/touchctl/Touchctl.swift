@@ -29,7 +29,7 @@ struct Touchctl: AsyncParsableCommand {
         subcommands: [
             DescribeCommand.self, TouchesCommand.self, ReplayCommand.self, ConvertCommand.self, RenderCommand.self,
             MonitorCommand.self, ViewCommand.self, DevicesCommand.self, RecordCommand.self, ActionsCommand.self,
-            RotateCommand.self, FollowFocusCommand.self, MotionQualityCommand.self,
+            RotateCommand.self, FollowFocusCommand.self, ReportCompositorCommand.self, MotionQualityCommand.self,
         ]
     )
 }

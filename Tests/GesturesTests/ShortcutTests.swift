@@ -57,6 +57,19 @@ struct ShortcutTests {
         #expect(e.isIdle)
     }
 
+    @Test("§9.5 a shortcut takes its touches from the mirror in one frame: the mirror's cancel then ends every touch the app has, and no other (MirrorEventWriter cancels only then)")
+    func shortcutTakesAllInOneFrame() throws {
+        var e = appWithShortcuts([Self.appSwitcher])
+        let out = e.run(fingers(3, dx: 40))
+        let cancelled = out.mirrorEvents.filter { $0.phase == .cancelled }
+        #expect(Set(cancelled.map(\.touch.id.rawValue)) == [1, 2, 3])
+        #expect(Set(cancelled.map(\.time)).count == 1, "\(cancelled.map(\.time))")
+        // Nothing of another touch between them: they come as one run of the frame's mirror events.
+        let outline = out.mirrorOutline
+        let first = try #require(outline.firstIndex { $0.hasSuffix(":cancelled") })
+        #expect(outline[first..<(first + 3)].allSatisfy { $0.hasSuffix(":cancelled") }, "\(outline)")
+    }
+
     @Test("§10 a two-finger swipe stays the app's: the three-finger shortcut fails, and the app gets what it gets without it")
     func twoFingerSwipeIsTheApps() {
         var e = appWithShortcuts([Self.appSwitcher])

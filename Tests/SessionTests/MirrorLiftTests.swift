@@ -129,7 +129,7 @@ import TouchTesting
         #expect(MirrorEnding.default == .lift)
     }
 
-    @Test("passThroughEnding in a device rule: cancel or lift, per rule; another word is refused naming the key")
+    @Test("passThroughEnding in a device rule: auto (the default), cancel or lift, per rule; another word is refused naming the key and the allowed words")
     func configurationKey() throws {
         let c = try TouchdConfiguration.parse(yaml: """
         devices:
@@ -141,8 +141,17 @@ import TouchTesting
         var other = panel
         other.name = "Other"
         #expect(c.deviceSettings(for: panel).settings?.passThroughEnding == .cancel)
-        #expect(c.deviceSettings(for: other).settings?.passThroughEnding == .default)
+        #expect(c.deviceSettings(for: other).settings?.passThroughEnding == .auto)
         #expect(c.deviceSettings(for: other).settings?.origins.passThroughEnding == .device)
+        let auto = try TouchdConfiguration.parse(yaml: """
+        devices:
+          - match: {name: "Panel*"}
+            passThroughEnding: lift
+          - match: {name: "Panel A"}
+            passThroughEnding: auto
+        """, file: "test.yaml")
+        #expect(auto.deviceSettings(for: panel).settings?.passThroughEnding == .auto)
+        #expect(auto.deviceSettings(for: panel).settings?.origins.passThroughEnding != .device)
         do {
             _ = try TouchdConfiguration.parse(yaml: """
             devices:
@@ -152,7 +161,7 @@ import TouchTesting
             Issue.record("an unknown ending was accepted")
         } catch {
             #expect(error.description.contains("passThroughEnding"))
-            #expect(error.description.contains("cancel or lift"))
+            #expect(error.description.contains("expected auto, cancel or lift, got palm"), "\(error.description)")
         }
     }
 }

@@ -39,6 +39,21 @@ import Session
         #expect(second.errors.map(\.description) == ["\(fixed):2: access.connect.users[0]: no user \"no-such-user-here\""])
     }
 
+    @Test("passThroughEnding: auto passes; another word is refused with its line, naming the allowed words")
+    func passThroughEnding() throws {
+        let good = try write("devices:\n  - match: {name: \"X*\"}\n    passThrough: true\n    passThroughEnding: auto\n")
+        let bad = try write("devices:\n  - match: {name: \"X*\"}\n    passThrough: true\n    passThroughEnding: palm\n")
+        defer {
+            try? FileManager.default.removeItem(atPath: good)
+            try? FileManager.default.removeItem(atPath: bad)
+        }
+        let ok = ConfigurationCheck.run(path: good, readsQuirks: false)
+        #expect(ok.errors.isEmpty && ok.status == 0, "\(ok.errors)")
+        let refused = ConfigurationCheck.run(path: bad, readsQuirks: false)
+        #expect(refused.status == 78)
+        #expect(refused.errors.map(\.description) == ["\(bad):4: devices[0].passThroughEnding: expected auto, cancel or lift, got palm"])
+    }
+
     @Test func theBinaryPrintsEveryErrorAndExits78() throws {
         let path = try write("screnn: []\nscheduling: {realtimePriority: 200}\n")
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -182,7 +182,7 @@ import Wire
             .flatMap { Double($0.dropFirst().dropLast()) }.map { $0 * 1000 }
     }
 
-    @Test("§9 case 3, default ending `lift`: a delivered touch a drag takes ends with TOUCH_UP, no cancel, never tap-shaped")
+    @Test("§9 case 3, default ending `auto` with no compositor reported (lift): a delivered touch a drag takes ends with TOUCH_UP, no cancel, never tap-shaped")
     func claimedAfterDeliveryLifts() throws {
         var s = Strokes()
         s.stroke(at: 1000, [(400, 240)] + (1...20).map { (400 + $0 * 10, 240) }, holdMilliseconds: 600)
@@ -230,7 +230,7 @@ import Wire
         let socket = try WireSocket(path: daemon.socketPath)
         // `hello` names the mirror (`touchctl devices --running`), which keeps the original's name.
         let hello = try #require(try socket.readLine())
-        #expect(hello.contains(#""passThrough":{"mirror":"\#(mirror)","name":"\#(description.name)","ending":"lift"}"#), "\(hello)")
+        #expect(hello.contains(#""passThrough":{"mirror":"\#(mirror)","name":"\#(description.name)","ending":"lift","endingReason":"auto: compositor unknown"}"#), "\(hello)")
         #expect(daemon.log.contains("pass-through: mirror \(description.name) (\(mirror), phys touchd-mirror-"), "\(daemon.log)")
         _ = try socket.request(#"{"op":"subscribe","id":1,"events":["touch"]}"#, id: 1)
         // A new contact in slot 1 where the last one there was: only its tracking id (the kernel repeats no value).

@@ -12,7 +12,7 @@ import Glibc
 /// the decoder, so the schemas and the code cannot drift apart silently.
 @Suite struct SchemaExamplesTests {
     static let requestSchemas: Set<String> = [
-        "subscribe", "unsubscribe", "register", "update", "unregister", "ping", "coalesce", "screens", "focus", "drag-surface", "drag-items", "drop-proposal", "frames",
+        "subscribe", "unsubscribe", "register", "update", "unregister", "ping", "coalesce", "screens", "focus", "compositor", "drag-surface", "drag-items", "drop-proposal", "frames",
     ]
 
     private func examples() throws -> [JSONValue] {
