@@ -612,22 +612,27 @@ def case_shortcut(r):
 def play_shortcut(r):
     """Three fingers moving left: touchd's `switcher` shortcut claims them. Returns the app's
     touches and whether touchd's client saw the shortcut."""
+    return play_three_fingers(r, "shortcut", "switcher", [(300, 240), (400, 240), (500, 240)], (-20, 0))
+
+
+def play_three_fingers(r, name, recognizer, starts, step):
+    """Three fingers down at `starts`, moved by `step` twelve times 20 ms apart, lifted. Returns
+    the app's touches and whether touchd's client (output `name`) saw `recognizer`."""
     proc = path = None
     if r.with_touchd:
-        proc, path = start_client(r, "shortcut", [])
+        proc, path = start_client(r, name, [])
     mark = r.comp.app.mark()
-    xs = [300, 400, 500]
-    r.panel.frame({s: (xs[s], 240) for s in range(3)})
+    r.panel.frame({s: starts[s] for s in range(3)})
     for k in range(1, 13):
         time.sleep(0.02)
-        r.panel.frame({s: (xs[s] - 20 * k, 240) for s in range(3)})
+        r.panel.frame({s: (starts[s][0] + step[0] * k, starts[s][1] + step[1] * k) for s in range(3)})
     time.sleep(0.05)
     r.panel.frame({s: None for s in range(3)})
     time.sleep(CLAIM_ENDING)
     ts = touches(r.settle(mark))
     claimed = False
     if proc:
-        claimed = client_saw(path, lambda m: m.get("recognizer") == "switcher")
+        claimed = client_saw(path, lambda m: m.get("recognizer") == recognizer)
         proc.terminate()
         proc.wait()
     return ts, claimed
@@ -950,27 +955,10 @@ RECORDER_APP_ID = "touch-recorder"  # scripts/touch-recorder.c sets it
 
 
 def play_swipe_up(r, name):
-    """Three fingers moving up from the centre. Returns the app's touches and whether
+    """Three fingers moving up from below the centre. Returns the app's touches and whether
     touchd's client saw the `over-recorder` shortcut."""
-    proc = path = None
-    if r.with_touchd:
-        proc, path = start_client(r, name, [])
-    mark = r.comp.app.mark()
-    xs = [CENTRE[0] - 100, CENTRE[0], CENTRE[0] + 100]
-    r.panel.frame({s: (xs[s], CENTRE[1] + 100) for s in range(3)})
-    for k in range(1, 13):
-        time.sleep(0.02)
-        r.panel.frame({s: (xs[s], CENTRE[1] + 100 - 20 * k) for s in range(3)})
-    time.sleep(0.05)
-    r.panel.frame({s: None for s in range(3)})
-    time.sleep(CLAIM_ENDING)
-    ts = touches(r.settle(mark))
-    claimed = False
-    if proc:
-        claimed = client_saw(path, lambda m: m.get("recognizer") == "over-recorder")
-        proc.terminate()
-        proc.wait()
-    return ts, claimed
+    y = CENTRE[1] + 100
+    return play_three_fingers(r, name, "over-recorder", [(CENTRE[0] - 100, y), (CENTRE[0], y), (CENTRE[0] + 100, y)], (0, -20))
 
 
 def case_focus_follow(r):
