@@ -108,6 +108,26 @@ private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-6) -> Bool
         #expect(regular[1].map(\.frame) == [at(10), at(20)])
     }
 
+    @Test func afterSYNDroppedTheResyncedTouchesAreServedAsTheSessionReportsThem() {
+        // SYN_DROPPED (docs/semantics.md §14): the session core resyncs from the device's state at
+        // 40 ms: touch 1 still down (a move after a 31 ms gap), touch 2 gone (cancelled), touch 3 new.
+        var s = server()
+        let out = feed(&s, [finger(.began, 1, x: 1, id: 1), finger(.began, 2, x: 100, id: 2),
+                            finger(.moved, 9, x: 9, id: 1), finger(.moved, 9, x: 107, id: 2),
+                            finger(.moved, 40, x: 40, id: 1), finger(.cancelled, 40, x: 107, id: 2),
+                            finger(.began, 40, x: 200, id: 3), finger(.moved, 46, x: 206, id: 3)])
+        // Touch 1: no frames invented over the gap, only the newest due (sampled at 35 ms), between the reports around it.
+        #expect(out[4].map(\.frame) == [at(40)])
+        #expect(out[4].map(\.id) == [1])
+        #expect(close(out[4][0].resampled.sample.location.x, 35))
+        // Touch 2: no frame for its cancellation. Touch 3: its first frame is the first sampled after it began.
+        #expect(out[5].isEmpty && out[6].isEmpty)
+        #expect(out[7].map(\.id) == [3])
+        #expect(out[7].map(\.frame) == [at(50)])
+        #expect(close(out[7][0].resampled.sample.location.x, 205))
+        #expect(s.activeTouches == 2)
+    }
+
     @Test func eachTouchIsServedItsOwnFrames() {
         var s = server()
         let out = feed(&s, [finger(.began, 1, x: 1, id: 1), finger(.began, 2, x: 100, id: 2),
