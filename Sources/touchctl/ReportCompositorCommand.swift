@@ -6,8 +6,7 @@ import Actions
 import ArgumentParser
 import Dispatch
 import Synchronization
-// Foundation proper: Process runs dpkg-query.
-import Foundation
+import SystemCalls
 import TouchClient
 import TouchDaemon
 import Wire
@@ -52,19 +51,20 @@ struct ReportCompositorCommand: ParsableCommand {
         return run(["dpkg-query", "-W", "-f", "${Version}", owner]).flatMap(CompositorProbe.version(fromQueryOutput:))
     }
 
-    /// A command's standard output, nil when it fails.
+    /// A command's standard output, nil when it fails. Through `popen(3)` (SystemCalls), not
+    /// Foundation's `Process`, which would link Foundation with ICU's data (40 MB) into touchctl.
     static func run(_ argv: [String]) -> String? {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = argv
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        do { try p.run() } catch { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        let command = argv.map(shellQuoted).joined(separator: " ") + " 2>/dev/null"
+        guard let output = try? CommandOutput(command: command) else { return nil }
+        var text = ""
+        while let line = output.nextLine() { text += line }
+        guard output.close() == 0 else { return nil }
+        return text
+    }
+
+    /// `s` as one word of `/bin/sh`: in single quotes, each quote written `'\''`.
+    static func shellQuoted(_ s: String) -> String {
+        "'" + s.map { $0 == "'" ? "'\\''" : String($0) }.joined() + "'"
     }
 
     static func text(_ r: CompositorReport) -> String {
