@@ -49,11 +49,17 @@ class _DeviceInfoKeys(TypedDict):
     touchTypes: List[str]
 
 
-class PassThroughInfo(TypedDict):
-    """A device's pass-through mirror while touchd stands in front of the compositor for it."""
+class _PassThroughKeys(TypedDict):
     mirror: str
     name: str
     ending: str
+
+
+class PassThroughInfo(_PassThroughKeys, total=False):
+    """A device's pass-through mirror while touchd stands in front of the compositor for it:
+    ``ending`` is how a taken touch ends on it (``lift`` or ``cancel``), ``endingReason`` why
+    (``configured``, or what ``passThroughEnding: auto`` knows of the compositor)."""
+    endingReason: str
 
 
 class DeviceInfo(_DeviceInfoKeys, total=False):
