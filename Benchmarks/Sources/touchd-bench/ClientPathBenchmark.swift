@@ -39,17 +39,19 @@ func benchmarkClientPath(events: [InputEvent], description: DeviceDescription) a
     }
     report("client path: encoding and routing (filtered out - no client)", fixed((means[1] - means[0]) / 1000, 2) + " us per frame")
     report("client path: the send (every update - filtered out)", fixed((means[2] - means[1]) / 1000, 2) + " us per frame")
+    report("client path: serving at frames (served at frames - every update)", fixed((means[3] - means[2]) / 1000, 2) + " us per frame")
 }
 
 /// The client of one run of ``benchmarkClientPath(events:description:)``.
 enum ClientSetup: CaseIterable {
-    case none, filteredOut, everyUpdate
+    case none, filteredOut, everyUpdate, servedAtFrames
 
     var label: String {
         switch self {
         case .none: return "no client"
         case .filteredOut: return "a client whose filter passes nothing"
         case .everyUpdate: return "a client reading every update"
+        case .servedAtFrames: return "a client reading every update, served at 60 Hz frames predicting 8 ms"
         }
     }
 
@@ -58,6 +60,17 @@ enum ClientSetup: CaseIterable {
         case .none: return nil
         case .filteredOut: return #"{"op":"subscribe","id":1,"events":["gesture","touch"],"filter":{"devices":[4000000000]}}"#
         case .everyUpdate: return #"{"op":"subscribe","id":1,"events":["gesture","touch"]}"#
+        case .servedAtFrames:
+            return #"{"op":"subscribe","id":1,"events":["gesture","touch"]}"# + "\n"
+                + #"{"op":"frames","id":2,"periodMs":16.667,"time":0,"predict":{"horizonMs":8}}"#
+        }
+    }
+
+    /// Lines before the events: hello and an answer per request.
+    var answers: Int {
+        switch self {
+        case .none, .filteredOut, .everyUpdate: return 2
+        case .servedAtFrames: return 3
         }
     }
 }
@@ -78,14 +91,15 @@ private func runClientPath(_ setup: ClientSetup, events: [InputEvent], descripti
         fd = connectUnixSocket(path: path)
         let bytes = Array(request.utf8) + [0x0A]
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        startReader(fd: fd, skipping: 2, receipts: receipts)
+        startReader(fd: fd, skipping: setup.answers, receipts: receipts)
         while await publisher.subscribedClientCount() < 1 { usleep(1000) }
         usleep(100_000)  // the ack reaches the reader
     }
     let engine = try TouchSessionActor(configuration: TouchdConfiguration(), board: HelloBoard(), logger: Logger(label: "bench"))
     // Lines the client is to receive: what the publisher was handed, when the client takes everything.
     let published = LineCounter()
-    let counts = setup == .everyUpdate
+    // Served at frames, the client also gets `motion` lines: it has read at least what was published.
+    let counts = setup == .everyUpdate || setup == .servedAtFrames
     await engine.attach({ batch in
         if counts { published.lines.add(batch.count, ordering: .relaxed) }
         publisher.publish(batch)
