@@ -268,7 +268,8 @@ public struct ForeignToplevelFollower: Sendable {
     /// The activated toplevel's report; unknown when none is (a desktop, or the focus is on a
     /// layer surface such as a launcher). Returns it when it changed.
     private mutating func decide() -> FocusReport? {
-        let focused = committed.first(where: { $0.value.activated })?.value
+        // One seat has one activated toplevel; should a compositor mark several, the oldest handle wins, not the dictionary's order.
+        let focused = committed.filter { $0.value.activated }.min(by: { $0.key < $1.key })?.value
         let next = focused.map { FocusReport(appID: $0.appID?.isEmpty == false ? $0.appID : nil, title: $0.title, fullScreen: $0.fullScreen) }
             ?? .unknown
         guard next != current else { return nil }
