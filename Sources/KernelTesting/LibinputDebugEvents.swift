@@ -55,6 +55,13 @@ package final class LibinputDebugEvents {
         guard FileManager.default.isExecutableFile(atPath: libinput) else {
             throw LibinputError( "\(libinput) missing: install libinput-tools (scripts/vm-test.sh does)")
         }
+        // The kernel lists a new device in /sys/class/input before devtmpfs makes its node
+        // (device_add), so a node just found there may not be openable yet.
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: node) {
+            guard Date() < deadline else { throw LibinputError("\(node) did not appear within 10 s") }
+            usleep(20_000)
+        }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
         process.arguments = ["-oL", "-eL", libinput, "debug-events"] + extraArguments + ["--device", node]
         process.standardOutput = pipe

@@ -88,12 +88,18 @@ import Wire
         /// The node of the mirror of `original` (`/dev/input/eventN`): known by its phys, `touchd-mirror-eventN`.
         static func mirrorNode(of original: String) throws -> String {
             var found: String?
-            let phys = MirrorDescription.phys(key: String(original.split(separator: "/").last ?? ""))
+            let key = String(original.split(separator: "/").last ?? "")
+            let phys = MirrorDescription.phys(key: key)
+            let originalName = try String(contentsOfFile: "/sys/class/input/\(key)/device/name", encoding: .utf8)
             try poll("the pass-through mirror's node") {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/input")) ?? []
                 for n in names where n.hasPrefix("event") {
                     let value = (try? String(contentsOfFile: "/sys/class/input/\(n)/device/phys", encoding: .utf8)) ?? ""
-                    if value.trimmingCharacters(in: .whitespacesAndNewlines) == phys {
+                    // The name too (a mirror keeps its original's): another suite's mirror, going
+                    // away, may carry the same phys when its original had this node number before.
+                    let name = (try? String(contentsOfFile: "/sys/class/input/\(n)/device/name", encoding: .utf8)) ?? ""
+                    if value.trimmingCharacters(in: .whitespacesAndNewlines) == phys, name == originalName,
+                       FileManager.default.fileExists(atPath: "/dev/input/" + n) {
                         found = "/dev/input/" + n
                         return true
                     }

@@ -76,7 +76,7 @@ final class ShortcutGuestRig {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/input")) ?? []
             for n in entries where n.hasPrefix("event") {
                 let device = (try? String(contentsOfFile: "/sys/class/input/\(n)/device/name", encoding: .utf8)) ?? ""
-                if device.trimmingCharacters(in: .whitespacesAndNewlines) == name {
+                if device.trimmingCharacters(in: .whitespacesAndNewlines) == name, FileManager.default.fileExists(atPath: "/dev/input/" + n) {
                     found = "/dev/input/" + n
                     return true
                 }
