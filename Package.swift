@@ -51,11 +51,11 @@ let package = Package(
         // The protocol as its own values: what clients link (no engine, no session core).
         .target(name: "Wire", dependencies: ["JSON"]),
         // The server's edge: engine outputs as protocol values and lines, requests as engine values.
-        .target(name: "EngineMessages", dependencies: ["Wire", "TouchCore", "Gestures"]),
+        .target(name: "EngineMessages", dependencies: ["Wire", "TouchCore", "Gestures", "TouchMotion"]),
         .target(
             name: "Publisher",
             dependencies: [
-                "Wire", "SystemCalls", "TouchCore", "TouchMotion",
+                "Wire", "SystemCalls", "TouchCore", "TouchMotion", "EngineMessages",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire", "JSON"]),
         .testTarget(name: "PassThroughMachineTests", dependencies: ["PassThroughMachine", "TouchCore"]),
         .testTarget(name: "TouchMotionTests", dependencies: ["TouchMotion", "TouchCore", "TouchTesting"]),
-        .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "TouchCore", "Gestures"]),
+        .testTarget(name: "EngineMessagesTests", dependencies: ["EngineMessages", "Wire", "TouchCore", "Gestures", "TouchMotion"]),
         .testTarget(
             name: "TouchDaemonTests",
             dependencies: ["TouchDaemon", "TouchCore", "Gestures", "JSON", "Trace", "Wire", "EngineMessages", "Session", "TouchTesting", "TouchClient", "Publisher", "LiveInput", "Evdev", "Udev", "KernelTesting", "Quirks", "KeyboardKeys",

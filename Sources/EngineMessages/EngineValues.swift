@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Gestures
 import TouchCore
+import TouchMotion
 import Wire
 
 // The engine's values as the protocol's, and back: the one mapping between the two. Each is an
@@ -229,5 +230,30 @@ extension HelloDevice {
             id: info.id.rawValue, name: info.description.name, touchTypes: info.classification.touchTypes.map(\.wire),
             slots: info.description.slotCount, widthMM: info.geometry.width, heightMM: info.geometry.height,
             sizeSource: info.geometry.source.rawValue, screen: info.mapping.screen)
+    }
+}
+
+extension ResampledKind {
+    /// The protocol's sample kind.
+    @inlinable package var wire: WireResampledKind {
+        switch self {
+        case .real: return .real
+        case .interpolated: return .interpolated
+        case .extrapolated: return .extrapolated
+        case .held: return .held
+        }
+    }
+}
+
+extension ServedMotion {
+    /// The frame as its `motion` line (docs/protocol.md, "frames").
+    package var message: MotionMessage {
+        let s = resampled.sample
+        return MotionMessage(
+            microseconds: s.time.microseconds, frameMicroseconds: frame.microseconds, device: device, id: id,
+            touchType: type.wire, tool: tool.wire, screen: Int(screen),
+            location: WirePoint(x: s.location.x, y: s.location.y), sample: resampled.kind.wire,
+            force: s.force, altitude: s.altitude, azimuth: s.azimuth,
+            predicted: predicted.map { WirePrediction(microseconds: $0.time.microseconds, location: WirePoint(x: $0.location.x, y: $0.location.y)) })
     }
 }

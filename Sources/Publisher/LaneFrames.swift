@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import EngineMessages
 import NIOCore
 import TouchCore
 import TouchMotion
@@ -41,7 +42,7 @@ struct LaneFrames: Sendable {
             for i in run {
                 guard let report = batch.attributes[i].motion else { continue }
                 server.report(report) { served in
-                    MessageEncoder.motion(Self.message(served), into: &w)
+                    MessageEncoder.motion(served.message, into: &w)
                     w.newline()
                     e.append(w.count)
                 }
@@ -60,47 +61,5 @@ struct LaneFrames: Sendable {
     mutating func removeLines() {
         lines.reset()
         ends.removeAll(keepingCapacity: true)
-    }
-
-    /// A served frame as its `motion` line.
-    static func message(_ m: ServedMotion) -> MotionMessage {
-        let s = m.resampled.sample
-        return MotionMessage(
-            microseconds: s.time.microseconds, frameMicroseconds: m.frame.microseconds, device: m.device, id: m.id,
-            touchType: wire(m.type), tool: wire(m.tool), screen: Int(m.screen),
-            location: WirePoint(x: s.location.x, y: s.location.y), sample: wire(m.resampled.kind),
-            force: s.force, altitude: s.altitude, azimuth: s.azimuth,
-            predicted: m.predicted.map { WirePrediction(microseconds: $0.time.microseconds, location: WirePoint(x: $0.location.x, y: $0.location.y)) })
-    }
-
-    static func wire(_ t: TouchType) -> WireTouchType {
-        switch t {
-        case .direct: return .direct
-        case .indirect: return .indirect
-        case .stylus: return .stylus
-        }
-    }
-
-    static func wire(_ t: Tool) -> WireTool {
-        switch t {
-        case .finger: return .finger
-        case .palm: return .palm
-        case .pen: return .pen
-        case .eraser: return .eraser
-        case .brush: return .brush
-        case .pencil: return .pencil
-        case .airbrush: return .airbrush
-        case .mouse: return .mouse
-        case .lens: return .lens
-        }
-    }
-
-    static func wire(_ k: ResampledKind) -> WireResampledKind {
-        switch k {
-        case .real: return .real
-        case .interpolated: return .interpolated
-        case .extrapolated: return .extrapolated
-        case .held: return .held
-        }
     }
 }

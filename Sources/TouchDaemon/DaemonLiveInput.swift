@@ -113,25 +113,22 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
         for event in events {
             switch event {
             case .deviceAdded(let id, let description, let info):
-                engine.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
-                                 udevProperties: info.udevProperties, settings: info.settings,
-                                 state: info.stateAtOpen)
+                engine.apply(event)
                 logger.info("opened \(info.node)", metadata: ["device": "\(id.rawValue)", "name": "\(description.name)"])
                 passThrough.added(id, info: info, on: engine)
             case .deviceChanged(let id, let info):
-                engine.changeDevice(id, at: LiveClock.now(), udevProperties: info.udevProperties,
-                                    settings: info.settings)
+                engine.apply(event)
                 logger.info("udev changed \(info.node)", metadata: ["device": "\(id.rawValue)"])
                 passThrough.changed(id, info: info, on: engine)
-            case .events(let id, let batch):
-                engine.handle(batch, from: id)
+            case .events(let id, _):
+                engine.apply(event)
                 if passThrough.hasWaiting { passThrough.read(id, on: engine) }
                 if source.hasGrabsWaiting { applyWaitingGrab(id) }
-            case .resynced(let id, let report):
+            case .resynced(let id, _):
                 logger.warning("events dropped by the kernel; resynced", metadata: ["device": "\(id.rawValue)"])
-                engine.resync(id, report: report)
+                engine.apply(event)
             case .deviceRemoved(let id, let time):
-                engine.removeDevice(id, at: time)
+                engine.apply(event)
                 passThrough.removed(id, at: time, on: engine)
             case .deviceIgnored(let node, let reason):
                 logger.info("ignoring \(node): \(reason)")

@@ -157,31 +157,22 @@ package final class LiveTouchSession {
     private func handle(_ event: LiveInputEvent, _ emit: (LiveSessionOutput) -> Void) {
         inputObserver?(event)
         switch event {
-        case .deviceAdded(let id, let description, let info):
+        case .deviceAdded(let id, _, let info), .deviceChanged(let id, let info):
             buffer.infos[id] = info
-            session.addDevice(id, description: description, at: LiveClock.now(), syspath: info.syspath,
-                              udevProperties: info.udevProperties, settings: info.settings,
-                              state: info.stateAtOpen, into: &buffer)
-        case .deviceChanged(let id, let info):
-            buffer.infos[id] = info
-            session.changeDevice(id, udevProperties: info.udevProperties, settings: info.settings,
-                                 at: LiveClock.now(), into: &buffer)
-        case .events(let id, let events):
-            session.handle(events, from: id, into: &buffer)
         case .resynced(let id, let report):
             buffer.outputs.append(.resynced(id, report))
-            session.resync(id, slots: report.slots, keysDown: report.keysDown, axisValues: report.axisValues,
-                           droppedAt: report.droppedAt, into: &buffer)
-        case .deviceRemoved(let id, let time):
+        case .deviceRemoved(let id, _):
             buffer.infos[id] = nil
-            session.removeDevice(id, at: time, into: &buffer)
         case .deviceIgnored(let node, let reason):
             buffer.outputs.append(.deviceIgnored(node: node, reason: reason))
         case .openFailed(let node, let error):
             buffer.outputs.append(.openFailed(node: node, error: error))
         case .woken:
             buffer.outputs.append(.woken)
+        case .events:
+            break
         }
+        session.apply(event, now: LiveClock.now, into: &buffer)
         flush(emit)
     }
 

@@ -2,6 +2,7 @@
 import Evdev
 import SystemCalls
 import Gestures
+import LiveInput
 import Logging
 import Publisher
 import Session
@@ -167,6 +168,51 @@ package actor TouchSessionActor {
         return ignored
     }
 
+    /// Applies what the live source reported (``LiveDeviceSource``) through
+    /// ``TouchSession/apply(_:now:into:)``, as touchctl's ``LiveTouchSession``
+    /// does, and records it when recording. Returns the reason the
+    /// configuration ignores an added device, when it does.
+    @discardableResult
+    package func apply(_ event: LiveInputEvent) -> String? {
+        var wasInService = false
+        switch event {
+        case .events(let id, let events):
+            if recorder != nil { record { r throws(TraceError) in try r.append(events, from: id) } }
+            prepareRound()
+        case .resynced(let id, let report):
+            // The trace gets libevdev's sync events: replaying them rebuilds the same state.
+            if recorder != nil { record { r throws(TraceError) in try r.append(report.syncEvents, from: id) } }
+            prepareRound()
+        case .deviceRemoved(let id, _):
+            wasInService = session.pipeline.device(id) != nil
+            // The cancellations reach a pass-through mirror before `PassThroughController` ends it.
+            prepareRound()
+        case .deviceAdded, .deviceChanged, .deviceIgnored, .openFailed, .woken:
+            break
+        }
+        var addedAt = Timestamp.zero
+        let ignored = session.apply(event, now: { addedAt = LiveClock.now(); return addedAt }, into: &router)
+        switch event {
+        case .deviceAdded(let id, let description, let info):
+            if ignored == nil {
+                record { r throws(TraceError) in
+                    try r.addDevice(id, description, udevProperties: info.udevProperties, state: info.stateAtOpen, at: addedAt)
+                }
+            }
+            finishDeviceChange()
+        case .deviceChanged:
+            finishDeviceChange()
+        case .deviceRemoved(let id, let time):
+            if wasInService { record { r throws(TraceError) in try r.removeDevice(id, at: time) } }
+            finishDeviceChange()
+        case .events, .resynced:
+            flush()
+        case .deviceIgnored, .openFailed, .woken:
+            break
+        }
+        return ignored
+    }
+
     /// Adds a device of a recording (`touchd --replay`) as every replay path
     /// adds it (``TouchSession/addRecordedDevice(_:_:at:into:)``): with the
     /// udev properties and the state recorded with it.
@@ -278,17 +324,6 @@ package actor TouchSessionActor {
     package func changeDevice(_ id: DeviceID, at time: Timestamp, udevProperties: [String: String], settings: DeviceSettings) {
         session.changeDevice(id, udevProperties: udevProperties, settings: settings, at: time, into: &router)
         finishDeviceChange()
-    }
-
-    /// Brings a device back in step after `SYN_DROPPED` from its state as
-    /// re-read: touches that vanished are cancelled, new ones begin.
-    package func resync(_ id: DeviceID, report: DeviceResync) {
-        // The trace gets libevdev's sync events: replaying them rebuilds the same state.
-        if recorder != nil { record { r throws(TraceError) in try r.append(report.syncEvents, from: id) } }
-        prepareRound()
-        session.resync(id, slots: report.slots, keysDown: report.keysDown, axisValues: report.axisValues,
-                       droppedAt: report.droppedAt, into: &router)
-        flush()
     }
 
     // A device event changes what `hello` says: written before the event goes out.

@@ -3,6 +3,7 @@ import EngineMessages
 import Gestures
 import Testing
 import TouchCore
+import TouchMotion
 import Wire
 
 /// Every engine case has the protocol value of the same name: the engine's enums and the
@@ -16,6 +17,11 @@ import Wire
         #expect(Set(TouchPhase.allCases.map(\.wire)) == Set(WireTouchPhase.allCases))
         #expect(Set(TouchType.allCases.map(\.wire)) == Set(WireTouchType.allCases))
         #expect(Set(Tool.allCases.map(\.wire)) == Set(WireTool.allCases))
+    }
+
+    @Test func resampledKinds() {
+        for c in ResampledKind.allCases { #expect(c.wire.rawValue == c.rawValue) }
+        #expect(Set(ResampledKind.allCases.map(\.wire)) == Set(WireResampledKind.allCases))
     }
 
     @Test func gestureEnums() {

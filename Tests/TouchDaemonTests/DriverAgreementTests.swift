@@ -3,6 +3,7 @@ import EngineMessages
 import Foundation
 import Gestures
 import JSON
+import LiveInput
 import Logging
 import Session
 import Synchronization
@@ -102,6 +103,42 @@ import Wire
         return collected.withLock { $0 }
     }
 
+    /// The live daemon's path without a kernel: the engine owner fed the
+    /// ``LiveInputEvent``s a ``LiveDeviceSource`` reports (each device added
+    /// with the settings the configuration decides and the state it had when
+    /// opened, then its frames), through ``TouchSessionActor/apply(_:)``.
+    static func liveInput(_ recording: Recording) async throws -> [String] {
+        let collected = Mutex<[String]>([])
+        let configuration = TouchdConfiguration()
+        let engine = try TouchSessionActor(configuration: configuration, board: HelloBoard(),
+                                           logger: Logger(label: "test"), recordsDebug: false)
+        await engine.attach { batch in
+            collected.withLock { lines in
+                for e in batch.eventsWithLines where e.stream == .touch || e.stream == .gesture { lines.append(String(decoding: e.line, as: UTF8.self)) }
+            }
+        }
+        for (i, device) in recording.devices.enumerated() {
+            let d = device.description
+            let settings = try #require(configuration.deviceSettings(for: d, udevProperties: d.udevProperties).settings)
+            let info = LiveDeviceInfo(node: "/dev/input/event\(i)", syspath: "/sys/devices/virtual/input/input\(i)/event\(i)",
+                                      kind: nil, udevProperties: d.udevProperties, settings: settings,
+                                      stateAtOpen: device.initialState)
+            #expect(await engine.apply(.deviceAdded(DeviceID(rawValue: UInt32(i)), d, info: info)) == nil)
+        }
+        var group: [InputEvent] = []
+        var steps = ReplayFeed(recordings: [recording])
+        loop: while true {
+            switch steps.next(into: &group) {
+            case .events(let device): await engine.apply(.events(device, group))
+            case .recordingEnded(let time):
+                for i in recording.devices.indices { await engine.apply(.deviceRemoved(DeviceID(rawValue: UInt32(i)), at: time)) }
+            case .screens, .passBegins, .finished: break loop
+            }
+        }
+        while let deadline = await engine.nextDeadline { await engine.advance(to: deadline) }
+        return collected.withLock { $0 }
+    }
+
     static func paced(_ recording: Recording, path: String?) throws -> [String] {
         let directory = TemporaryDirectory()
         let trace = path ?? directory.path + "/trace.jsonl"
@@ -130,6 +167,8 @@ import Wire
             #expect(offline.contains { $0.contains(#""type":"touch""#) }, "\(name)")
             let owner = try await Self.engineOwner(recording)
             #expect(Self.firstDifference(owner, offline) == nil, "\(name): the daemon's engine owner")
+            let live = try await Self.liveInput(recording)
+            #expect(Self.firstDifference(live, offline) == nil, "\(name): the live input's events")
             let paced = try Self.paced(recording, path: path)
             #expect(Self.firstDifference(paced, offline) == nil, "\(name): touchd --replay")
         }
@@ -141,6 +180,7 @@ import Wire
         let began = #""phase":"began""#
         for (path, lines) in [("offline", Self.offline(recording)),
                               ("engine owner", try await Self.engineOwner(recording)),
+                              ("live input", try await Self.liveInput(recording)),
                               ("touchd --replay", try Self.paced(recording, path: nil))] {
             let first = try #require(lines.first { $0.contains(began) }, "\(path)")
             // 400, 300 device units of 10 per mm: 40 mm, 30 mm.
