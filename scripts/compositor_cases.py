@@ -308,14 +308,13 @@ class Compositor:
             e for e in ev if e["ev"] == "configure" and (e["w"], e["h"]) != (640, 480)], 0, 60))
 
     def start_app(self, app_id):
-        """Another recorder beside the first, with its own app id and output, not fullscreen
-        (the first one's fullscreen would hide it)."""
+        """Another recorder beside the first, with its own app id and output."""
         owner = 0 if self.kind == "weston" else USER_UID
         out = os.path.join(self.runtime, f"app-{app_id}.jsonl")
         open(out, "w").close()
         os.chown(out, owner, owner)
         env = self.env()
-        env.update(WAYLAND_DISPLAY=self._socket(), TOUCH_RECORDER_APP_ID=app_id, TOUCH_RECORDER_WINDOWED="1")
+        env.update(WAYLAND_DISPLAY=self._socket(), TOUCH_RECORDER_APP_ID=app_id)
         logf = open(os.path.join(self.results, f"{self.kind}-{self.starts}-{app_id}.log"), "w")
         proc = subprocess.Popen(self.as_user([self.recorder, out]), env=env, stdout=logf, stderr=subprocess.STDOUT,
                                 start_new_session=True)
@@ -1062,9 +1061,9 @@ def keys(events):
 
 
 def play_swipe_over(r, name, shown, hidden):
-    """The three-finger swipe up over the app `shown` (the visible tab), then a marker tap,
-    told from the swipe by its time (a tab bar moves the app's surface down). Returns each
-    app's events of the swipe and whether touchd's client saw `over-recorder`."""
+    """The three-finger swipe up over the app `shown` (the focused one), then a marker tap in
+    it, told from the swipe by its time. Returns each app's events of the swipe and whether
+    touchd's client saw `over-recorder`."""
     proc = path = None
     if r.with_touchd:
         proc, path = start_client(r, name, [])
@@ -1097,32 +1096,33 @@ def play_swipe_over(r, name, shown, hidden):
 
 
 def case_focus_switch(r):
-    """Two apps with different app ids (the recorder, and one as `touch-recorder-other`) as
-    sway's tabs, so only the focused one is shown and gets touches; sway's own
-    `[app_id=...] focus` switches between them (the other app has it first, as the new window)
-    and `touchctl follow-focus --wayland`, run as the session's user, follows. The swipe of
-    sway-focus-follow over touch-recorder, over the other app, then over touch-recorder again:
-    with touchd, over touch-recorder the `over-recorder` shortcut is touchd's (claimed, nothing
-    left down, no tap) and its key F13 reaches that app; over the other app the shortcut is off:
-    that app gets the three touches, each up, and no key. The hidden app gets nothing. Without
-    touchd: the shown app gets the three touches each time, and no app a key."""
+    """Two apps with different app ids (the recorder, and one as `touch-recorder-other`), each
+    fullscreen on its own sway workspace, so only the focused one is shown and gets touches;
+    sway's own `[app_id=...] focus` switches between them (the other app has it first, as the
+    new window) and `touchctl follow-focus --wayland`, run as the session's user, follows. The
+    swipe of sway-focus-follow over touch-recorder, over the other app, then over
+    touch-recorder again: with touchd, over touch-recorder the `over-recorder` shortcut is
+    touchd's (claimed, nothing left down, no tap) and its key F13 reaches that app; over the
+    other app the shortcut is off: that app gets the three touches, each up, and no key. The
+    hidden app gets nothing. Without touchd: the shown app gets the three touches each time,
+    and no app a key."""
     comp = r.comp
-    r.force_restart = True  # a second window and a tabbed workspace: sway afresh after
-    # Tabs, neither fullscreen: the focused one is shown and gets the touches.
-    for command in (("fullscreen", "disable"), ("layout", "tabbed")):
-        res = comp.swaymsg(*command)
-        if res.returncode != 0:
-            return False, f"swaymsg {' '.join(command)}: {res.stdout.strip()} {res.stderr.strip()}"
+    r.force_restart = True  # a second window and workspace: sway afresh after
+    # Each app fullscreen on its own workspace: only the focused one is shown and gets touches.
+    res = comp.swaymsg("workspace", "2")
+    if res.returncode != 0:
+        return False, f"swaymsg workspace 2: {res.stdout.strip()} {res.stderr.strip()}"
     apps = {RECORDER_APP_ID: comp.app, OTHER_APP_ID: comp.start_app(OTHER_APP_ID)}
-    if not apps[OTHER_APP_ID].wait("the other app's surface", lambda ev: [
-            e for e in ev if e["ev"] == "configure" and (e["w"], e["h"]) != (640, 480)], 0, 30):
-        return False, "the other app got no configure"
+    if not apps[OTHER_APP_ID].wait("the other app's fullscreen surface", lambda ev: [
+            e for e in ev if e["ev"] == "configure" and (e["w"], e["h"]) == comp.size], 0, 30):
+        return False, "the other app got no fullscreen configure"
     # Mapped, it takes the focus: only then may a switch not be undone by its mapping.
     if not wait_for("sway to focus the new window", lambda: sway_focused_app(r) == OTHER_APP_ID, 10):
         return False, f"sway did not focus the new window {OTHER_APP_ID} (focused: {sway_focused_app(r)})"
+    time.sleep(1.0)  # its mapping's transaction done before the first switch
     follower = log_path = None
     if r.with_touchd:
-        # touchd's keyboard: each app binds it once sway has it (the caps event).
+        # The seat's keyboard (touchd's among its devices): each app binds it before a key is typed.
         for app_id, app in apps.items():
             if not app.wait(f"{app_id}'s keyboard", lambda ev: [e for e in ev if e["ev"] == "keyboard"], 0, 20):
                 return False, f"{app_id} got no keyboard (touchd's)"
@@ -1139,7 +1139,7 @@ def case_focus_switch(r):
                 return False, "; ".join(results + [f"sway did not focus {app_id} (focused: {sway_focused_app(r)})"])
             if r.with_touchd and not wait_for(f"touchd's focus {app_id}", lambda: touchd_focus(r) == app_id, 20):
                 return False, "; ".join(results + [follower_failed(app_id, log_path)])
-            time.sleep(0.5)  # sway shows the tab once its transaction is done (both apps' configures)
+            time.sleep(0.5)  # sway shows the workspace once its transaction is done
             shown, hidden, claimed = play_swipe_over(r, f"switch-{len(results)}", apps[app_id], apps[other])
             ts, off = touches(shown), touches(hidden)
             typed, elsewhere = keys(shown), keys(hidden)
@@ -1179,7 +1179,7 @@ CASES = [
     ("sway-map-to-output", case_map_to_output, {"sway"}),
     # The focused app through wlr-foreign-toplevel-management (sway; cage and weston 10 lack it).
     ("sway-focus-follow", case_focus_follow, {"sway"}),
-    # Two apps, the focus switched by sway's `[app_id=...] focus` (after it sway starts afresh).
+    # Two apps, the focus switched by sway's `[app_id=...] focus` (sway starts afresh after it).
     ("sway-focus-switch", case_focus_switch, {"sway"}),
     ("restart-same-spot", case_restart_spot, None),
     ("restart-two-fingers", case_restart_two, None),

@@ -21,8 +21,7 @@
  * not the time an event was received, which the latency bench needs.
  *
  * Usage: touch-recorder OUTPUT_FILE  (each line flushed at once)
- * Environment: TOUCH_RECORDER_APP_ID, the app id (default touch-recorder);
- *   TOUCH_RECORDER_WINDOWED=1, no fullscreen request (a second app, tiled).
+ * Environment: TOUCH_RECORDER_APP_ID, the app id (default touch-recorder).
  * Build: scripts/compositor-test.sh (wayland-scanner for xdg-shell, cc).
  */
 #define _GNU_SOURCE
@@ -278,8 +277,7 @@ int main(int argc, char **argv) {
     if (!app_id || !*app_id) app_id = "touch-recorder";
     xdg_toplevel_set_title(top, app_id);
     xdg_toplevel_set_app_id(top, app_id);
-    const char *windowed = getenv("TOUCH_RECORDER_WINDOWED");
-    if (!windowed || strcmp(windowed, "1") != 0) xdg_toplevel_set_fullscreen(top, NULL);
+    xdg_toplevel_set_fullscreen(top, NULL);
     wl_surface_commit(surface);
     EMIT("{\"ev\":\"start\",\"mono\":%.6f}\n", mono());
     while (wl_display_dispatch(display) != -1) {}
