@@ -249,6 +249,7 @@ class Compositor:
         self.runtime = f"/tmp/comp-xdg-{kind}"
         self.proc = self.client = None
         self.app = None
+        self.others = []  # (process, output) of apps a case added beside the first
         self.starts = 0
 
     @property
@@ -306,6 +307,20 @@ class Compositor:
         return bool(self.app.wait("the app's fullscreen surface", lambda ev: [
             e for e in ev if e["ev"] == "configure" and (e["w"], e["h"]) != (640, 480)], 0, 60))
 
+    def start_app(self, app_id):
+        """Another recorder beside the first, with its own app id and output."""
+        owner = 0 if self.kind == "weston" else USER_UID
+        out = os.path.join(self.runtime, f"app-{app_id}.jsonl")
+        open(out, "w").close()
+        os.chown(out, owner, owner)
+        env = self.env()
+        env.update(WAYLAND_DISPLAY=self._socket(), TOUCH_RECORDER_APP_ID=app_id)
+        logf = open(os.path.join(self.results, f"{self.kind}-{self.starts}-{app_id}.log"), "w")
+        proc = subprocess.Popen(self.as_user([self.recorder, out]), env=env, stdout=logf, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        self.others.append((proc, out))
+        return App(out)
+
     def _socket(self):
         if self.proc.poll() is not None:
             raise SystemExit(f"{self.kind} exited with status {self.proc.returncode} (see its log)")
@@ -336,13 +351,15 @@ class Compositor:
     def stop(self):
         if self.app:
             shutil.copy(self.app.path, os.path.join(self.results, f"{self.kind}-{self.starts}-app.jsonl"))
-        for p in (self.client, self.proc):
+        for _, out in self.others:
+            shutil.copy(out, os.path.join(self.results, f"{self.kind}-{self.starts}-{os.path.basename(out)}"))
+        for p in [p for p, _ in self.others] + [self.client, self.proc]:
             if p and p.poll() is None:
                 try:
                     os.killpg(p.pid, signal.SIGTERM)
                 except ProcessLookupError:
                     pass
-        for p in (self.client, self.proc):
+        for p in [p for p, _ in self.others] + [self.client, self.proc]:
             if p:
                 try:
                     p.wait(10)
@@ -350,6 +367,7 @@ class Compositor:
                     os.killpg(p.pid, signal.SIGKILL)
                     p.wait()
         self.client = self.proc = None
+        self.others = []
 
 
 class Touchd:
@@ -376,8 +394,11 @@ shortcuts:
   - {{name: switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right]}}
   # Four fingers, so no other case's touches make a long press of it.
   - {{name: context-menu, kind: long-press, minTouches: 4, maxTouches: 4, click: right}}
-  # Only over the recorder app (focus-follow): off while touchd does not know the focus.
-  - {{name: over-recorder, kind: swipe, minTouches: 3, maxTouches: 3, directions: [up], apps: [{RECORDER_APP_ID}]}}
+  # Only over the recorder app (focus-follow, focus-switch): off while touchd does not know the
+  # focus. F13: a key sway binds to nothing, so the focused app gets it.
+  - {{name: over-recorder, kind: swipe, minTouches: 3, maxTouches: 3, directions: [up], apps: [{RECORDER_APP_ID}], keys: [KEY_F13]}}
+# The session's user (the compositor's) runs the focus follower.
+socket: {{group: "{USER_GID}"}}
 access:
   claimTouches: {{users: [root]}}
 scheduling:
@@ -961,6 +982,36 @@ def play_swipe_up(r, name):
     return play_three_fingers(r, name, "over-recorder", [(CENTRE[0] - 100, y), (CENTRE[0], y), (CENTRE[0] + 100, y)], (0, -20))
 
 
+def touchd_focus(r):
+    """The focus touchd logged last (`focus <app id>`), or None."""
+    path = os.path.join(r.touchd.results, f"touchd-{r.kind}-{r.touchd.starts}.log")
+    found = None
+    for line in open(path):
+        words = line.split()
+        if len(words) >= 3 and words[1] == "focus":
+            found = words[2]
+    return found
+
+
+def start_follower(r, name):
+    """`touchctl follow-focus --wayland` (wlr-foreign-toplevel-management) run as the session's
+    user, as the session would start it. Returns the process and its log's path."""
+    log_path = os.path.join(r.args.results, f"follow-focus-{r.kind}-{name}.log")
+    argv = [r.args.touchctl, "follow-focus", "--socket", r.touchd.socket,
+            "--wayland", os.path.join(r.comp.runtime, r.comp._socket())]
+    proc = subprocess.Popen(r.comp.as_user(argv), env=r.comp.env(), stdout=open(log_path, "w"),
+                            stderr=subprocess.STDOUT)
+    return proc, log_path
+
+
+def follower_failed(app_id, log_path):
+    return f"touchd got no focus {app_id} (follower: {open(log_path).read().strip()[-300:]})"
+
+
+def delivered(ts):
+    return len(ts) == 3 and all(t["end"] == "up" for t in ts)
+
+
 def case_focus_follow(r):
     """A shortcut limited to an app (`apps: [touch-recorder]`), with the focus from sway through
     wlr-foreign-toplevel-management (`touchctl follow-focus --wayland`, docs/actions.md). With
@@ -968,31 +1019,148 @@ def case_focus_follow(r):
     touches, ended by ups); with it the follower reports the recorder's app id and the same swipe
     is the shortcut's (claimed, nothing left down, no tap). Without touchd: the app gets the three
     touches."""
-    def delivered(ts):
-        return len(ts) == 3 and all(t["end"] == "up" for t in ts)
     if not r.with_touchd:
         ts, _ = play_swipe_up(r, "focus")
         return delivered(ts), describe(ts)
     before, claimed_before = play_swipe_up(r, "focus-unknown")
     if claimed_before or not delivered(before):
         return False, f"focus unknown: {describe(before)}" + ("; touchd claimed it" if claimed_before else "")
-    sock = r.comp._socket()
-    log_path = os.path.join(r.args.results, f"follow-focus-{r.kind}.log")
-    touchd_log = os.path.join(r.touchd.results, f"touchd-{r.kind}-{r.touchd.starts}.log")
-    follower = subprocess.Popen([r.args.touchctl, "follow-focus", "--socket", r.touchd.socket,
-                                 "--wayland", os.path.join(r.comp.runtime, sock)],
-                                stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
+    follower, log_path = start_follower(r, "follow")
     try:
-        reported = wait_for("touchd to take the follower's report", lambda: any(
-            f"focus {RECORDER_APP_ID} " in line for line in open(touchd_log)), 20)
-        if not reported:
-            return False, f"touchd got no focus {RECORDER_APP_ID} (follower: {open(log_path).read().strip()[-300:]})"
+        if not wait_for("touchd to take the follower's report", lambda: touchd_focus(r) == RECORDER_APP_ID, 20):
+            return False, follower_failed(RECORDER_APP_ID, log_path)
         ts, claimed = play_swipe_up(r, "focus-recorder")
     finally:
         follower.terminate()
         follower.wait()
     ok, detail = claim_verdict(r, ts, claimed)
     return ok, f"focus unknown: {describe(before)}; focus {RECORDER_APP_ID}: {detail}"
+
+
+OTHER_APP_ID = "touch-recorder-other"
+KEY_F13 = 183  # the over-recorder shortcut's key, as wl_keyboard gives it (the evdev code)
+
+
+def sway_focused_app(r):
+    def walk(node):
+        if node.get("focused"):
+            return node.get("app_id")
+        for child in node.get("nodes", []) + node.get("floating_nodes", []):
+            found = walk(child)
+            if found:
+                return found
+        return None
+    try:
+        return walk(json.loads(r.comp.swaymsg("-t", "get_tree", "--raw").stdout))
+    except ValueError:
+        return None
+
+
+def keys(events):
+    return [(e["key"], e["state"]) for e in events if e["ev"] == "key"]
+
+
+def play_swipe_over(r, name, shown, hidden):
+    """The three-finger swipe up over the app `shown` (the focused one), then a marker tap in
+    it, told from the swipe by its time. Returns each app's events of the swipe and whether
+    touchd's client saw `over-recorder`."""
+    proc = path = None
+    if r.with_touchd:
+        proc, path = start_client(r, name, [])
+    marks = (shown.mark(), hidden.mark())
+    y = CENTRE[1] + 100
+    starts = [(CENTRE[0] - 100, y), (CENTRE[0], y), (CENTRE[0] + 100, y)]
+    r.panel.frame({s: starts[s] for s in range(3)})
+    for k in range(1, 13):
+        time.sleep(0.02)
+        r.panel.frame({s: (starts[s][0], starts[s][1] - 20 * k) for s in range(3)})
+    time.sleep(0.05)
+    r.panel.frame({s: None for s in range(3)})
+    time.sleep(CLAIM_ENDING)
+    written, _ = r.panel.tap(*MARKER)
+
+    def marker(ev):
+        for i, e in enumerate(ev):
+            if e["ev"] == "down" and e["mono"] >= written:
+                return i + 1 if any(f["ev"] in ("up", "cancel") for f in ev[i:]) else None
+        return None
+    index = shown.wait("the marker tap", marker, marks[0], 5.0)
+    r.marker_lost = r.marker_lost or not index
+    events = shown.since(marks[0])
+    claimed = False
+    if proc:
+        claimed = client_saw(path, lambda m: m.get("recognizer") == "over-recorder")
+        proc.terminate()
+        proc.wait()
+    return (events[:index - 1] if index else events), hidden.since(marks[1]), claimed
+
+
+def case_focus_switch(r):
+    """Two apps with different app ids (the recorder, and one as `touch-recorder-other`), each
+    fullscreen on its own sway workspace, so only the focused one is shown and gets touches;
+    sway's own `[app_id=...] focus` switches between them (the other app has it first, as the
+    new window) and `touchctl follow-focus --wayland`, run as the session's user, follows. The
+    swipe of sway-focus-follow over touch-recorder, over the other app, then over
+    touch-recorder again: with touchd, over touch-recorder the `over-recorder` shortcut is
+    touchd's (claimed, nothing left down, no tap) and its key F13 reaches that app; over the
+    other app the shortcut is off: that app gets the three touches, each up, and no key. The
+    hidden app gets nothing. Without touchd: the shown app gets the three touches each time,
+    and no app a key."""
+    comp = r.comp
+    r.force_restart = True  # a second window and workspace: sway afresh after
+    # Each app fullscreen on its own workspace: only the focused one is shown and gets touches.
+    res = comp.swaymsg("workspace", "2")
+    if res.returncode != 0:
+        return False, f"swaymsg workspace 2: {res.stdout.strip()} {res.stderr.strip()}"
+    apps = {RECORDER_APP_ID: comp.app, OTHER_APP_ID: comp.start_app(OTHER_APP_ID)}
+    if not apps[OTHER_APP_ID].wait("the other app's fullscreen surface", lambda ev: [
+            e for e in ev if e["ev"] == "configure" and (e["w"], e["h"]) == comp.size], 0, 30):
+        return False, "the other app got no fullscreen configure"
+    # Mapped, it takes the focus: only then may a switch not be undone by its mapping.
+    if not wait_for("sway to focus the new window", lambda: sway_focused_app(r) == OTHER_APP_ID, 10):
+        return False, f"sway did not focus the new window {OTHER_APP_ID} (focused: {sway_focused_app(r)})"
+    time.sleep(1.0)  # its mapping's transaction done before the first switch
+    follower = log_path = None
+    if r.with_touchd:
+        # The seat's keyboard (touchd's among its devices): each app binds it before a key is typed.
+        for app_id, app in apps.items():
+            if not app.wait(f"{app_id}'s keyboard", lambda ev: [e for e in ev if e["ev"] == "keyboard"], 0, 20):
+                return False, f"{app_id} got no keyboard (touchd's)"
+        follower, log_path = start_follower(r, "switch")
+    results, ok = [], True
+    try:
+        for app_id in (RECORDER_APP_ID, OTHER_APP_ID, RECORDER_APP_ID):
+            other = OTHER_APP_ID if app_id == RECORDER_APP_ID else RECORDER_APP_ID
+            # Anchored: sway's criteria are regular expressions, and one app id begins the other.
+            res = comp.swaymsg(f'[app_id="^{app_id}$"]', "focus")
+            if res.returncode != 0:
+                return False, "; ".join(results + [f"swaymsg focus {app_id}: {res.stdout.strip()} {res.stderr.strip()}"])
+            if not wait_for(f"sway to focus {app_id}", lambda: sway_focused_app(r) == app_id, 10):
+                return False, "; ".join(results + [f"sway did not focus {app_id} (focused: {sway_focused_app(r)})"])
+            if r.with_touchd and not wait_for(f"touchd's focus {app_id}", lambda: touchd_focus(r) == app_id, 20):
+                return False, "; ".join(results + [follower_failed(app_id, log_path)])
+            time.sleep(0.5)  # sway shows the workspace once its transaction is done
+            shown, hidden, claimed = play_swipe_over(r, f"switch-{len(results)}", apps[app_id], apps[other])
+            ts, off = touches(shown), touches(hidden)
+            typed, elsewhere = keys(shown), keys(hidden)
+            if r.with_touchd and app_id == RECORDER_APP_ID:
+                good, detail = claim_verdict(r, ts, claimed)
+                good = good and typed == [(KEY_F13, 1), (KEY_F13, 0)]
+            else:
+                good, detail = delivered(ts) and not claimed and not typed, describe(ts)
+                if claimed:
+                    detail += "; touchd claimed it"
+            good = good and not off and not elsewhere
+            detail += f"; keys {typed or 'none'}"
+            if off or elsewhere:
+                detail += f"; {other} got {describe(off)}, keys {elsewhere or 'none'}"
+            ok = ok and good
+            results.append(f"over {app_id}: {detail}")
+    finally:
+        if follower:
+            follower.terminate()
+            follower.wait()
+    return ok, "; ".join(results)
 
 
 CASES = [
@@ -1011,6 +1179,8 @@ CASES = [
     ("sway-map-to-output", case_map_to_output, {"sway"}),
     # The focused app through wlr-foreign-toplevel-management (sway; cage and weston 10 lack it).
     ("sway-focus-follow", case_focus_follow, {"sway"}),
+    # Two apps, the focus switched by sway's `[app_id=...] focus` (sway starts afresh after it).
+    ("sway-focus-switch", case_focus_switch, {"sway"}),
     ("restart-same-spot", case_restart_spot, None),
     ("restart-two-fingers", case_restart_two, None),
     ("sigkill-finger-down", case_sigkill, None),

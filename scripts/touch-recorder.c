@@ -12,11 +12,16 @@
  *   {"ev":"button","button":273,"state":1,"x":640.00,"y":360.00,"t":12500,"mono":17.3}
  *     (a wl_pointer button, at the pointer's last place on the surface;
  *      {"ev":"pointer","bound":1} when the seat gains a pointer)
+ *   {"ev":"key","key":183,"state":1,"t":12600,"mono":17.4}
+ *     (a wl_keyboard key, the evdev code; {"ev":"keyboard","bound":1} when
+ *      the seat gains a keyboard, {"ev":"kbd-enter"} / {"ev":"kbd-leave"}
+ *      as the keyboard focus comes and goes)
  *
  * Why not wev: wev prints text meant for people, buffered on a pipe, and
  * not the time an event was received, which the latency bench needs.
  *
  * Usage: touch-recorder OUTPUT_FILE  (each line flushed at once)
+ * Environment: TOUCH_RECORDER_APP_ID, the app id (default touch-recorder).
  * Build: scripts/compositor-test.sh (wayland-scanner for xdg-shell, cc).
  */
 #define _GNU_SOURCE
@@ -38,6 +43,7 @@ static struct xdg_wm_base *wm_base;
 static struct wl_seat *seat;
 static struct wl_touch *touch;
 static struct wl_pointer *pointer;
+static struct wl_keyboard *keyboard;
 static double pointer_x = -1, pointer_y = -1;
 static struct wl_surface *surface;
 static struct wl_buffer *buffer;
@@ -139,6 +145,37 @@ static const struct wl_pointer_listener pointer_listener = {
     .axis_stop = pointer_axis_stop, .axis_discrete = pointer_axis_discrete,
 };
 
+static void keyboard_keymap(void *d, struct wl_keyboard *k, uint32_t format, int32_t fd, uint32_t size) {
+    (void)d; (void)k; (void)format; (void)size;
+    close(fd);
+}
+static void keyboard_enter(void *d, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s,
+                           struct wl_array *keys) {
+    (void)d; (void)k; (void)serial; (void)s; (void)keys;
+    EMIT("{\"ev\":\"kbd-enter\",\"mono\":%.6f}\n", mono());
+}
+static void keyboard_leave(void *d, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s) {
+    (void)d; (void)k; (void)serial; (void)s;
+    EMIT("{\"ev\":\"kbd-leave\",\"mono\":%.6f}\n", mono());
+}
+static void keyboard_key(void *d, struct wl_keyboard *k, uint32_t serial, uint32_t time, uint32_t key,
+                         uint32_t state) {
+    (void)d; (void)k; (void)serial;
+    double m = mono();
+    EMIT("{\"ev\":\"key\",\"key\":%u,\"state\":%u,\"t\":%u,\"mono\":%.6f}\n", key, state, time, m);
+}
+static void keyboard_modifiers(void *d, struct wl_keyboard *k, uint32_t serial, uint32_t depressed,
+                               uint32_t latched, uint32_t locked, uint32_t group) {
+    (void)d; (void)k; (void)serial; (void)depressed; (void)latched; (void)locked; (void)group;
+}
+static void keyboard_repeat_info(void *d, struct wl_keyboard *k, int32_t rate, int32_t delay) {
+    (void)d; (void)k; (void)rate; (void)delay;
+}
+static const struct wl_keyboard_listener keyboard_listener = {
+    .keymap = keyboard_keymap, .enter = keyboard_enter, .leave = keyboard_leave, .key = keyboard_key,
+    .modifiers = keyboard_modifiers, .repeat_info = keyboard_repeat_info,
+};
+
 static void seat_capabilities(void *d, struct wl_seat *s, uint32_t caps) {
     (void)d;
     int has_pointer = (caps & WL_SEAT_CAPABILITY_POINTER) != 0;
@@ -150,6 +187,16 @@ static void seat_capabilities(void *d, struct wl_seat *s, uint32_t caps) {
         wl_pointer_release(pointer);
         pointer = NULL;
         EMIT("{\"ev\":\"pointer\",\"bound\":0,\"mono\":%.6f}\n", mono());
+    }
+    int has_keyboard = (caps & WL_SEAT_CAPABILITY_KEYBOARD) != 0;
+    if (has_keyboard && !keyboard) {
+        keyboard = wl_seat_get_keyboard(s);
+        wl_keyboard_add_listener(keyboard, &keyboard_listener, NULL);
+        EMIT("{\"ev\":\"keyboard\",\"bound\":1,\"mono\":%.6f}\n", mono());
+    } else if (!has_keyboard && keyboard) {
+        wl_keyboard_release(keyboard);
+        keyboard = NULL;
+        EMIT("{\"ev\":\"keyboard\",\"bound\":0,\"mono\":%.6f}\n", mono());
     }
     int has = (caps & WL_SEAT_CAPABILITY_TOUCH) != 0;
     if (has && !touch) {
@@ -226,8 +273,10 @@ int main(int argc, char **argv) {
     xdg_surface_add_listener(xs, &xdg_surface_listener, NULL);
     struct xdg_toplevel *top = xdg_surface_get_toplevel(xs);
     xdg_toplevel_add_listener(top, &toplevel_listener, NULL);
-    xdg_toplevel_set_title(top, "touch-recorder");
-    xdg_toplevel_set_app_id(top, "touch-recorder");
+    const char *app_id = getenv("TOUCH_RECORDER_APP_ID");
+    if (!app_id || !*app_id) app_id = "touch-recorder";
+    xdg_toplevel_set_title(top, app_id);
+    xdg_toplevel_set_app_id(top, app_id);
     xdg_toplevel_set_fullscreen(top, NULL);
     wl_surface_commit(surface);
     EMIT("{\"ev\":\"start\",\"mono\":%.6f}\n", mono());
