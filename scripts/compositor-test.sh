@@ -11,7 +11,7 @@
 #   --bench        the latency from a write into the touchscreen to the app (p50/p99),
 #                  without and with touchd and interception-tools, instead of the cases.
 # Environment: SWIFT, VM_DIR (default .build-vm), VM_MEMORY (2G), VM_CPUS (2),
-#              VM_TIMEOUT (default 900 s), COMPOSITORS (default cage,sway,weston;
+#              VM_TIMEOUT (default 1800 s), COMPOSITORS (default cage,sway,weston;
 #              with --bench, sway),
 #              BENCH_TAPS (default 100 taps per pass, two rounds of passes),
 #              TOUCHD (a touchd binary to use instead of building one), TOUCHCTL
@@ -24,7 +24,7 @@ ROOT="$PWD"
 VM_DIR="${VM_DIR:-$ROOT/.build-vm}"
 VM_MEMORY="${VM_MEMORY:-2G}"
 VM_CPUS="${VM_CPUS:-2}"
-VM_TIMEOUT="${VM_TIMEOUT:-900}"
+VM_TIMEOUT="${VM_TIMEOUT:-1800}"
 BENCH_TAPS="${BENCH_TAPS:-100}"
 SWIFT="${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}"
 MODE=test

@@ -9,7 +9,7 @@
 #   FILTER  Swift Testing filter (default: the suites that touch the kernel).
 # Environment: SWIFT (swift binary), VM_MEMORY (default 2G), VM_CPUS (default 2),
 #              VM_DIR (tool and result directory, default .build-vm),
-#              VM_TIMEOUT (seconds before the guest is killed, default 900).
+#              VM_TIMEOUT (seconds before the guest is killed, default 1800).
 # Exit status: the guest test run's status (0 = all passed), 2 when the guest
 # could not be booted or reported nothing.
 set -euo pipefail
@@ -19,7 +19,7 @@ ROOT="$PWD"
 VM_DIR="${VM_DIR:-$ROOT/.build-vm}"
 VM_MEMORY="${VM_MEMORY:-2G}"
 VM_CPUS="${VM_CPUS:-2}"
-VM_TIMEOUT="${VM_TIMEOUT:-900}"
+VM_TIMEOUT="${VM_TIMEOUT:-1800}"
 FILTER_DEFAULT='EvdevTests|UdevTests|LiveInputTests|LiveTouchSessionTests|TouchctlLiveTests|DaemonLiveTests|DaemonLiveReloadTests|PassThroughTests|PassThroughRestartTests|ServiceLifecycleTests|PassThroughPenTests|ShortcutKeyboardTests|SecondaryClickTests|LockedKeysTests|FocusKeysTests'
 INSTALL_ONLY=0
 FILTER="$FILTER_DEFAULT"
