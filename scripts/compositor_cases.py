@@ -809,7 +809,12 @@ def case_shortcut_auto(r):
             if "taken touches end: " in line and "(auto: " in line and "compositor unknown" not in line), None), 30)
         said = open(log_path).read().strip().replace("\n", " / ")[-300:]
         if not picked:
-            return False, f"touchd picked no ending from a report (report-compositor: {said})"
+            # Why the probe may not see the compositor: its user cannot read its descriptors
+            # (a non-dumpable process: file capabilities, prctl(PR_SET_DUMPABLE, 0)).
+            fds = subprocess.run(r.comp.as_user(["ls", f"/proc/{r.comp.proc.pid}/fd"]), capture_output=True, text=True)
+            readable = "readable" if fds.returncode == 0 else f"not readable ({fds.stderr.strip()[-120:]})"
+            return False, (f"touchd picked no ending from a report (report-compositor: {said}); "
+                           f"the compositor's /proc/PID/fd as its user: {readable}")
         detail = f"touchd: {picked}"
         ts, claimed = play_shortcut(r)
     finally:
