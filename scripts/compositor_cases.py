@@ -804,13 +804,13 @@ def case_shortcut_auto(r):
     reporter = subprocess.Popen(r.comp.as_user([r.args.touchctl, "report-compositor", "--socket", r.touchd.socket]),
                                 env=r.comp.env(), stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
     try:
+        # Long: the report's version comes from dpkg-query -S, which reads every package's file
+        # list (tens of seconds under TCG on the host's file system).
         picked = wait_for("touchd to pick the ending from the report", lambda: next((
             line.split("taken touches end: ", 1)[1].strip() for line in open(touchd_log)
             if "taken touches end: " in line and "(auto: " in line and "compositor unknown" not in line), None), 120)
         said = open(log_path).read().strip().replace("\n", " / ")[-300:]
         if not picked:
-            # The version comes from dpkg-query -S, which reads every package's file list: tens
-            # of seconds under TCG on the host's file system.
             # Why the probe may not see the compositor: its user cannot read its descriptors
             # (a non-dumpable process: file capabilities, prctl(PR_SET_DUMPABLE, 0)).
             fds = subprocess.run(r.comp.as_user(["ls", f"/proc/{r.comp.proc.pid}/fd"]), capture_output=True, text=True)
