@@ -305,7 +305,7 @@ class Compositor:
         self.proc = subprocess.Popen(self.as_user(argv), env=env, stdout=logf, stderr=subprocess.STDOUT,
                                      start_new_session=True)
         if self.kind != "cage":
-            # KWin takes 20 s to minutes to start under TCG, with the host's load.
+            # KWin takes minutes to start under TCG (its socket early, its first client served late).
             sock = wait_for(f"{self.kind}'s Wayland socket", self._socket, 240 if self.kind == "kwin" else 60)
             if not sock:
                 return False
@@ -315,7 +315,7 @@ class Compositor:
         # The fullscreen size: a compositor may first configure 0x0 (the recorder then says 640x480).
         up = bool(self.app.wait("the app's fullscreen surface", lambda ev: [
             e for e in ev if e["ev"] == "configure" and (e["w"], e["h"]) != (640, 480)], 0,
-            120 if self.kind == "kwin" else 60))
+            240 if self.kind == "kwin" else 60))
         log(f"{self.kind} start {self.starts}: the app's surface {'configured' if up else 'MISSING'} after "
             f"{time.monotonic() - started:.1f} s")
         return up
