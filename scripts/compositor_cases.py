@@ -474,7 +474,6 @@ scheduling:
 
     def start(self):
         self.starts += 1
-        started = time.monotonic()
         self.start_guard()
         logf = open(os.path.join(self.results, f"touchd-{self.kind}-{self.starts}.log"), "w")
         self.proc = subprocess.Popen([self.binary, "--config", self.config, "--socket", self.socket,
@@ -813,7 +812,7 @@ def case_shortcut_auto(r):
         said = open(log_path).read().strip().replace("\n", " / ")[-300:]
         if not picked:
             # Why the probe may not see the compositor: its user cannot read its descriptors
-            # (a non-dumpable process: file capabilities, prctl(PR_SET_DUMPABLE, 0)).
+            # (a non-dumpable process, prctl(PR_SET_DUMPABLE, 0)).
             fds = subprocess.run(r.comp.as_user(["ls", f"/proc/{r.comp.proc.pid}/fd"]), capture_output=True, text=True)
             readable = "readable" if fds.returncode == 0 else f"not readable ({fds.stderr.strip()[-120:]})"
             return False, (f"touchd picked no ending from a report (report-compositor: {said}); "
