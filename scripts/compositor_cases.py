@@ -806,8 +806,8 @@ def case_drag_cancel(r):
 
 # What `passThroughEnding: auto` picks once `touchctl report-compositor` has reported the
 # compositor (CompositorCancels.verdict): the program name it reports, and the ending.
-AUTO_ENDING = {"cage": ("cage", "lift"), "sway": ("sway", "lift"), "weston": ("weston", "lift"),
-               "kwin": ("kwin_wayland", "cancel")}
+# The process name `touchctl report-compositor` reports for a compositor (its /proc/PID/comm).
+PROCESS_NAME = {"kwin": "kwin_wayland"}
 
 
 def case_shortcut_auto(r):
@@ -817,7 +817,8 @@ def case_shortcut_auto(r):
     elsewhere touchd lifts (ups, none tap-shaped). Without touchd, as claim-shortcut."""
     if not r.with_touchd:
         return claim_verdict(r, *play_shortcut(r))
-    name, ending = AUTO_ENDING[r.kind]
+    # `auto` cancels exactly where the compositor passes cancels on (the compatibility table).
+    name, ending = PROCESS_NAME.get(r.kind, r.kind), "cancel" if CANCEL_PASSED_ON[r.kind] else "lift"
     touchd_log = os.path.join(r.touchd.results, f"touchd-{r.kind}-{r.touchd.starts}.log")
     log_path = os.path.join(r.args.results, f"report-compositor-{r.kind}.log")
     reporter = subprocess.Popen(r.comp.as_user([r.args.touchctl, "report-compositor", "--socket", r.touchd.socket]),
