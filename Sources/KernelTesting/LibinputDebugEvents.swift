@@ -72,11 +72,45 @@ package final class LibinputDebugEvents {
     /// Everything printed so far, for failure messages.
     package var output: String { (lines + [pending]).joined(separator: "\n") }
 
-    /// Waits (at most 10 s) for libinput to report the device added: it has opened it.
-    package func waitForDeviceAdded() throws {
-        guard read(until: { $0.contains { $0.contains("DEVICE_ADDED") } }, seconds: 10) else {
-            throw LibinputError( "libinput debug-events did not add the device within 10 s:\n\(output)")
+    /// Starts `libinput debug-events` on `node` and waits, at most `seconds`, until it has added
+    /// the device. A loaded TCG guest can take libinput many seconds to start (for a tablet it
+    /// loads libwacom's whole database first), so the wait is long; a libinput that exits
+    /// without adding the device (a node udev has not initialised yet: "Failed to initialize
+    /// device") is started again until then.
+    package static func started(node: String, extraArguments: [String] = [], seconds: Double = 60) throws -> LibinputDebugEvents {
+        let deadline = Date().addingTimeInterval(seconds)
+        var failures: [String] = []
+        while true {
+            let libinput = try LibinputDebugEvents(node: node, extraArguments: extraArguments)
+            do {
+                try libinput.waitForDeviceAdded(seconds: max(1, deadline.timeIntervalSinceNow))
+                return libinput
+            } catch {
+                let exitedByItself = !libinput.process.isRunning
+                libinput.stop()
+                failures.append("\(error)")
+                guard Date() < deadline, exitedByItself else {
+                    throw LibinputError(failures.joined(separator: "\nthen: "))
+                }
+                usleep(200_000)
+            }
         }
+    }
+
+    /// Waits (at most `seconds`) for libinput to report the device added: it has opened it.
+    package func waitForDeviceAdded(seconds: Double = 30) throws {
+        let start = Date()
+        guard read(until: { $0.contains { $0.contains("DEVICE_ADDED") } }, seconds: seconds) else {
+            let waited = String(format: "%.1f", Date().timeIntervalSince(start))
+            throw LibinputError("libinput debug-events did not add the device (\(processState), after \(waited) s):\n\(output)")
+        }
+    }
+
+    /// "running", or how libinput ended, for failure messages.
+    private var processState: String {
+        if process.isRunning { return "still running" }
+        let how = process.terminationReason == .uncaughtSignal ? "signal" : "status"
+        return "exited with \(how) \(process.terminationStatus)"
     }
 
     /// Reads until a line contains `text` or `seconds` pass; returns whether one did.

@@ -147,8 +147,7 @@ import Glibc
     static func start(_ original: MirrorOriginal) throws -> (UinputDevice, LibinputDebugEvents) {
         let mirror = try UinputDevice.mirror(of: try original.description())
         try Fixtures.waitForUdev(mirror)
-        let libinput = try LibinputDebugEvents(node: try #require(mirror.devnode))
-        try libinput.waitForDeviceAdded()
+        let libinput = try LibinputDebugEvents.started(node: try #require(mirror.devnode))
         return (mirror, libinput)
     }
 }

@@ -78,21 +78,7 @@ import Trace
         defer { replay.close() }
         let node = try #require(replay.devices.first?.devnode)
         try PassThroughPenTests.waitForUdev(node)
-        // A loaded TCG guest can take libinput's start past its 10 s: up to three tries.
-        var attempt = 0
-        var started = try LibinputDebugEvents(node: node, extraArguments: ["--enable-tap"])
-        while true {
-            do {
-                try started.waitForDeviceAdded()
-                break
-            } catch {
-                started.stop()
-                attempt += 1
-                if attempt == 3 { throw error }
-                started = try LibinputDebugEvents(node: node, extraArguments: ["--enable-tap"])
-            }
-        }
-        let libinput = started
+        let libinput = try LibinputDebugEvents.started(node: node, extraArguments: ["--enable-tap"])
         defer { libinput.stop() }
         _ = try replay.play(speed: 1)
         // Taps are decided 180 ms after the lift, scroll ends after the last finger: give it a second.

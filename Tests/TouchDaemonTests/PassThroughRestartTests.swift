@@ -197,9 +197,8 @@ extension Trait where Self == ConditionTrait {
 
     func restartKeepsTheMirror(ending: String, expected: String) throws {
         let rig = try Rig(ending: ending)
-        let libinput = try LibinputDebugEvents(node: rig.mirrorNode)
+        let libinput = try LibinputDebugEvents.started(node: rig.mirrorNode)
         defer { libinput.stop() }
-        try libinput.waitForDeviceAdded()
         _ = try rig.replay.play(speed: 0)
         _ = try libinput.touchEvents(count: 1)
         let before = rig.mirrorNode
@@ -250,9 +249,8 @@ extension Trait where Self == ConditionTrait {
     func notBackInTimeGivesTheDeviceBack() throws {
         let rig = try Rig(restartLimitMilliseconds: nil)
         try rig.writeUnitDelay()
-        let direct = try LibinputDebugEvents(node: rig.original)
+        let direct = try LibinputDebugEvents.started(node: rig.original)
         defer { direct.stop() }
-        try direct.waitForDeviceAdded()
         let stop = Date()
         let restart = try rig.manager.start(["restart", "touchd-test.service"])
         defer { try? UserServiceManager.waitForExit(restart) }

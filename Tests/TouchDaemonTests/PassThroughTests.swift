@@ -81,8 +81,7 @@ import Wire
             replay = try UinputReplay(recording: own)
             try daemon.waitForLog("pass-through: on")
             mirrorNode = try Self.mirrorNode(of: try #require(replay.devices.first?.devnode))
-            libinput = try LibinputDebugEvents(node: mirrorNode)
-            try libinput.waitForDeviceAdded()
+            libinput = try LibinputDebugEvents.started(node: mirrorNode)
         }
 
         /// The node of the mirror of `original` (`/dev/input/eventN`): known by its phys, `touchd-mirror-eventN`.
@@ -230,9 +229,8 @@ import Wire
         let daemon = try DaemonProcess(["--config", config])
         try daemon.waitForLog("pass-through: on")
         let mirror = try Rig.mirrorNode(of: try #require(device.devnode))
-        let libinput = try LibinputDebugEvents(node: mirror)
+        let libinput = try LibinputDebugEvents.started(node: mirror)
         defer { libinput.stop() }
-        try libinput.waitForDeviceAdded()
         let socket = try WireSocket(path: daemon.socketPath)
         // `hello` names the mirror (`touchctl devices --running`), which keeps the original's name.
         let hello = try #require(try socket.readLine())
@@ -266,9 +264,8 @@ import Wire
         s.fingerDown(at: 1000, x: 400, y: 240)
         let rig = try Rig(try s.recording())
         let original = try #require(rig.replay.devices.first?.devnode)
-        let direct = try LibinputDebugEvents(node: original)
+        let direct = try LibinputDebugEvents.started(node: original)
         defer { direct.stop() }
-        try direct.waitForDeviceAdded()
         _ = try rig.replay.play(speed: 0)
         _ = try rig.libinput.touchEvents(count: 1)
         rig.daemon.signal(SIGKILL)
@@ -295,9 +292,8 @@ import Wire
         let rig = try Rig(try s.recording(), environment: ["TOUCHD_GUARD_SOCKET": guardSocket])
         try rig.daemon.waitForLog("the guard at")
         let original = try #require(rig.replay.devices.first?.devnode)
-        let direct = try LibinputDebugEvents(node: original)
+        let direct = try LibinputDebugEvents.started(node: original)
         defer { direct.stop() }
-        try direct.waitForDeviceAdded()
         _ = try rig.replay.play(speed: 0)
         _ = try rig.libinput.touchEvents(count: 1)
         rig.daemon.signal(SIGSTOP)
@@ -391,9 +387,8 @@ import Wire
             let replay = try UinputReplay(recording: recording)
             defer { replay.close() }
             let node = try #require(replay.devices.first?.devnode)
-            let libinput = try LibinputDebugEvents(node: node)
+            let libinput = try LibinputDebugEvents.started(node: node)
             defer { libinput.stop() }
-            try libinput.waitForDeviceAdded()
             _ = try replay.play(speed: 1)
             direct = try libinput.touchEvents(count: 8)
         }

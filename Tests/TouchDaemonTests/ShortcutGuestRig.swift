@@ -50,10 +50,8 @@ final class ShortcutGuestRig {
         try daemon.waitForLog("pass-through: on")
         // The suite's own mirror (PassThroughTests' mirrors may exist beside it).
         let mirrorNode = try PassThroughTests.Rig.mirrorNode(of: try #require(replay.devices.first?.devnode))
-        output = try LibinputDebugEvents(node: outputNode, extraArguments: outputArguments)
-        try output.waitForDeviceAdded()
-        mirror = try LibinputDebugEvents(node: mirrorNode)
-        try mirror.waitForDeviceAdded()
+        output = try LibinputDebugEvents.started(node: outputNode, extraArguments: outputArguments)
+        mirror = try LibinputDebugEvents.started(node: mirrorNode)
     }
 
     /// Stops libinput and unplugs the touchscreen (callers `defer` it: that also keeps the
