@@ -2,7 +2,7 @@
 SWIFT      ?= swift
 CONFIG     ?= debug
 BUILD_DIR  ?= .build
-APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat dbus-daemon dbus-bin python3-dbusmock
+APT_PKGS   := libevdev-dev libudev-dev libsystemd-dev pkg-config socat dbus-daemon dbus-bin python3-dbusmock nodejs
 DEMO_TRACE ?= Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.4-finger-drag-down.events
 TOUCHCTL   := $(BUILD_DIR)/release/touchctl
 

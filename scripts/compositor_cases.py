@@ -1131,11 +1131,14 @@ def touchd_focus(r):
 
 
 def start_follower(r, name):
-    """`touchctl follow-focus --wayland` (wlr-foreign-toplevel-management) run as the session's
-    user, as the session would start it. Returns the process and its log's path."""
+    """`touchctl follow-focus` run as the session's user, as the session would start it: under
+    KWin as it is (the session's XDG_CURRENT_DESKTOP=KDE picks KWin's script, on the session
+    bus), elsewhere with `--wayland` (wlr-foreign-toplevel-management). Returns the process and
+    its log's path."""
     log_path = os.path.join(r.args.results, f"follow-focus-{r.kind}-{name}.log")
-    argv = [r.args.touchctl, "follow-focus", "--socket", r.touchd.socket,
-            "--wayland", os.path.join(r.comp.runtime, r.comp._socket())]
+    argv = [r.args.touchctl, "follow-focus", "--socket", r.touchd.socket, "--verbose"]
+    if r.kind != "kwin":
+        argv += ["--wayland", os.path.join(r.comp.runtime, r.comp._socket())]
     proc = subprocess.Popen(r.comp.as_user(argv), env=r.comp.env(), stdout=open(log_path, "w"),
                             stderr=subprocess.STDOUT)
     return proc, log_path
@@ -1150,8 +1153,9 @@ def delivered(ts):
 
 
 def case_focus_follow(r):
-    """A shortcut limited to an app (`apps: [touch-recorder]`), with the focus from sway through
-    wlr-foreign-toplevel-management (`touchctl follow-focus --wayland`, docs/actions.md). With
+    """A shortcut limited to an app (`apps: [touch-recorder]`), with the focus from the
+    compositor (`touchctl follow-focus`, docs/actions.md: sway through
+    wlr-foreign-toplevel-management, KWin through the script it loads). With
     touchd: before the follower the focus is unknown and the shortcut off (the app gets the three
     touches, ended by ups); with it the follower reports the recorder's app id and the same swipe
     is the shortcut's (claimed, nothing left down, no tap). Without touchd: the app gets the three
@@ -1316,6 +1320,8 @@ CASES = [
     ("sway-map-to-output", case_map_to_output, {"sway"}),
     # The focused app through wlr-foreign-toplevel-management (sway; cage and weston 10 lack it).
     ("sway-focus-follow", case_focus_follow, {"sway"}),
+    # The focused app through the KWin script `touchctl follow-focus` loads over D-Bus.
+    ("kwin-focus-follow", case_focus_follow, {"kwin"}),
     # Two apps, the focus switched by sway's `[app_id=...] focus` (sway starts afresh after it).
     ("sway-focus-switch", case_focus_switch, {"sway"}),
     ("restart-same-spot", case_restart_spot, None),

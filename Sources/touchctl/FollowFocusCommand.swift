@@ -13,11 +13,12 @@ import Wire
 /// touchd (the `focus` request), for shortcuts, edges and deferred edges per app
 /// (docs/actions.md, "Following the focused app"). sway is read through its IPC (`$SWAYSOCK`);
 /// other wlroots compositors (labwc, Hyprland, wayfire, river) through
-/// wlr-foreign-toplevel-management on `$WAYLAND_DISPLAY`.
+/// wlr-foreign-toplevel-management on `$WAYLAND_DISPLAY`; KWin through a script it loads that
+/// calls the follower on the session bus (``KWinFocus``).
 struct FollowFocusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow-focus",
-        abstract: "Report the focused app (id, title, full-screen) to touchd, from sway's IPC ($SWAYSOCK) or a wlroots compositor's foreign-toplevel protocol ($WAYLAND_DISPLAY).")
+        abstract: "Report the focused app (id, title, full-screen) to touchd, from sway's IPC ($SWAYSOCK), KWin (a script it loads; $XDG_CURRENT_DESKTOP=KDE) or a wlroots compositor's foreign-toplevel protocol ($WAYLAND_DISPLAY).")
 
     @Option(help: "Socket path.")
     var socket: String = DaemonSettings.defaultSocketPath
@@ -28,12 +29,15 @@ struct FollowFocusCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Follow a Wayland compositor's zwlr_foreign_toplevel_manager_v1 on this display (a name in $XDG_RUNTIME_DIR or a path; default: $WAYLAND_DISPLAY when $SWAYSOCK is not set).", valueName: "display"))
     var wayland: String?
 
+    @Flag(help: "Follow KWin: load a KWin script that reports to this follower on the session bus (default when $XDG_CURRENT_DESKTOP names KDE).")
+    var kwin = false
+
     @Flag(help: "Print each report on standard output.")
     var verbose = false
 
     func validate() throws {
         if source() == nil {
-            throw ValidationError("give --swaysock or --wayland (neither SWAYSOCK nor WAYLAND_DISPLAY is set: is a compositor running in this session?)")
+            throw ValidationError("give --swaysock, --kwin or --wayland (none of SWAYSOCK, XDG_CURRENT_DESKTOP=KDE or WAYLAND_DISPLAY is set: is a compositor running in this session?)")
         }
     }
 
@@ -42,6 +46,7 @@ struct FollowFocusCommand: ParsableCommand {
     func source() -> FocusSource? {
         if let wayland { return FocusSource.waylandDisplay(wayland, environment: Syscall.environment) }
         if let swaysock { return .sway(socket: swaysock) }
+        if kwin { return .kwin }
         return FocusSource.fromEnvironment(Syscall.environment)
     }
 
@@ -65,6 +70,8 @@ struct FollowFocusCommand: ParsableCommand {
         case compositorGone(String)
         /// touchd came back after a restart: the focus is sent again.
         case reconnected
+        /// KWin's script reported the active window.
+        case report(FocusReport)
     }
 
     /// Follows the compositor and reports each change to touchd; `changed` hears each report
@@ -72,6 +79,7 @@ struct FollowFocusCommand: ParsableCommand {
     /// compositor or touchd fails.
     static func follow(socket: String, source: FocusSource, verbose: Bool,
                        changed: @escaping @Sendable (FocusReport) async -> Void) async -> Int32 {
+        if case .kwin = source { return await followKWin(socket: socket, verbose: verbose, changed: changed) }
         let fd = Self.connectUnix(source.socket)
         guard fd >= 0 else {
             printError("touchctl: cannot connect to \(source): \(String(cString: strerror(errno)))")
@@ -117,16 +125,7 @@ struct FollowFocusCommand: ParsableCommand {
             close(fd)
         }
         func send(_ report: FocusReport) async -> Bool {
-            await changed(report)
-            if verbose { print("focus \(report.appID ?? "unknown")\(report.fullScreen ? " fullscreen" : "") \(report.title ?? "")") }
-            do {
-                try await client.send(.focus(report))
-                return true
-            } catch {
-                // not-permitted: this session is not the seat's active one; the next change may be.
-                printError("touchctl: focus report refused: \(error)")
-                return false
-            }
+            await sendFocus(report, client: client, verbose: verbose, changed: changed)
         }
         for await input in inputs {
             switch input {
@@ -146,6 +145,8 @@ struct FollowFocusCommand: ParsableCommand {
                     return 69
                 }
                 for report in taken.reports { _ = await send(report) }
+            case .report(let report):
+                _ = await send(report)
             case .reconnected:
                 if let report = stream.current { _ = await send(report) }
             case .compositorGone(let why):
@@ -155,6 +156,88 @@ struct FollowFocusCommand: ParsableCommand {
             }
         }
         return 0
+    }
+
+    /// ``follow(socket:source:verbose:changed:)`` under KWin: the script's reports, from the
+    /// session bus.
+    static func followKWin(socket: String, verbose: Bool,
+                           changed: @escaping @Sendable (FocusReport) async -> Void) async -> Int32 {
+        guard let runtime = Syscall.environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else {
+            printError("touchctl: XDG_RUNTIME_DIR is not set: no private place for the KWin script")
+            return 69
+        }
+        // KWin reads the script from a file; the session's runtime directory is the user's own.
+        let scriptPath = runtime + "/touchd-focus-kwin.js"
+        do {
+            let fd = try Syscall.open(scriptPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600)
+            defer { try? Syscall.close(fd) }
+            try Syscall.writeAll(fd, Array(KWinFocus.script.utf8))
+        } catch {
+            printError("touchctl: cannot write \(scriptPath): \(error)")
+            return 73
+        }
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        let bus = KWinFocusBus()
+        do {
+            try bus.start(scriptPath: scriptPath) { event in
+                switch event {
+                case .report(let report): continuation.yield(.report(report))
+                case .gone(let why): continuation.yield(.compositorGone(why))
+                }
+            }
+        } catch {
+            printError("touchctl: \(error.description)")
+            return 69
+        }
+        defer { bus.stop() }
+        let client = TouchClient(socketPath: socket, reconnect: ReconnectPolicy())
+        do {
+            try await client.connect()
+        } catch {
+            printError("touchctl: cannot connect to \(socket): \(error)")
+            return 69
+        }
+        defer { Task { await client.close() } }
+        let watcher = Task {
+            for await event in client.events {
+                if case .reconnected = event { continuation.yield(.reconnected) }
+            }
+        }
+        defer { watcher.cancel() }
+        var current: FocusReport?
+        for await input in inputs {
+            switch input {
+            case .report(let report):
+                guard report != current else { continue }
+                current = report
+                _ = await sendFocus(report, client: client, verbose: verbose, changed: changed)
+            case .reconnected:
+                if let current { _ = await sendFocus(current, client: client, verbose: verbose, changed: changed) }
+            case .compositorGone(let why):
+                _ = await sendFocus(.unknown, client: client, verbose: verbose, changed: changed)
+                printError("touchctl: \(why); the focus is unknown")
+                return 69
+            case .bytes:
+                break
+            }
+        }
+        return 0
+    }
+
+    /// Hands `report` to `changed`, prints it with `verbose` and sends it to touchd; false when
+    /// touchd refused it.
+    static func sendFocus(_ report: FocusReport, client: TouchClient, verbose: Bool,
+                          changed: @Sendable (FocusReport) async -> Void) async -> Bool {
+        await changed(report)
+        if verbose { print("focus \(report.appID ?? "unknown")\(report.fullScreen ? " fullscreen" : "") \(report.title ?? "")") }
+        do {
+            try await client.send(.focus(report))
+            return true
+        } catch {
+            // not-permitted: this session is not the seat's active one; the next change may be.
+            printError("touchctl: focus report refused: \(error)")
+            return false
+        }
     }
 
     /// Writes all of `bytes` (the socket is blocking; requests are a few dozen bytes).
@@ -209,11 +292,14 @@ enum FocusSource: Sendable, CustomStringConvertible {
     case sway(socket: String)
     /// A Wayland display's socket, followed through wlr-foreign-toplevel-management.
     case foreignToplevel(socket: String)
+    /// KWin, through a script that calls the follower on the session bus.
+    case kwin
 
-    /// The socket to connect to.
+    /// The socket to connect to (KWin's reports come over the session bus instead).
     var socket: String {
         switch self {
         case .sway(let s), .foreignToplevel(let s): return s
+        case .kwin: return ""
         }
     }
 
@@ -222,12 +308,16 @@ enum FocusSource: Sendable, CustomStringConvertible {
         switch self {
         case .sway(let s): return "sway at \(s)"
         case .foreignToplevel(let s): return "the Wayland compositor at \(s) (foreign-toplevel)"
+        case .kwin: return "KWin (its script, on the session bus)"
         }
     }
 
-    /// `SWAYSOCK` first (sway's IPC also names X11 windows by class), else `WAYLAND_DISPLAY`.
+    /// `SWAYSOCK` first (sway's IPC also names X11 windows by class), then a KDE session
+    /// (`XDG_CURRENT_DESKTOP` names KDE: KWin offers no foreign-toplevel protocol), else
+    /// `WAYLAND_DISPLAY`.
     static func fromEnvironment(_ environment: (String) -> String?) -> FocusSource? {
         if let sway = environment("SWAYSOCK"), !sway.isEmpty { return .sway(socket: sway) }
+        if let desktops = environment("XDG_CURRENT_DESKTOP"), desktops.split(separator: ":").contains("KDE") { return .kwin }
         guard let display = environment("WAYLAND_DISPLAY"), !display.isEmpty else { return nil }
         return waylandDisplay(display, environment: environment)
     }
@@ -268,7 +358,8 @@ struct FocusStream: Sendable {
         case .sway:
             follower = .sway(SwayIPC.Reader(), SwayFocusFollower())
             greeting = SwayIPC.message(SwayIPC.subscribe, #"["window","workspace"]"#) + SwayIPC.message(SwayIPC.getTree, "")
-        case .foreignToplevel:
+        case .foreignToplevel, .kwin:
+            // KWin is followed over the session bus, never through a stream (followKWin).
             follower = .foreignToplevel(WaylandWire.Reader(), ForeignToplevelFollower())
             greeting = ForeignToplevelFollower.greeting
         }
