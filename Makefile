@@ -171,6 +171,10 @@ PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 DOCDIR      ?= $(PREFIX)/share/doc/touchd
+# GNOME Shell's extension for the focus follower (clients/gnome-shell, docs/actions.md);
+# shipped disabled: a user enables it with `gnome-extensions enable`.
+GNOME_EXTENSION := touchd-focus@touchd.org
+GNOME_EXTDIR ?= $(PREFIX)/share/gnome-shell/extensions/$(GNOME_EXTENSION)
 SYSCONFDIR  ?= /etc
 ifeq ($(PREFIX),/usr)
 UNITDIR     ?= /lib/systemd/system
@@ -198,7 +202,7 @@ install: release
 install-files:
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(UDEVRULESDIR)" \
 		"$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(TMPFILESDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
-		"$(DESTDIR)$(MANDIR)/man8" "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(CONFDIR)"
+		"$(DESTDIR)$(MANDIR)/man8" "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(CONFDIR)" "$(DESTDIR)$(GNOME_EXTDIR)"
 	install -m 0755 $(BUILD_DIR)/release/touchd $(BUILD_DIR)/release/touchctl "$(DESTDIR)$(BINDIR)/"
 	for u in touchd.service touchd.socket touchd-guard.service; do \
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u > "$(DESTDIR)$(UNITDIR)/$$u.tmp" && \
@@ -219,6 +223,7 @@ install-files:
 	install -m 0644 docs/man/touchctl.1 "$(DESTDIR)$(MANDIR)/man1/touchctl.1"
 	install -m 0644 docs/man/touchd.yaml.5 "$(DESTDIR)$(MANDIR)/man5/touchd.yaml.5"
 	install -m 0644 docs/man/touchd.8 "$(DESTDIR)$(MANDIR)/man8/touchd.8"
+	install -m 0644 clients/gnome-shell/$(GNOME_EXTENSION)/metadata.json clients/gnome-shell/$(GNOME_EXTENSION)/extension.js "$(DESTDIR)$(GNOME_EXTDIR)/"
 	@conf="$(DESTDIR)$(CONFDIR)/touchd.yaml"; \
 	if [ ! -e "$$conf" ]; then \
 		install -m 0644 config/touchd.yaml "$$conf" && echo "installed $$conf"; \
@@ -248,8 +253,9 @@ uninstall:
 		"$(DESTDIR)$(MANDIR)/man8/touchd.8" "$(DESTDIR)$(DOCDIR)/touchd.yaml" \
 		"$(DESTDIR)$(DOCDIR)/touchd-pass-through.conf" \
 		$(foreach r,$(RULE_EXAMPLES),"$(DESTDIR)$(DOCDIR)/udev-rules/$(r)") \
-		"$(DESTDIR)$(CONFDIR)/touchd.yaml.default"
-	-rmdir "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(DOCDIR)" 2>/dev/null
+		"$(DESTDIR)$(CONFDIR)/touchd.yaml.default" \
+		"$(DESTDIR)$(GNOME_EXTDIR)/metadata.json" "$(DESTDIR)$(GNOME_EXTDIR)/extension.js"
+	-rmdir "$(DESTDIR)$(DOCDIR)/udev-rules" "$(DESTDIR)$(DOCDIR)" "$(DESTDIR)$(GNOME_EXTDIR)" 2>/dev/null
 	@conf="$(DESTDIR)$(CONFDIR)/touchd.yaml"; \
 	if [ -e "$$conf" ]; then \
 		if cmp -s config/touchd.yaml "$$conf"; then rm -f "$$conf"; echo "removed $$conf (unmodified)"; \

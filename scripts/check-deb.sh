@@ -109,11 +109,12 @@ expected=(/usr/bin/touchd /usr/bin/touchctl /lib/systemd/system/touchd.service /
     /lib/udev/rules.d/70-touchd.rules /lib/udev/rules.d/90-touchd-mirror.rules /usr/lib/sysusers.d/touchd.conf /usr/lib/tmpfiles.d/touchd.conf /etc/touchd/touchd.yaml
     /usr/share/man/man8/touchd.8.gz /usr/share/man/man1/touchctl.1.gz /usr/share/man/man5/touchd.yaml.5.gz
     /usr/share/doc/touchd/copyright /usr/share/doc/touchd/changelog.gz /usr/share/doc/touchd/touchd-pass-through.conf
+    /usr/share/gnome-shell/extensions/touchd-focus@touchd.org/metadata.json /usr/share/gnome-shell/extensions/touchd-focus@touchd.org/extension.js
     )
 for u in systemd/user/*; do [ -f "$u" ] && expected+=("/usr/lib/systemd/user/$(basename "$u")"); done
 missing=""
 for f in "${expected[@]}"; do [ -f "$R$f" ] || missing+="$f "; done
-if [ -z "$missing" ]; then pass "installed: ${#expected[@]} files (the binary and its link, system and user units, rules, sysusers, tmpfiles, man pages, conffile)"
+if [ -z "$missing" ]; then pass "installed: ${#expected[@]} files (the binary and its link, system and user units, rules, sysusers, tmpfiles, man pages, conffile, GNOME Shell extension)"
 else fail "installed files missing" "$missing"; fi
 check "/run/touchd touchd:touchd-clients 0750 from installation on (tmpfiles.d), before touchd runs" \
     bash -c "s=\$(chroot '$R' stat -c '%U:%G %a' /run/touchd 2>&1); echo \"\$s\"; [ \"\$s\" = 'touchd:touchd-clients 750' ]"

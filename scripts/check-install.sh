@@ -68,7 +68,9 @@ for f in /usr/local/bin/touchd:755 /usr/local/bin/touchctl:755 \
          /usr/local/lib/tmpfiles.d/touchd.conf:644 \
          /usr/local/share/man/man8/touchd.8:644 /usr/local/share/man/man1/touchctl.1:644 \
          /usr/local/share/man/man5/touchd.yaml.5:644 /etc/touchd/touchd.yaml:644 \
-         /usr/local/share/doc/touchd/touchd.yaml:644; do
+         /usr/local/share/doc/touchd/touchd.yaml:644 \
+         /usr/local/share/gnome-shell/extensions/touchd-focus@touchd.org/metadata.json:644 \
+         /usr/local/share/gnome-shell/extensions/touchd-focus@touchd.org/extension.js:644; do
     check "installed ${f%:*} (mode ${f#*:})" mode_is "${f%:*}" "${f#*:}"
 done
 for r in udev-rules/examples/*.rules; do
@@ -83,7 +85,7 @@ check "the action agent's user unit runs the installed touchctl" \
     grep -qx 'ExecStart=/usr/local/bin/touchctl actions' "$D/usr/local/lib/systemd/user/touchd-actions.service"
 check "the rotation follower's user unit runs the installed touchctl" \
     grep -qx 'ExecStart=/usr/local/bin/touchctl rotate --follow-sensor' "$D/usr/local/lib/systemd/user/touchd-rotation.service"
-unexpected=$(cd "$D" && find . -type f | sort | grep -vE '^\./(usr/local/(bin|lib/systemd/system|lib/systemd/user|lib/udev/rules.d|lib/sysusers.d|lib/tmpfiles.d|share/man|share/doc/touchd)/|etc/touchd/touchd.yaml$)')
+unexpected=$(cd "$D" && find . -type f | sort | grep -vE '^\./(usr/local/(bin|lib/systemd/system|lib/systemd/user|lib/udev/rules.d|lib/sysusers.d|lib/tmpfiles.d|share/man|share/doc/touchd|share/gnome-shell/extensions/touchd-focus@touchd.org)/|etc/touchd/touchd.yaml$)')
 if [ -z "$unexpected" ]; then pass "nothing installed outside the expected directories"; else fail "unexpected files installed" "$unexpected"; fi
 
 # --- 2. the configuration is never overwritten -------------------------------

@@ -1168,7 +1168,7 @@ def case_focus_follow(r):
         return False, f"focus unknown: {describe(before)}" + ("; touchd claimed it" if claimed_before else "")
     follower, log_path = start_follower(r, "follow")
     try:
-        if not wait_for("touchd to take the follower's report", lambda: touchd_focus(r) == RECORDER_APP_ID, 20):
+        if not wait_for("touchd to take the follower's report", lambda: touchd_focus(r) == RECORDER_APP_ID, 60):
             return False, follower_failed(RECORDER_APP_ID, log_path)
         ts, claimed = play_swipe_up(r, "focus-recorder")
     finally:

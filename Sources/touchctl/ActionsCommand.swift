@@ -85,7 +85,7 @@ struct ActionsCommand: ParsableCommand {
             let socket = self.socket
             Task {
                 guard let source = FocusSource.fromEnvironment(Syscall.environment) else {
-                    log("--follow-focus: none of SWAYSOCK, XDG_CURRENT_DESKTOP=KDE or WAYLAND_DISPLAY is set (no compositor in this session): the focus stays unknown")
+                    log("--follow-focus: none of SWAYSOCK, XDG_CURRENT_DESKTOP=KDE or GNOME, or WAYLAND_DISPLAY is set (no compositor in this session): the focus stays unknown")
                     return
                 }
                 let status = await FollowFocusCommand.follow(socket: socket, source: source, verbose: false) { report in

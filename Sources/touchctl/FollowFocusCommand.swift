@@ -13,12 +13,13 @@ import Wire
 /// touchd (the `focus` request), for shortcuts, edges and deferred edges per app
 /// (docs/actions.md, "Following the focused app"). sway is read through its IPC (`$SWAYSOCK`);
 /// other wlroots compositors (labwc, Hyprland, wayfire, river) through
-/// wlr-foreign-toplevel-management on `$WAYLAND_DISPLAY`; KWin through a script it loads that
-/// calls the follower on the session bus (``KWinFocus``).
+/// wlr-foreign-toplevel-management on `$WAYLAND_DISPLAY`; KWin through a script it loads, and
+/// GNOME Shell through its extension, each calling the follower on the session bus
+/// (``SessionBusFocus``).
 struct FollowFocusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow-focus",
-        abstract: "Report the focused app (id, title, full-screen) to touchd, from sway's IPC ($SWAYSOCK), KWin (a script it loads; $XDG_CURRENT_DESKTOP=KDE) or a wlroots compositor's foreign-toplevel protocol ($WAYLAND_DISPLAY).")
+        abstract: "Report the focused app (id, title, full-screen) to touchd, from sway's IPC ($SWAYSOCK), KWin (a script it loads; $XDG_CURRENT_DESKTOP=KDE), GNOME Shell (its touchd-focus extension) or a wlroots compositor's foreign-toplevel protocol ($WAYLAND_DISPLAY).")
 
     @Option(help: "Socket path.")
     var socket: String = DaemonSettings.defaultSocketPath
@@ -32,12 +33,15 @@ struct FollowFocusCommand: ParsableCommand {
     @Flag(help: "Follow KWin: load a KWin script that reports to this follower on the session bus (default when $XDG_CURRENT_DESKTOP names KDE).")
     var kwin = false
 
+    @Flag(help: "Follow GNOME Shell: serve the calls of its touchd-focus extension on the session bus (default when $XDG_CURRENT_DESKTOP names GNOME; the extension must be enabled).")
+    var gnome = false
+
     @Flag(help: "Print each report on standard output.")
     var verbose = false
 
     func validate() throws {
         if source() == nil {
-            throw ValidationError("give --swaysock, --kwin or --wayland (none of SWAYSOCK, XDG_CURRENT_DESKTOP=KDE or WAYLAND_DISPLAY is set: is a compositor running in this session?)")
+            throw ValidationError("give --swaysock, --kwin, --gnome or --wayland (none of SWAYSOCK, XDG_CURRENT_DESKTOP=KDE or GNOME, or WAYLAND_DISPLAY is set: is a compositor running in this session?)")
         }
     }
 
@@ -47,6 +51,7 @@ struct FollowFocusCommand: ParsableCommand {
         if let wayland { return FocusSource.waylandDisplay(wayland, environment: Syscall.environment) }
         if let swaysock { return .sway(socket: swaysock) }
         if kwin { return .kwin }
+        if gnome { return .gnomeShell }
         return FocusSource.fromEnvironment(Syscall.environment)
     }
 
@@ -70,8 +75,12 @@ struct FollowFocusCommand: ParsableCommand {
         case compositorGone(String)
         /// touchd came back after a restart: the focus is sent again.
         case reconnected
-        /// KWin's script reported the active window.
+        /// The compositor's script or extension reported the focused window.
         case report(FocusReport)
+        /// Say so if no report has come after this long.
+        case expectReport(after: Duration)
+        /// The time for the first report has passed.
+        case noReportYet
     }
 
     /// Follows the compositor and reports each change to touchd; `changed` hears each report
@@ -79,7 +88,10 @@ struct FollowFocusCommand: ParsableCommand {
     /// compositor or touchd fails.
     static func follow(socket: String, source: FocusSource, verbose: Bool,
                        changed: @escaping @Sendable (FocusReport) async -> Void) async -> Int32 {
-        if case .kwin = source { return await followKWin(socket: socket, verbose: verbose, changed: changed) }
+        switch source {
+        case .kwin, .gnomeShell: return await followSessionBus(socket: socket, source: source, verbose: verbose, changed: changed)
+        case .sway, .foreignToplevel: break
+        }
         let fd = Self.connectUnix(source.socket)
         guard fd >= 0 else {
             printError("touchctl: cannot connect to \(source): \(String(cString: strerror(errno)))")
@@ -147,6 +159,8 @@ struct FollowFocusCommand: ParsableCommand {
                 for report in taken.reports { _ = await send(report) }
             case .report(let report):
                 _ = await send(report)
+            case .expectReport, .noReportYet:
+                break
             case .reconnected:
                 if let report = stream.current { _ = await send(report) }
             case .compositorGone(let why):
@@ -158,28 +172,38 @@ struct FollowFocusCommand: ParsableCommand {
         return 0
     }
 
-    /// ``follow(socket:source:verbose:changed:)`` under KWin: the script's reports, from the
-    /// session bus.
-    static func followKWin(socket: String, verbose: Bool,
-                           changed: @escaping @Sendable (FocusReport) async -> Void) async -> Int32 {
-        guard let runtime = Syscall.environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else {
-            printError("touchctl: XDG_RUNTIME_DIR is not set: no private place for the KWin script")
-            return 69
-        }
-        // KWin reads the script from a file; the session's runtime directory is the user's own.
-        let scriptPath = runtime + "/touchd-focus-kwin.js"
-        do {
-            let fd = try Syscall.open(scriptPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600)
-            defer { try? Syscall.close(fd) }
-            try Syscall.writeAll(fd, Array(KWinFocus.script.utf8))
-        } catch {
-            printError("touchctl: cannot write \(scriptPath): \(error)")
-            return 73
+    /// ``follow(socket:source:verbose:changed:)`` under KWin or GNOME Shell: the reports of the
+    /// code inside the compositor, from the session bus (``SessionBusFocus``).
+    static func followSessionBus(socket: String, source: FocusSource, verbose: Bool,
+                                 changed: @escaping @Sendable (FocusReport) async -> Void) async -> Int32 {
+        let compositor: FocusFollowerBus.Compositor
+        if case .gnomeShell = source {
+            compositor = .gnomeShell
+        } else {
+            guard let runtime = Syscall.environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else {
+                printError("touchctl: XDG_RUNTIME_DIR is not set: no private place for the KWin script")
+                return 69
+            }
+            // KWin reads the script from a file; the session's runtime directory is the user's own.
+            let scriptPath = runtime + "/touchd-focus-kwin.js"
+            do {
+                let fd = try Syscall.open(scriptPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600)
+                defer { try? Syscall.close(fd) }
+                try Syscall.writeAll(fd, Array(SessionBusFocus.kwinScript.utf8))
+            } catch {
+                printError("touchctl: cannot write \(scriptPath): \(error)")
+                return 73
+            }
+            compositor = .kwin(scriptPath: scriptPath)
         }
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
-        let bus = KWinFocusBus()
+        let bus = FocusFollowerBus()
         do {
-            try bus.start(scriptPath: scriptPath) { event in
+            try bus.start(compositor, note: { text in
+                guard verbose else { return }
+                print(text)
+                fflush(nil)
+            }) { event in
                 switch event {
                 case .report(let report): continuation.yield(.report(report))
                 case .gone(let why): continuation.yield(.compositorGone(why))
@@ -190,6 +214,11 @@ struct FollowFocusCommand: ParsableCommand {
             return 69
         }
         defer { bus.stop() }
+        if case .gnomeShell = compositor {
+            // The extension reports as soon as the follower's name appears; silence means it is
+            // not installed or not enabled.
+            continuation.yield(.expectReport(after: .seconds(10)))
+        }
         let client = TouchClient(socketPath: socket, reconnect: ReconnectPolicy())
         do {
             try await client.connect()
@@ -207,6 +236,15 @@ struct FollowFocusCommand: ParsableCommand {
         var current: FocusReport?
         for await input in inputs {
             switch input {
+            case .expectReport(let wait):
+                Task {
+                    try? await Task.sleep(for: wait)
+                    continuation.yield(.noReportYet)
+                }
+            case .noReportYet:
+                if current == nil {
+                    printError("touchctl: no report from GNOME Shell yet: is its extension installed and enabled? gnome-extensions enable \(SessionBusFocus.gnomeExtension) (docs/actions.md)")
+                }
             case .report(let report):
                 guard report != current else { continue }
                 current = report
@@ -229,7 +267,11 @@ struct FollowFocusCommand: ParsableCommand {
     static func sendFocus(_ report: FocusReport, client: TouchClient, verbose: Bool,
                           changed: @Sendable (FocusReport) async -> Void) async -> Bool {
         await changed(report)
-        if verbose { print("focus \(report.appID ?? "unknown")\(report.fullScreen ? " fullscreen" : "") \(report.title ?? "")") }
+        if verbose {
+            print("focus \(report.appID ?? "unknown")\(report.fullScreen ? " fullscreen" : "") \(report.title ?? "")")
+            // Each report as it happens, also into a file or a pipe.
+            fflush(nil)
+        }
         do {
             try await client.send(.focus(report))
             return true
@@ -294,12 +336,14 @@ enum FocusSource: Sendable, CustomStringConvertible {
     case foreignToplevel(socket: String)
     /// KWin, through a script that calls the follower on the session bus.
     case kwin
+    /// GNOME Shell, through its extension that calls the follower on the session bus.
+    case gnomeShell
 
     /// The socket to connect to (KWin's reports come over the session bus instead).
     var socket: String {
         switch self {
         case .sway(let s), .foreignToplevel(let s): return s
-        case .kwin: return ""
+        case .kwin, .gnomeShell: return ""
         }
     }
 
@@ -309,15 +353,18 @@ enum FocusSource: Sendable, CustomStringConvertible {
         case .sway(let s): return "sway at \(s)"
         case .foreignToplevel(let s): return "the Wayland compositor at \(s) (foreign-toplevel)"
         case .kwin: return "KWin (its script, on the session bus)"
+        case .gnomeShell: return "GNOME Shell (its extension, on the session bus)"
         }
     }
 
-    /// `SWAYSOCK` first (sway's IPC also names X11 windows by class), then a KDE session
-    /// (`XDG_CURRENT_DESKTOP` names KDE: KWin offers no foreign-toplevel protocol), else
-    /// `WAYLAND_DISPLAY`.
+    /// `SWAYSOCK` first (sway's IPC also names X11 windows by class), then a KDE or GNOME
+    /// session (`XDG_CURRENT_DESKTOP`: neither compositor offers the foreign-toplevel
+    /// protocol), else `WAYLAND_DISPLAY`.
     static func fromEnvironment(_ environment: (String) -> String?) -> FocusSource? {
         if let sway = environment("SWAYSOCK"), !sway.isEmpty { return .sway(socket: sway) }
-        if let desktops = environment("XDG_CURRENT_DESKTOP"), desktops.split(separator: ":").contains("KDE") { return .kwin }
+        let desktops = environment("XDG_CURRENT_DESKTOP")?.split(separator: ":") ?? []
+        if desktops.contains("KDE") { return .kwin }
+        if desktops.contains("GNOME") { return .gnomeShell }
         guard let display = environment("WAYLAND_DISPLAY"), !display.isEmpty else { return nil }
         return waylandDisplay(display, environment: environment)
     }
@@ -358,8 +405,8 @@ struct FocusStream: Sendable {
         case .sway:
             follower = .sway(SwayIPC.Reader(), SwayFocusFollower())
             greeting = SwayIPC.message(SwayIPC.subscribe, #"["window","workspace"]"#) + SwayIPC.message(SwayIPC.getTree, "")
-        case .foreignToplevel, .kwin:
-            // KWin is followed over the session bus, never through a stream (followKWin).
+        case .foreignToplevel, .kwin, .gnomeShell:
+            // KWin and GNOME Shell are followed over the session bus, never through a stream.
             follower = .foreignToplevel(WaylandWire.Reader(), ForeignToplevelFollower())
             greeting = ForeignToplevelFollower.greeting
         }

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 import Wire
 
-/// Following the focused window under KWin (Plasma 5.27 and 6). KWin offers other clients no
-/// interface to the focused window (no wlr-foreign-toplevel, and its own window-management
-/// protocol is for Plasma's shell), but it runs scripts the session loads over D-Bus
-/// (`org.kde.KWin /Scripting loadScript`). So the follower serves one method on the session
-/// bus, ``method`` of ``interface`` at ``objectPath`` under the name ``busName``, and loads
-/// ``script``, which calls it with the active window's class, caption and full-screen state
-/// whenever one of them changes.
-public enum KWinFocus {
+/// Following the focused window where only code running inside the compositor can see it:
+/// KWin (Plasma 5.27 and 6) and GNOME Shell. Neither offers other clients an interface to the
+/// focused window (no wlr-foreign-toplevel; KWin's window-management protocol is for Plasma's
+/// shell, GNOME's Introspect answers only allow-listed callers). So the follower serves one
+/// method on the session bus, ``method`` of ``interface`` at ``objectPath`` under the name
+/// ``busName``, and code inside the compositor calls it with the focused window's app id,
+/// title and full-screen state whenever one of them changes: under KWin ``kwinScript``, which
+/// the follower loads itself (`org.kde.KWin /Scripting loadScript`); under GNOME the
+/// extension ``gnomeExtension`` (clients/gnome-shell), which the user installs and enables.
+public enum SessionBusFocus {
     /// The follower's name on the session bus: one follower per session.
     public static let busName = "org.touchd.FocusFollower"
     /// The object the script calls.
@@ -18,13 +20,15 @@ public enum KWinFocus {
     /// `Focused(s appId, s title, b fullScreen)`: an empty app id is no focused window.
     public static let method = "Focused"
     /// The script's plugin name in KWin (`unloadScript` takes it).
-    public static let pluginName = "touchd-focus"
+    public static let kwinPluginName = "touchd-focus"
+    /// The GNOME Shell extension's uuid (`gnome-extensions enable` takes it).
+    public static let gnomeExtension = "touchd-focus@touchd.org"
 
     /// The script KWin runs: it follows `workspace.windowActivated` (Plasma 6) or
     /// `clientActivated` (5.27) and the active window's caption and full-screen changes.
     /// KWin 5 gives `resourceClass` (a Wayland window's `app_id`, an X11 window's class) as a
     /// byte array, so the script turns it into text first.
-    public static let script = """
+    public static let kwinScript = """
         // touchd's focus follower (touchctl follow-focus): the active window, each time it changes.
         function text(v) {
             if (v === undefined || v === null) return "";
