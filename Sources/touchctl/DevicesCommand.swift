@@ -123,11 +123,7 @@ enum LiveDeviceText {
 /// `touchctl devices --running`: what touchd's `hello` says now.
 enum RunningDevicesText {
     static func print(socket: String) async -> Int32 {
-        let client = TouchClient(socketPath: socket, reconnect: nil)
-        do {
-            try await client.connect()
-        } catch {
-            printError("touchctl: cannot connect to \(socket): \(error)")
+        guard let client = await connectedClient(socket, reconnect: nil) else {
             return 69
         }
         var hello: ServerMessage?

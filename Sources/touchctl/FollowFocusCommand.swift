@@ -97,12 +97,8 @@ struct FollowFocusCommand: ParsableCommand {
             printError("touchctl: cannot connect to \(source): \(String(cString: strerror(errno)))")
             return 69
         }
-        let client = TouchClient(socketPath: socket, reconnect: ReconnectPolicy())
-        do {
-            try await client.connect()
-        } catch {
+        guard let client = await connectedClient(socket, reconnect: ReconnectPolicy()) else {
             close(fd)
-            printError("touchctl: cannot connect to \(socket): \(error)")
             return 69
         }
         defer { Task { await client.close() } }
@@ -219,11 +215,7 @@ struct FollowFocusCommand: ParsableCommand {
             // not installed or not enabled.
             continuation.yield(.expectReport(after: .seconds(10)))
         }
-        let client = TouchClient(socketPath: socket, reconnect: ReconnectPolicy())
-        do {
-            try await client.connect()
-        } catch {
-            printError("touchctl: cannot connect to \(socket): \(error)")
+        guard let client = await connectedClient(socket, reconnect: ReconnectPolicy()) else {
             return 69
         }
         defer { Task { await client.close() } }

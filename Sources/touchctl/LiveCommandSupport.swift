@@ -8,6 +8,7 @@ import ArgumentParser
 import LiveInput
 import Session
 import SystemCalls
+import TouchClient
 import TouchDaemon
 
 /// Loads a configuration file (or the built-in configuration); a bad file is a clean exit naming the file and key.
@@ -49,4 +50,16 @@ enum StopSignals {
 
     /// Whether a stop signal arrived.
     static var requested: Bool { stopRequested != 0 }
+}
+
+/// A client connected to touchd at `socket`, or nil once it said on standard error why not.
+func connectedClient(_ socket: String, reconnect: ReconnectPolicy?) async -> TouchClient? {
+    let client = TouchClient(socketPath: socket, reconnect: reconnect)
+    do {
+        try await client.connect()
+        return client
+    } catch {
+        printError("touchctl: cannot connect to \(socket): \(error)")
+        return nil
+    }
 }

@@ -59,11 +59,7 @@ struct MonitorCommand: ParsableCommand {
     }
 
     static func monitor(socket: String, streams: [EventStream], json: Bool, count: Int, coalesce: Double = 0) async -> Int32 {
-        let client = TouchClient(socketPath: socket, reconnect: nil)
-        do {
-            try await client.connect()
-        } catch {
-            printError("touchctl: cannot connect to \(socket): \(error)")
+        guard let client = await connectedClient(socket, reconnect: nil) else {
             return 69
         }
         do {

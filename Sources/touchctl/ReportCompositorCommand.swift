@@ -90,11 +90,7 @@ struct ReportCompositorCommand: ParsableCommand {
 
     /// Reports what it finds, again when it changes and after touchd restarts, until touchd goes for good.
     static func follow(socket: String, interval: Double) async -> Int32 {
-        let client = TouchClient(socketPath: socket, reconnect: ReconnectPolicy())
-        do {
-            try await client.connect()
-        } catch {
-            printError("touchctl: cannot connect to \(socket): \(error)")
+        guard let client = await connectedClient(socket, reconnect: ReconnectPolicy()) else {
             return 69
         }
         defer { Task { await client.close() } }

@@ -93,11 +93,7 @@ struct RotateCommand: ParsableCommand {
     }
 
     static func rotate(socket: String, screen: String?, degrees: Int?, follow: (command: String, lockFile: String)?) async -> Int32 {
-        let client = TouchClient(socketPath: socket, reconnect: follow == nil ? nil : ReconnectPolicy())
-        do {
-            try await client.connect()
-        } catch {
-            printError("touchctl: cannot connect to \(socket): \(error)")
+        guard let client = await connectedClient(socket, reconnect: follow == nil ? nil : ReconnectPolicy()) else {
             return 69
         }
         defer { Task { await client.close() } }
