@@ -1139,6 +1139,11 @@ def case_click(r):
     ts, buttons = touches(events), [e for e in events if e["ev"] == "button"]
     detail = describe(ts) + "; buttons: " + (", ".join(
         f"{e['button']:#x} {'pressed' if e['state'] else 'released'} at {e['x']:.0f},{e['y']:.0f}" for e in buttons) or "none")
+    # Where a release goes missing: the pointer's focus leaving the app after the press.
+    press = next((i for i, e in enumerate(events) if e["ev"] == "button" and e["state"] == 1), None)
+    if press is not None:
+        focus = [e["ev"] for e in events[press:] if e["ev"] in ("ptr-enter", "ptr-leave")]
+        detail += "; the pointer's focus after the press: " + (", ".join(focus) or "kept")
     if not r.with_touchd:
         return not buttons and len(ts) == 4 and all(t["end"] == "up" for t in ts), detail
     ex, ey = r.expect(*CENTRE)
