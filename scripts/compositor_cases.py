@@ -1355,7 +1355,9 @@ CASES = [
     ("claim-shortcut", case_shortcut, None),
     ("claim-drag", case_drag, None),
     # Not weston 10: it announces a pointer to its clients on the pointer's first event, so the
-    # first click's press reaches no app (docs/shortcuts.md, "Secondary click").
+    # first click's press reaches no app (docs/shortcuts.md, "Secondary click"). mutter 43 fails
+    # it with touchd: the mirror's touches moving after the press take the pointer's focus, and
+    # the release reaches no app.
     ("secondary-click", case_click, {"sway", "cage", "mutter"}),
     ("ten-fingers", case_ten_fingers, None),
     ("udev-calibration", case_udev_calibration, None),
