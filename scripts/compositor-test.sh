@@ -12,7 +12,7 @@
 #                  without and with touchd and interception-tools, instead of the cases.
 # Environment: SWIFT, VM_DIR (default .build-vm), VM_MEMORY (2G), VM_CPUS (2),
 #              VM_TIMEOUT (default 1800 s), COMPOSITORS (default cage,sway,weston;
-#              with --bench, sway; kwin too is known, installed when asked for),
+#              with --bench, sway; kwin and mutter too are known, installed when asked for),
 #              BENCH_TAPS (default 100 taps per pass, two rounds of passes),
 #              TOUCHD (a touchd binary to use instead of building one), TOUCHCTL
 #              (default: touchctl beside TOUCHD).
@@ -52,8 +52,9 @@ VM_DIR="$VM_DIR" scripts/vm-test.sh --install-only
 # xwayland: cage aborts without it. wev: for people reproducing by hand.
 # interception-tools: the bench's reference forwarder.
 APT_PKGS=(sway cage weston xwayland seatd wev libwayland-dev wayland-protocols gcc util-linux interception-tools)
-# KWin only when asked for (~40 MB): python3-dbusmock for its stand-in logind.
+# KWin (~40 MB) and mutter (~60 MB) only when asked for: python3-dbusmock for their stand-in logind.
 case ",$COMPOSITORS," in *,kwin,*) APT_PKGS+=(kwin-wayland python3-dbusmock dbus-daemon dbus-bin) ;; esac
+case ",$COMPOSITORS," in *,mutter,*) APT_PKGS+=(mutter gsettings-desktop-schemas python3-dbusmock dbus-daemon dbus-bin) ;; esac
 missing=()
 for p in "${APT_PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then

@@ -11,7 +11,8 @@
  *   {"ev":"configure","w":1280,"h":720} {"ev":"touch","bound":1}
  *   {"ev":"button","button":273,"state":1,"x":640.00,"y":360.00,"t":12500,"mono":17.3}
  *     (a wl_pointer button, at the pointer's last place on the surface;
- *      {"ev":"pointer","bound":1} when the seat gains a pointer)
+ *      {"ev":"pointer","bound":1} when the seat gains a pointer,
+ *      {"ev":"ptr-enter","x":..,"y":..} / {"ev":"ptr-leave"} as its focus comes and goes)
  *   {"ev":"key","key":183,"state":1,"t":12600,"mono":17.4}
  *     (a wl_keyboard key, the evdev code; {"ev":"keyboard","bound":1} when
  *      the seat gains a keyboard, {"ev":"kbd-enter"} / {"ev":"kbd-leave"}
@@ -111,9 +112,11 @@ static void pointer_enter(void *d, struct wl_pointer *p, uint32_t serial, struct
     (void)d; (void)p; (void)serial; (void)s;
     pointer_x = wl_fixed_to_double(x);
     pointer_y = wl_fixed_to_double(y);
+    EMIT("{\"ev\":\"ptr-enter\",\"x\":%.2f,\"y\":%.2f,\"mono\":%.6f}\n", pointer_x, pointer_y, mono());
 }
 static void pointer_leave(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s) {
     (void)d; (void)p; (void)serial; (void)s;
+    EMIT("{\"ev\":\"ptr-leave\",\"mono\":%.6f}\n", mono());
 }
 static void pointer_motion(void *d, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
     (void)d; (void)p; (void)time;

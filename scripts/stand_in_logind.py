@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
-"""A stand-in logind for KWin in the compositor tests (scripts/compositor_cases.py), as a
-python-dbusmock template: `python3 -m dbusmock --system --template scripts/kwin_logind.py`
-on a private system bus (DBUS_SYSTEM_BUS_ADDRESS). The guest has no systemd; KWin 5.27 opens
-the GPU and the input devices only through logind's session (TakeControl, TakeDevice).
+"""A stand-in logind for KWin and mutter in the compositor tests (scripts/compositor_cases.py), as
+a python-dbusmock template: `python3 -m dbusmock --system --template scripts/stand_in_logind.py`
+on a private system bus (DBUS_SYSTEM_BUS_ADDRESS). The guest has no systemd; KWin 5.27 and
+mutter 43 open the GPU and the input devices only through logind's session (TakeControl,
+TakeDevice). mutter finds its session with sd-login, from files under /run/systemd that
+compositor_cases.py writes while mutter runs (KWin takes XDG_SESSION_ID).
 
-One seat (seat0) with one active session (c1, XDG_SESSION_ID of KWin) of user nobody. TakeDevice
-opens the node as root, non-blocking: libinput reads its devices until EAGAIN, and a blocking
-descriptor would hang KWin's first read. Parameters: {"uid": 65534, "user": "nobody"}.
+One seat (seat0) with one active session (c1) of user nobody. TakeDevice opens the node as
+root, non-blocking: libinput reads its devices until EAGAIN, and a blocking descriptor would
+hang the compositor's first read. Parameters: {"uid": 65534, "user": "nobody"}.
 """
 import os
 
