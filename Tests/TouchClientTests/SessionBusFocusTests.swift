@@ -61,19 +61,27 @@ import Wire
             \(steps)
             console.log(JSON.stringify(calls));
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(node))
-        process.arguments = ["-e", harness]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let (output, errors) = try runNode(["-e", harness])
+        return (output + errors).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `text` as a JavaScript string literal.
+    /// Runs node with `arguments`; what it printed on standard output and on standard error.
+    static func runNode(_ arguments: [String]) throws -> (output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(node))
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Standard error is read after standard output: the harnesses print little there.
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (output, errors)
+    }
+
+    /// `text` as a JavaScript (and JSON) string literal.
     static func jsString(_ text: String) -> String {
         var out = "\""
         for u in text.unicodeScalars {
@@ -196,19 +204,11 @@ import Wire
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.loader.write(to: directory.appendingPathComponent("loader.mjs"), atomically: true, encoding: .utf8)
         try Self.harness.write(to: directory.appendingPathComponent("harness.mjs"), atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(KWinFocusScriptTests.node))
-        process.arguments = ["--no-warnings", "--experimental-loader", directory.appendingPathComponent("loader.mjs").path,
-                             directory.appendingPathComponent("harness.mjs").path, Self.extensionDirectory + "/extension.js"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (output, errors) = try KWinFocusScriptTests.runNode(
+            ["--no-warnings", "--experimental-loader", directory.appendingPathComponent("loader.mjs").path,
+             directory.appendingPathComponent("harness.mjs").path, Self.extensionDirectory + "/extension.js"])
         let call = { (app: String, title: String, full: Bool) in
-            #"["org.touchd.FocusFollower","/org/touchd/FocusFollower","org.touchd.FocusFollower1","Focused","(ssb)",\#(JSONString(app)),\#(JSONString(title)),\#(full),1]"#
+            #"["org.touchd.FocusFollower","/org/touchd/FocusFollower","org.touchd.FocusFollower1","Focused","(ssb)",\#(KWinFocusScriptTests.jsString(app)),\#(KWinFocusScriptTests.jsString(title)),\#(full),1]"#
         }
         let expected = ["[[0,0,0,0]]",
                         call("org.gnome.TextEditor", "Notes", false),
@@ -229,9 +229,4 @@ import Wire
         let versions = try #require(json["shell-version"] as? [String]).compactMap { Int($0) }
         #expect(!versions.isEmpty && versions.allSatisfy { $0 >= 45 })
     }
-}
-
-/// `text` as a JSON string literal (the harness prints with JSON.stringify).
-private func JSONString(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }
