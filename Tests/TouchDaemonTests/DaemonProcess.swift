@@ -76,7 +76,8 @@ final class DaemonProcess {
         try process.run()
         if waitForSocket {
             let path = socketPath, p = process
-            try poll("the socket \(path)") {
+            // A ceiling: the debug touchd starts in seconds, but on a TCG guest sharing two cores with another guest it took over 30 s.
+            try poll("the socket \(path)", seconds: 90) {
                 guard p.isRunning else { throw DaemonTestFailure("touchd exited with \(p.terminationStatus)") }
                 return FileManager.default.fileExists(atPath: path)
             }
