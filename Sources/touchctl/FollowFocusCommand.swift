@@ -77,8 +77,6 @@ struct FollowFocusCommand: ParsableCommand {
         case reconnected
         /// The compositor's script or extension reported the focused window.
         case report(FocusReport)
-        /// Say so if no report has come after this long.
-        case expectReport(after: Duration)
         /// The time for the first report has passed.
         case noReportYet
     }
@@ -155,7 +153,7 @@ struct FollowFocusCommand: ParsableCommand {
                 for report in taken.reports { _ = await send(report) }
             case .report(let report):
                 _ = await send(report)
-            case .expectReport, .noReportYet:
+            case .noReportYet:
                 break
             case .reconnected:
                 if let report = stream.current { _ = await send(report) }
@@ -213,7 +211,10 @@ struct FollowFocusCommand: ParsableCommand {
         if case .gnomeShell = compositor {
             // The extension reports as soon as the follower's name appears; silence means it is
             // not installed or not enabled.
-            continuation.yield(.expectReport(after: .seconds(10)))
+            Task {
+                try? await Task.sleep(for: .seconds(10))
+                continuation.yield(.noReportYet)
+            }
         }
         guard let client = await connectedClient(socket, reconnect: ReconnectPolicy()) else {
             return 69
@@ -228,11 +229,6 @@ struct FollowFocusCommand: ParsableCommand {
         var current: FocusReport?
         for await input in inputs {
             switch input {
-            case .expectReport(let wait):
-                Task {
-                    try? await Task.sleep(for: wait)
-                    continuation.yield(.noReportYet)
-                }
             case .noReportYet:
                 if current == nil {
                     printError("touchctl: no report from GNOME Shell yet: is its extension installed and enabled? gnome-extensions enable \(SessionBusFocus.gnomeExtension) (docs/actions.md)")
