@@ -22,26 +22,31 @@ for d in "${dirs[@]}"; do
     while IFS= read -r -d '' f; do files+=("$f"); done < <(find "$d" -type f \( -name '*.events' -o -name '*.event' -o -name '*.evemu' -o -name '*.desc' -o -name '*.prop' -o -name '*.device' -o -name '*.yml' -o -name '*.yaml' \) -print0 | sort -z)
 done
 
-for f in "${files[@]}"; do
-    if ! "$TOUCHCTL" describe "$f" >"$TMP/describe" 2>"$TMP/err"; then fail "describe $f: $(head -3 "$TMP/err")"; continue; fi
-    ok
-    if ! "$TOUCHCTL" touches "$f" >/dev/null 2>"$TMP/err"; then fail "touches $f: $(head -3 "$TMP/err")"; continue; fi
-    ok
-    if ! "$TOUCHCTL" motion-quality "$f" >/dev/null 2>"$TMP/err"; then fail "motion-quality $f: $(head -3 "$TMP/err")"; continue; fi
-    ok
-    if ! "$TOUCHCTL" replay "$f" --events touch >"$TMP/orig.jsonl" 2>"$TMP/err"; then fail "replay $f: $(head -3 "$TMP/err")"; continue; fi
-    if ! head -1 "$TMP/orig.jsonl" | grep -q '^{"type":"hello","protocol":1,'; then fail "replay $f: first line is not hello"; continue; fi
-    ok
-    ndev=$(head -1 "$TMP/orig.jsonl" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["devices"]))')
-    formats="native libinput-yaml"
-    [ "$ndev" = 1 ] && formats="$formats evemu"
-    for fmt in $formats; do
-        ext=$fmt; [ "$fmt" = libinput-yaml ] && ext=yml; [ "$fmt" = native ] && ext=touchd
-        if ! "$TOUCHCTL" convert "$f" --to "$fmt" -o "$TMP/conv.$ext" 2>"$TMP/err"; then fail "convert $f --to $fmt: $(head -3 "$TMP/err")"; continue; fi
-        if ! "$TOUCHCTL" replay "$TMP/conv.$ext" --events touch >"$TMP/conv.jsonl" 2>"$TMP/err"; then fail "replay of $fmt conversion of $f: $(head -3 "$TMP/err")"; continue; fi
-        # libinput-yaml stores times relative to the first event: compare touches without times for it.
-        if [ "$fmt" = libinput-yaml ]; then
-            if ! python3 - "$TMP/orig.jsonl" "$TMP/conv.jsonl" <<'PY'
+check_files() {
+    local shard=$1 shards=$2 i=0 f
+    local TMP="$TMP/shard$shard"
+    mkdir -p "$TMP"
+    for f in "${files[@]}"; do
+        i=$((i + 1)); [ $((i % shards)) = "$shard" ] || continue
+        if ! "$TOUCHCTL" describe "$f" >"$TMP/describe" 2>"$TMP/err"; then fail "describe $f: $(head -3 "$TMP/err")"; continue; fi
+        ok
+        if ! "$TOUCHCTL" touches "$f" >/dev/null 2>"$TMP/err"; then fail "touches $f: $(head -3 "$TMP/err")"; continue; fi
+        ok
+        if ! "$TOUCHCTL" motion-quality "$f" >/dev/null 2>"$TMP/err"; then fail "motion-quality $f: $(head -3 "$TMP/err")"; continue; fi
+        ok
+        if ! "$TOUCHCTL" replay "$f" --events touch >"$TMP/orig.jsonl" 2>"$TMP/err"; then fail "replay $f: $(head -3 "$TMP/err")"; continue; fi
+        if ! head -1 "$TMP/orig.jsonl" | grep -q '^{"type":"hello","protocol":1,'; then fail "replay $f: first line is not hello"; continue; fi
+        ok
+        ndev=$(head -1 "$TMP/orig.jsonl" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["devices"]))')
+        formats="native libinput-yaml"
+        [ "$ndev" = 1 ] && formats="$formats evemu"
+        for fmt in $formats; do
+            ext=$fmt; [ "$fmt" = libinput-yaml ] && ext=yml; [ "$fmt" = native ] && ext=touchd
+            if ! "$TOUCHCTL" convert "$f" --to "$fmt" -o "$TMP/conv.$ext" 2>"$TMP/err"; then fail "convert $f --to $fmt: $(head -3 "$TMP/err")"; continue; fi
+            if ! "$TOUCHCTL" replay "$TMP/conv.$ext" --events touch >"$TMP/conv.jsonl" 2>"$TMP/err"; then fail "replay of $fmt conversion of $f: $(head -3 "$TMP/err")"; continue; fi
+            # libinput-yaml stores times relative to the first event: compare touches without times for it.
+            if [ "$fmt" = libinput-yaml ]; then
+                if ! python3 - "$TMP/orig.jsonl" "$TMP/conv.jsonl" <<'PY'
 import json, sys
 def load(p):
     out = []
@@ -56,12 +61,23 @@ def load(p):
 a, b = load(sys.argv[1]), load(sys.argv[2])
 sys.exit(0 if a == b else 1)
 PY
-            then fail "libinput-yaml round trip of $f changes the touches"; continue; fi
-        elif ! cmp -s "$TMP/orig.jsonl" "$TMP/conv.jsonl"; then
-            fail "$fmt round trip of $f changes the touches ($(diff "$TMP/orig.jsonl" "$TMP/conv.jsonl" | head -3))"; continue
-        fi
-        ok
+                then fail "libinput-yaml round trip of $f changes the touches"; continue; fi
+            elif ! cmp -s "$TMP/orig.jsonl" "$TMP/conv.jsonl"; then
+                fail "$fmt round trip of $f changes the touches ($(diff "$TMP/orig.jsonl" "$TMP/conv.jsonl" | head -3))"; continue
+            fi
+            ok
+        done
     done
+    echo "$passed $failed" > "$TMP/counts"
+}
+
+# The files are shared out over the machine's cores (each shard counts its own results).
+shards=$(nproc 2>/dev/null || echo 1)
+for ((shard = 0; shard < shards; shard++)); do check_files "$shard" "$shards" & done
+wait
+for ((shard = 0; shard < shards; shard++)); do
+    read -r p f < "$TMP/shard$shard/counts" || { fail "shard $shard of the per-file checks did not finish"; continue; }
+    passed=$((passed + p)); failed=$((failed + f))
 done
 
 # Issue 4: the synthetic edge-swipe trace, replayed with each configuration,

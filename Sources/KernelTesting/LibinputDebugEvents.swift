@@ -123,18 +123,23 @@ package final class LibinputDebugEvents {
         read(until: { $0.contains(where: matches) }, seconds: seconds)
     }
 
-    /// The first `count` touch lines, waiting at most 5 s for them; then
+    /// How long the readers below wait for the lines they expect: a ceiling, reached only when
+    /// lines are missing (a loaded emulated guest has taken more than 5 s from a replayed
+    /// touch to libinput's line).
+    package static let eventWait = 30.0
+
+    /// The first `count` touch lines, waiting at most ``eventWait`` for them; then
     /// 200 ms more, so that an unexpected extra line shows too.
     package func touchEvents(count: Int) throws -> [LibinputTouchLine] {
         let touches = { (lines: [String]) in lines.compactMap(LibinputTouchLine.init) }
-        _ = read(until: { touches($0).count >= count }, seconds: 5)
+        _ = read(until: { touches($0).count >= count }, seconds: Self.eventWait)
         _ = read(until: { _ in false }, seconds: 0.2)
         return touches(lines)
     }
 
     /// The first `count` keyboard lines (`KEYBOARD_KEY`) as `KEY_NAME pressed|released`, waiting at
-    /// most 5 s for them; then 200 ms more, so that an unexpected extra line shows too.
-    package func keyboardKeys(count: Int) -> [String] {
+    /// most `seconds` for them; then 200 ms more, so that an unexpected extra line shows too.
+    package func keyboardKeys(count: Int, seconds: Double = eventWait) -> [String] {
         let keys = { (lines: [String]) -> [String] in
             lines.filter { $0.contains("KEYBOARD_KEY") }.compactMap { line -> String? in
                 // "event7   KEYBOARD_KEY      +1.234s\tKEY_LEFTMETA (125) pressed"
@@ -143,16 +148,16 @@ package final class LibinputDebugEvents {
                 return "\(name) \(state)"
             }
         }
-        _ = read(until: { keys($0).count >= count }, seconds: 5)
+        _ = read(until: { keys($0).count >= count }, seconds: seconds)
         _ = read(until: { _ in false }, seconds: 0.2)
         return keys(lines)
     }
 
     /// The lines containing `kind` (`POINTER_BUTTON`, `POINTER_MOTION_ABSOLUTE`...), waiting at most
-    /// 5 s for `count` of them; then 200 ms more, so that an unexpected extra line shows too.
+    /// ``eventWait`` for `count` of them; then 200 ms more, so that an unexpected extra line shows too.
     package func lines(of kind: String, count: Int) -> [String] {
         let matching = { (lines: [String]) in lines.filter { $0.contains(kind) } }
-        _ = read(until: { matching($0).count >= count }, seconds: 5)
+        _ = read(until: { matching($0).count >= count }, seconds: Self.eventWait)
         _ = read(until: { _ in false }, seconds: 0.2)
         return matching(lines)
     }

@@ -19,7 +19,7 @@ import Trace
         let rig = try ShortcutGuestRig(
             suite: Self.namePrefix,
             shortcuts: #"  - {name: app-switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right], keys: [KEY_LEFTMETA, KEY_TAB], apps: ["org.example.a*"]}"#,
-            recording: ShortcutKeyboardTests.swipePath, outputDevice: VirtualKeyboard.deviceName, outputArguments: ["--show-keycodes"],
+            recording: ShortcutKeyboardTests.swipePath, outputCreated: "shortcut keyboard created", outputArguments: ["--show-keycodes"],
             daemonArguments: ["--login-state", "ignore"])
         defer { rig.stop() }
         let (keys, mirror, daemon, replay) = (rig.output, rig.mirror, rig.daemon, rig.replay)
@@ -32,7 +32,7 @@ import Trace
 
         _ = try replay.play(speed: 1)
         // Waits 5 s for keys that must not come.
-        #expect(keys.keyboardKeys(count: 1).isEmpty, "\(keys.output)\n\(daemon.log)")
+        #expect(keys.keyboardKeys(count: 1, seconds: 5).isEmpty, "\(keys.output)\n\(daemon.log)")
         let overB = try rig.mirrorTouches(count: 6)
         #expect(overB.filter { $0 == "TOUCH_DOWN" }.count == 3, "\(mirror.output)")
         #expect(overB.filter { $0 == "TOUCH_UP" }.count == 3 && !overB.contains("TOUCH_CANCEL"), "\(mirror.output)")

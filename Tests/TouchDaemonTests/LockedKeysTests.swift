@@ -23,7 +23,7 @@ import Trace
         let rig = try ShortcutGuestRig(
             suite: Self.namePrefix,
             shortcuts: "  - {name: app-switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right], keys: [KEY_LEFTMETA, KEY_TAB]}",
-            recording: ShortcutKeyboardTests.swipePath, outputDevice: VirtualKeyboard.deviceName, outputArguments: ["--show-keycodes"],
+            recording: ShortcutKeyboardTests.swipePath, outputCreated: "shortcut keyboard created", outputArguments: ["--show-keycodes"],
             directory: dir, daemonArguments: ["--login-state", "follow"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address],
             ready: { try $0.waitForLog("session locked") })
         defer { rig.stop() }
@@ -31,7 +31,7 @@ import Trace
 
         _ = try replay.play(speed: 1)
         // Waits 5 s for keys that must not come.
-        #expect(keys.keyboardKeys(count: 1).isEmpty, "\(keys.output)\n\(daemon.log)")
+        #expect(keys.keyboardKeys(count: 1, seconds: 5).isEmpty, "\(keys.output)\n\(daemon.log)")
         let locked = try rig.mirrorTouches(count: 6)
         #expect(locked.filter { $0 == "TOUCH_DOWN" }.count == 3, "\(mirror.output)")
         #expect(locked.filter { $0 == "TOUCH_UP" }.count == 3, "\(mirror.output)")

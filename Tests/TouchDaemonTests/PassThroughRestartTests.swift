@@ -210,7 +210,7 @@ extension Trait where Self == ConditionTrait {
             return
         }
         // The finger left down ends once, with the configured ending (lift: at least 350 ms after its down).
-        #expect(libinput.waitForLine(containing: expected, seconds: 10), "\(libinput.output)\n\(rig.log)")
+        #expect(libinput.waitForLine(containing: expected, seconds: LibinputDebugEvents.eventWait), "\(libinput.output)\n\(rig.log)")
         _ = libinput.waitForLine(containing: "never", seconds: 1)
         // The finger lifts; a tap elsewhere: where it was played, on the same mirror.
         try rig.write([(3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)])

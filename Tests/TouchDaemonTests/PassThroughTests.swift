@@ -195,7 +195,7 @@ import Wire
         _ = try rig.replay.play(speed: 1)
         let lines = try rig.libinput.touchEvents(count: 3)
         // The up comes on the mirror's own schedule (350 ms after the down at the earliest).
-        #expect(rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: 10), "\(rig.libinput.output)")
+        #expect(rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: LibinputDebugEvents.eventWait), "\(rig.libinput.output)")
         let all = rig.libinput.output.split(separator: "\n").compactMap { LibinputTouchLine(String($0)) }
         let kinds = Self.kinds(all)
         #expect(kinds.first == "TOUCH_DOWN", "\(rig.libinput.output)")
@@ -337,7 +337,7 @@ import Wire
         rig.daemon.signal(SIGKILL)
         _ = try rig.daemon.waitForExit()
         try poll("the mirror to go away") { !FileManager.default.fileExists(atPath: rig.mirrorNode) }
-        #expect(rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: 10), "\(rig.libinput.output)\nguard: \(guardian.log)")
+        #expect(rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: LibinputDebugEvents.eventWait), "\(rig.libinput.output)\nguard: \(guardian.log)")
         // The up came before the device went away.
         let kinds = rig.libinput.lines.compactMap { l -> String? in
             l.contains("TOUCH_UP") ? "up" : l.contains("DEVICE_REMOVED") ? "removed" : nil

@@ -22,7 +22,7 @@ import Trace
         let rig = try ShortcutGuestRig(
             suite: Self.namePrefix,
             shortcuts: "  - {name: context-menu, kind: long-press, minTouches: 2, maxTouches: 2, minDuration: 150, click: right}",
-            recording: Self.holdPath, outputDevice: VirtualPointer.deviceName)
+            recording: Self.holdPath, outputCreated: "shortcut pointer created")
         defer { rig.stop() }
         let (pointer, mirror, daemon) = (rig.output, rig.mirror, rig.daemon)
 
@@ -56,7 +56,7 @@ import Trace
         let rig = try ShortcutGuestRig(
             suite: Self.namePrefix,
             shortcuts: "  - {name: context-menu, kind: long-press, minTouches: 2, maxTouches: 2, minDuration: 150, click: right}",
-            recording: Self.holdPath, outputDevice: VirtualPointer.deviceName, ending: "lift")
+            recording: Self.holdPath, outputCreated: "shortcut pointer created", ending: "lift")
         defer { rig.stop() }
         _ = try rig.replay.play(speed: 1)
         let buttons = rig.output.lines(of: "POINTER_BUTTON", count: 2)

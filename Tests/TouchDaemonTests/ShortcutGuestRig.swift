@@ -19,10 +19,10 @@ final class ShortcutGuestRig {
     /// libinput on the mirror of the suite's touchscreen.
     let mirror: LibinputDebugEvents
 
-    /// Starts touchd with `shortcuts` (YAML list lines), waits for `outputDevice` (a device
-    /// touchd creates), plays nothing yet. `ready` runs once touchd is up, before the devices
+    /// Starts touchd with `shortcuts` (YAML list lines), waits for the device touchd logs as
+    /// `outputCreated` ("shortcut keyboard created", "shortcut pointer created"), plays nothing yet. `ready` runs once touchd is up, before the devices
     /// are looked for (the locked test waits for logind's state there).
-    init(suite namePrefix: String, shortcuts: String, recording path: String, outputDevice: String,
+    init(suite namePrefix: String, shortcuts: String, recording path: String, outputCreated: String,
          outputArguments: [String] = [], ending: String = "cancel", directory: TemporaryDirectory = TemporaryDirectory(),
          daemonArguments: [String] = [], environment: [String: String] = [:],
          ready: (DaemonProcess) throws -> Void = { _ in }) throws {
@@ -43,7 +43,7 @@ final class ShortcutGuestRig {
         """.write(toFile: config, atomically: true, encoding: .utf8)
         daemon = try DaemonProcess(["--config", config] + daemonArguments, environment: environment)
         try ready(daemon)
-        let outputNode = try ShortcutGuestRig.node(named: outputDevice)
+        let outputNode = try ShortcutGuestRig.node(loggedAs: outputCreated, by: daemon)
         var recording = try TraceReader.read(path: path)
         for i in recording.devices.indices { recording.devices[i].description.name = namePrefix + recording.devices[i].description.name }
         replay = try UinputReplay(recording: recording)
@@ -67,19 +67,18 @@ final class ShortcutGuestRig {
         try mirror.touchEvents(count: count).map(\.kind).filter { $0 != "TOUCH_FRAME" }
     }
 
-    /// The node of the input device named `name`, once it exists.
-    static func node(named name: String) throws -> String {
+    /// The node of the device `daemon` logged as `created` (its `device=` field), once it exists.
+    /// Not looked up by name: the suites beside this one run daemons of their own, each with a
+    /// keyboard of the same name.
+    static func node(loggedAs created: String, by daemon: DaemonProcess) throws -> String {
         var found: String?
-        try poll("the input device \(name)") {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/input")) ?? []
-            for n in entries where n.hasPrefix("event") {
-                let device = (try? String(contentsOfFile: "/sys/class/input/\(n)/device/name", encoding: .utf8)) ?? ""
-                if device.trimmingCharacters(in: .whitespacesAndNewlines) == name, FileManager.default.fileExists(atPath: "/dev/input/" + n) {
-                    found = "/dev/input/" + n
-                    return true
-                }
-            }
-            return false
+        try poll("touchd to log '\(created)' with its device, and the node") {
+            guard let line = daemon.log.split(separator: "\n").first(where: { $0.contains(created) }),
+                  let field = line.split(separator: " ").first(where: { $0.hasPrefix("device=/dev/input/") }) else { return false }
+            let node = String(field.dropFirst("device=".count))
+            guard FileManager.default.fileExists(atPath: node) else { return false }
+            found = node
+            return true
         }
         return found!
     }

@@ -24,7 +24,7 @@ import Trace
         let rig = try ShortcutGuestRig(
             suite: Self.namePrefix,
             shortcuts: "  - {name: app-switcher, kind: swipe, minTouches: 3, maxTouches: 3, directions: [left, right], keys: [KEY_LEFTMETA, KEY_TAB]}",
-            recording: Self.swipePath, outputDevice: VirtualKeyboard.deviceName, outputArguments: ["--show-keycodes"])
+            recording: Self.swipePath, outputCreated: "shortcut keyboard created", outputArguments: ["--show-keycodes"])
         defer { rig.stop() }
         let (keys, mirror, daemon) = (rig.output, rig.mirror, rig.daemon)
 
