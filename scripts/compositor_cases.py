@@ -1120,8 +1120,8 @@ POINTER_NAME = "touchd pointer"
 
 def case_click(r):
     """The secondary click (shortcuts.md): a four-finger long press. With touchd, its
-    click shortcut: the app gets a right button press and release where the fingers
-    are, on touchd's pointer, and its touches end (claimed) with none left down;
+    click shortcut: the app's touches end (claimed) with none left down, then it gets a
+    right button press and release where the fingers are, on touchd's pointer;
     without touchd the app gets the four touches and no button."""
     if r.with_touchd:
         node = wait_for("touchd's pointer", lambda: next((
@@ -1151,9 +1151,15 @@ def case_click(r):
     # screen, through the pointer's absolute axes, as the compositor scales them.
     tol = max(6.0, 0.02 * r.comp.size[0])
     pressed = [e for e in buttons if e["state"] == 1]
+    # The press after the touches' ends: touches moving between a press and its release take the
+    # pointer's focus from the app on mutter, so touchd clicks once the mirror's touches ended.
+    ends = [i for i, e in enumerate(events) if e["ev"] in ("up", "cancel")]
+    after_ends = press is not None and (not ends or max(ends) < press)
+    if press is not None and not after_ends:
+        detail += "; a touch ended after the press"
     ok = [(e["button"], e["state"]) for e in buttons] == [(BTN_RIGHT, 1), (BTN_RIGHT, 0)] and \
         abs(pressed[0]["x"] - ex) <= tol and abs(pressed[0]["y"] - ey) <= tol and \
-        all(t["end"] for t in ts) and not any(tap_shaped(t) for t in ts)
+        all(t["end"] for t in ts) and not any(tap_shaped(t) for t in ts) and after_ends
     return ok, detail + f" (expected the press at {ex:.0f},{ey:.0f})"
 
 

@@ -154,6 +154,9 @@ final class PassThroughMirror {
     /// When a taken contact's ending has its next step (``MirrorEnding/lift``), nil when none.
     var nextDeadline: Timestamp? { writer.nextDeadline }
 
+    /// Whether a taken contact is still ending on the mirror (its up not yet written).
+    var isEndingTakenContacts: Bool { writer.nextDeadline != nil }
+
     /// Writes the steps of taken contacts' endings due by `time`.
     func advance(to time: Timestamp) {
         guard events.isEmpty else { return }

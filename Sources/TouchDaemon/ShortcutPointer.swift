@@ -34,6 +34,9 @@ final class ShortcutPointer {
         openIfNeeded()
     }
 
+    /// Whether the configuration binds a click to this system gesture event.
+    func clicks(for event: GestureEvent) -> Bool { bindings.click(for: event) != nil }
+
     /// Clicks the button bound to a system gesture event, if any.
     func handle(_ event: GestureEvent) {
         guard let click = bindings.click(for: event), let pointer = pointers[click.screen],

@@ -291,11 +291,12 @@ package actor TouchSessionActor {
     func endMirrorContacts(_ id: DeviceID, at time: Timestamp) {
         session.stopMirroring(id)
         router.uinput.mirrors[id]?.endContacts(at: time)
+        router.uinput.clickWhereTouchesEnded()
     }
 
     /// The device's mirror goes away (after ``endMirrorContacts(_:at:)``).
     func destroyMirror(_ id: DeviceID) {
-        guard let mirror = router.uinput.mirrors.removeValue(forKey: id) else { return }
+        guard let mirror = router.uinput.removeMirror(of: id) else { return }
         mirror.destroy()
         logger.notice("pass-through: mirror removed", metadata: ["device": "\(id.rawValue)"])
         publishHello()
@@ -307,7 +308,7 @@ package actor TouchSessionActor {
     /// without a mirror.
     func detachPassThrough(_ id: DeviceID) -> MirrorHandover? {
         session.stopMirroring(id)
-        guard let mirror = router.uinput.mirrors.removeValue(forKey: id) else { return nil }
+        guard let mirror = router.uinput.removeMirror(of: id) else { return nil }
         return mirror.detach()
     }
 

@@ -21,6 +21,11 @@ struct UinputOutput {
     var pointer: ShortcutPointer?
     /// Mirrors with events in the frame being written.
     private var mirrorsWithEvents: [PassThroughMirror] = []
+    /// Clicking gestures whose touches are still ending on their device's mirror (``MirrorEnding/lift``):
+    /// the click waits for the last up. A compositor that hides the cursor while touches move, as
+    /// mutter does, takes the pointer's focus from the app between a press and its release when the
+    /// mirror's touches move in between (docs/shortcuts.md, "Secondary click").
+    private var heldClicks: [GestureEvent] = []
 
     /// Whether any device is written at all (one check per frame when none is).
     private var writesAnything: Bool { !mirrors.isEmpty || keyboard != nil || pointer != nil }
@@ -33,7 +38,7 @@ struct UinputOutput {
             case .gesture(let g):
                 guard g.isSystem else { continue }
                 if let keyboard { keyboard.handle(g) }
-                if let pointer { pointer.handle(g) }
+                if let pointer, pointer.clicks(for: g) { heldClicks.append(g) }
             case .mirror(let m):
                 guard let mirror = mirrors[m.touch.device] else { continue }
                 if !mirror.inFrame {
@@ -53,11 +58,33 @@ struct UinputOutput {
             }
             mirrorsWithEvents.removeAll(keepingCapacity: true)
         }
+        if !heldClicks.isEmpty { clickWhereTouchesEnded() }
     }
 
-    /// Writes the steps of taken contacts' endings due by `time`.
-    func advance(to time: Timestamp) {
+    /// Writes the steps of taken contacts' endings due by `time`, then the clicks that waited for them.
+    mutating func advance(to time: Timestamp) {
         for mirror in mirrors.values { mirror.advance(to: time) }
+        if !heldClicks.isEmpty { clickWhereTouchesEnded() }
+    }
+
+    /// Takes a device's mirror away (its contacts ended or handed over): clicks waiting for it go.
+    mutating func removeMirror(of device: DeviceID) -> PassThroughMirror? {
+        let mirror = mirrors.removeValue(forKey: device)
+        if !heldClicks.isEmpty { clickWhereTouchesEnded() }
+        return mirror
+    }
+
+    /// Clicks each held gesture whose device's mirror has no taken contact still ending.
+    mutating func clickWhereTouchesEnded() {
+        guard let pointer else { return heldClicks.removeAll() }
+        var i = 0
+        while i < heldClicks.count {
+            if let mirror = mirrors[heldClicks[i].device], mirror.isEndingTakenContacts {
+                i += 1
+            } else {
+                pointer.handle(heldClicks.remove(at: i))
+            }
+        }
     }
 
     /// When a mirror's next step is due (a taken contact's ending), nil when none.

@@ -51,7 +51,7 @@ import Trace
         #expect(!touches.contains("TOUCH_UP"), "\(mirror.output)")
     }
 
-    @Test("with the lift ending, a click's touches end on the mirror with an up each, after the click")
+    @Test("with the lift ending, a click's touches end on the mirror with an up each, and the click reaches touchd's pointer (its order against the ups: the compositor case secondary-click)")
     func rightClickLiftsTheTouches() throws {
         let rig = try ShortcutGuestRig(
             suite: Self.namePrefix,
