@@ -1078,10 +1078,15 @@ def case_udev_calibration(r):
             r.mirrors[panel.node] = mirror
         if not r.wait_reading(panel):
             return False, f"{r.kind} did not open the device"
-        mark = r.comp.app.mark()
-        panel.tap(*CENTRE)
-        r.wait_ended(mark)
-        ts = touches(r.comp.app.since(mark))
+        # Opened is not yet read: mutter 43 once lost the first tap on a device it had just
+        # opened (without touchd). A tap that reaches no app is played again, up to five times.
+        for _ in range(5):
+            mark = r.comp.app.mark()
+            panel.tap(*CENTRE)
+            r.wait_ended(mark)
+            ts = touches(r.comp.app.since(mark))
+            if ts:
+                break
     finally:
         r.mirrors.pop(panel.node, None)
         panel.close()
@@ -1365,9 +1370,7 @@ CASES = [
     ("claim-shortcut", case_shortcut, None),
     ("claim-drag", case_drag, None),
     # Not weston 10: it announces a pointer to its clients on the pointer's first event, so the
-    # first click's press reaches no app (docs/shortcuts.md, "Secondary click"). mutter 43 fails
-    # it with touchd: the mirror's touches moving after the press take the pointer's focus, and
-    # the release reaches no app.
+    # first click's press reaches no app (docs/shortcuts.md, "Secondary click").
     ("secondary-click", case_click, {"sway", "cage", "mutter"}),
     ("ten-fingers", case_ten_fingers, None),
     ("udev-calibration", case_udev_calibration, None),
