@@ -118,5 +118,10 @@ status=$(cat "$RESULTS/status")
 cat "$RESULTS/table.md"
 log "guest: exit $status; boot to power-off $(elapsed "$t_boot") s; total $(elapsed "$t_start") s"
 log "logs: $RESULTS (guest.log: each case as it ran; compositor, touchd and seatd logs)"
+if [ "$status" != 0 ]; then
+    # Last, so that a CI log cut to its tail still says what failed and why.
+    log "what failed, from guest.log (restarts included):"
+    grep -E ': FAIL |did not|restarting|error' "$RESULTS/guest.log" | cut -c1-400 | tail -n 25 >&2 || true
+fi
 [ "$status" = 0 ] || [ "$status" = 1 ] || status=2
 exit "$status"

@@ -1114,6 +1114,7 @@ def case_sigstop(r):
             break
     if r.with_touchd:
         r.touchd.send(signal.SIGCONT)
+        r.pass_through_off = True
     if got is None:
         return False, "no tap reached the app within 4 s"
     return got <= 2.0, f"first tap that reached the app written {got:.2f} s after the stop"
@@ -1445,12 +1446,34 @@ def run_compositor(args, kind, panel, rows):
             time.sleep(0.1)
             if any(not t["end"] for t in touches(r.comp.app.since(0))[-12:]) or r.comp.proc.poll() is not None \
                     or getattr(r, "force_restart", False):
+                why = ("the compositor died" if r.comp.proc.poll() is not None else
+                       "a case changed its settings" if getattr(r, "force_restart", False) else "the app has a touch down")
                 r.force_restart = False
-                log(f"{kind}: the app has a touch down (or the compositor died, or a case changed its settings): restarting {kind}")
+                log(f"{kind}: {why}: restarting {kind}")
                 r.comp.stop()
-                if not r.start_compositor():
+                # After sigstop touchd's pass-through is off and its mirror gone (the guard gave
+                # the touchscreen back): there is no mirror for a new compositor to open, so
+                # touchd starts afresh after the compositor. So it does when the compositor
+                # does not come back with the running touchd.
+                fresh_touchd = with_touchd and getattr(r, "pass_through_off", False)
+                if fresh_touchd:
+                    r.stop_touchd()
+                up = r.start_compositor()
+                if not up:
+                    log(f"{kind} did not come back: once more" + (", touchd afresh after it" if with_touchd else ""))
+                    r.comp.stop()
+                    if with_touchd and not fresh_touchd:
+                        r.stop_touchd()
+                        fresh_touchd = True
+                    up = r.start_compositor()
+                if up and fresh_touchd:
+                    up = r.start_touchd()
+                if not up:
                     log(f"{kind} did not come back")
+                    for later, _ in cases[[n for n, _ in cases].index(name) + 1:]:
+                        outcome[(later, with_touchd)] = (False, f"not run: {kind} did not come back after {name}")
                     break
+                r.pass_through_off = False
     if r.touchd.proc:
         r.stop_touchd()
     r.comp.stop()

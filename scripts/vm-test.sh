@@ -106,4 +106,9 @@ status=$(cat "$RESULTS/status")
 grep -vE ' started\.$|^↳' "$RESULTS/guest.log" || true
 log "guest tests: exit $status in $(cat "$RESULTS/seconds" 2>/dev/null || echo '?') s; boot to power-off $(elapsed "$t_boot") s; total $(elapsed "$t_start") s"
 log "full guest log: $RESULTS/guest.log"
+if [ "$status" != 0 ]; then
+    # Last, so that a CI log cut to its tail still names what failed.
+    log "what failed:"
+    grep -E '✘|error:|Fatal error' "$RESULTS/guest.log" | cut -c1-400 | tail -n 25 >&2 || true
+fi
 exit "$status"
