@@ -93,6 +93,7 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
         guard !stopping.load(ordering: .acquiring) else {
             passThrough.shutdown(on: engine)
             apply(source.closeAll(), on: engine)
+            engine.destroyRetiringMirrors()
             return false
         }
         passThrough.noteRound(on: engine)
@@ -105,6 +106,7 @@ final class LiveInputService: Service, InputThreadSource, @unchecked Sendable {
         } catch {
             logger.error("input devices: \(error)")
             apply(source.closeAll(), on: engine)
+            engine.destroyRetiringMirrors()
             return false
         }
     }

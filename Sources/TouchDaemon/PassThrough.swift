@@ -164,12 +164,26 @@ final class PassThroughMirror {
         if !events.isEmpty { write() }
     }
 
+    /// Whether ``endContacts(at:)`` wrote an ending the compositor may not have read yet.
+    private(set) var wroteEnding = false
+
+    /// How long a mirror whose contacts were just ended stays before it is
+    /// destroyed: evdev answers a read on a destroyed device with `ENODEV`
+    /// before its queued events, so an up the compositor has not read yet is
+    /// lost, libinput cancels the touch instead, and compositors that drop
+    /// cancels (cage, sway 1.7, weston 10, mutter 43) leave the app's touch
+    /// down. Half a second lets a compositor on a loaded machine read it;
+    /// the environment's `TOUCHD_MIRROR_DESTROY_DELAY_MS` (0 to 10 000) changes it.
+    static let destroyDelayMilliseconds: Int64 =
+        Syscall.environment("TOUCHD_MIRROR_DESTROY_DELAY_MS").flatMap { Int64($0) }.map { min(max(0, $0), 10_000) } ?? 500
+
     /// Ends every contact on the mirror at once, with an up: the compositor
     /// sees nothing left down (before ``destroy()``).
     func endContacts(at time: Timestamp) {
         guard !failed else { return }
         events.removeAll(keepingCapacity: true)
         writer.endAll(at: time, into: &events)
+        if !events.isEmpty { wroteEnding = true }
         write()
     }
 

@@ -203,7 +203,7 @@ final class PassThroughController {
         case .endContacts(let at):
             engine.endMirrorContacts(id, at: at)
         case .destroyMirror:
-            engine.destroyMirror(id)
+            engine.destroyMirror(id, at: time)
         case .releaseGrab:
             try? source.setGrab(false, of: id)
         case .restoreRuleGrab:

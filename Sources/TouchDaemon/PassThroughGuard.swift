@@ -243,18 +243,21 @@ package enum PassThroughGuard {
     /// (systemd's file descriptor store) as well.
     static func act(_ held: inout [UInt32: Held], reason: String, destroying: Bool = false, logger: Logger) {
         guard !held.isEmpty else { return }
-        for (id, h) in held.sorted(by: { $0.key < $1.key }) {
+        let devices = held.sorted(by: { $0.key < $1.key })
+        for (id, h) in devices {
             let ended = UinputDevice.endContacts(onDescriptor: h.mirror, slots: h.slots)
             if !ended { logger.error("pass-through guard: device \(id): cannot end its mirror's contacts (errno \(errno))") }
-            if destroying {
-                // The touchscreen back before the mirror goes: in the other order cage and weston
-                // read nothing from the touchscreen until touchd was back.
-                EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
-                _ = EvdevDevice.revoke(ofDescriptor: h.grabbed)
-                UinputDevice.destroy(onDescriptor: h.mirror)
-            } else {
-                EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
-            }
+            EvdevDevice.releaseGrab(ofDescriptor: h.grabbed)
+            // The touchscreen back before the mirror goes: in the other order cage and weston
+            // read nothing from the touchscreen until touchd was back.
+            if destroying { _ = EvdevDevice.revoke(ofDescriptor: h.grabbed) }
+        }
+        if destroying {
+            // The compositor reads the endings before the mirrors go (PassThroughMirror.destroyDelayMilliseconds).
+            try? Syscall.sleep(milliseconds: Int(PassThroughMirror.destroyDelayMilliseconds))
+            for (_, h) in devices { UinputDevice.destroy(onDescriptor: h.mirror) }
+        }
+        for (_, h) in devices {
             try? Syscall.close(h.mirror)
             try? Syscall.close(h.grabbed)
         }

@@ -294,12 +294,23 @@ package actor TouchSessionActor {
         router.uinput.clickWhereTouchesEnded()
     }
 
-    /// The device's mirror goes away (after ``endMirrorContacts(_:at:)``).
-    func destroyMirror(_ id: DeviceID) {
+    /// The device's mirror goes away (after ``endMirrorContacts(_:at:)``):
+    /// out of service now, destroyed once the compositor could read the ending.
+    func destroyMirror(_ id: DeviceID, at time: Timestamp) {
         guard let mirror = router.uinput.removeMirror(of: id) else { return }
-        mirror.destroy()
+        router.uinput.retire(mirror, at: time)
         logger.notice("pass-through: mirror removed", metadata: ["device": "\(id.rawValue)"])
         publishHello()
+    }
+
+    /// touchd stops: waits until the compositor could read the endings of the
+    /// mirrors just taken out of service (at most
+    /// ``PassThroughMirror/destroyDelayMilliseconds``), then destroys them.
+    func destroyRetiringMirrors() {
+        if let last = router.uinput.lastRetiringDeadline {
+            try? Syscall.sleep(milliseconds: Int(LiveClock.pollTimeout(until: last, cap: Int32(PassThroughMirror.destroyDelayMilliseconds))))
+        }
+        router.uinput.destroyRetiring()
     }
 
     /// Leaves a device's mirror to the next touchd (it stops, keeping the

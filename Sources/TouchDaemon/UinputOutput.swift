@@ -26,6 +26,9 @@ struct UinputOutput {
     /// mutter does, takes the pointer's focus from the app between a press and its release when the
     /// mirror's touches move in between (docs/shortcuts.md, "Secondary click").
     private var heldClicks: [GestureEvent] = []
+    /// Mirrors out of service whose contacts' ending the compositor may not
+    /// have read yet, each destroyed at its time (``PassThroughMirror/destroyDelayMilliseconds``).
+    private var retiring: [(mirror: PassThroughMirror, at: Timestamp)] = []
 
     /// Whether any device is written at all (one check per frame when none is).
     private var writesAnything: Bool { !mirrors.isEmpty || keyboard != nil || pointer != nil }
@@ -65,6 +68,27 @@ struct UinputOutput {
     mutating func advance(to time: Timestamp) {
         for mirror in mirrors.values { mirror.advance(to: time) }
         if !heldClicks.isEmpty { clickWhereTouchesEnded() }
+        if !retiring.isEmpty {
+            for r in retiring where r.at <= time { r.mirror.destroy() }
+            retiring.removeAll { $0.at <= time }
+        }
+    }
+
+    /// Destroys a mirror taken out of service (``removeMirror(of:)``): at
+    /// once when it ended no contact, else once the compositor has had time
+    /// to read the ending (``PassThroughMirror/destroyDelayMilliseconds`` after `time`).
+    mutating func retire(_ mirror: PassThroughMirror, at time: Timestamp) {
+        guard mirror.wroteEnding, PassThroughMirror.destroyDelayMilliseconds > 0 else { return mirror.destroy() }
+        retiring.append((mirror, Timestamp(microseconds: time.microseconds + PassThroughMirror.destroyDelayMilliseconds * 1000)))
+    }
+
+    /// When the last retiring mirror is due, nil when none is (touchd stopping waits for it).
+    var lastRetiringDeadline: Timestamp? { retiring.map(\.at).max() }
+
+    /// Destroys every retiring mirror now (touchd stops).
+    mutating func destroyRetiring() {
+        for r in retiring { r.mirror.destroy() }
+        retiring.removeAll()
     }
 
     /// Takes a device's mirror away (its contacts ended or handed over): clicks waiting for it go.
@@ -94,6 +118,7 @@ struct UinputOutput {
             guard let d = mirror.nextDeadline else { continue }
             due = due.map { min($0, d) } ?? d
         }
+        for r in retiring { due = due.map { min($0, r.at) } ?? r.at }
         return due
     }
 }

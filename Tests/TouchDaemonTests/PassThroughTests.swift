@@ -413,6 +413,36 @@ import Wire
         #expect(kinds.contains("TOUCH_CANCEL") || kinds.contains("TOUCH_UP"), "\(rig.libinput.output)")
     }
 
+    @Test("§9 a mirror outlives the ending of its contacts: a compositor reading late still reads the up (the touchscreen unplugged with a finger down)")
+    func mirrorOutlivesItsEnding() throws {
+        var s = Strokes()
+        s.fingerDown(at: 1000, x: 400, y: 240)
+        // A delay a loaded guest cannot miss: what is checked is that the up stays readable, not how long.
+        let rig = try Rig(try s.recording(), environment: ["TOUCHD_MIRROR_DESTROY_DELAY_MS": "5000"])
+        _ = try rig.replay.play(speed: 0)
+        #expect(Self.kinds(try rig.libinput.touchEvents(count: 1)).first == "TOUCH_DOWN", "\(rig.libinput.output)")
+        // A reader that reads nothing until the mirror is out of service: evdev answers a read on a
+        // destroyed device with ENODEV before what it queued, so a mirror destroyed at once loses the up.
+        let late = open(rig.mirrorNode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(late >= 0, "cannot open \(rig.mirrorNode): errno \(errno)")
+        defer { close(late) }
+        var buffer = [UInt8](repeating: 0, count: 24 * 256)
+        while read(late, &buffer, buffer.count) > 0 {}
+        rig.replay.close()
+        try rig.daemon.waitForLog("pass-through: mirror removed")
+        let n = read(late, &buffer, buffer.count)
+        let readError = n < 0 ? errno : 0
+        // struct input_event on 64-bit: two longs of time, then type, code, value.
+        let events = n > 0 ? stride(from: 0, to: n - 23, by: 24).map { i in
+            buffer.withUnsafeBytes { b in
+                (b.load(fromByteOffset: i + 16, as: UInt16.self), b.load(fromByteOffset: i + 18, as: UInt16.self), b.load(fromByteOffset: i + 20, as: Int32.self))
+            }
+        } : []
+        #expect(events.contains { $0 == (3, 0x39, -1) }, "read \(n) bytes (errno \(readError)): \(events)")
+        try poll("the mirror to go away", seconds: 30) { !FileManager.default.fileExists(atPath: rig.mirrorNode) }
+        #expect(rig.libinput.waitForLine(containing: "TOUCH_UP", seconds: LibinputDebugEvents.eventWait), "\(rig.libinput.output)")
+    }
+
     @Test("§9 a protocol A touchscreen through pass-through: libinput reads protocol B contacts on the mirror")
     func protocolA() throws {
         let recording = try TraceReader.read(path: PackagePaths.fixture("N-Trig MultiTouch.1-finger-drag-NW-SE.events"))
