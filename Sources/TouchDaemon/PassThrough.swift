@@ -24,7 +24,7 @@ final class PassThroughMirror {
     private var frameTime = Timestamp.zero
     private let logger: Logger
     /// The file of the original's udev properties for the mirror, when written.
-    private let propertiesFile: String?
+    private var propertiesFile: String?
 
     /// Where the mirrors' property files go: systemd's `RUNTIME_DIRECTORY`
     /// (the unit's `RuntimeDirectory=touchd`), else `/run/touchd`; the udev
@@ -189,8 +189,16 @@ final class PassThroughMirror {
 
     /// Destroys the mirror (and its udev properties' file): the compositor sees the device go away.
     func destroy() {
+        removeProperties()
         uinput.close()
+    }
+
+    /// Removes the file of the original's udev properties (at once when the
+    /// mirror leaves service: a mirror of the same device made meanwhile writes
+    /// the same file, which the old one's destroying must not take away).
+    func removeProperties() {
         if let propertiesFile { try? Syscall.unlink(propertiesFile) }
+        propertiesFile = nil
     }
 
     private func write() {

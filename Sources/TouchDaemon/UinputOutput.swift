@@ -79,6 +79,7 @@ struct UinputOutput {
     /// to read the ending (``PassThroughMirror/destroyDelayMilliseconds`` after `time`).
     mutating func retire(_ mirror: PassThroughMirror, at time: Timestamp) {
         guard mirror.wroteEnding, PassThroughMirror.destroyDelayMilliseconds > 0 else { return mirror.destroy() }
+        mirror.removeProperties()
         retiring.append((mirror, Timestamp(microseconds: time.microseconds + PassThroughMirror.destroyDelayMilliseconds * 1000)))
     }
 
