@@ -76,7 +76,7 @@ test: deps
 	@$(STEP) test-vm $(MAKE) --no-print-directory test-vm
 	@$(STEP) test-compositors $(MAKE) --no-print-directory test-compositors
 
-# Pass-through under real compositors (cage, sway, weston) in one QEMU guest:
+# Pass-through under real compositors (cage, sway, weston, mutter, KWin) in one QEMU guest:
 # what a Wayland app gets, without and with touchd, per case (docs/pass-through.md,
 # "Testing under real compositors"); installs the compositors when missing.
 test-compositors: deps

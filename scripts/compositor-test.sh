@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Pass-through under real compositors, in one QEMU guest boot: cage, sway and
-# weston (Debian's) read a uinput touchscreen directly and through touchd's
+# Pass-through under real compositors, in one QEMU guest boot: cage, sway,
+# weston, mutter and KWin (Debian's) read a uinput touchscreen directly and through touchd's
 # mirror; a Wayland client of ours (scripts/touch-recorder.c) records what
 # the app gets; scripts/compositor_cases.py plays the cases and prints a
 # table (compositor, case, without touchd, with touchd, verdict).
@@ -11,8 +11,8 @@
 #   --bench        the latency from a write into the touchscreen to the app (p50/p99),
 #                  without and with touchd and interception-tools, instead of the cases.
 # Environment: SWIFT, VM_DIR (default .build-vm), VM_MEMORY (2G), VM_CPUS (2),
-#              VM_TIMEOUT (default 1800 s), COMPOSITORS (default cage,sway,weston;
-#              with --bench, sway; kwin and mutter too are known, installed when asked for),
+#              VM_TIMEOUT (default 1800 s), COMPOSITORS (default cage,sway,weston,mutter,kwin;
+#              with --bench, sway; each installed when missing),
 #              BENCH_TAPS (default 100 taps per pass, two rounds of passes),
 #              TOUCHD (a touchd binary to use instead of building one), TOUCHCTL
 #              (default: touchctl beside TOUCHD).
@@ -40,7 +40,7 @@ while (($#)); do
     shift
 done
 if [ -z "${COMPOSITORS:-}" ]; then
-    if [ "$MODE" = bench ]; then COMPOSITORS=sway; else COMPOSITORS=cage,sway,weston; fi
+    if [ "$MODE" = bench ]; then COMPOSITORS=sway; else COMPOSITORS=cage,sway,weston,mutter,kwin; fi
 fi
 log() { printf 'compositor-test: %s\n' "$*" >&2; }
 now() { date +%s.%N; }
@@ -52,7 +52,7 @@ VM_DIR="$VM_DIR" scripts/vm-test.sh --install-only
 # xwayland: cage aborts without it. wev: for people reproducing by hand.
 # interception-tools: the bench's reference forwarder.
 APT_PKGS=(sway cage weston xwayland seatd wev libwayland-dev wayland-protocols gcc util-linux interception-tools)
-# KWin (~40 MB) and mutter (~60 MB) only when asked for: python3-dbusmock for their stand-in logind.
+# KWin (~40 MB) and mutter (~60 MB) when in the list: python3-dbusmock for their stand-in logind.
 case ",$COMPOSITORS," in *,kwin,*) APT_PKGS+=(kwin-wayland python3-dbusmock dbus-daemon dbus-bin) ;; esac
 case ",$COMPOSITORS," in *,mutter,*) APT_PKGS+=(mutter gsettings-desktop-schemas python3-dbusmock dbus-daemon dbus-bin) ;; esac
 missing=()

@@ -12,7 +12,7 @@ reads the touchscreen itself: the case and its assertion must hold there, so
 the harness can fail) and with touchd in front, and asserts what the app got.
 
 Usage: compositor_cases.py test --touchd BIN --recorder BIN --results DIR
-                           [--compositors cage,sway,weston] [--cases a,b]
+                           [--compositors cage,sway,weston,mutter,kwin] [--cases a,b]
        compositor_cases.py bench --touchd BIN --recorder BIN --results DIR
                            [--compositors sway] [--taps N]
 Writes DIR/results.json (and the table to stdout); exit status 0 when every
@@ -1647,7 +1647,7 @@ def main():
     ap.add_argument("--touchctl", required=True)
     ap.add_argument("--recorder", required=True)
     ap.add_argument("--results", required=True)
-    ap.add_argument("--compositors", default="cage,sway,weston")
+    ap.add_argument("--compositors", default="cage,sway,weston,mutter,kwin")
     ap.add_argument("--cases", default="")
     ap.add_argument("--taps", type=int, default=100)
     args = ap.parse_args()
