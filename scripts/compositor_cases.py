@@ -1014,6 +1014,39 @@ def case_sway_input(r):
     return ok, describe(ts) + f" (expected {ex:.0f},{ey:.0f})"
 
 
+def case_kwin_input(r):
+    """KDE's per-device setting, keyed on the original's vendor, product and name (KWin's
+    `Connection::applyDeviceConfig`): a calibration matrix in kcminputrc
+    (`[Libinput][vendor][product][name]`, `CalibrationMatrix`, 16 values row by row), which KWin
+    reads when it adds a device, applies to touchd's mirror as to the touchscreen."""
+    home_config = os.path.join(logind_home("kwin"), ".config")
+    if not os.path.isdir(home_config):
+        os.makedirs(home_config)
+        os.chown(home_config, USER_UID, USER_GID)
+    path = os.path.join(home_config, "kcminputrc")
+    m = HALF
+    values = (m[0], m[1], m[2], 0, m[3], m[4], m[5], 0, 0, 0, 1, 0, 0, 0, 0, 1)
+    with open(path, "w") as f:
+        f.write(f"[Libinput][0][0][{r.panel.name}]\nCalibrationMatrix={','.join(map(str, values))}\n")
+    os.chown(path, USER_UID, USER_GID)
+    try:
+        # KWin reads its settings when it starts: afresh, with the mirror (or the touchscreen) present.
+        r.comp.stop()
+        if not r.start_compositor():
+            return False, "KWin did not come back with the setting"
+        mark = r.comp.app.mark()
+        r.panel.tap(*CENTRE)
+        r.wait_ended(mark)
+        ts = touches(r.comp.app.since(mark))
+    finally:
+        os.remove(path)
+        # Without the setting for the cases after it.
+        r.force_restart = True
+    ok = len(ts) == 1 and r.near(ts[0], *CENTRE, HALF) and ts[0]["end"] == "up"
+    ex, ey = r.expect(*CENTRE, HALF)
+    return ok, describe(ts) + f" (expected {ex:.0f},{ey:.0f})"
+
+
 def sway_outputs(r):
     res = r.comp.swaymsg("-t", "get_outputs", "--raw")
     try:
@@ -1372,10 +1405,12 @@ CASES = [
     ("claim-drag", case_drag, None),
     # Not weston 10: it announces a pointer to its clients on the pointer's first event, so the
     # first click's press reaches no app (docs/shortcuts.md, "Secondary click").
-    ("secondary-click", case_click, {"sway", "cage", "mutter"}),
+    ("secondary-click", case_click, {"sway", "cage", "mutter", "kwin"}),
     ("ten-fingers", case_ten_fingers, None),
     ("udev-calibration", case_udev_calibration, None),
     ("sway-input-calibration", case_sway_input, {"sway"}),
+    # KDE's per-device settings (kcminputrc), keyed as sway's input blocks are.
+    ("kwin-input-calibration", case_kwin_input, {"kwin"}),
     # Before sigstop, after which pass-through stays off until touchd restarts.
     ("sway-map-to-output", case_map_to_output, {"sway"}),
     # The focused app through wlr-foreign-toplevel-management (sway; cage and weston 10 lack it).
