@@ -585,6 +585,8 @@ class Run:
         self.with_touchd = False
         self.mirrors = {}  # original node -> mirror node
         self.marker_lost = False
+        self.force_restart = False  # a case changed the compositor's settings: start it afresh after
+        self.pass_through_off = False  # after sigstop: touchd's mirror is gone until it restarts
 
     # Where a panel position lands on the app's fullscreen surface (libinput's scaling).
     def expect(self, x, y, matrix=(1, 0, 0, 0, 1, 0)):
@@ -1480,17 +1482,17 @@ def run_compositor(args, kind, panel, rows):
                 break
             time.sleep(0.1)
             if any(not t["end"] for t in touches(r.comp.app.since(0))[-12:]) or r.comp.proc.poll() is not None \
-                    or getattr(r, "force_restart", False):
+                    or r.force_restart:
                 why = ("the compositor died" if r.comp.proc.poll() is not None else
-                       "a case changed its settings" if getattr(r, "force_restart", False) else "the app has a touch down")
+                       "a case changed its settings" if r.force_restart else "the app has a touch down")
                 r.force_restart = False
                 log(f"{kind}: {why}: restarting {kind}")
                 r.comp.stop()
                 # After sigstop touchd's pass-through is off and its mirror gone (the guard gave
                 # the touchscreen back): there is no mirror for a new compositor to open, so
-                # touchd starts afresh after the compositor. So it does when the compositor
+                # touchd starts afresh after the compositor, as it does when the compositor
                 # does not come back with the running touchd.
-                fresh_touchd = with_touchd and getattr(r, "pass_through_off", False)
+                fresh_touchd = with_touchd and r.pass_through_off
                 if fresh_touchd:
                     r.stop_touchd()
                 up = r.start_compositor()

@@ -183,7 +183,8 @@ final class PassThroughMirror {
         guard !failed else { return }
         events.removeAll(keepingCapacity: true)
         writer.endAll(at: time, into: &events)
-        if !events.isEmpty { wroteEnding = true }
+        // More than the frame's closing SYN_REPORT: something was down and ended.
+        if events.count > 1 { wroteEnding = true }
         write()
     }
 
