@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 import NIOCore
+import SystemCalls
 import Wire
 
-/// One client connection: answers its requests in order, holds its
-/// subscriptions (its surfaces are the delegate's), and writes its outgoing queue as fast as the
-/// socket takes it. Lives on the publisher's event loop; everything here runs there.
+/// One client connection: reads and answers its requests in order and holds
+/// its subscriptions (its surfaces are the delegate's). Every byte to the
+/// client goes through its ``ClientOutput``, the socket's one writer; NIO's
+/// channel only reads (and writes the one error of a refused connection,
+/// which never gets an output). Lives on the publisher's event loop;
+/// everything here runs there.
 final class ClientConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = RequestFrame
     typealias OutboundIn = ByteBuffer
@@ -12,35 +16,27 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
 
     let hub: ClientHub
     let info: ClientInfo
-    /// The publishing thread's direct path to the socket, made once the
-    /// session is admitted; nil without a descriptor (tests on an embedded
-    /// loop) or when it could not be duplicated.
-    private(set) var lane: DirectLane?
-    // The connection's descriptor (NIO's), to duplicate for the lane.
-    private let descriptor: CInt?
+    /// The socket's writer, made once the session is admitted.
+    private(set) var output: ClientOutput?
+    // The connection's descriptor (NIO's), duplicated for the output.
+    private let descriptor: CInt
     /// Whether it gets other clients' surface touches (`seeAllTouches`); the hub updates it.
     private(set) var seesAllTouches: Bool
     /// The connection's rules: counted or not, served or closing, the
     /// requests waiting and the one in flight.
     private(set) var machine = ClientConnectionStateMachine()
     private(set) var subscriptions = SubscriptionSet()
-    private(set) var queue: OutgoingQueue
     private var context: ChannelHandlerContext?
     // A read NIO asked for while reading is paused.
     private var readPending = false
-    // Event-loop writes not yet known to be in the socket: the lane stays
-    // closed until they are (each flush that wrote adds one).
-    private var unconfirmed = 0
 
-    /// A session; `descriptor` is the connection's socket when the publisher
-    /// accepted it (a lane is made on a duplicate of it).
-    init(hub: ClientHub, info: ClientInfo, descriptor: CInt? = nil) {
+    /// A session on the connection's socket `descriptor` (NIO's; the output
+    /// writes to a duplicate of it).
+    init(hub: ClientHub, info: ClientInfo, descriptor: CInt) {
         self.hub = hub
         self.info = info
-        let limits = hub.configuration.limits
         let sees = hub.access.seeAllTouches.includes(info.credentials)
         self.seesAllTouches = sees
-        self.queue = OutgoingQueue(maxEvents: limits.maxQueuedEvents, maxBytes: limits.maxQueuedBytes, stuckTimeout: limits.stuckTimeout)
         self.descriptor = descriptor
     }
 
@@ -52,9 +48,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     func setSeesAllTouches(_ sees: Bool) {
         guard sees != seesAllTouches else { return }
         seesAllTouches = sees
-        guard let lane else { return }
-        lane.update(rule)
-        reopenIfIdle()
+        output?.update(rule)
     }
 
     // MARK: Channel events
@@ -66,7 +60,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
-        lane?.shutDown()
+        output?.shutDown()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -79,25 +73,45 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
         case .decideAdmission: break
         case .none: return
         }
-        switch machine.admission(refused: admissionRefusal()) {
+        // The output is made first: a refused connection never holds a second descriptor.
+        let output: ClientOutput?
+        let refusal: RequestError?
+        if let admissionRefusal = admissionRefusal() {
+            (output, refusal) = (nil, admissionRefusal)
+        } else {
+            do {
+                (output, refusal) = (try makeOutput(), nil)
+            } catch {
+                hub.remove(self)
+                (output, refusal) = (nil, RequestError(.limitExceeded, "this connection cannot be served: no descriptor left for its writer (errno \(error.errno))"))
+            }
+        }
+        switch machine.admission(refused: refusal) {
         case .serve: break
         case let .refuse(error):
             refuse(context, error)
             return
         case .none: return
         }
-        // Admitted: now the lane (a refused connection never holds a second descriptor).
-        if let descriptor {
-            let lane = DirectLane(id: info.id, duplicating: descriptor, rule: rule)
-            if lane.isUsable { self.lane = lane }
-        }
+        self.output = output
         hub.admitted(self)
         let snapshot = hub.hello()
         var w = JSONWriter(capacity: 512)
         MessageEncoder.hello(devices: snapshot.devices, screens: snapshot.screens, session: snapshot.session, into: &w)
         w.newline()
-        queue.appendControl(ByteBuffer(bytes: w.bytes))
-        flushQueue()
+        output?.reply(ByteBuffer(bytes: w.bytes))
+    }
+
+    /// The socket's writer: what it tells this connection (a backlog written
+    /// whole, a client stuck or gone) comes back onto the event loop.
+    private func makeOutput() throws(SystemCallError) -> ClientOutput {
+        let bound = NIOLoopBound(self, eventLoop: hub.eventLoop)
+        let hop = hub.hopToLoop
+        return try ClientOutput(
+            id: info.id, duplicating: descriptor, rule: rule, limits: hub.configuration.limits, flusher: hub.flusher,
+            clock: hub.configuration.clock,
+            drained: { hop { bound.value.backlogDrained() } },
+            failed: { hop { bound.value.outputFailed() } })
     }
 
     /// Why the client may not be counted (nil: it is counted now).
@@ -121,15 +135,11 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     /// once if it is not keeping up). No event is delivered after this.
     func revokeAdmission() {
         guard let context, machine.isActive else { return }
-        lane?.seal()
+        output?.seal()
         respond(RequestError(.notPermitted, "\(peerName) may no longer connect (access.connect was reloaded)"))
         guard machine.revoke() else { return }
-        guard queue.isEmpty else {
-            context.close(promise: nil)
-            return
-        }
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
+        // Closed now either way: a client that is behind does not get the error.
+        context.close(promise: nil)
     }
 
     /// Sends one error and closes once it is written; the session is never counted.
@@ -145,8 +155,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
         // A revoked or stuck session was counted too: it leaves like an active one.
         let action = machine.channelInactive()
         // The client sees the end once both descriptors are closed.
-        lane?.shutDown()
-        queue.removeAll()
+        output?.shutDown()
         // Report first so that the hub does not look idle in between.
         if action.reportDisconnect { reportDisconnect() }
         if action.wasCounted { hub.remove(self) }
@@ -181,11 +190,6 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { flushQueue() }
-        context.fireChannelWritabilityChanged()
-    }
-
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // Reset peers and the like: the connection is gone either way.
         context.close(promise: nil)
@@ -202,7 +206,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     // MARK: Requests
 
     private var shouldPauseReading: Bool {
-        machine.pendingCount >= hub.configuration.limits.maxPendingRequests || queue.isFull
+        machine.pendingCount >= hub.configuration.limits.maxPendingRequests || output?.isFull == true
     }
 
     private func resumeReadingIfPossible() {
@@ -223,12 +227,26 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     }
 
     /// After a half-close: once every request read is answered and the
-    /// queue has drained into the socket, closes the connection.
+    /// backlog has drained into the socket, closes the connection.
     private func closeIfInputDone() {
-        guard let context, machine.closeIfInputDone(drained: queue.isEmpty) else { return }
-        lane?.seal()
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
+        guard let context, machine.closeIfInputDone(drained: output?.isDrained ?? true) else { return }
+        output?.seal()
+        context.close(promise: nil)
+    }
+
+    /// The output wrote its backlog whole: reading may resume, and a
+    /// connection waiting for that to close does.
+    private func backlogDrained() {
+        resumeReadingIfPossible()
+        closeIfInputDone()
+        closeIfGoodbyeWritten()
+    }
+
+    /// The client is stuck past its timeout, or its socket failed: the
+    /// connection closes. Nothing is delivered meanwhile.
+    private func outputFailed() {
+        guard let context, machine.markStuck() else { return }
+        context.close(promise: nil)
     }
 
     private func handle(_ envelope: RequestEnvelope) {
@@ -241,28 +259,23 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
                 return
             }
             subscriptions.add(subscription)
-            lane?.update(rule)
             hub.subscriptionsChanged()
-            acknowledge(id)
+            acknowledge(id, changingRule: true)
         case let .unsubscribe(events):
             subscriptions.remove(events)
-            lane?.update(rule)
             hub.subscriptionsChanged()
-            acknowledge(id)
+            acknowledge(id, changingRule: true)
         case .ping:
             acknowledge(id)
         case let .coalesce(milliseconds):
-            // The lane closes: what it holds goes out before the answer.
-            lane?.setCoalescing(interval: milliseconds / 1000)
-            acknowledge(id)
+            // What is held goes out before the answer.
+            output?.reply(Self.ack(id)) { $0.interval = milliseconds / 1000 }
         case let .frames(request):
-            // The frames are served where this client's lines are routed: its lane.
-            guard let lane else {
-                respond(RequestError(.internalError, "frames: this connection cannot be served frames (no descriptor for its lane)", id: id))
-                return
-            }
-            lane.setFrames(request.isOff ? nil : LaneFrames(request))
-            acknowledge(id)
+            // The frames are served where this client's lines are written: its output.
+            var frames = request.isOff ? nil : LaneFrames(request)
+            output?.reply(Self.ack(id)) { swap(&$0.frames, &frames) }
+            // The old server is released here, outside the lock.
+            _ = frames
         case let .register(surface):
             let checks = surfaceChecks(surface)
             callDelegate(id: id) { delegate, client throws(RequestError) in
@@ -370,149 +383,52 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    private func acknowledge(_ id: RequestID?) {
+    private static func ack(_ id: RequestID?) -> ByteBuffer {
         var w = JSONWriter(capacity: 48)
         MessageEncoder.ack(id: id, into: &w)
         w.newline()
-        queue.appendControl(ByteBuffer(bytes: w.bytes))
-        flushQueue()
+        return ByteBuffer(bytes: w.bytes)
+    }
+
+    /// Answers `ok`; with `changingRule`, the client's new routing rule takes
+    /// effect with the answer (events it admits come after it).
+    private func acknowledge(_ id: RequestID?, changingRule: Bool = false) {
+        guard changingRule else {
+            output?.reply(Self.ack(id))
+            return
+        }
+        var replaced = rule
+        output?.reply(Self.ack(id)) { $0.setRule(&replaced) }
+        // The old rule is released here, outside the lock.
+        _ = replaced
     }
 
     private func respond(_ error: RequestError) {
         var w = JSONWriter(capacity: 128)
         MessageEncoder.error(error, into: &w)
         w.newline()
-        queue.appendControl(ByteBuffer(bytes: w.bytes))
-        flushQueue()
+        output?.reply(ByteBuffer(bytes: w.bytes))
     }
 
-    // MARK: Events
-
-    /// Delivers the runs of lines `runs` of a batch the publishing thread
-    /// handed over for this client.
-    func deliver(
-        _ all: ByteBuffer, runs: [Range<Int>], ends: [Int], batch: [EventAttributes], now: Double,
-        motion: (lines: ByteBuffer, ends: [Int])? = nil
-    ) {
-        guard machine.acceptsEvents else { return }
-        claimLane()
-        for run in runs { deliver(all, lines: run, ends: ends, batch: batch, now: now) }
-        guard let motion, !motion.ends.isEmpty else { return }
-        // The `motion` lines after the reports that completed them, stamped
-        // with the batch's last time (for `overflow`).
-        let time = batch.last?.time ?? 0
-        let stamps = [EventAttributes](
-            repeating: EventAttributes(stream: .touch, kind: .none, recognizer: .none, device: nil, touchType: .none, surface: .none,
-                                       owner: nil, time: time, touchID: nil, isUpdate: false),
-            count: motion.ends.count)
-        deliver(motion.lines, lines: 0..<motion.ends.count, ends: motion.ends, batch: stamps, now: now)
-    }
-
-    /// Stops the publishing thread's direct writes before this loop writes,
-    /// and puts the rest of a line it left cut ahead of everything queued
-    /// (never dropped: the stream would be corrupt).
-    private func claimLane() {
-        if let lane, let tail = lane.hold() { queue.prependControl(tail) }
-    }
-
-    /// Offers the lines `lines` of a routed batch (`all`, line `i` ending at
-    /// `ends[i]`): written to the channel as one slice of the batch's buffer
-    /// (flushed by `flushQueue`) while the socket keeps up; otherwise queued
-    /// one by one, each copied out so that a queued line does not keep its
-    /// whole batch alive. A client found stuck is closed.
-    func deliver(_ all: ByteBuffer, lines: Range<Int>, ends: [Int], batch: [EventAttributes], now: Double) {
-        guard machine.isActive, let context else { return }
-        claimLane()
-        let start = lines.lowerBound == 0 ? 0 : ends[lines.lowerBound - 1]
-        if queue.isEmpty, queue.lost == 0, context.channel.isWritable {
-            context.write(wrapOutboundOut(all.getSlice(at: start, length: ends[lines.upperBound - 1] - start)!), promise: nil)
-            wroteSinceFlush = true
-            return
-        }
-        var lineStart = start
-        for i in lines {
-            let line = ByteBuffer(bytes: all.viewBytes(at: lineStart, length: ends[i] - lineStart)!)
-            lineStart = ends[i]
-            switch queue.offer(line, time: batch[i].time, now: now) {
-            case .queued, .dropped:
-                continue
-            case .stuck:
-                // Closing frees the queued lines and the channel's pending
-                // writes (thousands of buffers): done after this batch's
-                // routing, not in the middle of it. Nothing is delivered meanwhile.
-                guard machine.markStuck() else { return }
-                lane?.seal()
-                let channel = context.channel
-                context.eventLoop.execute { channel.close(promise: nil) }
-                return
-            }
-        }
-    }
-
-    // A slice was written to the channel since the last flush.
-    private var wroteSinceFlush = false
-
-    /// Moves queued lines to the channel while it accepts them (the
-    /// publishing thread's direct writes stopped first, and the rest of a
-    /// line it left cut written before them).
-    func flushQueue() {
-        guard let context, machine.isActive else { return }
-        claimLane()
-        var wrote = wroteSinceFlush
-        wroteSinceFlush = false
-        while context.channel.isWritable, let line = queue.pop() {
-            context.write(wrapOutboundOut(line), promise: nil)
-            wrote = true
-        }
-        if wrote, lane != nil {
-            // Told once everything written so far is in the socket.
-            unconfirmed += 1
-            let promise = context.eventLoop.makePromise(of: Void.self)
-            context.write(wrapOutboundOut(ByteBuffer()), promise: promise)
-            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-            promise.futureResult.whenComplete { _ in bound.value.writesConfirmed() }
-        }
-        context.flush()
-        if !wrote { reopenIfIdle() }
-        resumeReadingIfPossible()
-        closeIfInputDone()
-        closeIfGoodbyeWritten()
-    }
-
-    private func writesConfirmed() {
-        unconfirmed -= 1
-        reopenIfIdle()
-    }
-
-    /// Lets the publishing thread write to this client again once nothing
-    /// of it waits here: no queued line, no lost count to report, nothing
-    /// unwritten in the channel.
-    private func reopenIfIdle() {
-        guard let lane, let context, machine.mayReopenLane,
-              queue.isEmpty, queue.lost == 0, unconfirmed == 0, context.channel.isWritable else { return }
-        lane.reopen()
-    }
-
-    /// Queues `goodbye` after what is queued already, writes what the socket
-    /// takes, and closes once all of it is written (the hub closes a client
-    /// that does not read at the end of the shutdown grace).
+    /// Writes `goodbye` after what waits already, and closes once all of it
+    /// is written (the hub closes a client that does not read at the end of
+    /// the shutdown grace). No event is delivered after it.
     func sayGoodbye(_ reason: GoodbyeReason) {
         guard context != nil, machine.sayGoodbye() else { return }
-        lane?.seal()
+        output?.seal()
         var w = JSONWriter(capacity: 48)
         MessageEncoder.goodbye(reason: reason, into: &w)
         w.newline()
-        queue.appendControl(ByteBuffer(bytes: w.bytes))
-        flushQueue()
+        output?.reply(ByteBuffer(bytes: w.bytes))
+        closeIfGoodbyeWritten()
     }
 
     // After `goodbye`: what was queued before it is written first (a client
     // reading gets every event it was sent, then `goodbye`); one that does
     // not read is closed by the hub at the end of the shutdown grace.
     private func closeIfGoodbyeWritten() {
-        guard let context, machine.closeIfGoodbyeWritten(drained: queue.isEmpty) else { return }
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { _ in channel.close(promise: nil) }
+        guard let context, machine.closeIfGoodbyeWritten(drained: output?.isDrained ?? true) else { return }
+        context.close(promise: nil)
     }
 
     /// Closes the connection now.

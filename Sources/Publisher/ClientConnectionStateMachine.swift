@@ -34,8 +34,8 @@ struct ClientConnectionStateMachine {
         case refused
         /// Was active; a new access policy no longer admits it: told so, being closed.
         case revoked(Counted)
-        /// Was active; found stuck while a batch was routed: closed once the
-        /// routing is over, so that freeing its queue does not delay the others.
+        /// Was active; stuck past its timeout or its socket failed: being closed
+        /// (its output took no event since).
         case stuck(Counted)
         /// Closed; `reportPending` while a request was in flight when it closed
         /// (its end is reported once that request returns).
@@ -55,20 +55,6 @@ struct ClientConnectionStateMachine {
     /// Whether the connection is served (requests, events, writes).
     var isActive: Bool {
         if case .active = state { return true }
-        return false
-    }
-
-    /// Whether the publishing thread may write to the client again once
-    /// nothing of it waits: active, not closing after a half-close, no
-    /// `goodbye` queued.
-    var mayReopenLane: Bool {
-        if case let .active(c) = state { return !c.closingAfterInput && !c.goodbyeQueued }
-        return false
-    }
-
-    /// Whether events are delivered: active and no `goodbye` queued.
-    var acceptsEvents: Bool {
-        if case let .active(c) = state { return !c.goodbyeQueued }
         return false
     }
 

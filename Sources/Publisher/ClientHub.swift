@@ -16,20 +16,16 @@ final class ClientHub: @unchecked Sendable {
 
     private var sessions: [ClientConnectionHandler] = []
     private var nextID: UInt64 = 1
-    // The clients written to while routing a batch (reused).
-    private var touched: [ClientConnectionHandler] = []
-    /// Hop and routing times since the last ``takeStatistics()``.
-    private(set) var statistics = DeliveryStatistics()
     private var disconnectsInProgress = 0
     private var idleWaiters: [EventLoopPromise<Void>] = []
     private(set) var isShuttingDown = false
     // One bit (`EventStream.bit`) per stream that some session subscribes to.
     private let interest = Atomic<UInt8>(0)
-    /// The direct-write lanes of the counted sessions that have one; read by
-    /// the publishing thread (docs/daemon.md, "Threads").
-    let lanes = Mutex<[DirectLane]>([])
-    // Counted sessions without a lane: every batch has to come through the loop for them.
-    private let withoutLane = Atomic<Int>(0)
+    /// The outputs of the admitted sessions; read by the publishing thread
+    /// (docs/architecture.md, "Threads").
+    let outputs = Mutex<[ClientOutput]>([])
+    /// Writes the backlogs of clients that are behind.
+    let flusher: any BacklogFlushing
 
     /// How the end of a delegate call (run on Swift concurrency's threads)
     /// gets back onto the event loop: `eventLoop.execute`. Tests on an
@@ -39,9 +35,10 @@ final class ClientHub: @unchecked Sendable {
 
     init(
         eventLoop: EventLoop, configuration: PublisherConfiguration, delegate: any PublisherDelegate,
-        hello: @escaping @Sendable () -> HelloSnapshot,
+        hello: @escaping @Sendable () -> HelloSnapshot, flusher: any BacklogFlushing,
         hopToLoop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
     ) {
+        self.flusher = flusher
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.delegate = delegate
@@ -86,24 +83,21 @@ final class ClientHub: @unchecked Sendable {
         return true
     }
 
-    /// A session counted by ``add(_:)`` is set up: its lane (if it has one)
-    /// is offered batches from now on; without one, batches come through the loop.
+    /// A session counted by ``add(_:)`` is set up: its output is offered
+    /// batches from now on.
     func admitted(_ s: ClientConnectionHandler) {
         eventLoop.assertInEventLoop()
-        if let lane = s.lane {
-            var list = lanes.withLock { $0 }
-            list.append(lane)
-            replaceLanes(with: list)
-        } else {
-            withoutLane.add(1, ordering: .releasing)
-        }
+        guard let output = s.output else { return }
+        var list = outputs.withLock { $0 }
+        list.append(output)
+        replaceOutputs(with: list)
     }
 
-    /// Puts a new lane list in place. The list is built outside the lock and
+    /// Puts a new output list in place. The list is built outside the lock and
     /// the old one released outside it: the publishing thread never waits
     /// for an allocation or a free made under the lock it takes every frame.
-    private func replaceLanes(with list: [DirectLane]) {
-        let old = lanes.withLock { current -> [DirectLane] in
+    private func replaceOutputs(with list: [ClientOutput]) {
+        let old = outputs.withLock { current -> [ClientOutput] in
             let old = current
             current = list
             return old
@@ -111,21 +105,15 @@ final class ClientHub: @unchecked Sendable {
         _ = old
     }
 
-    /// Whether some counted session has no lane (the publisher then hands
-    /// every batch to the loop).
-    var hasSessionsWithoutLane: Bool { withoutLane.load(ordering: .acquiring) > 0 }
-
-    /// Forgets a closed session.
+    /// Forgets a closed session (or one refused after it was counted).
     func remove(_ s: ClientConnectionHandler) {
         eventLoop.assertInEventLoop()
         guard sessions.contains(where: { $0 === s }) else { return }
         sessions.removeAll(where: { $0 === s })
-        if let lane = s.lane {
-            var list = lanes.withLock { $0 }
-            list.removeAll(where: { $0 === lane })
-            replaceLanes(with: list)
-        } else {
-            withoutLane.subtract(1, ordering: .releasing)
+        if let output = s.output {
+            var list = outputs.withLock { $0 }
+            list.removeAll(where: { $0 === output })
+            replaceOutputs(with: list)
         }
         subscriptionsChanged()
         wakeIdleWaiters()
@@ -156,70 +144,10 @@ final class ClientHub: @unchecked Sendable {
     /// Sessions holding at least one subscription.
     var subscribedCount: Int { sessions.reduce(0) { $0 + ($1.subscriptions.count > 0 ? 1 : 0) } }
 
-    /// Routes a batch to every session without a lane (tests on an embedded
-    /// loop; sessions whose descriptor could not be duplicated): the batch
-    /// in one buffer, each client written slices of it.
-    func route(_ events: [PublishedEvent], queuedAt queued: UInt64? = nil) {
-        let batch = EventBatch(events)
-        deliver(batch.attributes, names: batch.names, encoded: ByteBuffer(bytes: batch.bytes), ends: batch.ends, handovers: [], queuedAt: queued)
-    }
-
-    /// Delivers a batch the publishing thread encoded (`all`, line `i` ending
-    /// at `ends[i]`; the events' attributes in `batch`, their names in
-    /// `names`): to the sessions it handed over (their runs of lines,
-    /// minus what it already wrote to their sockets) and to every session
-    /// without a lane. Each run of consecutive lines a client wants is one
-    /// write of a slice of `all`; queued lines are copied out.
-    func deliver(
-        _ batch: [EventAttributes], names: [String], encoded all: ByteBuffer, ends: [Int], handovers: [LaneHandover],
-        queuedAt queued: UInt64?
-    ) {
-        eventLoop.assertInEventLoop()
-        let started = NIODeadline.now().uptimeNanoseconds
-        if let queued { statistics.hop.record(nanoseconds: started &- min(queued, started)) }
-        defer { statistics.routing.record(nanoseconds: NIODeadline.now().uptimeNanoseconds &- started) }
-        let now = configuration.clock()
-        for handover in handovers {
-            // Whatever happens to the session, the lane's count goes down.
-            defer { handover.lane.handOverDone() }
-            guard let s = sessions.first(where: { $0.lane === handover.lane }) else { continue }
-            s.deliver(all, runs: handover.runs, ends: ends, batch: batch, now: now, motion: handover.motion)
-            touched.append(s)
-        }
-        if hasSessionsWithoutLane {
-            for s in sessions where s.lane == nil {
-                var delivered = false
-                var start = -1
-                for (i, event) in batch.enumerated() {
-                    if s.rule.wants(event, names: names) {
-                        if start < 0 { start = i }
-                        continue
-                    }
-                    if start >= 0 {
-                        s.deliver(all, lines: start..<i, ends: ends, batch: batch, now: now)
-                        delivered = true
-                        start = -1
-                    }
-                }
-                if start >= 0 {
-                    s.deliver(all, lines: start..<batch.count, ends: ends, batch: batch, now: now)
-                    delivered = true
-                }
-                if delivered { touched.append(s) }
-            }
-        }
-        // Flushed once every client's writes are queued: flushing each client in
-        // turn woke its reader while the loop still had the others to write
-        // (on 2 cores the readers then competed with the writing loop).
-        for s in touched { s.flushQueue() }
-        touched.removeAll(keepingCapacity: true)
-    }
-
-    /// The statistics since the last call, and a fresh start.
-    func takeStatistics() -> DeliveryStatistics {
-        eventLoop.assertInEventLoop()
-        defer { statistics = DeliveryStatistics() }
-        return statistics
+    /// Writes a batch to every session, as the publishing thread does (tests).
+    func route(_ events: [PublishedEvent]) {
+        var writer = DirectWriter()
+        writer.offer(EventBatch(events), to: outputs.withLock { $0 })
     }
 
     func disconnectStarted() {

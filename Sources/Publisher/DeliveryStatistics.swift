@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
-/// How long published batches took inside touchd since the last report
+/// How published batches went inside touchd since the last report
 /// (docs/daemon.md, "Signals": SIGUSR1 logs it): the time in
 /// ``Publisher/publish(_:)`` on the input thread (encoding, and writing to
-/// the clients that keep up), and for batches handed to the event loop (for
-/// clients behind, or whose socket took only part of one) the hop to the
-/// loop and the routing there (each client's writes queued and flushed).
+/// every client), and how many batches some client was behind for (its
+/// lines waited in its backlog for the flusher).
 ///
-/// Recording a batch is two clock reads around `publish` (plus two around
-/// its routing when it is handed over) and bucket increments (no allocation).
+/// Recording a batch is two clock reads around `publish` (one batch in 16)
+/// and bucket increments (no allocation).
 package struct DeliveryStatistics: Sendable, Equatable, CustomStringConvertible {
     /// A distribution of durations in log-linear buckets: exact microseconds
     /// below 8 us, then 8 buckets per power of two (within 12.5 %).
@@ -74,24 +73,17 @@ package struct DeliveryStatistics: Sendable, Equatable, CustomStringConvertible 
     package var direct = Distribution()
     /// Batches published.
     package var batches = 0
-    /// From the end of a `publish` call to the start of its routing on the
-    /// event loop, for batches handed over.
-    package var hop = Distribution()
-    /// Routing a batch to every client, flushes included.
-    package var routing = Distribution()
+    /// Batches of which some client's lines waited in its backlog.
+    package var queued = 0
 
     /// Empty statistics.
     package init() {}
 
-    /// `812 batches; publish p50 9 us, p99 20 us, max 96 us; 3 handed to the event loop; hop to the event loop p50 41 us, p99 180 us, max 2.3 ms; routing p50 12 us, p99 40 us, max 96 us`
-    /// (without the hop and routing when none was handed over; the publish
-    /// times are those of the batches timed, one in 16).
+    /// `812 batches; publish p50 9 us, p99 20 us, max 96 us; 3 queued for clients behind`
+    /// (the publish times are those of the batches timed, one in 16).
     package var description: String {
-        let count = max(batches, direct.count, hop.count)
+        let count = max(batches, direct.count)
         guard count > 0 else { return "no batches" }
-        var text = "\(count) batches; publish \(direct.summary); \(hop.count) handed to the event loop"
-        if hop.count > 0 { text += "; hop to the event loop \(hop.summary)" }
-        if routing.count > 0 { text += "; routing \(routing.summary)" }
-        return text
+        return "\(count) batches; publish \(direct.summary); \(queued) queued for clients behind"
     }
 }

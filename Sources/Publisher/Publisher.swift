@@ -21,6 +21,7 @@ package final class Publisher: Sendable {
     let hub: ClientHub
     private let acceptor: SocketAcceptor
     private let group: MultiThreadedEventLoopGroup
+    private let flusher: BacklogFlusher
     private let socketPath: String?
     private let stopped = Atomic<Bool>(false)
     /// The publishing thread's reused encoding and its direct-write figures.
@@ -30,7 +31,6 @@ package final class Publisher: Sendable {
 
     private struct PublishingState {
         var writer = DirectWriter()
-        var handovers: [LaneHandover] = []
         var direct = DeliveryStatistics.Distribution()
         var batches = 0
     }
@@ -40,10 +40,11 @@ package final class Publisher: Sendable {
     /// source has no vDSO path (a guest on the HPET: docs/performance.md).
     static let timedOneIn = 16
 
-    private init(hub: ClientHub, acceptor: SocketAcceptor, group: MultiThreadedEventLoopGroup, socketPath: String?) {
+    private init(hub: ClientHub, acceptor: SocketAcceptor, group: MultiThreadedEventLoopGroup, flusher: BacklogFlusher, socketPath: String?) {
         self.hub = hub
         self.acceptor = acceptor
         self.group = group
+        self.flusher = flusher
         self.socketPath = socketPath
     }
 
@@ -92,13 +93,17 @@ package final class Publisher: Sendable {
         hello: @escaping @Sendable () -> HelloSnapshot, socketPath: String?
     ) async throws -> Publisher {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub = ClientHub(eventLoop: group.next(), configuration: configuration, delegate: delegate, hello: hello)
+        var flusher: BacklogFlusher?
         do {
+            let started = try BacklogFlusher()
+            flusher = started
+            let hub = ClientHub(eventLoop: group.next(), configuration: configuration, delegate: delegate, hello: hello, flusher: started)
             let acceptor = try SocketAcceptor(listener: listener) { fd in
                 _ = clientBootstrap(hub, descriptor: fd).withConnectedSocket(fd)
             }
-            return Publisher(hub: hub, acceptor: acceptor, group: group, socketPath: socketPath)
+            return Publisher(hub: hub, acceptor: acceptor, group: group, flusher: started, socketPath: socketPath)
         } catch {
+            flusher?.stop()
             try? Syscall.close(listener)
             if let socketPath { UnixSocketFile.remove(path: socketPath) }
             try? await group.shutdownGracefully()
@@ -107,8 +112,8 @@ package final class Publisher: Sendable {
     }
 
     /// How an accepted connection becomes a session: its peer credentials
-    /// are read, then the request decoder and the session handler, with a
-    /// lane for direct writes on a duplicate of its descriptor, are added.
+    /// are read, then the request decoder and the session handler (whose
+    /// output writes to a duplicate of its descriptor) are added.
     private static func clientBootstrap(_ hub: ClientHub, descriptor: CInt) -> ClientBootstrap {
         ClientBootstrap(group: hub.eventLoop)
             .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
@@ -129,32 +134,21 @@ package final class Publisher: Sendable {
     package var path: String? { socketPath }
 
     /// Hands a batch of events to the clients. Non-blocking: the batch is
-    /// encoded already (one buffer); each client that is keeping up gets its lines written
-    /// to its socket from the calling thread (one non-blocking `send`), and
-    /// the rest (clients behind, or whose socket took only part of it) are
-    /// handed to the publisher's event loop with one task for all of them;
-    /// slow clients lose events (and get `overflow`) instead of slowing anyone.
+    /// encoded already (one buffer); each client that is keeping up gets its
+    /// lines written to its socket from the calling thread (one non-blocking
+    /// `send`), and the lines of a client that is behind (or whose socket
+    /// took only part of them) wait in its backlog for the flusher; slow
+    /// clients lose events (and get `overflow`) instead of slowing anyone.
     package func publish(_ batch: EventBatch) {
         guard !batch.isEmpty, !stopped.load(ordering: .acquiring) else { return }
-        let hub = self.hub
-        let lanes = hub.lanes.withLock { $0 }
-        let needsLoop = hub.hasSessionsWithoutLane
+        let outputs = hub.outputs.withLock { $0 }
         writer.withLock { p in
             p.batches &+= 1
             let timed = p.batches & (Self.timedOneIn - 1) == 0
             let started = timed ? NIODeadline.now().uptimeNanoseconds : 0
-            p.writer.offer(batch, to: lanes, handovers: &p.handovers)
+            p.writer.offer(batch, to: outputs)
             heldDeadlineBits.store(p.writer.earliestHeld.bitPattern, ordering: .releasing)
             if timed { p.direct.record(nanoseconds: NIODeadline.now().uptimeNanoseconds &- started) }
-            guard needsLoop || !p.handovers.isEmpty else { return }
-            let finished = NIODeadline.now().uptimeNanoseconds
-            // The event loop's copy of the lines (the input thread reuses the batch).
-            let all = ByteBuffer(bytes: batch.bytes), ends = batch.ends, handovers = p.handovers
-            let events = batch.attributes, names = batch.names
-            p.handovers.removeAll(keepingCapacity: true)
-            hub.eventLoop.execute {
-                hub.deliver(events, names: names, encoded: all, ends: ends, handovers: handovers, queuedAt: finished)
-            }
         }
     }
 
@@ -173,15 +167,10 @@ package final class Publisher: Sendable {
     package func releaseHeld(upTo time: Double) {
         guard let due = heldDeadline, due <= time + DirectWriter.timeTolerance,
               !stopped.load(ordering: .acquiring) else { return }
-        let hub = self.hub
-        let lanes = hub.lanes.withLock { $0 }
+        let outputs = hub.outputs.withLock { $0 }
         writer.withLock { p in
-            p.writer.release(lanes, upTo: time, handovers: &p.handovers)
+            p.writer.release(outputs, upTo: time)
             heldDeadlineBits.store(p.writer.earliestHeld.bitPattern, ordering: .releasing)
-            guard !p.handovers.isEmpty else { return }
-            let handovers = p.handovers
-            p.handovers.removeAll(keepingCapacity: true)
-            hub.eventLoop.execute { hub.deliver([], names: [], encoded: ByteBuffer(), ends: [], handovers: handovers, queuedAt: nil) }
         }
     }
 
@@ -193,23 +182,22 @@ package final class Publisher: Sendable {
     }
 
     /// How batches went since the previous call (or the start): the time
-    /// each took on the publishing thread, and for those handed to the event
-    /// loop the hop and the routing there; nil once the publisher has shut
-    /// down. Resets the figures.
+    /// each took on the publishing thread, and how many some client was
+    /// behind for; nil once the publisher has shut down. Resets the figures.
     package func takeStatistics() async -> DeliveryStatistics? {
         guard !stopped.load(ordering: .acquiring) else { return nil }
-        let hub = self.hub
-        guard var s = try? await hub.eventLoop.submit({ hub.takeStatistics() }).get() else { return nil }
+        var s = DeliveryStatistics()
         // Swapped for a fresh one made outside the lock: the publishing
         // thread never waits for an allocation made under the lock it takes.
         var taken = DeliveryStatistics.Distribution()
-        let batches = writer.withLock { p in
+        let (batches, queued) = writer.withLock { p in
             swap(&p.direct, &taken)
             defer { p.batches = 0 }
-            return p.batches
+            return (p.batches, p.writer.takeQueued())
         }
         s.direct = taken
         s.batches = batches
+        s.queued = queued
         return s
     }
 
@@ -282,6 +270,7 @@ package final class Publisher: Sendable {
             return hub.whenIdle()
         }
         try? await idle.get()
+        flusher.stop()
         if let socketPath { UnixSocketFile.remove(path: socketPath) }
         try? await group.shutdownGracefully()
     }

@@ -31,17 +31,16 @@ import Testing
         #expect(DeliveryStatistics().description == "no batches")
         var s = DeliveryStatistics()
         // The 50th percentile (41 us) is reported as its bucket's upper bound (40-44 us).
-        for us in [40, 41, 42, 2300] { s.hop.record(nanoseconds: UInt64(us) * 1000) }
-        for us in [10, 11, 12, 13] { s.routing.record(nanoseconds: UInt64(us) * 1000) }
-        for us in [3, 4, 5, 6, 7, 9] { s.direct.record(nanoseconds: UInt64(us) * 1000) }
-        #expect(s.description == "6 batches; publish p50 6 us, p99 9 us, max 9 us; 4 handed to the event loop; hop to the event loop p50 44 us, p99 2.3 ms, max 2.3 ms; routing p50 12 us, p99 13 us, max 13 us")
-        // Nothing handed over: no hop, no routing.
+        for us in [3, 4, 5, 6, 7, 9, 40, 41, 42, 2300] { s.direct.record(nanoseconds: UInt64(us) * 1000) }
+        s.queued = 4
+        // The 50th percentile (7 us) is reported as its bucket's upper bound.
+        #expect(s.description == "10 batches; publish p50 8 us, p99 2.3 ms, max 2.3 ms; 4 queued for clients behind")
         var direct = DeliveryStatistics()
         direct.direct.record(nanoseconds: 5000)
-        #expect(direct.description == "1 batches; publish p50 5 us, p99 5 us, max 5 us; 0 handed to the event loop")
+        #expect(direct.description == "1 batches; publish p50 5 us, p99 5 us, max 5 us; 0 queued for clients behind")
         // Publish times are sampled (one batch in 16): the count is of every batch.
         direct.batches = 32
-        #expect(direct.description == "32 batches; publish p50 5 us, p99 5 us, max 5 us; 0 handed to the event loop")
+        #expect(direct.description == "32 batches; publish p50 5 us, p99 5 us, max 5 us; 0 queued for clients behind")
     }
 
     /// The publisher counts every batch and times one in 16 (docs/daemon.md, SIGUSR1).
@@ -56,15 +55,22 @@ import Testing
         }
     }
 
-    @Test func theHubRecordsEachRoutedBatchAndStartsAfreshWhenRead() {
+    /// A batch some client could not take at once is counted, once however many clients were behind.
+    @Test func theWriterCountsTheBatchesAClientWasBehindFor() throws {
         let p = EmbeddedPublisher()
-        p.hub.route([], queuedAt: 0)
-        p.hub.route([])
-        let first = p.hub.takeStatistics()
-        // Both batches were routed; only the one with a queue time has a hop.
-        #expect(first.routing.count == 2)
-        #expect(first.hop.count == 1)
-        #expect(first.hop.maximum > 0)
-        #expect(p.hub.takeStatistics() == DeliveryStatistics())
+        let slow = try p.connect(), other = try p.connect(), fast = try p.connect()
+        for c in [slow, other, fast] {
+            try p.send(c, #"{"op":"subscribe","events":["touch"]}"# + "\n")
+            _ = try p.lines(c)
+        }
+        try p.stopReading(slow)
+        try p.stopReading(other)
+        var writer = DirectWriter()
+        let outputs = p.hub.outputs.withLock { $0 }
+        writer.offer(EventBatch([event(1, .touch)]), to: outputs)
+        writer.offer(EventBatch([event(2, .gesture)]), to: outputs)
+        #expect(writer.takeQueued() == 1)
+        #expect(writer.takeQueued() == 0)
+        #expect(numbers(try p.lines(fast)) == [1])
     }
 }

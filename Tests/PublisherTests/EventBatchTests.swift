@@ -83,11 +83,11 @@ import Wire
         var end = 0
         #expect(batch.ends == events.map { end += $0.line.count + 1; return end })
 
-        let pair = try DirectLaneTests.Pair()
-        let lane = DirectLane(id: DirectLaneTests.client, duplicating: pair.a, rule: DirectLaneTests.touches())
-        lane.reopen()
+        let pair = try SocketPair()
+        let output = try ClientOutput.standalone(id: ClientOutputTests.client, descriptor: pair.a, rule: ClientOutputTests.touches())
         var writer = DirectWriter()
-        #expect(writer.offer(batch, to: lane) == nil)
-        #expect(pair.drain() == DirectLaneTests.text(events) { $0.stream == .touch })
+        writer.offer(batch, to: output)
+        #expect(pair.drain() == ClientOutputTests.text(events) { $0.stream == .touch })
+        #expect(output.isDrained)
     }
 }

@@ -3,6 +3,7 @@
 import Glibc
 #endif
 import JSON
+import NIOCore
 import Testing
 import TouchCore
 import TouchMotion
@@ -13,8 +14,8 @@ import Wire
 /// A client's `motion` lines (`frames`, docs/protocol.md) as the publishing
 /// thread serves them, on virtual time: fed only the touches routed to that
 /// client, written after the batch's lines, never to another client, never
-/// among the engine's lines (gestures), and handed to the event loop with the
-/// batch when the lane is closed.
+/// among the engine's lines (gestures), and queued behind the batch's lines
+/// for a client that is behind.
 @Suite struct LaneFramesTests {
     static let drawer = ClientID(rawValue: 1)
     static let bystander = ClientID(rawValue: 2)
@@ -55,17 +56,14 @@ import Wire
         + [[touch(.ended, 23)]]
 
     @Test func motionLinesGoToTheClientThatAskedAfterTheReportThatCompletedThem() throws {
-        let mine = try DirectLaneTests.Pair(), theirs = try DirectLaneTests.Pair()
-        let drawer = DirectLane(id: Self.drawer, duplicating: mine.a, rule: Self.rule(Self.drawer))
-        let bystander = DirectLane(id: Self.bystander, duplicating: theirs.a, rule: Self.rule(Self.bystander))
+        let mine = try SocketPair(), theirs = try SocketPair()
+        let drawer = try ClientOutput.standalone(id: Self.drawer, descriptor: mine.a, rule: Self.rule(Self.drawer))
+        let bystander = try ClientOutput.standalone(id: Self.bystander, descriptor: theirs.a, rule: Self.rule(Self.bystander))
         drawer.setFrames(LaneFrames(Self.frames))
-        drawer.reopen()
-        bystander.reopen()
         var writer = DirectWriter()
-        var handovers: [LaneHandover] = []
         var drawn: [JSONValue] = []
         for events in Self.stroke {
-            writer.offer(EventBatch(events), to: [drawer, bystander], handovers: &handovers)
+            writer.offer(EventBatch(events), to: [drawer, bystander])
             let got = try Self.lines(mine.drain())
             // The batch's own lines first, unchanged, then its motion lines.
             let own = got.prefix { $0["type"]?.stringValue != "motion" }
@@ -73,7 +71,7 @@ import Wire
             #expect(got.dropFirst(own.count).allSatisfy { $0["type"]?.stringValue == "motion" })
             drawn += got.dropFirst(own.count)
         }
-        #expect(handovers.isEmpty)
+        #expect(drawer.isDrained && bystander.isDrained)
         // Frames at 10 and 20 ms (sampled at 5 and 15 ms), each once, within the touch's life.
         #expect(drawn.map { $0["frame"]?.doubleValue } == [1.010, 1.020])
         #expect(drawn.map { $0["time"]?.doubleValue } == [1.005, 1.015])
@@ -86,16 +84,15 @@ import Wire
     }
 
     @Test func gesturesAndTheBatchAreNeverChangedByTheFrames() throws {
-        let pair = try DirectLaneTests.Pair()
-        let lane = DirectLane(id: Self.drawer, duplicating: pair.a, rule: Self.rule(Self.drawer))
-        lane.setFrames(LaneFrames(Self.frames))
-        lane.reopen()
+        let pair = try SocketPair()
+        let output = try ClientOutput.standalone(id: Self.drawer, descriptor: pair.a, rule: Self.rule(Self.drawer))
+        output.setFrames(LaneFrames(Self.frames))
         var writer = DirectWriter()
         var gestures: [JSONValue] = []
         for events in Self.stroke {
             let batch = EventBatch(events)
             let before = batch.bytes
-            _ = writer.offer(batch, to: lane)
+            writer.offer(batch, to: output)
             // The engine's batch (shared by every client) is left as it was.
             #expect(batch.bytes == before)
             gestures += try Self.lines(pair.drain()).filter { $0["type"]?.stringValue == "gesture" }
@@ -104,42 +101,43 @@ import Wire
         #expect(gestures.map(\.jsonString) == expected.map(\.jsonString))
     }
 
-    @Test func aClosedLaneHandsTheMotionLinesOverAfterTheRuns() throws {
-        let pair = try DirectLaneTests.Pair()
-        let lane = DirectLane(id: Self.drawer, duplicating: pair.a, rule: Self.rule(Self.drawer))
-        lane.setFrames(LaneFrames(Self.frames))
-        // Not reopened: the event loop is to write (a client behind).
+    @Test func aClientBehindGetsTheMotionLinesQueuedAfterTheRuns() throws {
+        let pair = try SocketPair()
+        let flusher = ManualFlusher()
+        let output = try ClientOutput.standalone(id: Self.drawer, descriptor: pair.a, rule: Self.rule(Self.drawer), flusher: flusher)
+        output.setFrames(LaneFrames(Self.frames))
         var writer = DirectWriter()
-        _ = writer.offer(EventBatch(Self.stroke[0]), to: lane)
-        let offered = writer.offer(EventBatch(Self.stroke[1]), to: lane)
-        let handover = try #require(offered)
-        #expect(handover.runs == [0..<2])
-        let motion = try #require(handover.motion)
-        let lines = try Self.lines(Array(motion.lines.readableBytesView))
-        #expect(lines.map { $0["frame"]?.doubleValue } == [1.010])
-        #expect(motion.ends == [motion.lines.readableBytes])
+        writer.offer(EventBatch(Self.stroke[0]), to: output)
+        _ = pair.drain()
+        // The client stops reading: the next batch and its motion line wait in the backlog.
+        pair.fill()
+        writer.offer(EventBatch(Self.stroke[1]), to: output)
+        #expect(!output.isDrained)
         #expect(pair.drain().isEmpty)
+        flusher.flushAll()
+        let lines = try Self.lines(pair.drain())
+        #expect(lines.map { $0["type"]?.stringValue } == ["touch", "gesture", "motion"])
+        #expect(lines.last?["frame"]?.doubleValue == 1.010)
+        #expect(output.isDrained)
     }
 
     @Test func framesOffStopsTheLinesAndACoalescingClientGetsThemAtOnce() throws {
-        let pair = try DirectLaneTests.Pair()
-        let lane = DirectLane(id: Self.drawer, duplicating: pair.a, rule: Self.rule(Self.drawer))
-        lane.setFrames(LaneFrames(Self.frames))
-        lane.setCoalescing(interval: 0.050)
-        lane.reopen()
+        let pair = try SocketPair()
+        let output = try ClientOutput.standalone(id: Self.drawer, descriptor: pair.a, rule: Self.rule(Self.drawer))
+        output.setFrames(LaneFrames(Self.frames))
+        output.setCoalescing(interval: 0.050)
         var writer = DirectWriter()
         var motion = 0
         // The move at 5 ms alone is an update the interval would hold; the frame it completes is not.
         for events in [[Self.touch(.began, 1)], [Self.touch(.moved, 5)]] {
-            _ = writer.offer(EventBatch(events), to: lane)
+            writer.offer(EventBatch(events), to: output)
             motion += try Self.lines(pair.drain()).filter { $0["type"]?.stringValue == "motion" }.count
         }
         // The frame at 10 ms went out with the report that completed it, not held for 50 ms.
         #expect(motion == 1)
-        lane.setFrames(nil)
-        lane.reopen()
-        for events in Self.stroke.dropFirst(2) { _ = writer.offer(EventBatch(events), to: lane) }
-        _ = lane.hold()
+        output.setFrames(nil)
+        for events in Self.stroke.dropFirst(2) { writer.offer(EventBatch(events), to: output) }
+        output.reply(ByteBuffer(string: "{}\n"))
         #expect(try !Self.lines(pair.drain()).contains { $0["type"]?.stringValue == "motion" })
     }
 }

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#endif
 import JSON
 import NIOCore
 import NIOEmbedded
@@ -59,8 +62,79 @@ final class RecordingDelegate: PublisherDelegate {
 let testHello = HelloSnapshot(devices: [], screens: [HelloScreen(index: 0, name: "default", width: 800, height: 480)])
 let helloLine = #"{"type":"hello","protocol":1,"server":"touchd 0.1.0","devices":[],"screens":[{"id":0,"name":"default","width":800,"height":480}]}"#
 
+/// The flusher of tests: keeps the outputs that have a backlog; ``flushAll()``
+/// does what the flusher's thread does once their sockets have room.
+final class ManualFlusher: BacklogFlushing {
+    let waiting = Mutex<[ClientOutput]>([])
+
+    func flush(_ output: ClientOutput) {
+        waiting.withLock { list in
+            if !list.contains(where: { $0 === output }) { list.append(output) }
+        }
+    }
+
+    func flushAll() {
+        for output in waiting.withLock({ $0 }) { _ = output.flushBacklog() }
+        waiting.withLock { $0.removeAll { !$0.hasBacklog } }
+    }
+}
+
+/// A connected pair of Unix stream sockets: a session's output writes to
+/// `a` (a duplicate of it), the test reads `b` as the client would.
+final class SocketPair {
+    let a: CInt
+    let b: CInt
+    // Bytes of filler written to `a` by `fill()` and not read back yet.
+    private var filler = 0
+
+    init(sendBufferBytes: Int32? = nil) throws {
+        var fds: [CInt] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw TestFailure("socketpair: errno \(errno)")
+        }
+        a = fds[0]
+        b = fds[1]
+        if var size = sendBufferBytes {
+            setsockopt(a, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
+
+    deinit {
+        close(a)
+        close(b)
+    }
+
+    /// Everything readable on `b` now, the filler left out.
+    func drain() -> [UInt8] {
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(b, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard n > 0 else { break }
+            var read = chunk[..<n]
+            let skipped = min(filler, read.count)
+            filler -= skipped
+            read = read.dropFirst(skipped)
+            out += read
+        }
+        return out
+    }
+
+    /// Writes filler to `a` until the socket takes no more: the client has
+    /// stopped reading (``drain()`` reads it back and leaves it out).
+    func fill() {
+        let junk = [UInt8](repeating: 0x2e, count: 4096)
+        while true {
+            let n = junk.withUnsafeBytes { send(a, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard n > 0 else { return }
+            filler += n
+        }
+    }
+}
+
 /// Sessions on EmbeddedChannels sharing one EmbeddedEventLoop and one hub:
-/// the test drives reads, writability and the clock.
+/// the test drives reads and the clock. Each session's output writes to a
+/// socket pair the test reads as the client; the flusher is the test's.
 /// Closures waiting for the test's thread (see `EmbeddedPublisher.runHandedBack`).
 final class HandedBack: Sendable {
     let work = Mutex<[@Sendable () -> Void]>([])
@@ -71,22 +145,25 @@ final class EmbeddedPublisher {
     let clock = ManualClock()
     let hub: ClientHub
     let delegate = RecordingDelegate()
-    /// Work that delegate calls (on Swift concurrency's threads) hand back to
-    /// the loop: the embedded loop is not thread-safe, so it waits here for
-    /// `runHandedBack()` on the test's thread (a delegate call's `execute`
-    /// on the loop from another thread crashed a CI run).
+    let flusher = ManualFlusher()
+    /// Work that delegate calls (on Swift concurrency's threads) and outputs
+    /// hand back to the loop: the embedded loop is not thread-safe, so it
+    /// waits here for `runHandedBack()` on the test's thread (a delegate
+    /// call's `execute` on the loop from another thread crashed a CI run).
     private let handedBack = HandedBack()
+    /// Each session's socket pair, by its channel.
+    private var pairs: [ObjectIdentifier: SocketPair] = [:]
 
     init(limits: PublisherLimits = PublisherLimits(), access: AccessPolicy = AccessPolicy()) {
         let clock = self.clock
         let configuration = PublisherConfiguration(limits: limits, access: access, clock: { clock.now })
         let handedBack = self.handedBack
         hub = ClientHub(
-            eventLoop: loop, configuration: configuration, delegate: delegate, hello: { testHello },
+            eventLoop: loop, configuration: configuration, delegate: delegate, hello: { testHello }, flusher: flusher,
             hopToLoop: { work in handedBack.work.withLock { $0.append(work) } })
     }
 
-    /// Runs what delegate calls have handed back so far, then the loop.
+    /// Runs what delegate calls and outputs have handed back so far, then the loop.
     func runHandedBack() {
         let work = handedBack.work.withLock { pending in
             defer { pending.removeAll() }
@@ -96,15 +173,18 @@ final class EmbeddedPublisher {
         loop.run()
     }
 
-    /// A connected client (its hello already read).
-    /// With `descriptor`, the session gets a lane writing to a duplicate of it.
-    func connect(credentials: PeerCredentials? = nil, readHello: Bool = true, descriptor: CInt? = nil) throws -> EmbeddedChannel {
+    /// A connected client (its hello already read). Its output writes to
+    /// `pair` when given (the test may read its other end itself), else to a
+    /// socket pair of its own.
+    func connect(credentials: PeerCredentials? = nil, readHello: Bool = true, pair given: SocketPair? = nil) throws -> EmbeddedChannel {
         let info = ClientInfo(id: hub.makeClientID(), credentials: credentials)
+        let pair = try given ?? SocketPair()
         let channel = EmbeddedChannel(
             handlers: [
                 ByteToMessageHandler(RequestFrameDecoder(maxLineBytes: hub.configuration.limits.maxRequestLineBytes)),
-                ClientConnectionHandler(hub: hub, info: info, descriptor: descriptor),
+                ClientConnectionHandler(hub: hub, info: info, descriptor: pair.a),
             ], loop: loop)
+        pairs[ObjectIdentifier(channel)] = pair
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/embedded")).wait()
         if readHello {
             let hello = try lines(channel)
@@ -117,6 +197,14 @@ final class EmbeddedPublisher {
         try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self).info.id
     }
 
+    /// The session's output.
+    func output(of channel: EmbeddedChannel) throws -> ClientOutput {
+        guard let output = try channel.pipeline.syncOperations.handler(type: ClientConnectionHandler.self).output else {
+            throw TestFailure("the session has no output")
+        }
+        return output
+    }
+
     func send(_ channel: EmbeddedChannel, _ text: String) throws {
         try channel.writeInbound(ByteBuffer(string: text))
     }
@@ -125,17 +213,32 @@ final class EmbeddedPublisher {
         try channel.writeInbound(ByteBuffer(bytes: bytes))
     }
 
-    /// The writes made to the client so far, each as its text.
-    func writes(_ channel: EmbeddedChannel) throws -> [String] {
-        var out: [String] = []
-        while let b = try channel.readOutbound(as: ByteBuffer.self) { out.append(String(buffer: b)) }
-        return out
+    /// The client stops reading: its socket is filled until it takes no more.
+    func stopReading(_ channel: EmbeddedChannel) throws {
+        guard let pair = pairs[ObjectIdentifier(channel)] else { throw TestFailure("no socket pair of the test's") }
+        pair.fill()
     }
 
-    /// Everything written to the client so far, as lines.
+    /// The client reads again: what it reads now (the filler left out), then
+    /// the flusher writes the backlogs and the loop runs what that hands back.
+    func resumeReading(_ channel: EmbeddedChannel) throws -> [String] {
+        guard let pair = pairs[ObjectIdentifier(channel)] else { throw TestFailure("no socket pair of the test's") }
+        let early = pair.drain()
+        flusher.flushAll()
+        runHandedBack()
+        return Self.split(String(decoding: early, as: UTF8.self))
+    }
+
+    /// Everything written to the client so far, as lines: what NIO wrote (a
+    /// refused connection's error), then what its output wrote.
     func lines(_ channel: EmbeddedChannel) throws -> [String] {
         var text = ""
         while let b = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: b) }
+        if let pair = pairs[ObjectIdentifier(channel)] { text += String(decoding: pair.drain(), as: UTF8.self) }
+        return Self.split(text)
+    }
+
+    static func split(_ text: String) -> [String] {
         var out = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if out.last == "" { out.removeLast() }
         return out
@@ -170,9 +273,9 @@ func numbers(_ lines: [String]) -> [Int] {
 // below read better with a list of events than with a batch.
 
 extension DirectWriter {
-    /// Offers the events' batch to one lane.
-    mutating func offer(_ events: [PublishedEvent], to lane: DirectLane) -> LaneHandover? {
-        offer(EventBatch(events), to: lane)
+    /// Offers the events' batch to one output.
+    mutating func offer(_ events: [PublishedEvent], to output: ClientOutput) {
+        offer(EventBatch(events), to: output)
     }
 }
 
@@ -206,10 +309,27 @@ extension HeldLines {
     }
 }
 
-extension ClientHub {
-    /// Delivers the events' batch, encoded by the publishing thread into `all`.
-    func deliver(_ events: [PublishedEvent], encoded all: ByteBuffer, ends: [Int], handovers: [LaneHandover], queuedAt queued: UInt64?) {
-        let batch = EventBatch(events)
-        deliver(batch.attributes, names: batch.names, encoded: all, ends: ends, handovers: handovers, queuedAt: queued)
+extension ClientOutput {
+    /// An output writing to a duplicate of `descriptor`, with no connection
+    /// behind it: for tests of the writing alone (its backlog is `flusher`'s).
+    static func standalone(
+        id: ClientID, descriptor: CInt, rule: RecipientRule, flusher: ManualFlusher = ManualFlusher(),
+        limits: PublisherLimits = PublisherLimits(), clock: @escaping @Sendable () -> Double = { 0 }
+    ) throws -> ClientOutput {
+        try ClientOutput(id: id, duplicating: descriptor, rule: rule, limits: limits, flusher: flusher, clock: clock,
+                         drained: {}, failed: {})
     }
+
+    /// Sets the client's frames (nil: none).
+    func setFrames(_ frames: LaneFrames?) {
+        state.withLock { $0.frames = frames }
+    }
+
+    /// Sets the coalescing interval (seconds, 0: off).
+    func setCoalescing(interval: Double) {
+        state.withLock { $0.interval = interval }
+    }
+
+    /// Bytes waiting in the backlog.
+    var backlogBytes: Int { state.withLock { $0.backlog.byteCount } }
 }
