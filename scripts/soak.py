@@ -35,10 +35,9 @@ p99 over events of their earliest delivery to any healthy client, which a
 single slow reader process does not raise: mostly what touchd adds. And
 touchd's own figures since the previous sample, which it logs on SIGUSR1
 (`pub99`, `pubmax`: the input thread publishing a frame: encoding it
-and writing it to every client keeping up; `hop99`, `hopmax`: for frames
-some client could not take at once, from the input thread handing them
-over to the event loop starting to route them; `routmax`: the longest
-routing of such a frame to those clients; `late99`, `latemax`: how late the replay handed frames to
+and writing it to every client keeping up; `queued`: the frames some client
+could not take at once (their lines waited in its backlog);
+`late99`, `latemax`: how late the replay handed frames to
 the engine after their due time).
 
 Loss. Every pass of the recording yields the same number of events; each
@@ -364,16 +363,13 @@ def parse_duration_ms(text):
 def delivery_statistics(daemon, log_path):
     """Sends touchd SIGUSR1 and reads the `delivery statistics:` line it logs
     (docs/daemon.md, "Signals") since the previous one: a dict of publish p99
-    and max, hop p99 and max, routing max and, when touchd replays, replay
-    lateness p99 and max (ms; keys pub99 pubmax hop99 hopmax routmax late99
-    latemax), the missing ones None (no hop or routing when no frame was
-    handed to the event loop). Publishing is the input thread encoding a
-    frame and writing it to the clients keeping up; the hop is from it
-    handing a frame over to the event loop (for clients behind) to the loop
-    starting to route it; the replay's lateness is from a frame's due time to
-    the engine being handed it."""
+    and max, the count of frames queued for clients behind and, when touchd
+    replays, replay lateness p99 and max (ms; keys pub99 pubmax queued late99
+    latemax), the missing ones None. Publishing is the input thread encoding
+    a frame and writing it to the clients; the replay's lateness is from a
+    frame's due time to the engine being handed it."""
     marker = "delivery statistics: "
-    none = dict.fromkeys(["pub99", "pubmax", "hop99", "hopmax", "routmax", "late99", "latemax"])
+    none = dict.fromkeys(["pub99", "pubmax", "queued", "late99", "latemax"])
     def lines():
         with open(log_path, errors="replace") as f:
             return [l for l in f if marker in l]
@@ -383,9 +379,12 @@ def delivery_statistics(daemon, log_path):
     while time.monotonic() < deadline:
         found = lines()
         if len(found) > before:
-            # `N batches; publish p50 A, p99 B, max C; M handed to the event loop; hop to the event loop p50 ...; routing p50 ...; replay lateness p50 ...`
+            # `N batches; publish p50 A, p99 B, max C; M queued for clients behind; replay lateness p50 ...`
             parts = {}
+            queued = None
             for section in found[-1].split(marker, 1)[1].strip().split(";"):
+                if section.strip().endswith(" queued for clients behind"):
+                    queued = int(section.split()[0])
                 words = section.strip().split(" p50 ", 1)
                 if len(words) == 2:
                     try:
@@ -397,11 +396,7 @@ def delivery_statistics(daemon, log_path):
                 if "publish" in parts:
                     out["pub99"] = parse_duration_ms(parts["publish"]["p99"])
                     out["pubmax"] = parse_duration_ms(parts["publish"]["max"])
-                if "hop to the event loop" in parts:
-                    out["hop99"] = parse_duration_ms(parts["hop to the event loop"]["p99"])
-                    out["hopmax"] = parse_duration_ms(parts["hop to the event loop"]["max"])
-                if "routing" in parts:
-                    out["routmax"] = parse_duration_ms(parts["routing"]["max"])
+                out["queued"] = queued
                 if "replay lateness" in parts:
                     out["late99"] = parse_duration_ms(parts["replay lateness"]["p99"])
                     out["latemax"] = parse_duration_ms(parts["replay lateness"]["max"])
@@ -619,13 +614,12 @@ def main():
         start_healthy(rest[k::4])
     time.sleep(min(warmup, 5.0))
     steady()  # passes from before all readers were in are not timed
-    delivery_statistics(daemon, log.name)  # the hop figures start here
+    delivery_statistics(daemon, log.name)  # touchd's figures start here
     base_p99 = baseline(f"unloaded ({args.healthy} healthy clients, no misbehaving one)")
-    base_hop = delivery_statistics(daemon, log.name)
-    if base_hop["pub99"] is not None:
-        print(f"  touchd's publishing in that phase: p99 {base_hop['pub99']:.3f} ms, max {base_hop['pubmax']:.3f} ms; "
-              f"hop to the event loop (frames handed over) p99 {base_hop['hop99'] or 0:.3f} ms, max {base_hop['hopmax'] or 0:.3f} ms; "
-              f"routing max {base_hop['routmax'] or 0:.3f} ms; replay lateness p99 {base_hop['late99'] or 0:.3f} ms, max {base_hop['latemax'] or 0:.3f} ms", flush=True)
+    base_stats = delivery_statistics(daemon, log.name)
+    if base_stats["pub99"] is not None:
+        print(f"  touchd's publishing in that phase: p99 {base_stats['pub99']:.3f} ms, max {base_stats['pubmax']:.3f} ms; "
+              f"{base_stats['queued'] or 0} frames queued for clients behind; replay lateness p99 {base_stats['late99'] or 0:.3f} ms, max {base_stats['latemax'] or 0:.3f} ms", flush=True)
 
     # The load: 10 misbehaving clients in one process.
     bad_counts = SharedCounts()
@@ -640,12 +634,12 @@ def main():
     samples = []
     # The criterion's reference is touchd's own publishing in the unloaded
     # phase (its clock, its input thread); the readers' figure is reported.
-    base_publish = base_hop["pub99"]
+    base_publish = base_stats["pub99"]
     if base_publish is None:
         sys.exit("touchd logged no publishing in the unloaded phase: make --baseline longer")
     limit_ms = max(2 * base_publish, 2.0)
     t_end = time.monotonic() + args.minutes * 60
-    print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7} {'pub99':>6} {'pubmax':>6} {'hop99':>6} {'hopmax':>6} {'routmax':>7} {'late99':>6} {'latemax':>7}  misbehaving", flush=True)
+    print(f"{'t (s)':>7} {'RSS kB':>8} {'fds':>5} {'CPU s':>7} {'events':>8} {'p50 ms':>7} {'p99 ms':>7} {'first99':>7} {'pub99':>6} {'pubmax':>6} {'queued':>6} {'late99':>6} {'latemax':>7}  misbehaving", flush=True)
     t0 = time.monotonic()
     while True:
         rss, fds, cpu = daemon_sample(daemon.pid)
@@ -659,11 +653,11 @@ def main():
                   "p50_ms": p50 and p50 * 1e3, "p99_ms": p99 and p99 * 1e3,
                   "earliest_p99_ms": first_p99 and first_p99 * 1e3,
                   "publish_p99_ms": stats["pub99"], "publish_max_ms": stats["pubmax"],
-                  "hop_p99_ms": stats["hop99"], "hop_max_ms": stats["hopmax"], "routing_max_ms": stats["routmax"],
+                  "queued_frames": stats["queued"],
                   "replay_lateness_p99_ms": stats["late99"], "replay_lateness_max_ms": stats["latemax"], "misbehaving": bad_counts.snapshot()}
         samples.append(sample)
         print(f"{sample['t']:7.1f} {rss:8d} {fds:5d} {cpu:7.2f} {len(lat):8d} {(p50 or 0) * 1e3:7.3f} {(p99 or 0) * 1e3:7.3f} {(first_p99 or 0) * 1e3:7.3f} "
-              f"{stats['pub99'] or 0:6.3f} {stats['pubmax'] or 0:6.3f} {stats['hop99'] or 0:6.3f} {stats['hopmax'] or 0:6.3f} {stats['routmax'] or 0:7.3f} {stats['late99'] or 0:6.3f} {stats['latemax'] or 0:7.3f}  "
+              f"{stats['pub99'] or 0:6.3f} {stats['pubmax'] or 0:6.3f} {stats['queued'] or 0:6d} {stats['late99'] or 0:6.3f} {stats['latemax'] or 0:7.3f}  "
               + " ".join(f"{k}={v}" for k, v in sorted(bad_counts.items())), flush=True)
         if time.monotonic() >= t_end:
             break

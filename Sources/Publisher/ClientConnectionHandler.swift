@@ -272,7 +272,7 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
             output?.reply(Self.ack(id)) { $0.interval = milliseconds / 1000 }
         case let .frames(request):
             // The frames are served where this client's lines are written: its output.
-            var frames = request.isOff ? nil : LaneFrames(request)
+            var frames = request.isOff ? nil : ClientFrames(request)
             output?.reply(Self.ack(id)) { swap(&$0.frames, &frames) }
             // The old server is released here, outside the lock.
             _ = frames

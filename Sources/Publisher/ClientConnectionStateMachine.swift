@@ -5,7 +5,7 @@ import Wire
 /// rules"): whether it is counted, whether it is served, which request runs
 /// next, when it closes and when its end is reported. Plain values only: each
 /// input returns what ``ClientConnectionHandler`` is to do, and the handler
-/// does it (the channel, the hub, the lane and the delegate are its).
+/// does it (the channel, the hub, the output and the delegate are its).
 /// Every (state, input) pair is spelled out; a pair that cannot happen is
 /// answered with nothing to do.
 struct ClientConnectionStateMachine {
@@ -80,7 +80,7 @@ struct ClientConnectionStateMachine {
 
     /// What to do once admission is decided.
     enum AdmissionAction: Equatable {
-        /// Counted: make the lane, send `hello`.
+        /// Counted: make the output, send `hello`.
         case serve
         /// Send this error and close once it is written; never counted.
         case refuse(RequestError)
@@ -191,7 +191,7 @@ struct ClientConnectionStateMachine {
     }
 
     /// The daemon is shutting down: true once, when the client is served
-    /// (queue `goodbye` after what is queued, seal the lane).
+    /// (queue `goodbye` after what is queued, seal the output).
     mutating func sayGoodbye() -> Bool {
         switch state {
         case var .active(c):

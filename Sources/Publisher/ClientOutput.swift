@@ -52,6 +52,9 @@ final class ClientOutput: Sendable {
         var fd: CInt
         /// No event is taken any more (goodbye queued, revoked, stuck, failed).
         var sealed = false
+        /// Stuck past its timeout or its socket failed: nothing more is
+        /// written; the connection is closing.
+        var failed = false
         /// What the socket has not taken yet, in order; its first line may be
         /// the rest of one the socket took part of.
         var backlog: OutgoingQueue
@@ -68,7 +71,7 @@ final class ClientOutput: Sendable {
         /// Updates held back until the interval has passed (never while a backlog waits).
         var held = HeldLines()
         /// The client's `motion` lines (`frames`); nil: it asked for none.
-        var frames: LaneFrames?
+        var frames: ClientFrames?
         /// Lines put together for one `send` (reused).
         var scratch = ByteBuffer()
 
@@ -134,7 +137,10 @@ final class ClientOutput: Sendable {
     var isFull: Bool { state.withLock { $0.backlog.isFull } }
 
     /// Whether the flusher still has to write this client's backlog.
-    var hasBacklog: Bool { state.withLock { $0.fd >= 0 && $0.flushing } }
+    var hasBacklog: Bool { state.withLock { $0.fd >= 0 && $0.flushing && !$0.failed } }
+
+    /// Whether the client was found stuck or its socket failed.
+    var hasFailed: Bool { state.withLock { $0.failed } }
 
     // MARK: The event loop's side
 
@@ -146,7 +152,7 @@ final class ClientOutput: Sendable {
     func reply(_ line: ByteBuffer, after change: (inout State) -> Void = { _ in }) {
         let followup = state.withLock { s -> Followup in
             change(&s)
-            guard s.fd >= 0 else { return .none }
+            guard s.fd >= 0, !s.failed else { return .none }
             s.scratch.clear()
             if !s.held.isEmpty {
                 s.held.write(to: &s.scratch, supersededBy: [], names: [], runs: [])
@@ -171,17 +177,23 @@ final class ClientOutput: Sendable {
         state.withLock { $0.sealed = true }
     }
 
-    /// Closes the descriptor and forgets everything waiting: the session has ended.
+    /// Closes the descriptor and forgets everything waiting: the session has
+    /// ended. The backlog (up to thousands of lines) and the frames are freed
+    /// outside the lock, which the publishing thread takes every frame.
     func shutDown() {
+        var backlog = OutgoingQueue(maxEvents: 0, maxBytes: 0, stuckTimeout: 0)
+        var held = HeldLines()
+        var frames: ClientFrames?
         state.withLock { s in
             s.sealed = true
             if s.fd >= 0 { try? Syscall.close(s.fd) }
             s.fd = -1
-            s.backlog.removeAll()
-            s.held.removeAll()
-            s.frames = nil
+            swap(&s.backlog, &backlog)
+            swap(&s.held, &held)
+            swap(&s.frames, &frames)
             s.flushing = false
         }
+        _ = (backlog, held, frames)
     }
 
     // MARK: The flusher's side
@@ -191,7 +203,7 @@ final class ClientOutput: Sendable {
     func flushBacklog() -> Bool {
         var wasDrained = false
         let followup = state.withLock { s -> Followup in
-            guard s.fd >= 0, s.flushing else { return .none }
+            guard s.fd >= 0, s.flushing, !s.failed else { return .none }
             let outcome = Self.writeBacklog(&s)
             if outcome == .close { return .close }
             if s.isDrained {
@@ -239,13 +251,13 @@ final class ClientOutput: Sendable {
         return .flush
     }
 
-    /// The socket failed (the client is gone or broken): nothing more is
-    /// written, and the connection closes.
+    /// The client is stuck past its timeout, or its socket failed: nothing
+    /// more is written, and the connection closes. What waits is freed when
+    /// the session ends (``shutDown()``, on the event loop), not here: this
+    /// may be the publishing thread, in the middle of a frame.
     static func fail(_ s: inout State) -> Followup {
         s.sealed = true
-        s.backlog.removeAll()
-        s.held.removeAll()
-        s.flushing = false
+        s.failed = true
         return .close
     }
 

@@ -8,7 +8,7 @@ import NIOCore
 /// the lines are sent or compacted), so what goes out is the latest of each,
 /// in the order those latest updates were produced.
 ///
-/// Owned by a ``DirectLane``'s state and touched under its lock; the buffers
+/// Owned by a ``ClientOutput``'s state and touched under its lock; the buffers
 /// are kept between intervals, so holding allocates nothing once they have grown.
 struct HeldLines {
     private struct Entry {

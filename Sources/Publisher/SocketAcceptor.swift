@@ -13,9 +13,9 @@ import Musl
 /// own, and hands each to `accepted`.
 ///
 /// touchd accepts connections itself instead of through NIO's server channel
-/// because it needs each connection's descriptor: the publishing thread
-/// writes to clients that keep up without going through the event loop
-/// (``DirectLane``), and NIO does not expose a channel's descriptor.
+/// because it needs each connection's descriptor: each client's one writer
+/// (``ClientOutput``) writes to a duplicate of it, and NIO does not expose a
+/// channel's descriptor.
 final class SocketAcceptor: Sendable {
     /// The listening socket (owned: closed by ``stop()``).
     let listener: CInt

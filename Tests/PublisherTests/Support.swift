@@ -321,7 +321,7 @@ extension ClientOutput {
     }
 
     /// Sets the client's frames (nil: none).
-    func setFrames(_ frames: LaneFrames?) {
+    func setFrames(_ frames: ClientFrames?) {
         state.withLock { $0.frames = frames }
     }
 

@@ -10,7 +10,7 @@ import Wire
 /// lines the current batch completed, written after the batch's own lines
 /// for the client. Predicted positions exist only here, per client: nothing
 /// else (recognizers, other clients, the pass-through mirror) reads them.
-struct LaneFrames: Sendable {
+struct ClientFrames: Sendable {
     /// The client's frames.
     private(set) var server: FrameServer
     /// `motion` lines completed by the batch being published, each followed by a newline.

@@ -16,7 +16,7 @@ import Wire
 /// client, written after the batch's lines, never to another client, never
 /// among the engine's lines (gestures), and queued behind the batch's lines
 /// for a client that is behind.
-@Suite struct LaneFramesTests {
+@Suite struct ClientFramesTests {
     static let drawer = ClientID(rawValue: 1)
     static let bystander = ClientID(rawValue: 2)
 
@@ -59,7 +59,7 @@ import Wire
         let mine = try SocketPair(), theirs = try SocketPair()
         let drawer = try ClientOutput.standalone(id: Self.drawer, descriptor: mine.a, rule: Self.rule(Self.drawer))
         let bystander = try ClientOutput.standalone(id: Self.bystander, descriptor: theirs.a, rule: Self.rule(Self.bystander))
-        drawer.setFrames(LaneFrames(Self.frames))
+        drawer.setFrames(ClientFrames(Self.frames))
         var writer = DirectWriter()
         var drawn: [JSONValue] = []
         for events in Self.stroke {
@@ -86,7 +86,7 @@ import Wire
     @Test func gesturesAndTheBatchAreNeverChangedByTheFrames() throws {
         let pair = try SocketPair()
         let output = try ClientOutput.standalone(id: Self.drawer, descriptor: pair.a, rule: Self.rule(Self.drawer))
-        output.setFrames(LaneFrames(Self.frames))
+        output.setFrames(ClientFrames(Self.frames))
         var writer = DirectWriter()
         var gestures: [JSONValue] = []
         for events in Self.stroke {
@@ -105,7 +105,7 @@ import Wire
         let pair = try SocketPair()
         let flusher = ManualFlusher()
         let output = try ClientOutput.standalone(id: Self.drawer, descriptor: pair.a, rule: Self.rule(Self.drawer), flusher: flusher)
-        output.setFrames(LaneFrames(Self.frames))
+        output.setFrames(ClientFrames(Self.frames))
         var writer = DirectWriter()
         writer.offer(EventBatch(Self.stroke[0]), to: output)
         _ = pair.drain()
@@ -124,7 +124,7 @@ import Wire
     @Test func framesOffStopsTheLinesAndACoalescingClientGetsThemAtOnce() throws {
         let pair = try SocketPair()
         let output = try ClientOutput.standalone(id: Self.drawer, descriptor: pair.a, rule: Self.rule(Self.drawer))
-        output.setFrames(LaneFrames(Self.frames))
+        output.setFrames(ClientFrames(Self.frames))
         output.setCoalescing(interval: 0.050)
         var writer = DirectWriter()
         var motion = 0
