@@ -94,12 +94,13 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
         case .none: return
         }
         self.output = output
-        hub.admitted(self)
         let snapshot = hub.hello()
         var w = JSONWriter(capacity: 512)
         MessageEncoder.hello(devices: snapshot.devices, screens: snapshot.screens, session: snapshot.session, into: &w)
         w.newline()
+        // `hello` first: the publishing thread sees the output only from `admitted` on.
         output?.reply(ByteBuffer(bytes: w.bytes))
+        hub.admitted(self)
     }
 
     /// The socket's writer: what it tells this connection (a backlog written

@@ -237,7 +237,7 @@ final class ClientOutput: Sendable {
             s.backlog.appendControl(s.scratch.getSlice(at: s.scratch.readerIndex, length: total)!)
             return startFlushing(&s)
         }
-        let written = s.scratch.withUnsafeReadableBytes { Self.send(fd: s.fd, $0, [0..<total]) }
+        let written = s.scratch.withUnsafeReadableBytes { Self.send(fd: s.fd, $0) }
         guard let written else { return fail(&s) }
         if written == total { return .none }
         s.backlog.appendControl(s.scratch.getSlice(at: s.scratch.readerIndex + written, length: total - written)!)
@@ -269,12 +269,23 @@ final class ClientOutput: Sendable {
             while s.scratch.readableBytes < 65536, let line = s.backlog.pop() { s.scratch.writeImmutableBuffer(line) }
             let total = s.scratch.readableBytes
             guard total > 0 else { return .none }
-            let written = s.scratch.withUnsafeReadableBytes { Self.send(fd: s.fd, $0, [0..<total]) }
+            let written = s.scratch.withUnsafeReadableBytes { Self.send(fd: s.fd, $0) }
             guard let written else { return fail(&s) }
             if written < total {
                 s.backlog.prependControl(s.scratch.getSlice(at: s.scratch.readerIndex + written, length: total - written)!)
                 return .none
             }
+        }
+    }
+
+    /// Writes `raw` to `fd` without blocking: the bytes written (0 when the
+    /// socket is full), nil when the socket failed.
+    static func send(fd: CInt, _ raw: UnsafeRawBufferPointer) -> Int? {
+        let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
+        switch try? Syscall.send(fd, raw, flags: flags) {
+        case let .done(n)?: return n
+        case .wouldBlock?: return 0
+        case nil: return nil
         }
     }
 
