@@ -13,6 +13,8 @@ import Musl
 protocol BacklogFlushing: Sendable {
     /// `output` has a backlog: write it when its socket can take more.
     func flush(_ output: ClientOutput)
+    /// `output`'s session has ended: nothing of it is to be written.
+    func forget(_ output: ClientOutput)
 }
 
 /// Writes the backlogs of clients that are behind, on a thread of its own
@@ -60,6 +62,10 @@ final class BacklogFlusher: BacklogFlushing {
             return true
         }
         if added { poke() }
+    }
+
+    func forget(_ output: ClientOutput) {
+        watched.withLock { $0.outputs.removeAll { $0 === output } }
     }
 
     /// Stops the thread and waits for it (backlogs left are the sessions' to drop).

@@ -184,16 +184,19 @@ final class ClientOutput: Sendable {
         var backlog = OutgoingQueue(maxEvents: 0, maxBytes: 0, stuckTimeout: 0)
         var held = HeldLines()
         var frames: ClientFrames?
-        state.withLock { s in
+        let wasFlushing = state.withLock { s -> Bool in
+            defer { s.flushing = false }
             s.sealed = true
             if s.fd >= 0 { try? Syscall.close(s.fd) }
             s.fd = -1
             swap(&s.backlog, &backlog)
             swap(&s.held, &held)
             swap(&s.frames, &frames)
-            s.flushing = false
+            return s.flushing
         }
         _ = (backlog, held, frames)
+        // The flusher lets go of it now, not at its next wake-up.
+        if wasFlushing { flusher.forget(self) }
     }
 
     // MARK: The flusher's side

@@ -76,6 +76,22 @@ import Wire
         #expect(writer.takeQueued() == 0)
     }
 
+    @Test func anEndedSessionsBacklogIsDroppedAndTheFlusherLetsGo() throws {
+        let pair = try SocketPair()
+        let flusher = ManualFlusher()
+        let output = try ClientOutput.standalone(id: Self.client, descriptor: pair.a, rule: Self.touches(), flusher: flusher)
+        pair.fill()
+        var writer = DirectWriter()
+        writer.offer([event(1, .touch)], to: output)
+        #expect(flusher.waiting.withLock { $0.count } == 1)
+        output.shutDown()
+        #expect(flusher.waiting.withLock { $0.isEmpty })
+        #expect(!output.hasBacklog && output.isDrained)
+        _ = pair.drain()
+        flusher.flushAll()
+        #expect(pair.drain().isEmpty)
+    }
+
     @Test func aClientWantingNothingOfTheBatchCostsNoWrite() throws {
         let pair = try SocketPair()
         let output = try ClientOutput.standalone(id: Self.client, descriptor: pair.a, rule: Self.touches())

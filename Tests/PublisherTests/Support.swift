@@ -73,6 +73,10 @@ final class ManualFlusher: BacklogFlushing {
         }
     }
 
+    func forget(_ output: ClientOutput) {
+        waiting.withLock { $0.removeAll { $0 === output } }
+    }
+
     func flushAll() {
         for output in waiting.withLock({ $0 }) { _ = output.flushBacklog() }
         waiting.withLock { $0.removeAll { !$0.hasBacklog } }
