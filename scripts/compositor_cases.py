@@ -18,7 +18,7 @@ Usage: compositor_cases.py test --touchd BIN --recorder BIN --results DIR
 Writes DIR/results.json (and the table to stdout); exit status 0 when every
 case passed in both modes, 1 otherwise.
 """
-import argparse, fcntl, glob, json, os, pwd, select, shutil, signal, struct, subprocess, sys, threading, time
+import argparse, fcntl, glob, json, os, pwd, re, select, shutil, signal, struct, subprocess, sys, threading, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DESC = os.path.join(ROOT, "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.desc")
@@ -1066,7 +1066,9 @@ GNOME_TOUCHSCREENS = "org/gnome/desktop/peripherals/touchscreens"
 # The EDID QEMU 7.2 gives each virtio-gpu head (hw/display/edid-generate.c: vendor RHT, the name
 # "QEMU Monitor", serial number 0, no serial string), as mutter 43 reads it (meta-output.c
 # meta_output_info_parse_edid: the serial string, else the number as 0x%08x): the [vendor, product,
-# serial] of the setting's `output`. Both heads carry it: mutter maps to the first it lists.
+# serial] of the setting's `output`, the app's output (Virtual-1). The second head has no EDID
+# property (the kernel drops it while the head is disconnected; its modes come from
+# drm.edid_firmware): mutter reports it as unknown, unknown, unknown.
 QEMU_MONITOR = ("RHT", "QEMU Monitor", "0x00000000")
 
 
@@ -1100,7 +1102,6 @@ def write_gnome_touchscreen_output(ids, output):
 def mutter_outputs(r):
     """The logical monitors mutter reports on its session bus (DisplayConfig.GetCurrentState):
     [(connector, x, y, primary)]."""
-    import re
     env = r.comp.env()
     res = subprocess.run(r.comp.as_user(["gdbus", "call", "--session", "--dest", "org.gnome.Mutter.DisplayConfig",
                                          "--object-path", "/org/gnome/Mutter/DisplayConfig", "--method",
@@ -1142,10 +1143,10 @@ def case_mutter_output(r):
                 break
         return ts
     try:
+        r.comp.stop()
         write_gnome_touchscreen_output(ids, QEMU_MONITOR)
         with open(os.path.join(head, "status"), "w") as f:
             f.write("on")  # connected (QEMU enables its first head only); its modes from drm.edid_firmware
-        r.comp.stop()
         panel = Panel(DESC, PHYS_GNOME, GNOME_PANEL_IDS)
         if r.with_touchd:
             mirror = wait_for("touchd's mirror of the second panel",
