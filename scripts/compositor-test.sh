@@ -104,9 +104,13 @@ GUEST_EOF
 log "booting $(basename "$KERNEL") (${KVM_OPT[*]:-kvm}, $VM_MEMORY, $VM_CPUS cpus, virtio-gpu): $MODE on $COMPOSITORS"
 t_boot=$(now)
 set +e
-# A virtual GPU (1280x720) gives weston its DRM backend; wlroots runs headless.
+# A virtual GPU (1280x720) gives weston, mutter and KWin their DRM backend; wlroots runs headless.
+# Its second head (max_outputs=2) stays disconnected (QEMU enables the first only) until
+# mutter-touchscreen-output forces it on for mutter (/sys/class/drm/card0-Virtual-2/status).
+# QEMU gives a disabled head no mode: the kernel's built-in 1024x768 EDID gives it its modes.
 timeout "$VM_TIMEOUT" vng "${KVM_OPT[@]}" --memory "$VM_MEMORY" --cpus "$VM_CPUS" --rwdir "$RESULTS" \
-    --qemu-opts="-device virtio-gpu-pci,xres=1280,yres=720" \
+    --append "drm.edid_firmware=Virtual-2:edid/1024x768.bin" \
+    --qemu-opts="-device virtio-gpu-pci,xres=1280,yres=720,max_outputs=2" \
     --run "$KERNEL" --exec "/bin/bash $RESULTS/guest.sh" </dev/null 2>&1 | cat >"$RESULTS/vng.log"
 set -e
 if [ ! -f "$RESULTS/status" ]; then

@@ -18,13 +18,17 @@ Usage: compositor_cases.py test --touchd BIN --recorder BIN --results DIR
 Writes DIR/results.json (and the table to stdout); exit status 0 when every
 case passed in both modes, 1 otherwise.
 """
-import argparse, fcntl, glob, json, os, pwd, select, shutil, signal, struct, subprocess, sys, threading, time
+import argparse, fcntl, glob, json, os, pwd, re, select, shutil, signal, struct, subprocess, sys, threading, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DESC = os.path.join(ROOT, "Tests/Fixtures/real/evemu-devices/touchscreens/Atmel maXTouch Touchscreen.desc")
 USER_UID = USER_GID = 65534  # nobody: sway refuses to run as root
 PHYS_MAIN = "touchd-compositor-test/panel0"
 PHYS_CAL = "touchd-compositor-test/calibrated0"
+PHYS_GNOME = "touchd-compositor-test/gnome0"
+# mutter-touchscreen-output's panel: the same description with a vendor and product of its own
+# (Atmel's USB vendor id): a mirror left at uinput's 0000:0000 would miss its setting.
+GNOME_PANEL_IDS = (0x03EB, 0x211C)
 # A claimed touch may end for the app after the finger lifted (touchd's default
 # "lift" ending holds it still and lifts it at least 350 ms after its down,
 # docs/pass-through.md): the marker tap waits that long, so the ending counts.
@@ -68,7 +72,7 @@ def wait_for(what, predicate, timeout):
 class Panel:
     """A uinput touchscreen made from an evemu description (N:, I:, P:, B:, A: lines)."""
 
-    def __init__(self, desc_path, phys):
+    def __init__(self, desc_path, phys, vendor_product=None):
         name, ids, props, bits, absinfo = None, None, [], {}, {}
         for line in open(desc_path):
             kind, _, rest = line.partition(":")
@@ -83,7 +87,9 @@ class Panel:
                 bits.setdefault(int(fields[0], 16), []).extend(int(f, 16) for f in fields[1:])
             elif kind == "A":
                 absinfo[int(fields[0], 16)] = [int(f) for f in fields[1:]]
-        self.name, self.phys, self.absinfo = name, phys, absinfo
+        if vendor_product:
+            ids[1:3] = vendor_product
+        self.name, self.phys, self.absinfo, self.ids = name, phys, absinfo, ids  # ids: bus, vendor, product, version
         self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
         for ev_type, data in bits.items():
             codes = [i * 8 + b for i, byte in enumerate(data) for b in range(8) if byte >> b & 1]
@@ -252,6 +258,7 @@ class Compositor:
         self.app = None
         self.others = []  # (process, output) of apps a case added beside the first
         self.starts = 0
+        self.settings_keyfile = False  # mutter: GSettings' keyfile backend (a case's settings) instead of memory
 
     @property
     def size(self):
@@ -266,6 +273,9 @@ class Compositor:
                "XDG_SESSION_TYPE": "wayland", "LANG": "C.UTF-8"}
         if self.kind in LOGIND_KINDS:
             env.update(logind_env(self.kind, self.runtime))
+        if self.kind == "mutter" and self.settings_keyfile:
+            # $HOME/.config/glib-2.0/settings/keyfile (mutter-touchscreen-output).
+            env["GSETTINGS_BACKEND"] = "keyfile"
         return env
 
     def as_user(self, argv):
@@ -1049,6 +1059,141 @@ def case_kwin_input(r):
     return ok, describe(ts) + f" (expected {ex:.0f},{ey:.0f})"
 
 
+# mutter-touchscreen-output: the second head of the guest's virtio-gpu (`max_outputs=2`,
+# compositor-test.sh). QEMU enables only the first head: the second connector stays disconnected
+# (weston, KWin and mutter's other cases see one output) until the case forces it on through sysfs.
+GNOME_TOUCHSCREENS = "org/gnome/desktop/peripherals/touchscreens"
+# The EDID QEMU 7.2 gives each virtio-gpu head (hw/display/edid-generate.c: vendor RHT, the name
+# "QEMU Monitor", serial number 0, no serial string), as mutter 43 reads it (meta-output.c
+# meta_output_info_parse_edid: the serial string, else the number as 0x%08x): the [vendor, product,
+# serial] of the setting's `output`, the app's output (Virtual-1). The second head has no EDID
+# property (the kernel drops it while the head is disconnected; its modes come from
+# drm.edid_firmware): mutter reports it as unknown, unknown, unknown.
+QEMU_MONITOR = ("RHT", "QEMU Monitor", "0x00000000")
+
+
+def second_head():
+    found = sorted(glob.glob("/sys/class/drm/card*-Virtual-2"))
+    return found[0] if found else None
+
+
+def gnome_keyfile():
+    """GSettings' keyfile backend's file for mutter's user: $HOME/.config/glib-2.0/settings/keyfile."""
+    return os.path.join(logind_home("mutter"), ".config", "glib-2.0", "settings", "keyfile")
+
+
+def write_gnome_touchscreen_output(ids, output):
+    """The touchscreen setting at /org/gnome/desktop/peripherals/touchscreens/<ids>/ (a relocatable
+    schema's path is the keyfile's group, without the outer slashes), written whole and renamed into
+    place (the backend's file monitor then reads one complete file)."""
+    path = gnome_keyfile()
+    d = logind_home("mutter")
+    for part in (".config", "glib-2.0", "settings"):
+        d = os.path.join(d, part)
+        if not os.path.isdir(d):
+            os.makedirs(d)
+            os.chown(d, USER_UID, USER_GID)
+    with open(path + ".new", "w") as f:
+        f.write(f"[{GNOME_TOUCHSCREENS}/{ids}]\noutput=[{', '.join(repr(v) for v in output)}]\n")
+    os.chown(path + ".new", USER_UID, USER_GID)
+    os.rename(path + ".new", path)
+
+
+def mutter_outputs(r):
+    """The logical monitors mutter reports on its session bus (DisplayConfig.GetCurrentState):
+    [(connector, x, y, primary)]."""
+    env = r.comp.env()
+    res = subprocess.run(r.comp.as_user(["gdbus", "call", "--session", "--dest", "org.gnome.Mutter.DisplayConfig",
+                                         "--object-path", "/org/gnome/Mutter/DisplayConfig", "--method",
+                                         "org.gnome.Mutter.DisplayConfig.GetCurrentState"]),
+                         env=env, capture_output=True, text=True, timeout=60)
+    return [(c, int(x), int(y), p == "true") for x, y, p, c in
+            re.findall(r"\((-?\d+), (-?\d+), [\d.]+, (?:uint32 )?\d+, (true|false), \[\('([^']+)'", res.stdout)]
+
+
+def case_mutter_output(r):
+    """GNOME's per-device setting for a touchscreen, keyed on the original's vendor and product
+    (mutter 43, meta-input-mapper.c get_device_settings: org.gnome.desktop.peripherals.touchscreen
+    at /org/gnome/desktop/peripherals/touchscreens/<vendor>:<product>/, each "%.4x"): `output`, the
+    [vendor, product, serial] of the monitor it maps to. With two outputs mutter maps a touchscreen
+    without the setting to none (guess_candidates: no EDID, size or built-in match) and it spans the
+    layout, so a tap at a quarter of the panel's width lands at a quarter of the layout's; mapped to
+    the app's output, at a quarter of the app's width. A second panel with ids of its own
+    (GNOME_PANEL_IDS), the setting for it, the second output: mutter started afresh (GSettings'
+    keyfile backend). The case could not fail otherwise: the main panel (no setting) must span the
+    layout in the same start, and so must the second panel once the setting is rewritten, while
+    mutter runs, for another product id."""
+    head = second_head()
+    if not head:
+        return False, "no second virtio-gpu head (/sys/class/drm/card*-Virtual-2; max_outputs=2)"
+    ids = "%04x:%04x" % GNOME_PANEL_IDS
+    other = "%04x:%04x" % (GNOME_PANEL_IDS[0], GNOME_PANEL_IDS[1] + 1)
+    pos = (200, 240)
+    before = set(input_nodes_with_phys(PHYS_GNOME, r.panel.name))  # before touchd can mirror it
+    panel = None
+
+    def tap(p, tries=1):
+        # Opened is not yet read (udev-calibration): a tap reaching no app is played again.
+        for _ in range(tries):
+            mark = r.comp.app.mark()
+            p.tap(*pos)
+            r.wait_ended(mark, timeout=1.5)
+            ts = touches(r.comp.app.since(mark))
+            if ts:
+                break
+        return ts
+    try:
+        r.comp.stop()
+        write_gnome_touchscreen_output(ids, QEMU_MONITOR)
+        with open(os.path.join(head, "status"), "w") as f:
+            f.write("on")  # connected (QEMU enables its first head only); its modes from drm.edid_firmware
+        panel = Panel(DESC, PHYS_GNOME, GNOME_PANEL_IDS)
+        if r.with_touchd:
+            mirror = wait_for("touchd's mirror of the second panel",
+                              lambda: (sorted(set(input_nodes_with_phys(PHYS_GNOME, panel.name)) - before - {panel.node}) or [None])[0], 60)
+            if not mirror:
+                return False, "no mirror of the second panel"
+            r.mirrors[panel.node] = mirror
+        r.comp.settings_keyfile = True
+        if not r.start_compositor() or not r.wait_reading(panel):
+            return False, "mutter did not come back with the setting, the second panel and the second output"
+        outputs = mutter_outputs(r)
+        layout = ", ".join(f"{c} at {x},{y}" + (" (primary)" if p else "") for c, x, y, p in outputs)
+        if len(outputs) < 2:
+            return False, f"mutter has one output ({layout or 'none reported'})"
+        mapped = tap(panel, tries=5)
+        unset = tap(r.panel)
+        # Another device's setting: mutter follows the keyfile (its file monitor) and maps the
+        # panel to nothing again. A tap that still lands as mapped is played again for up to 10 s.
+        write_gnome_touchscreen_output(other, QEMU_MONITOR)
+        end = time.monotonic() + 10
+        while True:
+            unmapped = tap(panel)
+            if not (len(unmapped) == 1 and r.near(unmapped[0], *pos)) or time.monotonic() > end:
+                break
+    finally:
+        if panel:
+            r.mirrors.pop(panel.node, None)
+            panel.close()
+        try:
+            os.remove(gnome_keyfile())
+        except FileNotFoundError:
+            pass
+        with open(os.path.join(head, "status"), "w") as f:
+            f.write("detect")  # disconnected again
+        r.comp.settings_keyfile = False
+        # One output and the memory backend for the cases after it.
+        r.force_restart = True
+    # Spanning the layout, the tap still lands on the app's output (the first), elsewhere on it.
+    spans = [len(ts) == 1 and not r.near(ts[0], *pos) for ts in (unset, unmapped)]
+    ok = all(spans) and len(mapped) == 1 and r.near(mapped[0], *pos) and mapped[0]["end"] == "up"
+    ex, ey = r.expect(*pos)
+    return ok, (f"outputs {layout}; {ids} set to the app's ({QEMU_MONITOR[1]}): {describe(mapped)} (expected "
+                f"{ex:.0f},{ey:.0f}); the main panel, no setting: {describe(unset)}; {ids} after the setting "
+                f"moved to {other}: {describe(unmapped)}" + ("" if all(spans) else " (a tap without the setting "
+                                                              "landed as mapped: the case could not fail)"))
+
+
 def sway_outputs(r):
     res = r.comp.swaymsg("-t", "get_outputs", "--raw")
     try:
@@ -1413,6 +1558,8 @@ CASES = [
     ("sway-input-calibration", case_sway_input, {"sway"}),
     # KDE's per-device settings (kcminputrc), keyed as sway's input blocks are.
     ("kwin-input-calibration", case_kwin_input, {"kwin"}),
+    # GNOME's per-device touchscreen setting (GSettings), keyed on the vendor and product: its output.
+    ("mutter-touchscreen-output", case_mutter_output, {"mutter"}),
     # Before sigstop, after which pass-through stays off until touchd restarts.
     ("sway-map-to-output", case_map_to_output, {"sway"}),
     # The focused app through wlr-foreign-toplevel-management (sway; cage and weston 10 lack it).
