@@ -104,15 +104,16 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     }
 
     /// The socket's writer: what it tells this connection (a backlog written
-    /// whole, a client stuck or gone) comes back onto the event loop.
+    /// whole, a client stuck or gone) comes back onto the event loop. It
+    /// holds the handler weakly: the handler owns it.
     private func makeOutput() throws(SystemCallError) -> ClientOutput {
-        let bound = NIOLoopBound(self, eventLoop: hub.eventLoop)
+        let bound = NIOLoopBound(WeakHandler(self), eventLoop: hub.eventLoop)
         let hop = hub.hopToLoop
         return try ClientOutput(
             id: info.id, duplicating: descriptor, rule: rule, limits: hub.configuration.limits, flusher: hub.flusher,
             clock: hub.configuration.clock,
-            drained: { hop { bound.value.backlogDrained() } },
-            failed: { hop { bound.value.outputFailed() } })
+            drained: { hop { bound.value.handler?.backlogDrained() } },
+            failed: { hop { bound.value.handler?.outputFailed() } })
     }
 
     /// Why the client may not be counted (nil: it is counted now).
@@ -436,4 +437,10 @@ final class ClientConnectionHandler: ChannelDuplexHandler {
     func close() {
         context?.close(promise: nil)
     }
+}
+
+/// A connection's handler, held weakly by what its output calls back.
+private final class WeakHandler {
+    weak var handler: ClientConnectionHandler?
+    init(_ handler: ClientConnectionHandler) { self.handler = handler }
 }
