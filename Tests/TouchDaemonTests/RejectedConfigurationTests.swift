@@ -22,10 +22,15 @@ import Glibc
         let socket = directory.path + "/activated.sock"
         try "devices:\n  - {match: {name: x}, passthrough: true}\n".write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(["--config", config], waitForSocket: false, launcher: [Self.activator, "-l", socket])
-        try poll("the activation socket") { FileManager.default.fileExists(atPath: socket) }
+        // systemd-socket-activate binds (the file appears) before it listens: polled until it accepts.
+        var first: WireSocket?
+        try poll("the activation socket accepting") {
+            first = try? WireSocket(path: socket)
+            return first != nil
+        }
 
-        for _ in 0..<3 {
-            let client = try WireSocket(path: socket)
+        for k in 0..<3 {
+            let client = try k == 0 ? first! : WireSocket(path: socket)
             let line = try #require(try client.readLine())
             #expect(line.contains(#""type":"error""#) && line.contains(#""code":"internal""#), "\(line)")
             #expect(line.contains("devices[0].passthrough") && line.contains("did you mean 'passThrough'"), "\(line)")
@@ -66,8 +71,13 @@ import Glibc
         // systemd-socket-activate passes on only the environment named with -E.
         let daemon = try DaemonProcess(["--config", config, "--replay", PackagePaths.drag4, "--loop"], waitForSocket: false,
                                        launcher: [Self.activator, "-l", socket, "-E", "NOTIFY_SOCKET=\(notify.path)", "-E", "WATCHDOG_USEC=300000"])
-        try poll("the activation socket") { FileManager.default.fileExists(atPath: socket) }
-        _ = try WireSocket(path: socket).readLine()
+        // systemd-socket-activate binds (the file appears) before it listens: polled until it accepts.
+        var first: WireSocket?
+        try poll("the activation socket accepting") {
+            first = try? WireSocket(path: socket)
+            return first != nil
+        }
+        _ = try first!.readLine()
 
         let ready = try notify.next(containing: "READY=1")
         #expect(ready.hasPrefix("READY=1\nSTATUS=configuration rejected: \(config):1: screens: needs at least one screen; refusing clients"), "\(ready)")
