@@ -5,7 +5,7 @@ import Wire
 
 @testable import Publisher
 
-/// The lines a coalescing client's lane holds back (Sources/Publisher/HeldLines.swift;
+/// The lines a coalescing client's output holds back (Sources/Publisher/HeldLines.swift;
 /// docs/protocol.md, "coalesce").
 @Suite struct HeldLinesTests {
     static func update(touch: UInt32, _ n: Int, device: UInt32 = 0) -> PublishedEvent {
