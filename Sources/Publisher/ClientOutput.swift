@@ -159,7 +159,7 @@ final class ClientOutput: Sendable {
                 s.held.removeAll()
             }
             s.scratch.writeImmutableBuffer(line)
-            return Self.sendScratch(&s, clock: clock)
+            return Self.sendScratch(&s)
         }
         carryOut(followup)
     }
@@ -233,7 +233,7 @@ final class ClientOutput: Sendable {
 
     /// Sends `s.scratch` whole, or queues it behind the backlog; what the
     /// socket does not take is queued (never dropped).
-    static func sendScratch(_ s: inout State, clock: () -> Double) -> Followup {
+    static func sendScratch(_ s: inout State) -> Followup {
         let total = s.scratch.readableBytes
         guard total > 0 else { return .none }
         if !s.isDrained {

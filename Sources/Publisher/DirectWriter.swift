@@ -162,7 +162,7 @@ struct DirectWriter {
         s.scratch.clear()
         appendRuns(batch, to: &s.scratch)
         appendMotion(state: &s)
-        return sendScratch(state: &s, behind: &behind, clock: clock)
+        return sendScratch(state: &s, behind: &behind)
     }
 
     /// Appends the lines of `lineRuns` to `out`.
@@ -183,8 +183,8 @@ struct DirectWriter {
         s.frames!.removeLines()
     }
 
-    private func sendScratch(state s: inout ClientOutput.State, behind: inout Bool, clock: () -> Double) -> ClientOutput.Followup {
-        let followup = ClientOutput.sendScratch(&s, clock: clock)
+    private func sendScratch(state s: inout ClientOutput.State, behind: inout Bool) -> ClientOutput.Followup {
+        let followup = ClientOutput.sendScratch(&s)
         if followup == .flush { behind = true }
         return followup
     }
@@ -254,7 +254,7 @@ struct DirectWriter {
         s.held.removeAll()
         appendRuns(batch, to: &s.scratch)
         appendMotion(state: &s)
-        return sendScratch(state: &s, behind: &behind, clock: clock)
+        return sendScratch(state: &s, behind: &behind)
     }
 
     /// Sends the updates held for coalescing clients whose
@@ -270,7 +270,7 @@ struct DirectWriter {
                 s.held.write(to: &s.scratch, supersededBy: [], names: [], runs: [])
                 s.held.removeAll()
                 s.lastSent = max(s.lastSent, time)
-                return ClientOutput.sendScratch(&s, clock: output.clock)
+                return ClientOutput.sendScratch(&s)
             }
             if followup != .none { followups.append((output, followup)) }
         }

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Synchronization
 import Testing
 import Wire
@@ -29,9 +30,10 @@ import Wire
         defer { flusher.stop() }
         let pair = try SocketPair(sendBufferBytes: 4096)
         let drained = Mutex(0)
+        let told = DispatchSemaphore(value: 0)
         let output = try ClientOutput(
             id: ClientOutputTests.client, duplicating: pair.a, rule: ClientOutputTests.touches(), limits: PublisherLimits(),
-            flusher: flusher, clock: { 0 }, drained: { drained.withLock { $0 += 1 } }, failed: {})
+            flusher: flusher, clock: { 0 }, drained: { drained.withLock { $0 += 1 }; told.signal() }, failed: {})
         defer { output.shutDown() }
         pair.fill()
         var writer = DirectWriter()
@@ -43,12 +45,8 @@ import Wire
         #expect(numbers(lines) == Array(0..<200))
         #expect(output.isDrained)
         // Told once the backlog was written whole (the notice comes after the last write).
-        var told = 0
-        for _ in 0..<2000 where told == 0 {
-            told = drained.withLock { $0 }
-            if told == 0 { usleep(1000) }
-        }
-        #expect(told == 1)
+        #expect(told.wait(timeout: .now() + 20) == .success)
+        #expect(drained.withLock { $0 } == 1)
     }
 
     @Test func aClientThatIsGoneFailsItsOutputInsteadOfSpinning() throws {
@@ -56,9 +54,10 @@ import Wire
         defer { flusher.stop() }
         var pair: SocketPair? = try SocketPair(sendBufferBytes: 4096)
         let failed = Mutex(0)
+        let told = DispatchSemaphore(value: 0)
         let output = try ClientOutput(
             id: ClientOutputTests.client, duplicating: pair!.a, rule: ClientOutputTests.touches(), limits: PublisherLimits(),
-            flusher: flusher, clock: { 0 }, drained: {}, failed: { failed.withLock { $0 += 1 } })
+            flusher: flusher, clock: { 0 }, drained: {}, failed: { failed.withLock { $0 += 1 }; told.signal() })
         defer { output.shutDown() }
         pair!.fill()
         var writer = DirectWriter()
@@ -66,12 +65,8 @@ import Wire
         #expect(!output.isDrained)
         // The client closes its end: the flusher's next write fails, and the output says so once.
         pair = nil
-        var told = 0
-        for _ in 0..<20_000 where told == 0 {
-            told = failed.withLock { $0 }
-            if told == 0 { usleep(1000) }
-        }
-        #expect(told == 1)
+        #expect(told.wait(timeout: .now() + 20) == .success)
+        #expect(failed.withLock { $0 } == 1)
         #expect(output.hasFailed)
         #expect(!output.hasBacklog)
     }
